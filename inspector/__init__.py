@@ -1,0 +1,1 @@
+"""spvinspect: the terminal inspector and its command line."""

@@ -1,0 +1,1 @@
+"""Command-line subcommands; each module registers its parsers with `register`."""

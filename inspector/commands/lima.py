@@ -1,0 +1,5 @@
+"""Placeholder until the lima subcommand lands; replaced by its owner."""
+
+
+def register(subparsers) -> None:
+    """Registers nothing yet."""

@@ -1,0 +1,1 @@
+"""Lima (Mali-200/400) PP fragment-shader codec."""
