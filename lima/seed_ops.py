@@ -1,0 +1,428 @@
+"""One op of the proposed syntax -> the field it fills, its layout and its range values.
+
+`parse_op` is the single reading of an op: the assembler uses it, and the seed
+disassembler runs it on what it prints to find the bits its text does not carry.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import struct
+from dataclasses import dataclass
+
+from lima.fields import (
+    DISCARD_WORDS,
+    FB_READ_SELECTOR,
+    FIELDS,
+    SAMPLER_UNKNOWN_DEFAULT,
+    FieldSpec,
+)
+from lima.meanings import COMPONENTS
+from lima.ops import op_sources, op_value
+from lima.syntax import (
+    AsmError,
+    Source,
+    Token,
+    looks_like_dest,
+    parse_plain_scalar,
+    parse_scalar_dest,
+    parse_scalar_source,
+    parse_vector_dest,
+    parse_vector_source,
+    scalar_index,
+)
+
+OUTMODS = {"_sat": 1, "_pos": 2, "_int": 3}
+"""Instruction modifiers and their output-modifier values."""
+
+BRANCH_CONDITIONS = ("nv", "lt", "eq", "le", "gt", "ne", "ge", "")
+"""Condition suffix by `lt | eq << 1 | gt << 2`; all three set is unconditional."""
+
+SPECIAL_INPUTS = {
+    "gl_FragCoord": {"source_type": 2, "perspective": 3},
+    "gl_PointCoord": {"source_type": 3, "perspective": 0},
+    "gl_FrontFacing": {"source_type": 3, "perspective": 1},
+}
+VARYING_OPS = {"load": 0, "load_persp_z": 2, "load_persp_w": 3}
+"""Varying loads and the perspective divide they ask for."""
+
+_UNITS = {"v0": "vec4_mul", "s0": "float_mul", "v1": "vec4_acc", "s1": "float_acc", "s2": "combine"}
+_HALF_MAX = 65504.0
+
+
+class DestinationLast(AsmError):
+    """The destination was written last, as the proposal's examples do."""
+
+    def __init__(self, message: str, column: int, reordered: list[Token]) -> None:
+        super().__init__(message, column)
+        self.reordered = reordered
+
+
+@dataclass
+class ParsedOp:
+    """What one op sets: a field, the layout it is read with, and range values."""
+
+    field: FieldSpec
+    layout: str
+    values: dict[str, int]
+    label: Token | None = None
+    """Branch target still to resolve into a relative word count."""
+
+
+def field_by_name(name: str) -> FieldSpec:
+    """The field spec called `name`."""
+    return next(spec for spec in FIELDS if spec.name == name)
+
+
+def defaults(spec: FieldSpec, layout: str) -> dict[str, int]:
+    """Every range of the layout at the value it takes when the text says nothing of it."""
+    values = {r.name: 0 for r in spec.layout(layout).ranges}
+    if spec.name == "sampler":
+        values["unknown_42"] = SAMPLER_UNKNOWN_DEFAULT
+    if spec.name == "varying" and layout == "index":
+        values["offset_vector"] = 15
+    if spec.name == "temp_write":
+        values.update({"dest": 3} if layout == "store" else {"selector": FB_READ_SELECTOR})
+    if spec.name == "branch" and layout == "discard":
+        values.update(DISCARD_WORDS)
+    return values
+
+
+def _expect(op: Token, operands: list[Token], count: int, what: str) -> None:
+    if len(operands) != count:
+        raise op.fail(f"{op.text} takes {what} ({count} operands), found {len(operands)}")
+
+
+def _check_width(token: Token, value: int, bits: int, what: str) -> int:
+    if not 0 <= value < (1 << bits):
+        raise token.fail(f"{what} {value} does not fit in {bits} bits (0-{(1 << bits) - 1})")
+    return value
+
+
+def _split_outmod(name: str) -> tuple[str, int]:
+    for suffix, value in OUTMODS.items():
+        if name.endswith(suffix):
+            return name[: -len(suffix)], value
+    return name, 0
+
+
+def _index(token: Token, plain_alignment: int, bits: int) -> tuple[int, int, int | None]:
+    """`N`, `N.xy`/`N.zw`, `N.x`…, optionally `+$r.c` -> (alignment, index, offset)."""
+    match = re.fullmatch(r"(\d+|0x[0-9a-fA-F]+)(?:\.(xy|zw|[xyzw]))?(?:\+(.+))?", token.text)
+    if not match:
+        raise token.fail(f"expected an index such as 3, 3.xy or 3.z, found {token.text!r}")
+    number = int(match.group(1), 0)
+    suffix = match.group(2)
+    if suffix is None:
+        alignment, index = plain_alignment, number
+    elif len(suffix) == 2:
+        alignment, index = 1, number * 2 + (suffix == "zw")
+    else:
+        alignment, index = 0, number * 4 + COMPONENTS.index(suffix)
+    _check_width(token, index, bits, "index")
+    offset = None
+    if match.group(3):
+        offset = parse_plain_scalar(Token(match.group(3), token.column + match.start(3)))
+    return alignment, index, offset
+
+
+def _source_values(prefix: str, source: Source, scalar: bool) -> dict[str, int]:
+    values = {f"{prefix}_negate": int(source.negate), f"{prefix}_absolute": int(source.absolute)}
+    if scalar:
+        values[f"{prefix}_source"] = 0 if isinstance(source.register, str) else scalar_index(source)
+    else:
+        values[f"{prefix}_source"] = 0 if isinstance(source.register, str) else int(source.register)
+        values[f"{prefix}_swizzle"] = source.swizzle
+    return values
+
+
+def _varying(op: Token, base: str, operands: list[Token]) -> ParsedOp:
+    spec = field_by_name("varying")
+    _expect(op, operands, 2, "a destination and a source")
+    dest, mask = parse_vector_dest(operands[0], numbered={"^discard": 15})
+    source = operands[1]
+    if source.text in SPECIAL_INPUTS:
+        if base != "load":
+            raise op.fail(f"{source.text} is read with load.v, not {op.text}")
+        values = {**defaults(spec, "index"), **SPECIAL_INPUTS[source.text]}
+        layout = "index"
+    elif source.text[:1] in "$^-" or source.text.startswith("abs("):
+        parsed = parse_vector_source(source)
+        if isinstance(parsed.register, str):
+            raise source.fail(f"a varying cannot read {parsed.register}")
+        layout = "register"
+        values = defaults(spec, layout)
+        values.update(source=int(parsed.register), swizzle=parsed.swizzle)
+        values.update(negate=int(parsed.negate), absolute=int(parsed.absolute))
+        if base == "load_cube":
+            values.update(source_type=2, perspective=1)
+        elif base == "normalize":
+            values.update(source_type=2, perspective=2)
+        else:
+            values.update(source_type=1, perspective=VARYING_OPS[base])
+    else:
+        if base == "normalize":
+            raise source.fail(f"normalize.v reads a register, found {source.text!r}")
+        layout = "index"
+        values = defaults(spec, layout)
+        alignment, index, offset = _index(source, 3, 6)
+        values.update(alignment=alignment, index=index)
+        if offset is not None:
+            values.update(offset_vector=offset >> 2, offset_scalar=offset & 3)
+        if base == "load_cube":
+            values.update(source_type=2, perspective=0)
+        else:
+            values.update(source_type=0, perspective=VARYING_OPS[base])
+    values.update(dest=int(dest), mask=mask)
+    return ParsedOp(spec, layout, values)
+
+
+def _sampler(op: Token, operands: list[Token]) -> ParsedOp:
+    spec = field_by_name("sampler")
+    if len(operands) not in (1, 2):
+        raise op.fail(f"{op.text} takes a sampler index and an optional lod bias register, found {len(operands)} operands")
+    values = defaults(spec, "texld")
+    alignment, index, offset = _index(operands[0], -1, 12)
+    if alignment != -1:
+        raise operands[0].fail(f"a sampler index takes no components, found {operands[0].text!r}")
+    values.update(index=index, explicit_lod=int(op.text == "texld_lod"))
+    if offset is not None:
+        values.update(offset_en=1, index_offset=offset)
+    if len(operands) == 2:
+        values.update(lod_bias_register=1, lod_bias=parse_plain_scalar(operands[1]))
+    return ParsedOp(spec, "texld", values)
+
+
+def _uniform(op: Token, unit: str, operands: list[Token]) -> ParsedOp:
+    spec = field_by_name("uniform")
+    _expect(op, operands, 1, "an index")
+    values = defaults(spec, "load")
+    alignment, index, offset = _index(operands[0], 2, 16)
+    values.update(source=0 if unit == "u" else 3, alignment=alignment, index=index)
+    if offset is not None:
+        values.update(offset_en=1, offset_reg=offset)
+    return ParsedOp(spec, "load", values)
+
+
+def _store(op: Token, operands: list[Token]) -> ParsedOp:
+    spec = field_by_name("temp_write")
+    _expect(op, operands, 2, "an index and a source register")
+    values = defaults(spec, "store")
+    alignment, index, offset = _index(operands[0], 2, 16)
+    values.update(alignment=alignment, index=index)
+    if offset is not None:
+        values.update(offset_en=1, offset_reg=offset)
+    source = operands[1]
+    if "." in source.text:
+        values["source"] = parse_plain_scalar(source)
+    else:
+        parsed = parse_vector_source(source)
+        if parsed.negate or parsed.absolute:
+            raise source.fail(f"no - or _abs allowed on a stored register, found {source.text!r}")
+        values["source"] = int(parsed.register) << 2
+    return ParsedOp(spec, "store", values)
+
+
+def _fb_read(op: Token, operands: list[Token]) -> ParsedOp:
+    spec = field_by_name("temp_write")
+    _expect(op, operands, 1, "a destination register")
+    match = re.fullmatch(r"\$(\d+)", operands[0].text)
+    if not match or int(match.group(1)) > 15:
+        raise operands[0].fail(f"expected a destination $0-$15, found {operands[0].text!r}")
+    values = defaults(spec, "fb_read")
+    values.update(source=int(op.text == "fb_color"), dest=int(match.group(1)))
+    return ParsedOp(spec, "fb_read", values)
+
+
+def _branch(op: Token, operands: list[Token]) -> ParsedOp:
+    spec = field_by_name("branch")
+    if op.text == "discard":
+        _expect(op, operands, 0, "no operands")
+        return ParsedOp(spec, "discard", defaults(spec, "discard"))
+    condition = op.text[len("branch_") :] if op.text.startswith("branch_") else ""
+    if condition not in BRANCH_CONDITIONS:
+        raise op.fail(f"unknown branch condition {condition!r}; expected one of {', '.join(BRANCH_CONDITIONS[:-1])}")
+    mask = BRANCH_CONDITIONS.index(condition)
+    values = defaults(spec, "branch")
+    values.update(cond_lt=mask & 1, cond_eq=(mask >> 1) & 1, cond_gt=(mask >> 2) & 1)
+    if condition:
+        _expect(op, operands, 3, "two scalar sources and a target")
+        values.update(arg0_source=parse_plain_scalar(operands[0]), arg1_source=parse_plain_scalar(operands[1]))
+    else:
+        _expect(op, operands, 1, "a target")
+    target = operands[-1]
+    if re.fullmatch(r"[+-]\d+", target.text):
+        values["target"] = int(target.text)
+        return ParsedOp(spec, "branch", values)
+    if not re.fullmatch(r"[A-Za-z_.][\w.]*", target.text):
+        raise target.fail(f"expected a label or a relative word count such as +5, found {target.text!r}")
+    return ParsedOp(spec, "branch", values, label=target)
+
+
+def parse_half(token: Token) -> int:
+    """A constant as half-float bits: a number, inf, -inf, or 0x-prefixed raw bits."""
+    text = token.text
+    if text.lower().startswith("0x"):
+        return _check_width(token, int(text, 16), 16, "half-float bits")
+    try:
+        value = float(text)
+    except ValueError:
+        raise token.fail(f"expected a number, found {text!r}") from None
+    if math.isnan(value):
+        raise token.fail("write a NaN as its raw half bits, such as 0x7e00")
+    try:
+        bits = struct.unpack("<H", struct.pack("<e", value))[0]
+    except OverflowError:
+        raise token.fail(f"{text} is not representable as a half float: the largest is {_HALF_MAX:g}") from None
+    if value != 0 and bits & 0x7FFF == 0:
+        raise token.fail(f"{text} is not representable as a half float: it rounds to zero (the smallest is 6e-08)")
+    return bits
+
+
+def _const(op: Token, operands: list[Token]) -> ParsedOp:
+    spec = field_by_name("vec4_const_0" if op.text == "const0" else "vec4_const_1")
+    _expect(op, operands, 4, "four numbers")
+    values = {name: parse_half(token) for name, token in zip("xyzw", operands)}
+    return ParsedOp(spec, op.text, values)
+
+
+def _alu_op(op: Token, unit: str, name: str, bits: int) -> int:
+    value = op_value(unit, name)
+    if value is None:
+        raise op.fail(f"unknown {unit} op {name!r}")
+    return _check_width(op, value, bits, "op")
+
+
+def _alu(op: Token, unit: str, base: str, operands: list[Token]) -> ParsedOp:
+    spec = field_by_name(unit)
+    name, outmod = _split_outmod(base)
+    if unit == "combine":
+        return _combine(op, spec, name, outmod, operands)
+    layout = spec.layouts[0].name
+    values = defaults(spec, layout)
+    values.update(op=_alu_op(op, unit, name, 5), dest_modifier=outmod)
+    sources = op_sources(unit, values["op"])
+    _expect(op, operands, 1 + sources, f"a destination and {sources} source{'s' if sources > 1 else ''}")
+    dest_token, *source_tokens = operands
+    vector = unit.startswith("vec4")
+    if vector:
+        dest, mask = parse_vector_dest(dest_token, specials=("^v0",) if unit == "vec4_mul" else ())
+        values.update(dest=0 if isinstance(dest, str) else dest, mask=mask)
+    elif unit == "float_mul" and dest_token.text in ("^s0", "^fmul"):
+        values.update(dest=0, output_en=0)
+    else:
+        values.update(dest=parse_scalar_dest(dest_token), output_en=1)
+    pipe = {"vec4_acc": ("^v0",), "float_acc": ("^s0",)}.get(unit, ())
+    for i, token in enumerate(source_tokens):
+        allowed = pipe if i == 0 else ()
+        source = parse_vector_source(token, allowed) if vector else parse_scalar_source(token, allowed)
+        values.update(_source_values(f"arg{i}", source, not vector))
+        if isinstance(source.register, str):
+            values["mul_in"] = 1
+    return ParsedOp(spec, layout, values)
+
+
+def _combine(op: Token, spec: FieldSpec, name: str, outmod: int, operands: list[Token]) -> ParsedOp:
+    if name == "mul":
+        if outmod:
+            raise op.fail("mul.s2 takes no output modifier")
+        _expect(op, operands, 3, "a vec4 destination, a scalar and a vec4 source")
+        values = defaults(spec, "scalar_vec_mul")
+        dest, mask = parse_vector_dest(operands[0])
+        values.update(dest_vec=1, src_vec=1, dest=dest, mask=mask)
+        values.update(_source_values("arg0", parse_scalar_source(operands[1]), True))
+        values.update(_plain_vector("arg1", operands[2]))
+        values["arg0_src"] = values.pop("arg0_source")
+        return ParsedOp(spec, "scalar_vec_mul", values)
+    if name == "atan_pt2":
+        _expect(op, operands, 2, "a scalar destination and a vec4 source")
+        values = defaults(spec, "atan_pt2")
+        values.update(src_vec=1, dest_modifier=outmod, dest=parse_scalar_dest(operands[0]))
+        values.update(_plain_vector("arg1", operands[1]))
+        return ParsedOp(spec, "atan_pt2", values)
+    vector_dest = name.endswith("_vec")
+    layout = "vector_dest" if vector_dest else "scalar"
+    values = defaults(spec, layout)
+    values["op"] = _alu_op(op, "combine", name[:-4] if vector_dest else name, 4)
+    sources = op_sources("combine", values["op"])
+    _expect(op, operands, 1 + sources, f"a destination and {sources} source{'s' if sources > 1 else ''}")
+    if vector_dest:
+        if outmod:
+            raise op.fail(f"{op.text}: a vec4 destination takes no output modifier")
+        dest, mask = parse_vector_dest(operands[0])
+        values.update(dest_vec=1, dest=dest, mask=mask)
+    else:
+        values.update(dest=parse_scalar_dest(operands[0]), dest_modifier=outmod)
+    for i, token in enumerate(operands[1:]):
+        source = _source_values(f"arg{i}", parse_scalar_source(token), True)
+        source[f"arg{i}_src"] = source.pop(f"arg{i}_source")
+        values.update(source)
+    return ParsedOp(spec, layout, values)
+
+
+def _plain_vector(prefix: str, token: Token) -> dict[str, int]:
+    source = parse_vector_source(token)
+    if source.negate or source.absolute or isinstance(source.register, str):
+        raise token.fail(f"expected a vec4 register without - or _abs, found {token.text!r}")
+    return {f"{prefix}_source": int(source.register), f"{prefix}_swizzle": source.swizzle}
+
+
+_DEST_FIRST = {"v", "v0", "s0", "v1", "s1", "s2"}
+
+
+def _check_destination_first(op: Token, unit: str, operands: list[Token]) -> None:
+    if unit not in _DEST_FIRST or len(operands) < 2:
+        return
+    first, last = operands[0], operands[-1]
+    if not looks_like_dest(first) and looks_like_dest(last):
+        reordered = [last, *operands[:-1]]
+        raise DestinationLast(
+            f"the destination comes first: found {first.text!r} where {op.text} expects its output,"
+            f" and the output {last.text!r} last",
+            first.column,
+            reordered,
+        )
+
+
+def parse_op(op: Token, operands: list[Token]) -> ParsedOp:
+    """The field, layout and range values of `opcode.unit operands…`; raises AsmError."""
+    base, _, unit = op.text.partition(".")
+    _check_destination_first(op, unit, operands)
+    if unit == "v":
+        if base not in (*VARYING_OPS, "load_cube", "normalize"):
+            raise op.fail(f"unknown varying op {base!r}; expected load, load_persp_z, load_persp_w, load_cube or normalize")
+        return _varying(op, base, operands)
+    if unit in ("u", "t") and base == "load":
+        return _uniform(op, unit, operands)
+    if unit == "t" and base == "store":
+        return _store(op, operands)
+    if unit in _UNITS:
+        return _alu(op, _UNITS[unit], base, operands)
+    if unit:
+        raise op.fail(f"unknown unit .{unit} in {op.text!r}; expected .v .u .t .v0 .s0 .v1 .s1 .s2")
+    if base in ("texld", "texld_2d", "texld_lod"):
+        return _sampler(op, operands)
+    if base in ("fb_color", "fb_depth"):
+        return _fb_read(op, operands)
+    if base == "discard" or base == "branch" or base.startswith("branch_"):
+        return _branch(op, operands)
+    if base in ("const0", "const1"):
+        return _const(op, operands)
+    raise op.fail(f"unknown op {op.text!r}")
+
+
+def parse_override(token: Token, spec_names: dict[str, int]) -> tuple[str, int]:
+    """`{name=value}` -> (name, value), checked against `spec_names` (name -> width)."""
+    match = re.fullmatch(r"\{(\w+)=([+-]?(?:0x[0-9a-fA-F]+|\d+))\}", token.text)
+    if not match:
+        raise token.fail(f"expected {{name=value}}, found {token.text!r}")
+    name = match.group(1)
+    if name not in spec_names:
+        raise token.fail(f"no range {name!r} here; expected one of {', '.join(spec_names)}")
+    value = int(match.group(2), 0)
+    width = spec_names[name]
+    if not -(1 << (width - 1)) <= value < (1 << width):
+        raise token.fail(f"{name}={value} does not fit in {width} bits")
+    return name, value & ((1 << width) - 1)
+

@@ -1,0 +1,211 @@
+"""Operands of the proposed PP assembly syntax: registers, swizzles, masks, modifiers.
+
+Direct3D conventions: `-` negates a source, `_abs` takes its absolute value, `.yxzw`
+swizzles it (one letter replicates), `.xz` is a write mask; `$N` are registers and `^name`
+pipeline registers, each with one canonical spelling and the proposal's other spellings as
+aliases. Parsing raises `AsmError`, which the assembler turns into a diagnostic.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from lima.meanings import COMPONENTS, PIPELINE_REGISTERS, swizzle_text
+
+IDENTITY_SWIZZLE = 0xE4
+
+SOURCE_PIPELINE = {name: reg for reg, name in PIPELINE_REGISTERS.items()}
+"""Pipeline registers readable wherever a vec4 register is: `^const0` -> 12 …"""
+
+PIPELINE_ALIASES = {
+    "^tex_sampler": "^texture",
+    "^sampler": "^texture",
+    "^tex": "^texture",
+    "^u": "^uniform",
+    "^tex_coord": "^discard",
+    "^vmul": "^v0",
+    "^fmul": "^s0",
+}
+"""Other spellings seen in the proposal or the notes -> the canonical one."""
+
+GENERAL_REGISTERS = 12
+"""`$0` … `$11`; numbers 12-15 are the pipeline registers as sources."""
+
+
+class AsmError(Exception):
+    """A problem in one token; `column` is 1-based within the line when known."""
+
+    def __init__(self, message: str, column: int | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.column = column
+
+
+@dataclass(frozen=True, slots=True)
+class Token:
+    """A word of the source with the column of its first character."""
+
+    text: str
+    column: int
+
+    def fail(self, message: str) -> AsmError:
+        """An error pointing at this token."""
+        return AsmError(message, self.column)
+
+
+@dataclass(frozen=True, slots=True)
+class Source:
+    """A parsed source operand."""
+
+    register: int | str
+    """A register number, or the canonical name of a pipeline register such as `^v0`."""
+    swizzle: int = IDENTITY_SWIZZLE
+    component: int = 0
+    negate: bool = False
+    absolute: bool = False
+
+
+def canonical(name: str) -> str:
+    """The canonical spelling of a pipeline register name."""
+    return PIPELINE_ALIASES.get(name, name)
+
+
+def parse_int(token: Token, what: str) -> int:
+    """A decimal or 0x-hex integer, possibly signed."""
+    try:
+        return int(token.text, 0)
+    except ValueError:
+        raise token.fail(f"expected {what}, found {token.text!r}") from None
+
+
+def _register(token: Token, text: str, specials: tuple[str, ...]) -> int | str:
+    if text.startswith("$") and text[1:].isdigit():
+        number = int(text[1:])
+        if number >= GENERAL_REGISTERS:
+            hint = f" (write {PIPELINE_REGISTERS[number]})" if number in PIPELINE_REGISTERS else ""
+            raise token.fail(f"expected $0-$11 or a pipeline register, found {text!r}{hint}")
+        return number
+    name = canonical(text)
+    if name in SOURCE_PIPELINE:
+        return SOURCE_PIPELINE[name]
+    if name in specials:
+        return name
+    allowed = ", ".join(["$0-$11", *SOURCE_PIPELINE, *specials])
+    raise token.fail(f"expected a register ({allowed}), found {text!r}")
+
+
+def _split_modifiers(token: Token) -> tuple[str, str, bool, bool]:
+    text = token.text
+    negate = text.startswith("-")
+    if negate:
+        text = text[1:]
+    absolute = False
+    if text.startswith("abs(") and text.endswith(")"):
+        absolute, text = True, text[4:-1]
+    register, _, components = text.partition(".")
+    if register.endswith("_abs"):
+        absolute, register = True, register[:-4]
+    if components.endswith("_abs"):
+        absolute, components = True, components[:-4]
+    if components and any(c not in COMPONENTS for c in components):
+        raise token.fail(f"expected components from xyzw, found {components!r} in {token.text!r}")
+    return register, components, negate, absolute
+
+
+def parse_swizzle(token: Token, components: str) -> int:
+    """Swizzle bits from letters: none is identity, fewer than four repeat the last."""
+    if not components:
+        return IDENTITY_SWIZZLE
+    if len(components) > 4:
+        raise token.fail(f"a swizzle has at most 4 components, found {components!r}")
+    padded = components + components[-1] * (4 - len(components))
+    return sum(COMPONENTS.index(c) << (2 * i) for i, c in enumerate(padded))
+
+
+def parse_vector_source(token: Token, specials: tuple[str, ...] = ()) -> Source:
+    """`-$1_abs.yxzw`, `^const0.x`, or one of `specials` such as `^v0`."""
+    register, components, negate, absolute = _split_modifiers(token)
+    reg = _register(token, register, specials)
+    return Source(reg, parse_swizzle(token, components), 0, negate, absolute)
+
+
+def parse_scalar_source(token: Token, specials: tuple[str, ...] = ()) -> Source:
+    """`-$1.y_abs`, `^const1.w`, or one of `specials` (`^s0`), which takes no component."""
+    register, components, negate, absolute = _split_modifiers(token)
+    reg = _register(token, register, specials)
+    if isinstance(reg, str):
+        if components:
+            raise token.fail(f"{reg} takes no component, found {token.text!r}")
+        return Source(reg, negate=negate, absolute=absolute)
+    if len(components) != 1:
+        raise token.fail(f"expected one component (.x, .y, .z or .w) on {token.text!r}")
+    return Source(reg, component=COMPONENTS.index(components), negate=negate, absolute=absolute)
+
+
+def scalar_index(source: Source) -> int:
+    """The 6-bit scalar register number `reg << 2 | component`."""
+    return int(source.register) << 2 | source.component
+
+
+def parse_plain_scalar(token: Token) -> int:
+    """A scalar register without modifiers, as its 6-bit number."""
+    source = parse_scalar_source(token)
+    if source.negate or source.absolute:
+        raise token.fail(f"no - or _abs allowed here, found {token.text!r}")
+    return scalar_index(source)
+
+
+def parse_vector_dest(
+    token: Token, specials: tuple[str, ...] = (), numbered: dict[str, int] | None = None
+) -> tuple[int | str, int]:
+    """`$3.xz` -> (3, 0b0101); `$3` writes xyzw.
+
+    `specials` (`^v0`) take no mask and come back as their name with mask 0; `numbered`
+    pipeline destinations (`^discard` -> 15) take a mask like registers do.
+    """
+    register, _, components = token.text.partition(".")
+    name = canonical(register)
+    if name in specials and not components:
+        return name, 0
+    if numbered and name in numbered:
+        number = numbered[name]
+    elif register.startswith("$") and register[1:].isdigit() and int(register[1:]) <= 15:
+        number = int(register[1:])
+    else:
+        allowed = " or ".join(["$0-$15", *specials, *(numbered or {})])
+        raise token.fail(f"expected a destination ({allowed}), found {token.text!r}")
+    if not components:
+        return number, 0xF
+    if not re.fullmatch("x?y?z?w?", components):
+        raise token.fail(f"expected a write mask with xyzw in order, found {components!r}")
+    return number, sum(1 << COMPONENTS.index(c) for c in components)
+
+
+def parse_scalar_dest(token: Token) -> int:
+    """`$3.y` -> the 6-bit scalar register number."""
+    match = re.fullmatch(r"\$(\d+)\.([xyzw])", token.text)
+    if not match or int(match.group(1)) > 15:
+        raise token.fail(f"expected a scalar destination such as $0.x, found {token.text!r}")
+    return int(match.group(1)) << 2 | COMPONENTS.index(match.group(2))
+
+
+def looks_like_dest(token: Token) -> bool:
+    """True when the token would be read as a destination register."""
+    register = token.text.partition(".")[0]
+    return bool(re.fullmatch(r"\$\d+", register)) or canonical(register) in ("^discard", "^v0", "^s0")
+
+
+def vector_source_text(reg: int | str, swizzle: int, negate: bool, absolute: bool) -> str:
+    """`-$1_abs.yxzw`: the canonical spelling of a vec4 source."""
+    name = reg if isinstance(reg, str) else PIPELINE_REGISTERS.get(reg, f"${reg}")
+    suffix = "" if swizzle == IDENTITY_SWIZZLE else "." + swizzle_text(swizzle)
+    return f"{'-' if negate else ''}{name}{'_abs' if absolute else ''}{suffix}"
+
+
+def scalar_source_text(reg: int | str, negate: bool = False, absolute: bool = False) -> str:
+    """`-$1_abs.y`, `^const0.x`, `^s0`: the canonical spelling of a scalar source."""
+    if isinstance(reg, str):
+        return f"{'-' if negate else ''}{reg}{'_abs' if absolute else ''}"
+    name = PIPELINE_REGISTERS.get(reg >> 2, f"${reg >> 2}")
+    return f"{'-' if negate else ''}{name}{'_abs' if absolute else ''}.{COMPONENTS[reg & 3]}"
