@@ -15,7 +15,7 @@ from codec.diagnostics import Diagnostic, Severity, has_errors
 from lima.decoder import fields_size, words_needed
 from lima.encoder import pack_instruction, pack_ranges
 from lima.fields import CONTROL, FieldSpec
-from lima.seed_ops import DestinationLast, ParsedOp, parse_op, parse_override
+from lima.seed_ops import DestinationLast, ParsedOp, op_field, parse_op, parse_override
 from lima.syntax import AsmError, Token, parse_int
 
 _CONTROL_KEYWORDS = {"count": 0, "stop": 5, "sync": 6, "next_count": 19, "prefetch": 25}
@@ -121,12 +121,12 @@ class _Assembler:
         for item_line, tokens in items:
             try:
                 item = self._item(instruction, item_line, tokens)
-            except DestinationLast as problem:
-                self._remember_fix(item_line, tokens, problem)
-                continue
             except AsmError as problem:
-                self.error(item_line, problem.column, problem.message)
-                continue
+                if isinstance(problem, DestinationLast):
+                    self._remember_fix(item_line, tokens, problem)
+                else:
+                    self.error(item_line, problem.column, problem.message)
+                item = self._unparsed_item(tokens[0])
             if item is None:
                 continue
             item.line = item_line
@@ -154,14 +154,22 @@ class _Assembler:
         if overrides and rest[-len(overrides) :] != overrides:
             raise overrides[0].fail("{name=value} goes after the operands")
         parsed = parse_op(head, operands)
-        if instruction.presence & (1 << parsed.field.index):
-            raise head.fail(f"{head.text} ({parsed.field.name}, field {parsed.field.index}) appears twice in one instruction")
-        instruction.presence |= 1 << parsed.field.index
         widths = {r.name: r.width for r in parsed.field.layout(parsed.layout).ranges}
         applied = [(token, *parse_override(token, widths)) for token in overrides]
-        instruction.ops.append((parsed, applied))
-        label = f"{head.text} ({parsed.field.name}, field {parsed.field.index})"
-        return _Item(CONTROL.range("fields").first_bit + parsed.field.index, label, head)
+        if not instruction.presence & (1 << parsed.field.index):
+            instruction.presence |= 1 << parsed.field.index
+            instruction.ops.append((parsed, applied))
+        return _Item(CONTROL.range("fields").first_bit + parsed.field.index, self._describe(head, parsed.field), head)
+
+    def _unparsed_item(self, head: Token) -> _Item | None:
+        spec = op_field(head.text)
+        if spec is None:
+            return None
+        return _Item(CONTROL.range("fields").first_bit + spec.index, self._describe(head, spec), head)
+
+    @staticmethod
+    def _describe(head: Token, spec: FieldSpec) -> str:
+        return f"{head.text} ({spec.name}, field {spec.index})"
 
     def _control_item(self, instruction: _Instruction, head: Token, rest: list[Token]) -> _Item:
         bit_range = CONTROL.range(head.text)
@@ -275,5 +283,5 @@ def assemble(text: str) -> tuple[list[int] | None, list[Diagnostic]]:
     """Words for `text`, or None with the diagnostics (line:column) that say why."""
     assembler = _Assembler(text)
     words = assembler.run()
-    return words, assembler.diagnostics
+    return words, sorted(assembler.diagnostics, key=lambda d: (d.line or 0, d.column or 0))
 

@@ -48,7 +48,7 @@ def half_text(bits: int) -> str:
         return "-inf" if value < 0 else "inf"
     for digits in range(1, 18):
         text = f"{value:.{digits}g}"
-        if struct.pack("<e", float(text)) == struct.pack("<H", bits):
+        if abs(float(text)) <= 65504 and struct.pack("<e", float(text)) == struct.pack("<H", bits):
             break
     if not any(c in text for c in ".en"):
         text += ".0"

@@ -385,31 +385,52 @@ def _check_destination_first(op: Token, unit: str, operands: list[Token]) -> Non
         )
 
 
+def op_field(op: str) -> FieldSpec | None:
+    """The field an op such as `load.u` or `texld` fills, from its name alone; None if unknown."""
+    base, _, unit = op.partition(".")
+    if unit == "v":
+        name = "varying"
+    elif unit in ("u", "t") and base == "load":
+        name = "uniform"
+    elif unit == "t" and base == "store":
+        name = "temp_write"
+    elif unit:
+        name = _UNITS.get(unit, "")
+    elif base in ("texld", "texld_2d", "texld_lod"):
+        name = "sampler"
+    elif base in ("fb_color", "fb_depth"):
+        name = "temp_write"
+    elif base in ("discard", "branch") or base.startswith("branch_"):
+        name = "branch"
+    else:
+        name = {"const0": "vec4_const_0", "const1": "vec4_const_1"}.get(base, "")
+    return field_by_name(name) if name else None
+
+
 def parse_op(op: Token, operands: list[Token]) -> ParsedOp:
     """The field, layout and range values of `opcode.unit operands…`; raises AsmError."""
     base, _, unit = op.text.partition(".")
+    spec = op_field(op.text)
+    if spec is None:
+        if unit and unit not in ("u", "t"):
+            raise op.fail(f"unknown unit .{unit} in {op.text!r}; expected .v .u .t .v0 .s0 .v1 .s1 .s2")
+        raise op.fail(f"unknown op {op.text!r}")
     _check_destination_first(op, unit, operands)
-    if unit == "v":
+    if spec.name == "varying":
         if base not in (*VARYING_OPS, "load_cube", "normalize"):
             raise op.fail(f"unknown varying op {base!r}; expected load, load_persp_z, load_persp_w, load_cube or normalize")
         return _varying(op, base, operands)
-    if unit in ("u", "t") and base == "load":
+    if spec.name == "uniform":
         return _uniform(op, unit, operands)
-    if unit == "t" and base == "store":
-        return _store(op, operands)
-    if unit in _UNITS:
-        return _alu(op, _UNITS[unit], base, operands)
-    if unit:
-        raise op.fail(f"unknown unit .{unit} in {op.text!r}; expected .v .u .t .v0 .s0 .v1 .s1 .s2")
-    if base in ("texld", "texld_2d", "texld_lod"):
+    if spec.name == "temp_write":
+        return _store(op, operands) if unit else _fb_read(op, operands)
+    if spec.name == "sampler":
         return _sampler(op, operands)
-    if base in ("fb_color", "fb_depth"):
-        return _fb_read(op, operands)
-    if base == "discard" or base == "branch" or base.startswith("branch_"):
+    if spec.name == "branch":
         return _branch(op, operands)
-    if base in ("const0", "const1"):
+    if spec.name.startswith("vec4_const"):
         return _const(op, operands)
-    raise op.fail(f"unknown op {op.text!r}")
+    return _alu(op, spec.name, base, operands)
 
 
 def parse_override(token: Token, spec_names: dict[str, int]) -> tuple[str, int]:

@@ -1,5 +1,117 @@
-"""Placeholder until the lima subcommand lands; replaced by its owner."""
+"""`spvinspect lima dis|as|explain`: Lima (Mali-200/400) PP fragment shaders on the command line."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+import lima
+from codec.diagnostics import Diagnostic, has_errors
 
 
 def register(subparsers) -> None:
-    """Registers nothing yet."""
+    """Adds the `lima` command and its `dis`, `as` and `explain` subcommands."""
+    parser = subparsers.add_parser(
+        "lima",
+        help="disassemble, assemble or explain Lima PP fragment shaders",
+        description="Lima (Mali-200/400) PP fragment shaders: raw instruction words or MBS files.",
+    )
+    sub = parser.add_subparsers(dest="lima_command", metavar="SUBCOMMAND", required=True)
+
+    dis = sub.add_parser("dis", help="disassemble a raw instruction stream or an MBS file")
+    dis.add_argument("file", help="input file, or - for stdin")
+    dis.add_argument(
+        "--style",
+        choices=("seed", "mesa"),
+        default="seed",
+        help="seed: the proposed syntax, which `lima as` reads back (default); "
+        "mesa: the lines Mesa's lima disassembler prints",
+    )
+    dis.set_defaults(run=run_dis)
+
+    assemble = sub.add_parser("as", help="assemble the proposed syntax into instruction words")
+    assemble.add_argument("file", help="input file, or - for stdin")
+    assemble.add_argument("-o", "--output", required=True, help="output file, or - for stdout")
+    assemble.set_defaults(run=run_as)
+
+    explain = sub.add_parser("explain", help="every bit range of every instruction, with offsets")
+    explain.add_argument("file", help="input file, or - for stdin")
+    explain.set_defaults(run=run_explain)
+
+
+def _read(path: str) -> bytes | None:
+    try:
+        return sys.stdin.buffer.read() if path == "-" else Path(path).read_bytes()
+    except OSError as error:
+        print(f"{path}: error: cannot read: {error.strerror or error}", file=sys.stderr)
+        return None
+
+
+def _report(path: str, diagnostics) -> int:
+    source = "<stdin>" if path == "-" else path
+    for diagnostic in diagnostics:
+        print(diagnostic.format(source), file=sys.stderr)
+    return 1 if has_errors(list(diagnostics)) else 0
+
+
+def _trailing(program: lima.LimaProgram) -> list[str]:
+    first = sum(len(instr.words) for instr in program.instructions)
+    return [
+        f"# word {first + i}: 0x{word:08x} (not decoded)" for i, word in enumerate(program.trailing_words)
+    ]
+
+
+def run_dis(args: argparse.Namespace) -> int:
+    """Prints the program one instruction per line; diagnostics go to stderr."""
+    data = _read(args.file)
+    if data is None:
+        return 1
+    program = lima.decode(data)
+    lines = [f"# {line}" for line in lima.chunk_lines(program.chunks)]
+    if args.style == "mesa":
+        lines += [lima.mesa_line(instr) for instr in program.instructions]
+    else:
+        lines += lima.seed_lines(program)
+    lines += _trailing(program)
+    if lines:
+        print("\n".join(lines))
+    return _report(args.file, program.diagnostics)
+
+
+def run_explain(args: argparse.Namespace) -> int:
+    """Prints every bit range of every control word and field, with offsets."""
+    data = _read(args.file)
+    if data is None:
+        return 1
+    program = lima.decode(data)
+    for line in lima.explain_lines(program):
+        print(line)
+    return _report(args.file, program.diagnostics)
+
+
+def run_as(args: argparse.Namespace) -> int:
+    """Assembles the file; writes the output only when there is no error."""
+    data = _read(args.file)
+    if data is None:
+        return 1
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        problem = Diagnostic(f"the file is not UTF-8 text (byte {error.start} cannot be read)")
+        return _report(args.file, [problem])
+    words, diagnostics = lima.assemble(text)
+    status = _report(args.file, diagnostics)
+    if words is None:
+        return 1
+    payload = b"".join(word.to_bytes(4, "little") for word in words)
+    if args.output == "-":
+        sys.stdout.buffer.write(payload)
+        sys.stdout.buffer.flush()
+        return status
+    try:
+        Path(args.output).write_bytes(payload)
+    except OSError as error:
+        print(f"{args.output}: error: cannot write: {error.strerror or error}", file=sys.stderr)
+        return 1
+    return status
