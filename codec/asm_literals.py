@@ -1,0 +1,274 @@
+"""Numeric and string literals of SPIR-V assembly, parsed exactly as spirv-as parses them.
+
+Every parser returns `(words, None)` on success or `(None, message)` on failure and never
+raises. Integers accept what C++ `istream >> std::setbase(0)` accepts (decimal, `0x` hex,
+leading-zero octal, an optional sign); hex text for a signed type sign-extends. Floats are
+C decimal or hex floats (`0x1.8p+3`, lowercase `p` only); hex floats keep every NaN bit,
+decimal 16-bit floats round to 32 bits first and then toward zero, as SPIRV-Tools does.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import struct
+from fractions import Fraction
+
+_INTEGER = re.compile(r"([+-]?)(?:0[xX]([0-9a-fA-F]+)|(0[0-7]*)|([1-9][0-9]*))\Z")
+_DECIMAL_FLOAT = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?\Z")
+_HEX_FLOAT = re.compile(r"0[xX]([0-9a-fA-F]*)(?:\.([0-9a-fA-F]*))?p([+-]?)([0-9]+)\Z")
+
+INT64_MIN = -(1 << 63)
+UINT64_MAX = (1 << 64) - 1
+
+# (exponent bits, fraction bits) of the IEEE binary formats SPIR-V literals use.
+FLOAT_FORMATS = {16: (5, 10), 32: (8, 23), 64: (11, 52)}
+
+
+def parse_c_integer(text: str) -> int | None:
+    """The value of `text` read like C++ `istream >> std::setbase(0)`, or None."""
+    m = _INTEGER.match(text)
+    if m is None:
+        return None
+    sign, hex_digits, octal, decimal = m.groups()
+    if hex_digits is not None:
+        value = int(hex_digits, 16)
+    elif octal is not None:
+        value = int(octal, 8)
+    else:
+        value = int(decimal)
+    return -value if sign == "-" else value
+
+
+def parse_u32(text: str) -> int | None:
+    """An unsigned 32-bit number (ids, `!<integer>`, OpUnknown counts), or None."""
+    value = parse_c_integer(text)
+    if value is None or text.startswith("-") or value > 0xFFFFFFFF:
+        return None
+    return value
+
+
+def parse_u16(text: str) -> int | None:
+    """An unsigned 16-bit number (OpUnknown's opcode and word count), or None."""
+    value = parse_u32(text)
+    return value if value is not None and value <= 0xFFFF else None
+
+
+def _split64(bits: int, width: int) -> list[int]:
+    if width > 32:
+        return [bits & 0xFFFFFFFF, (bits >> 32) & 0xFFFFFFFF]
+    return [bits & 0xFFFFFFFF]
+
+
+def encode_integer(text: str, width: int, signed: bool) -> tuple[list[int] | None, str | None]:
+    """Words of an integer literal of a `width`-bit (un)signed type, or an error."""
+    if width > 64:
+        return None, f"{width}-bit integer literals are not supported"
+    negative = text.startswith("-")
+    if negative and not signed:
+        return None, f"expected an unsigned integer, found negative '{text}'"
+    value = parse_c_integer(text)
+    if value is None or (negative and value < INT64_MIN) or value > UINT64_MAX:
+        return None, f"expected an integer, found '{text}'"
+    is_hex = text[:2] in ("0x", "0X")
+    magnitude = (1 << width) - 1
+    overflow = UINT64_MAX & ~magnitude
+    sign_bit = 0
+    if negative or signed:
+        magnitude >>= 1
+        sign_bit = magnitude + 1
+    if negative:
+        bits = value & UINT64_MAX
+        fits = (bits & overflow) == overflow and (bits & sign_bit) == sign_bit
+    elif is_hex:
+        bits = value
+        fits = (bits & overflow) == 0
+        if fits and bits & sign_bit:
+            bits |= overflow
+    else:
+        bits = value
+        fits = (bits & magnitude) == bits
+    if not fits:
+        kind = "signed" if signed else "unsigned"
+        return None, f"integer {text} does not fit in a {width}-bit {kind} integer"
+    return _split64(bits, width), None
+
+
+def _hex_float_bits(m: re.Match, negative: bool, width: int) -> int:
+    """Bits of a hex float, truncating extra fraction bits as SPIRV-Tools does."""
+    exp_bits, frac_bits = FLOAT_FORMATS[width]
+    top = width - 1  # accumulator bit that receives the first fraction bit
+    bias = (1 << (exp_bits - 1)) - 1
+    max_exponent = (1 << exp_bits) - 1
+    int_digits = m.group(1).lstrip("0")
+    frac_digits = m.group(2) or ""
+    fraction = 0
+    index = 0
+    exponent = bias
+    is_denorm = not int_digits
+    seen_one = False
+    for digit in int_digits:
+        nibble = int(digit, 16)
+        for shift in (3, 2, 1, 0):
+            bit = (nibble >> shift) & 1
+            if seen_one:
+                if index <= top:
+                    fraction |= bit << (top - index)
+                index += 1
+                exponent += 1
+            seen_one = seen_one or bit == 1
+    seen_one = False
+    for digit in frac_digits:
+        nibble = int(digit, 16)
+        for shift in (3, 2, 1, 0):
+            bit = (nibble >> shift) & 1
+            seen_one = seen_one or bit == 1
+            if is_denorm and not seen_one:
+                exponent -= 1
+            else:
+                if index <= top:
+                    fraction |= bit << (top - index)
+                index += 1
+    written = int(m.group(4))
+    exponent += -written if m.group(3) == "-" else written
+    is_zero = is_denorm and fraction == 0
+    if is_denorm and not is_zero:
+        fraction = (fraction << 1) & ((1 << width) - 1)
+        exponent -= 1
+    elif is_zero:
+        exponent = 0
+    if exponent <= 0 and not is_zero:
+        fraction = (fraction >> 1) | (1 << top)
+    fraction_mask = (1 << frac_bits) - 1
+    fraction = (fraction >> (width - frac_bits)) & fraction_mask
+    while exponent < 0 and not is_zero:
+        fraction = (fraction >> 1) & fraction_mask
+        exponent += 1
+        if fraction == 0:
+            is_zero = True
+            exponent = 0
+    if exponent > max_exponent:
+        exponent = max_exponent
+        fraction = 0
+    return (int(negative) << top) | (exponent << frac_bits) | fraction
+
+
+def _f32_bits(value: float) -> int:
+    return struct.unpack("<I", struct.pack("<f", value))[0]
+
+
+def _f32_value(bits: int) -> float:
+    return struct.unpack("<f", struct.pack("<I", bits))[0]
+
+
+def _nearest_f32_bits(text: str) -> int | None:
+    """Bits of the float32 nearest to a decimal text (like strtof), None on overflow."""
+    d = float(text)
+    try:
+        bits = _f32_bits(d)
+    except OverflowError:
+        return None
+    f = _f32_value(bits)
+    if math.isinf(f):
+        return None
+    if f != d:
+        # Rounding through a double is only wrong when the double is a tie.
+        other_bits = bits + 1 if abs(d) > abs(f) else bits - 1
+        other = _f32_value(other_bits)
+        if not math.isinf(other) and 2 * d == f + other:
+            exact = Fraction(text)
+            if abs(exact - Fraction(other)) < abs(exact - Fraction(f)):
+                bits = other_bits
+    return bits
+
+
+def _f32_to_f16_toward_zero(bits32: int) -> int | None:
+    """A float32 bit pattern rounded toward zero to float16, None when it overflows."""
+    sign = (bits32 >> 16) & 0x8000
+    value = abs(struct.unpack("<f", struct.pack("<I", bits32))[0])
+    if value == 0:
+        return sign
+    mantissa, exponent = math.frexp(value)  # value = mantissa * 2**exponent, 0.5 <= m < 1
+    if exponent > 16:
+        return None
+    if exponent >= -13:  # normal half: 1.f * 2**(exponent-1), biased exponent >= 1
+        fraction = int((mantissa * 2 - 1) * 1024)
+        return sign | ((exponent - 1 + 15) << 10) | fraction
+    return sign | int(value * (1 << 24))
+
+
+def _decimal_float_bits(text: str, width: int) -> int | None:
+    negative = text.startswith("-")
+    body = text[1:] if negative else text
+    if not _DECIMAL_FLOAT.match(body):
+        return None
+    if width == 64:
+        d = float(body)
+        if math.isinf(d):
+            return None
+        bits = struct.unpack("<Q", struct.pack("<d", d))[0]
+        return bits ^ (1 << 63) if negative else bits
+    bits32 = _nearest_f32_bits(body)
+    if bits32 is None:
+        return None
+    if negative:
+        bits32 ^= 1 << 31
+    if width == 32:
+        return bits32
+    return _f32_to_f16_toward_zero(bits32)
+
+
+def float_bits(text: str, width: int) -> int | None:
+    """The bit pattern of a `width`-bit float literal (16, 32 or 64), or None."""
+    negative = text.startswith("-")
+    body = text[1:] if negative else text
+    if body[:2] in ("0x", "0X"):
+        m = _HEX_FLOAT.match(body)
+        if m is None:
+            return None
+        return _hex_float_bits(m, negative, width)
+    return _decimal_float_bits(text, width)
+
+
+def encode_float(text: str, width: int) -> tuple[list[int] | None, str | None]:
+    """Words of a float literal of a `width`-bit float type, or an error."""
+    if width not in FLOAT_FORMATS:
+        return None, f"{width}-bit float literals are not supported"
+    bits = float_bits(text, width)
+    if bits is None:
+        return None, f"expected a {width}-bit float, found '{text}'"
+    return _split64(bits, width), None
+
+
+def encode_untyped_number(text: str) -> tuple[list[int] | None, str | None]:
+    """Words of a number whose type is unknown: a 32-bit float when it has a '.',
+    otherwise a 32-bit signed (leading '-') or unsigned integer."""
+    if "." in text:
+        return encode_float(text, 32)
+    return encode_integer(text, 32, text.startswith("-"))
+
+
+def string_words(value: str) -> list[int]:
+    """The nul-terminated UTF-8 words of a literal string."""
+    data = value.encode("utf-8", "surrogateescape") + b"\0"
+    data += b"\0" * (-len(data) % 4)
+    return list(struct.unpack(f"<{len(data) // 4}I", data))
+
+
+def unquote(token: str) -> str | None:
+    """The contents of a quoted string token, `\\` escaping the next character;
+    None when the token is not a quoted string."""
+    if len(token) < 2 or token[0] != '"' or token[-1] != '"':
+        return None
+    body = token[1:-1]
+    if "\\" not in body:
+        return body
+    out = []
+    escaping = False
+    for ch in body:
+        if ch == "\\" and not escaping:
+            escaping = True
+        else:
+            out.append(ch)
+            escaping = False
+    return "".join(out)

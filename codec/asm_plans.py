@@ -1,0 +1,200 @@
+"""Operand plans: the grammar turned into the small integer codes the assembler runs on.
+
+Each instruction's logical operands become a tuple of codes, reversed so that the
+assembler can use it directly as a stack (the next operand last). Enumerated operand
+kinds get a code of their own that indexes `EnumTable.kinds`. Plans are built once per
+grammar and cached.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from functools import cache
+
+from codec.grammar import ExtInstSet, Grammar, OperandDesc, OperandKind, grammar_files, load_grammar
+
+# Operand codes. Optional codes are odd-numbered neighbours of their required form
+# where both exist, so that `code in OPTIONAL` stays a set lookup.
+ID, TYPE_ID, RESULT_ID, OPT_ID, VAR_ID = 0, 1, 2, 3, 4
+LIT_INT, OPT_LIT_INT, VAR_LIT_INT = 5, 6, 7
+LIT_STR, OPT_LIT_STR = 8, 9
+TYPED_NUM, OPT_TYPED_INT = 10, 11
+VAR_LIT_INT_ID, VAR_ID_LIT_INT = 12, 13
+EXT_INST_NUM, SPEC_OP_NUM, LIT_FLOAT = 14, 15, 16
+OPT_CIV = 17
+ENUM_BASE = 32
+"""Enum codes: ENUM_BASE + 2 * index into `EnumTable.kinds`, plus 1 when optional."""
+
+VARIADIC = {
+    VAR_ID: (OPT_ID,),
+    VAR_LIT_INT: (OPT_LIT_INT,),
+    VAR_LIT_INT_ID: (OPT_TYPED_INT, ID),
+    VAR_ID_LIT_INT: (OPT_ID, LIT_INT),
+}
+"""What one more repetition of a variadic operand expects, in text order."""
+
+FIXED_OPTIONAL = frozenset({OPT_ID, OPT_LIT_INT, OPT_LIT_STR, OPT_TYPED_INT, OPT_CIV})
+
+_SCALAR_CODES = {
+    # kind: (required, '?', '*')
+    "IdRef": (ID, OPT_ID, VAR_ID),
+    "IdMemorySemantics": (ID, OPT_ID, VAR_ID),
+    "IdScope": (ID, OPT_ID, VAR_ID),
+    "IdResultType": (TYPE_ID, TYPE_ID, TYPE_ID),
+    "IdResult": (RESULT_ID, RESULT_ID, RESULT_ID),
+    "LiteralInteger": (LIT_INT, OPT_LIT_INT, VAR_LIT_INT),
+    "LiteralString": (LIT_STR, OPT_LIT_STR, OPT_LIT_STR),
+    "LiteralContextDependentNumber": (TYPED_NUM, TYPED_NUM, TYPED_NUM),
+    "LiteralExtInstInteger": (EXT_INST_NUM, EXT_INST_NUM, EXT_INST_NUM),
+    "LiteralSpecConstantOpInteger": (SPEC_OP_NUM, SPEC_OP_NUM, SPEC_OP_NUM),
+    "LiteralFloat": (LIT_FLOAT, LIT_FLOAT, LIT_FLOAT),
+    "PairIdRefIdRef": (VAR_ID, VAR_ID, VAR_ID),
+    "PairLiteralIntegerIdRef": (VAR_LIT_INT_ID, VAR_LIT_INT_ID, VAR_LIT_INT_ID),
+    "PairIdRefLiteralInteger": (VAR_ID_LIT_INT, VAR_ID_LIT_INT, VAR_ID_LIT_INT),
+}
+
+CODE_NAMES = {
+    ID: "an id", TYPE_ID: "a result type id", RESULT_ID: "a result id", OPT_ID: "an id",
+    VAR_ID: "an id", LIT_INT: "an integer", OPT_LIT_INT: "an integer", VAR_LIT_INT: "an integer",
+    LIT_STR: "a quoted string", OPT_LIT_STR: "a quoted string", TYPED_NUM: "a number",
+    OPT_TYPED_INT: "an integer", EXT_INST_NUM: "an extended instruction name",
+    SPEC_OP_NUM: "an opcode name without 'Op'", LIT_FLOAT: "a float", OPT_CIV: "a literal or an id",
+}
+
+TYPE_DECLARATION = "Type-Declaration"
+VERSION_ANY = 0xFFFFFFFF
+
+
+@dataclass(frozen=True, slots=True)
+class OpcodePlan:
+    """How to assemble one opcode: its operand codes (as a stack) and its availability."""
+
+    opname: str
+    opcode: int
+    stack: tuple[int, ...]
+    has_result: bool
+    has_type: bool
+    declares_type: bool
+    min_version: int
+    last_version: int
+    enabled_elsewhere: bool
+    """True when an extension or capability enables it in any version."""
+
+    def available(self, version: int) -> bool:
+        """True when spirv-as accepts the opcode for a target of SPIR-V `version`."""
+        return self.enabled_elsewhere or self.min_version <= version <= self.last_version
+
+
+@dataclass(frozen=True, slots=True)
+class EnumKind:
+    """An enumerated operand kind, with each enumerant's parameters as a code stack."""
+
+    kind: OperandKind
+    is_mask: bool
+    parameters: dict[int, tuple[int, ...]]
+    """Enumerant value → its parameters' codes, as a stack."""
+
+
+class EnumTable:
+    """The enumerated kinds met so far, each with its code."""
+
+    def __init__(self) -> None:
+        self.kinds: list[EnumKind] = []
+        self._index: dict[int, int] = {}
+
+    def code(self, kind: OperandKind, optional: bool, local: dict[str, OperandKind]) -> int:
+        """The code of `kind`, registering it (and its parameters' kinds) on first use."""
+        key = id(kind)
+        index = self._index.get(key)
+        if index is None:
+            index = len(self.kinds)
+            self._index[key] = index
+            params: dict[int, tuple[int, ...]] = {}
+            self.kinds.append(EnumKind(kind, kind.category == "BitEnum", params))
+            for e in kind.enumerants:
+                if e.parameters:
+                    params.setdefault(e.value, stack_of(e.parameters, self, local))
+        return ENUM_BASE + 2 * index + int(optional)
+
+
+def code_of(op: OperandDesc, enums: EnumTable, local: dict[str, OperandKind]) -> int:
+    """The code of one grammar operand; `local` holds an extended set's own kinds."""
+    codes = _SCALAR_CODES.get(op.kind)
+    if codes is not None:
+        return codes[{None: 0, "?": 1, "*": 2}[op.quantifier]]
+    kind = local.get(op.kind) or load_grammar().operand_kinds[op.kind]
+    return enums.code(kind, op.quantifier is not None, local)
+
+
+def stack_of(operands, enums: EnumTable, local: dict[str, OperandKind]) -> tuple[int, ...]:
+    """The operands' codes as a stack: the first operand last."""
+    return tuple(code_of(o, enums, local) for o in reversed(operands))
+
+
+def _version(text: str | None, default: int) -> int:
+    if text is None:
+        return default
+    if text == "None":
+        return VERSION_ANY
+    major, minor = text.split(".")
+    return (int(major) << 16) | (int(minor) << 8)
+
+
+@dataclass(frozen=True, slots=True)
+class Plans:
+    """Everything the assembler needs from the grammar, precomputed."""
+
+    by_name: dict[str, OpcodePlan]
+    enums: EnumTable
+    ext_stacks: dict[str, dict[str, tuple[int, tuple[int, ...]]]]
+    """Import name → extended instruction name → (number, operand stack)."""
+    grammar: Grammar
+
+    def ext_instructions(self, ext: ExtInstSet) -> dict[str, tuple[int, tuple[int, ...]]]:
+        """Name → (number, operand stack) for an extended set."""
+        table = self.ext_stacks.get(ext.import_name)
+        if table is None:
+            table = {
+                name: (desc.opcode, stack_of(desc.operands, self.enums, ext.operand_kinds))
+                for name, desc in ext.by_name.items()
+            }
+            self.ext_stacks[ext.import_name] = table
+        return table
+
+
+def _availability() -> dict[str, tuple[int, int, bool]]:
+    """Opname → (first version, last version, enabled by extension or capability), from
+    the core grammar JSON (the shared `Grammar` does not carry these fields)."""
+    core = json.loads(grammar_files()[0].read_text(encoding="utf-8"))
+    table = {}
+    for raw in core["instructions"]:
+        first = _version(raw.get("version"), 0x10000)
+        last = _version(raw.get("lastVersion"), VERSION_ANY)
+        elsewhere = bool(raw.get("extensions") or raw.get("capabilities"))
+        for name in (raw["opname"], *raw.get("aliases", ())):
+            table[name] = (first, last, elsewhere)
+    return table
+
+
+@cache
+def load_plans() -> Plans:
+    """The plans of the installed grammar (built on first use)."""
+    grammar = load_grammar()
+    enums = EnumTable()
+    availability = _availability()
+    by_name = {}
+    for name, desc in grammar.by_name.items():
+        first, last, elsewhere = availability.get(name, (0x10000, VERSION_ANY, False))
+        by_name[name] = OpcodePlan(
+            opname=name,
+            opcode=desc.opcode,
+            stack=stack_of(desc.operands, enums, {}),
+            has_result=desc.has_result,
+            has_type=desc.has_result_type,
+            declares_type=desc.opclass == TYPE_DECLARATION and desc.has_result,
+            min_version=first,
+            last_version=last,
+            enabled_elsewhere=elsewhere,
+        )
+    return Plans(by_name, enums, {}, grammar)

@@ -1,0 +1,151 @@
+"""SPIR-V assembly text → binary, identical to `spirv-as` (SPIRV-Tools v2025.5).
+
+`assemble(text)` is what the live editor calls on every keystroke: it never raises and
+returns the words (or None), the diagnostics and, for each emitted instruction, the
+source lines it came from. The syntax is SPIRV-Tools' assembly syntax; see
+`codec.asm_encoder` for the engine and `codec.asm_lexer` for how words are split.
+
+When the text starts with the header comments `spirv-dis` prints and no target
+environment is given, the version, generator, bound and schema come from them, so that
+disassembling and reassembling a module gives back the same bytes.
+"""
+
+from __future__ import annotations
+
+from array import array
+from dataclasses import dataclass
+from sys import byteorder
+
+from codec.asm_encoder import AssemblyError, Encoder, Where
+from codec.asm_header import (
+    ASSEMBLER_GENERATOR, DEFAULT_VERSION, MAGIC, TARGET_ENV_VERSIONS, read_header_comment,
+)
+from codec.asm_lexer import SourceMap, source_text, tokenize
+from codec.asm_plans import load_plans
+from codec.diagnostics import Diagnostic, Severity
+
+
+@dataclass(frozen=True, slots=True)
+class InstructionSpan:
+    """Where one emitted instruction came from and where it went."""
+
+    word_offset: int
+    """Index of its first word in the module (the header is words 0 to 4)."""
+    first_line: int
+    last_line: int
+    """1-based source lines of its first and last words."""
+
+
+class AssemblyResult:
+    """The outcome of one assembly: words or None, diagnostics, instruction spans."""
+
+    __slots__ = ("words", "diagnostics", "_source", "_inst_words", "_inst_first", "_inst_last", "_spans")
+
+    def __init__(self, words, diagnostics, source=None, inst_words=(), inst_first=(), inst_last=()):
+        self.words: array | None = words
+        """The module's 32-bit words, or None when there are errors."""
+        self.diagnostics: list[Diagnostic] = diagnostics
+        self._source: SourceMap | None = source
+        self._inst_words = inst_words
+        self._inst_first = inst_first
+        self._inst_last = inst_last
+        self._spans: list[InstructionSpan] | None = None
+
+    @property
+    def ok(self) -> bool:
+        """True when a module was produced."""
+        return self.words is not None
+
+    @property
+    def binary(self) -> bytes | None:
+        """The module as little-endian bytes, or None when there are errors."""
+        if self.words is None:
+            return None
+        if byteorder == "little":
+            return self.words.tobytes()
+        swapped = array("I", self.words)
+        swapped.byteswap()
+        return swapped.tobytes()
+
+    @property
+    def spans(self) -> list[InstructionSpan]:
+        """One span per emitted instruction, in order (computed on first use)."""
+        if self._spans is None:
+            source = self._source
+            if source is None:
+                self._spans = []
+            else:
+                line = source.word_line
+                self._spans = [
+                    InstructionSpan(5 + w, line(f), line(last))
+                    for w, f, last in zip(self._inst_words, self._inst_first, self._inst_last)
+                ]
+        return self._spans
+
+
+def _diagnostic(message: str, where: Where, source: SourceMap) -> Diagnostic:
+    kind, index = where
+    if kind == "start":
+        offset = source.word_start(index)
+    elif kind == "end":
+        offset = source.word_end(index)
+    else:
+        offset = len(source.text)
+    line, column = source.line_col(offset)
+    return Diagnostic(message, Severity.ERROR, line=line, column=column)
+
+
+def _run(words: list[str], source: SourceMap, version: int, preserve: bool) -> Encoder:
+    plans = load_plans()
+
+    def punctuation(index: int) -> str:
+        offset = source.word_start(index)
+        return source.text[offset : offset + 1]
+
+    numeric: frozenset[int] = frozenset()
+    if preserve:
+        dry = Encoder(words, plans, version, punctuation=punctuation)
+        dry.run()
+        numeric = dry.numeric_ids()
+    encoder = Encoder(words, plans, version, numeric, punctuation)
+    encoder.run()
+    return encoder
+
+
+def assemble(
+    text: str, *, target_env: str | None = None, preserve_numeric_ids: bool = False
+) -> AssemblyResult:
+    """Assemble SPIR-V assembly `text`; never raises.
+
+    `target_env` is a spirv-as `--target-env` name (it sets the version word); when it
+    is None the header comments, if present, give the version, generator, bound and
+    schema, and SPIR-V 1.6 is the default version.
+    """
+    if target_env is not None and target_env not in TARGET_ENV_VERSIONS:
+        choices = ", ".join(TARGET_ENV_VERSIONS)
+        return AssemblyResult(None, [Diagnostic(f"unknown target environment '{target_env}' (one of {choices})")])
+    if text == "":
+        return AssemblyResult(None, [Diagnostic("the text is empty: there is nothing to assemble", line=1, column=1)])
+    text = source_text(text)
+    source = SourceMap(text)
+    header = None if target_env is not None else read_header_comment(text, load_plans().grammar)
+    version = TARGET_ENV_VERSIONS.get(target_env or "", header.version if header else DEFAULT_VERSION)
+    try:
+        encoder = _run(tokenize(text), source, version, preserve_numeric_ids)
+    except AssemblyError as error:
+        return AssemblyResult(None, [_diagnostic(error.message, error.where, source)], source)
+    generator = ASSEMBLER_GENERATOR
+    bound = encoder.bound
+    schema = 0
+    if header is not None:
+        generator = header.generator if header.generator is not None else generator
+        bound = max(bound, header.bound)
+        schema = header.schema
+    words = array("I", (MAGIC, version, generator, bound, schema))
+    words.extend(encoder.out)
+    return AssemblyResult(
+        words, [], source, encoder.inst_words, encoder.inst_first, encoder.inst_last
+    )
+
+
+__all__ = ["AssemblyResult", "InstructionSpan", "assemble"]
