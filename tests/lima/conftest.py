@@ -11,11 +11,8 @@ import pytest
 sys.path.insert(0, str(Path(__file__).parent))
 
 @pytest.fixture
-def cli(monkeypatch, capsys):
-    """Runs `spvinspect ARGS…` through `inspector.cli.main`; returns (code, stdout, stderr).
-
-    Subcommand modules that sibling issues have not landed yet are left out of the parser.
-    """
+def lima_main(monkeypatch):
+    """`inspector.cli.main`, with subcommand modules that sibling issues have not landed left out."""
     import inspector.cli as main_cli
 
     present = tuple(
@@ -24,9 +21,15 @@ def cli(monkeypatch, capsys):
         if importlib.util.find_spec(f"inspector.commands.{name}") is not None
     )
     monkeypatch.setattr(main_cli, "SUBCOMMAND_MODULES", present)
+    return main_cli.main
+
+
+@pytest.fixture
+def cli(lima_main, capsys):
+    """Runs `spvinspect ARGS…`; returns (exit code, stdout, stderr)."""
 
     def run(*args: str) -> tuple[int, str, str]:
-        code = main_cli.main(list(args))
+        code = lima_main(list(args))
         out, err = capsys.readouterr()
         return code, out, err
 

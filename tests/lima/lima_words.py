@@ -43,3 +43,33 @@ def instruction(fields: dict[int, int], *, stop=0, sync=0, next_count=0, prefetc
 def to_bytes(words: list[int]) -> bytes:
     """Little-endian bytes of the words."""
     return struct.pack(f"<{len(words)}I", *words)
+
+
+def chunk(ident: bytes, body: bytes) -> bytes:
+    """An MBS chunk: ident, little-endian size, body."""
+    return ident + struct.pack("<I", len(body)) + body
+
+
+def symbol(ident: bytes, name: str) -> bytes:
+    """A VUNI/VVAR symbol chunk as limadriver's MBS page lays it out."""
+    text = name.encode() + b"\0"
+    text += b"\0" * (-len(text) % 4)
+    fixed = struct.pack("<BBHHHHBBIHH", 0, 1, 4, 4, 1, 4, 4, 3, 0, 0, 0xFFFF)
+    return chunk(ident, chunk(b"STRI", text) + fixed)
+
+
+def mbs_file(code: list[int]) -> bytes:
+    """An MBS file with one fragment program holding `code`, and a vertex program."""
+    fragment = chunk(
+        b"CFRA",
+        struct.pack("<I", 7)
+        + chunk(b"FSTA", struct.pack("<II", 1, 2))
+        + chunk(b"FDIS", struct.pack("<I", 0))
+        + chunk(b"FBUU", bytes([0, 1, 0, 0, 0, 0, 0, 0]))
+        + chunk(b"SUNI", struct.pack("<I", 1) + symbol(b"VUNI", "u_color"))
+        + chunk(b"SVAR", struct.pack("<I", 0))
+        + chunk(b"DBIN", to_bytes(code)),
+    )
+    vertex = chunk(b"CVER", struct.pack("<I", 6) + chunk(b"FINS", struct.pack("<III", 0, 1, 0))
+                   + chunk(b"DBIN", b"\xff" * 16))
+    return chunk(b"MBS1", fragment + vertex)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import struct
 
-from lima_words import REAL_INSTRUCTION, VEC4_MUL, bits, instruction, to_bytes
+from lima_words import REAL_INSTRUCTION, VEC4_MUL, bits, chunk, instruction, mbs_file, to_bytes
 
 import lima
 from codec.diagnostics import Severity
@@ -110,33 +110,6 @@ def test_empty_input():
 
 
 # --- MBS ---------------------------------------------------------------------------------------
-
-def chunk(ident: bytes, body: bytes) -> bytes:
-    return ident + struct.pack("<I", len(body)) + body
-
-
-def symbol(ident: bytes, name: str) -> bytes:
-    text = name.encode() + b"\0"
-    text += b"\0" * (-len(text) % 4)
-    fixed = struct.pack("<BBHHHHBBIHH", 0, 1, 4, 4, 1, 4, 4, 3, 0, 0, 0xFFFF)
-    return chunk(ident, chunk(b"STRI", text) + fixed)
-
-
-def mbs_file(code: list[int]) -> bytes:
-    fragment = chunk(
-        b"CFRA",
-        struct.pack("<I", 7)
-        + chunk(b"FSTA", struct.pack("<II", 1, 2))
-        + chunk(b"FDIS", struct.pack("<I", 0))
-        + chunk(b"FBUU", bytes([0, 1, 0, 0, 0, 0, 0, 0]))
-        + chunk(b"SUNI", struct.pack("<I", 1) + symbol(b"VUNI", "u_color"))
-        + chunk(b"SVAR", struct.pack("<I", 0))
-        + chunk(b"DBIN", to_bytes(code)),
-    )
-    vertex = chunk(b"CVER", struct.pack("<I", 6) + chunk(b"FINS", struct.pack("<III", 0, 1, 0))
-                   + chunk(b"DBIN", b"\xff" * 16))
-    return chunk(b"MBS1", fragment + vertex)
-
 
 def test_mbs_file_gives_the_chunk_tree_and_the_fragment_program():
     data = mbs_file(REAL_INSTRUCTION)
