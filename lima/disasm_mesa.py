@@ -10,7 +10,15 @@ from __future__ import annotations
 
 import math
 
-from lima.meanings import COMPONENTS, PIPELINE_REGISTERS, half_to_float, mask_text, sign_extend, swizzle_text
+from lima.meanings import (
+    COMPONENTS,
+    PIPELINE_REGISTERS,
+    half_to_float,
+    index_text,
+    mask_text,
+    sign_extend,
+    swizzle_text,
+)
 from lima.model import Field, Instruction
 from lima.ops import mesa_op
 from lima.seed_ops import BRANCH_CONDITIONS
@@ -59,14 +67,7 @@ def _index(alignment: int, raw_index: int) -> str:
 
 
 def _varying_source(f: Field) -> str:
-    index = f["index"]
-    alignment = f["alignment"]
-    if alignment == 0:
-        text = f"{index >> 2}.{COMPONENTS[index & 3]}"
-    elif alignment == 1:
-        text = f"{index >> 1}.{('xy', 'zw')[index & 1]}"
-    else:
-        text = str(index)
+    text = index_text(f["alignment"], f["index"])
     if f["offset_vector"] != 15:
         text += "+" + _scalar((f["offset_vector"] << 2) + f["offset_scalar"])
     return text
@@ -136,18 +137,6 @@ def _vec4_mul(f: Field, offset: int) -> str:
     return text
 
 
-def _vec4_acc(f: Field, offset: int) -> str:
-    name, sources = _op_name("vec4_acc", f["op"])
-    text = name + _OUTMOD[f["dest_modifier"]] + ".v1 "
-    if f["mask"]:
-        text += f"${f['dest']}" + _mask(f["mask"]) + " "
-    special = "^v0" if f["mul_in"] else None
-    text += _vector(f["arg0_source"], f["arg0_swizzle"], f["arg0_absolute"], f["arg0_negate"], special)
-    if sources > 1:
-        text += " " + _vector(f["arg1_source"], f["arg1_swizzle"], f["arg1_absolute"], f["arg1_negate"])
-    return text
-
-
 def _float_mul(f: Field, offset: int) -> str:
     name, sources = _op_name("float_mul", f["op"])
     text = name + _OUTMOD[f["dest_modifier"]] + ".s0 "
@@ -161,15 +150,25 @@ def _float_mul(f: Field, offset: int) -> str:
     return text
 
 
-def _float_acc(f: Field, offset: int) -> str:
-    name, sources = _op_name("float_acc", f["op"])
-    text = name + _OUTMOD[f["dest_modifier"]] + ".s1 "
-    if f["output_en"]:
+def _accumulate(f: Field, offset: int) -> str:
+    """print_vec4_acc and print_float_acc: arg0 may be the multiplier's result."""
+    vector = f.name == "vec4_acc"
+    name, sources = _op_name(f.name, f["op"])
+    text = name + _OUTMOD[f["dest_modifier"]] + (".v1 " if vector else ".s1 ")
+    if vector and f["mask"]:
+        text += f"${f['dest']}" + _mask(f["mask"]) + " "
+    elif not vector and f["output_en"]:
         text += _dest_scalar(f["dest"])
-    special = "^s0" if f["mul_in"] else None
-    text += _scalar(f["arg0_source"], f["arg0_absolute"], f["arg0_negate"], special)
+
+    def arg(prefix: str, special: str | None = None) -> str:
+        modifiers = (f[f"{prefix}_absolute"], f[f"{prefix}_negate"])
+        if vector:
+            return _vector(f[f"{prefix}_source"], f[f"{prefix}_swizzle"], *modifiers, special)
+        return _scalar(f[f"{prefix}_source"], *modifiers, special)
+
+    text += arg("arg0", ("^v0" if vector else "^s0") if f["mul_in"] else None)
     if sources > 1:
-        text += " " + _scalar(f["arg1_source"], f["arg1_absolute"], f["arg1_negate"])
+        text += " " + arg("arg1")
     return text
 
 
@@ -241,8 +240,8 @@ _PRINTERS = {
     "uniform": _uniform,
     "vec4_mul": _vec4_mul,
     "float_mul": _float_mul,
-    "vec4_acc": _vec4_acc,
-    "float_acc": _float_acc,
+    "vec4_acc": _accumulate,
+    "float_acc": _accumulate,
     "combine": _combine,
     "temp_write": _temp_write,
     "branch": _branch,

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from lima.assembler import branch_next_count
 from lima.decoder import words_needed
-from lima.meanings import COMPONENTS, half_text, mask_text, sign_extend
+from lima.meanings import COMPONENTS, half_text, index_text, mask_text, sign_extend
 from lima.model import BitRange, Field, Instruction, LimaProgram
 from lima.ops import op_name, op_sources
 from lima.seed_ops import BRANCH_CONDITIONS, OUTMODS, parse_op
@@ -28,13 +28,7 @@ def _sdest(reg: int) -> str:
 
 
 def _index(alignment: int, index: int, offset: str = "") -> str:
-    if alignment == 0:
-        text = f"{index >> 2}.{COMPONENTS[index & 3]}"
-    elif alignment == 1:
-        text = f"{index >> 1}.{'zw' if index & 1 else 'xy'}"
-    else:
-        text = str(index)
-    return text + (f"+{offset}" if offset else "")
+    return index_text(alignment, index) + (f"+{offset}" if offset else "")
 
 
 def _arg(f: Field, prefix: str, special: str | None = None, vector: bool = True) -> str:

@@ -122,10 +122,11 @@ CONTROL = layout(
 )
 """Word 0 of every instruction."""
 
+_VARYING_HEAD = (("perspective", 2, "perspective"), ("source_type", 2, "source_type"))
+_VARYING_TAIL = (("dest", 4, "varying_dest"), ("mask", 4, "mask"), ("unknown", 2))
 _VARYING_INDEX = layout(
     "index",
-    ("perspective", 2, "perspective"),
-    ("source_type", 2, "source_type"),
+    *_VARYING_HEAD,
     ("unknown", 1),
     ("alignment", 2, "alignment"),
     ("unknown", 3),
@@ -133,14 +134,11 @@ _VARYING_INDEX = layout(
     ("unknown", 2),
     ("offset_scalar", 2, "component"),
     ("index", 6),
-    ("dest", 4, "varying_dest"),
-    ("mask", 4, "mask"),
-    ("unknown", 2),
+    *_VARYING_TAIL,
 )
 _VARYING_REGISTER = layout(
     "register",
-    ("perspective", 2, "perspective"),
-    ("source_type", 2, "source_type"),
+    *_VARYING_HEAD,
     ("unknown", 2),
     ("normalize", 1, "bool"),
     ("unknown", 3),
@@ -148,9 +146,7 @@ _VARYING_REGISTER = layout(
     ("negate", 1, "bool"),
     ("absolute", 1, "bool"),
     ("swizzle", 8, "swizzle"),
-    ("dest", 4, "varying_dest"),
-    ("mask", 4, "mask"),
-    ("unknown", 2),
+    *_VARYING_TAIL,
 )
 
 
@@ -226,61 +222,30 @@ def _float_alu(name: str, op_kind: str, *extra: tuple) -> Layout:
     )
 
 
-_COMBINE_SCALAR = layout(
-    "scalar",
-    ("dest_vec", 1, "bool"),
-    ("src_vec", 1, "bool"),
+_COMBINE_SELECT = (("dest_vec", 1, "bool"), ("src_vec", 1, "bool"))
+_COMBINE_SCALAR_ARGS = (
     ("op", 4, "op:combine"),
     ("arg1_absolute", 1, "bool"),
     ("arg1_negate", 1, "bool"),
     ("arg1_src", 6, "sreg"),
-    ("arg0_absolute", 1, "bool"),
-    ("arg0_negate", 1, "bool"),
-    ("arg0_src", 6, "sreg"),
-    ("dest_modifier", 2, "outmod"),
-    ("dest", 6, "sdest"),
 )
-_COMBINE_VECTOR_DEST = layout(
-    "vector_dest",
-    ("dest_vec", 1, "bool"),
-    ("src_vec", 1, "bool"),
-    ("op", 4, "op:combine"),
-    ("arg1_absolute", 1, "bool"),
-    ("arg1_negate", 1, "bool"),
-    ("arg1_src", 6, "sreg"),
-    ("arg0_absolute", 1, "bool"),
-    ("arg0_negate", 1, "bool"),
-    ("arg0_src", 6, "sreg"),
-    ("mask", 4, "mask"),
-    ("dest", 4, "vdest"),
+_COMBINE_ARG0 = (("arg0_absolute", 1, "bool"), ("arg0_negate", 1, "bool"), ("arg0_src", 6, "sreg"))
+_COMBINE_VECTOR_ARG1 = (("arg1_swizzle", 8, "swizzle"), ("arg1_source", 4, "vreg"))
+_COMBINE_SCALAR_DEST = (("dest_modifier", 2, "outmod"), ("dest", 6, "sdest"))
+_COMBINE_VECTOR_DEST = (("mask", 4, "mask"), ("dest", 4, "vdest"))
+
+_COMBINE_LAYOUTS = (
+    layout("scalar", *_COMBINE_SELECT, *_COMBINE_SCALAR_ARGS, *_COMBINE_ARG0, *_COMBINE_SCALAR_DEST),
+    layout("vector_dest", *_COMBINE_SELECT, *_COMBINE_SCALAR_ARGS, *_COMBINE_ARG0, *_COMBINE_VECTOR_DEST),
+    layout("scalar_vec_mul", *_COMBINE_SELECT, *_COMBINE_VECTOR_ARG1, *_COMBINE_ARG0, *_COMBINE_VECTOR_DEST),
+    layout("atan_pt2", *_COMBINE_SELECT, *_COMBINE_VECTOR_ARG1, ("unknown", 8), *_COMBINE_SCALAR_DEST),
 )
-_COMBINE_MUL = layout(
-    "scalar_vec_mul",
-    ("dest_vec", 1, "bool"),
-    ("src_vec", 1, "bool"),
-    ("arg1_swizzle", 8, "swizzle"),
-    ("arg1_source", 4, "vreg"),
-    ("arg0_absolute", 1, "bool"),
-    ("arg0_negate", 1, "bool"),
-    ("arg0_src", 6, "sreg"),
-    ("mask", 4, "mask"),
-    ("dest", 4, "vdest"),
-)
-_COMBINE_ATAN_PT2 = layout(
-    "atan_pt2",
-    ("dest_vec", 1, "bool"),
-    ("src_vec", 1, "bool"),
-    ("arg1_swizzle", 8, "swizzle"),
-    ("arg1_source", 4, "vreg"),
-    ("unknown", 8),
-    ("dest_modifier", 2, "outmod"),
-    ("dest", 6, "sdest"),
-)
+"""Which layout applies is chosen by dest_vec and src_vec, as Mesa's print_combine does."""
 
 
 def _choose_combine(raw: int) -> str:
-    dest_vec = _COMBINE_SCALAR.extract(raw, "dest_vec")
-    src_vec = _COMBINE_SCALAR.extract(raw, "src_vec")
+    dest_vec = _COMBINE_LAYOUTS[0].extract(raw, "dest_vec")
+    src_vec = _COMBINE_LAYOUTS[0].extract(raw, "src_vec")
     return {(0, 0): "scalar", (1, 0): "vector_dest", (1, 1): "scalar_vec_mul"}.get(
         (dest_vec, src_vec), "atan_pt2"
     )
@@ -371,7 +336,7 @@ FIELDS: tuple[FieldSpec, ...] = (
         7,
         "combine",
         ".s2",
-        (_COMBINE_SCALAR, _COMBINE_VECTOR_DEST, _COMBINE_MUL, _COMBINE_ATAN_PT2),
+        _COMBINE_LAYOUTS,
         _choose_combine,
     ),
     FieldSpec(8, "temp_write", ".t", (_TEMP_STORE, _FB_READ), _choose_temp_write),
@@ -380,10 +345,6 @@ FIELDS: tuple[FieldSpec, ...] = (
     FieldSpec(11, "vec4_const_1", "const1", (_const("const1"),), _only("const1")),
 )
 """The fields in presence-bit order, which is also their packing order."""
-
-CONTROL_FIELDS_BIT = CONTROL.range("fields").first_bit
-"""Bit of the control word holding field 0's presence bit."""
-
 
 def _check_table() -> None:
     for spec in FIELDS:

@@ -34,6 +34,15 @@ def mask_text(mask: int) -> str:
     return "".join(c for i, c in enumerate(COMPONENTS) if mask & (1 << i))
 
 
+def index_text(alignment: int, index: int) -> str:
+    """An unsigned load/store index: `N.c` (scalar), `N.xy` / `N.zw` (vec2), `N` (vec4)."""
+    if alignment == 0:
+        return f"{index >> 2}.{COMPONENTS[index & 3]}"
+    if alignment == 1:
+        return f"{index >> 1}.{'zw' if index & 1 else 'xy'}"
+    return str(index)
+
+
 def half_to_float(bits: int) -> float:
     """The IEEE-754 half float with these 16 bits."""
     return struct.unpack("<e", struct.pack("<H", bits & 0xFFFF))[0]

@@ -5,19 +5,24 @@ from __future__ import annotations
 import io
 import sys
 
+import pytest
 from lima_words import REAL_INSTRUCTION, mbs_file, to_bytes
 
 
-def test_dis_prints_the_proposed_syntax(cli, tmp_path):
+@pytest.fixture
+def shader(tmp_path):
+    """A raw file holding the real instruction from ENCODING.md."""
     path = tmp_path / "shader.bin"
     path.write_bytes(to_bytes(REAL_INSTRUCTION))
-    assert cli("lima", "dis", str(path)) == (0, "stop, mov.v0 $0 ^const0.xxxx, const0 1.0 0.0 0.0 -1.678\n", "")
+    return str(path)
 
 
-def test_dis_mesa_style(cli, tmp_path):
-    path = tmp_path / "shader.bin"
-    path.write_bytes(to_bytes(REAL_INSTRUCTION))
-    code, out, _ = cli("lima", "dis", "--style", "mesa", str(path))
+def test_dis_prints_the_proposed_syntax(cli, shader):
+    assert cli("lima", "dis", shader) == (0, "stop, mov.v0 $0 ^const0.xxxx, const0 1.0 0.0 0.0 -1.678\n", "")
+
+
+def test_dis_mesa_style(cli, shader):
+    code, out, _ = cli("lima", "dis", "--style", "mesa", shader)
     assert code == 0
     assert out == "mov.v0 $0 ^const0.xxxx , const0 1.000000 0.000000 0.000000 -1.677734, stop\n"
 
@@ -45,10 +50,8 @@ def test_dis_reports_bad_input_with_word_offsets(cli, tmp_path):
     assert err == f"{path}:word 5: error: instruction 1 claims 9 words but the stream ends at word 7, 2 words after it\n"
 
 
-def test_explain_lists_every_range_with_offsets(cli, tmp_path):
-    path = tmp_path / "shader.bin"
-    path.write_bytes(to_bytes(REAL_INSTRUCTION))
-    code, out, _ = cli("lima", "explain", str(path))
+def test_explain_lists_every_range_with_offsets(cli, shader):
+    code, out, _ = cli("lima", "explain", shader)
     lines = out.splitlines()
     assert code == 0
     assert lines[0] == "instruction 0 at word 0 (5 words): 00020425 0000000c 01e007cf b0000000 000005f5"
