@@ -21,11 +21,6 @@ class BitRange:
     """First bit counted from bit 0 of the instruction's control word."""
 
     @property
-    def last_bit(self) -> int:
-        """Last bit within the field, inclusive."""
-        return self.first_bit + self.width - 1
-
-    @property
     def word(self) -> int:
         """Word of the instruction holding the first bit (0 is the control word)."""
         return self.instruction_bit // 32
@@ -113,17 +108,6 @@ class Instruction:
         """True when the instruction waits for outstanding results."""
         return bool(self.control_value("sync"))
 
-    @property
-    def end_offset(self) -> int:
-        """Word offset just past this instruction."""
-        return self.word_offset + len(self.words)
-
-    def field(self, name: str) -> Field | None:
-        """The present field called `name`, or None."""
-        for field in self.fields:
-            if field.name == name:
-                return field
-        return None
 
 
 @dataclass(frozen=True, slots=True)
@@ -165,8 +149,3 @@ class LimaProgram:
     """Words after the last instruction that could be decoded, kept as they are."""
     code_byte_offset: int = 0
     """Byte offset of instruction word 0 within the input (the DBIN contents for MBS)."""
-
-    @property
-    def words(self) -> tuple[int, ...]:
-        """Every word of the instruction stream, decoded or not."""
-        return tuple(w for instr in self.instructions for w in instr.words) + self.trailing_words
