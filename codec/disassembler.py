@@ -1,0 +1,196 @@
+"""SPIR-V assembly text from a decoded module, exactly as `spirv-dis --no-color` prints it.
+
+Formatting is separate from decoding: `Disassembler` takes a `Module` and a name map
+and renders one line per instruction. Instructions that do not fit the grammar are
+printed as `!0x…` raw words, which the assembler turns back into the same words.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from codec.grammar import Grammar, OperandKind, load_grammar
+from codec.model import Header, Instruction, Module, Operand
+from codec.names import friendly_names
+from codec.number_format import format_float, format_number
+
+INDENT = 15
+OFFSET_COLUMN = 52
+"""Offset comments start in this column, or further right after a longer line …"""
+OFFSET_COLUMN_MAX = 256
+"""… but a single very long line does not push the column past this one."""
+
+
+@dataclass(frozen=True, slots=True)
+class DisassemblyOptions:
+    """The spirv-dis flags we honour."""
+
+    friendly_names: bool = True
+    header: bool = True
+    indent: bool = True
+    offsets: bool = False
+
+
+def generator_text(header: Header, grammar: Grammar) -> str:
+    """`Khronos Glslang Reference Front End; 11`, or `Unknown(99); 3` when unregistered."""
+    tool = header.generator_tool
+    known = grammar.generators.get(tool)
+    name = known.display if known is not None else f"Unknown({tool})"
+    return f"{name}; {header.generator_version}"
+
+
+def header_lines(header: Header, grammar: Grammar) -> list[str]:
+    """The five header comment lines spirv-dis prints."""
+    return [
+        "; SPIR-V",
+        f"; Version: {header.version_text}",
+        f"; Generator: {generator_text(header, grammar)}",
+        f"; Bound: {header.bound}",
+        f"; Schema: {header.schema}",
+    ]
+
+
+def quote_string(text: str) -> str:
+    """A literal string in assembly syntax: quotes and backslashes escaped."""
+    if '"' in text or "\\" in text:
+        text = text.replace("\\", "\\\\").replace('"', '\\"')
+    return f'"{text}"'
+
+
+class Disassembler:
+    """Renders instructions of one module to assembly text lines."""
+
+    def __init__(
+        self,
+        module: Module,
+        options: DisassemblyOptions = DisassemblyOptions(),
+        grammar: Grammar | None = None,
+    ) -> None:
+        self.module = module
+        self.options = options
+        self.grammar = grammar or load_grammar()
+        self.names: dict[int, str] = (
+            friendly_names(module.instructions, self.grammar) if options.friendly_names else {}
+        )
+        self._value_names = {
+            kind: {e.value: e.name for e in ko.enumerants}
+            for kind, ko in self.grammar.operand_kinds.items()
+            if ko.category == "ValueEnum"
+        }
+        self._ext_value_names: dict[str, dict[str, dict[int, str]]] = {}
+
+    def id_name(self, id_: int) -> str:
+        """`%name` for an id."""
+        return "%" + (self.names.get(id_) or str(id_))
+
+    def instruction_text(self, inst: Instruction) -> str:
+        """The text of one instruction, without indentation or offset comment."""
+        if not inst.valid:
+            words = self.module.words[inst.offset : inst.end]
+            return " ".join(f"!0x{w:08x}" for w in words)
+        parts = [inst.opname]
+        ext_kinds = None
+        if inst.ext_inst_set:
+            ext = self.grammar.ext_inst_set(inst.ext_inst_set)
+            ext_kinds = ext.operand_kinds if ext is not None else None
+        for operand in inst.operands:
+            if operand.kind == "IdResult":
+                continue
+            parts.append(self.operand_text(operand, inst, ext_kinds))
+        return " ".join(parts)
+
+    def operand_text(
+        self, operand: Operand, inst: Instruction, ext_kinds: dict[str, OperandKind] | None
+    ) -> str:
+        """One operand as spirv-dis prints it."""
+        kind = operand.kind
+        value = operand.value
+        if kind[:2] == "Id":
+            return "%" + (self.names.get(value) or str(value))  # type: ignore[arg-type]
+        if operand.number_type is not None:
+            if kind == "LiteralFloat":
+                return format_float(value, 32)  # type: ignore[arg-type]
+            return format_number(value, operand.number_type, operand.num_words)  # type: ignore[arg-type]
+        if kind == "LiteralInteger":
+            return str(value)
+        if kind == "LiteralString":
+            return quote_string(value)  # type: ignore[arg-type]
+        if kind == "LiteralExtInstInteger":
+            ext = self.grammar.ext_inst_set(inst.ext_inst_set)
+            desc = ext.instructions.get(value) if ext is not None else None  # type: ignore[arg-type]
+            return desc.opname if desc is not None else str(value)
+        if kind == "LiteralSpecConstantOpInteger":
+            return self.grammar.instructions[value].opname[2:]  # type: ignore[index]
+        if kind == "Raw":
+            return f"!0x{value:08x}"
+        if ext_kinds is not None and kind in ext_kinds:
+            return _enum_text(ext_kinds[kind], value)  # type: ignore[arg-type]
+        names = self._value_names.get(kind)
+        if names is not None:
+            return names.get(value) or str(value)  # type: ignore[arg-type]
+        return _enum_text(self.grammar.operand_kinds[kind], value)  # type: ignore[arg-type]
+
+    def lines(self) -> list[str]:
+        """Every line of the disassembly, header comments included when asked for."""
+        module = self.module
+        options = self.options
+        out: list[str] = []
+        if options.header and module.header is not None:
+            out.extend(header_lines(module.header, self.grammar))
+        indent = INDENT if options.indent else 0
+        pad = " " * indent
+        names = self.names
+        text_of = self.instruction_text
+        column = OFFSET_COLUMN
+        for inst in module.instructions:
+            text = text_of(inst)
+            if inst.result_id and inst.valid:
+                name = names.get(inst.result_id) or str(inst.result_id)
+                lead = " " * max(0, indent - 4 - len(name)) if indent else ""
+                line = f"{lead}%{name} = {text}"
+            else:
+                line = pad + text
+            if options.offsets:
+                width = _display_width(line)
+                needed = (width + 2 + 3) // 4 * 4
+                if needed > column:
+                    column = min(needed, OFFSET_COLUMN_MAX)
+                line = f"{line}{' ' * (max(column, needed) - width)}; 0x{inst.offset * 4:08x}"
+            out.append(line)
+        return out
+
+    def text(self) -> str:
+        """The whole disassembly, newline-terminated."""
+        lines = self.lines()
+        return "\n".join(lines) + "\n" if lines else ""
+
+
+def _enum_text(kind: OperandKind, value: int) -> str:
+    if kind.category == "BitEnum":
+        names = []
+        remaining = value
+        bit = 1
+        while remaining:
+            if remaining & bit:
+                remaining ^= bit
+                enumerant = kind.by_value.get(bit)
+                names.append(enumerant.name if enumerant else f"0x{bit:x}")
+            bit <<= 1
+        if names:
+            return "|".join(names)
+        zero = kind.by_value.get(0)
+        return zero.name if zero is not None else ""
+    enumerant = kind.by_value.get(value)
+    return enumerant.name if enumerant is not None else str(value)
+
+
+def _display_width(line: str) -> int:
+    """Width in bytes, as SPIRV-Tools counts it when aligning offset comments."""
+    return len(line) if line.isascii() else len(line.encode("utf-8", "surrogateescape"))
+
+
+def disassemble(
+    module: Module, options: DisassemblyOptions = DisassemblyOptions(), grammar: Grammar | None = None
+) -> str:
+    """The assembly text of a decoded module."""
+    return Disassembler(module, options, grammar).text()
