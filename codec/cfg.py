@@ -1,0 +1,463 @@
+"""Control-flow graphs of a decoded module: blocks, edges, dominators, structure.
+
+`build_cfg(module)` never raises. Per function it finds the basic blocks (an OpLabel up
+to its terminator), the edges that branches and structured merges make, and from the
+branch edges the dominator tree, back edges, unreachable blocks and nesting depth.
+Every block and edge keeps the word offsets of the instructions it comes from, so a
+view can jump from the graph to the words. Malformed functions (a block without a
+terminator, a branch to an id that is not a label, a label outside a function, a
+function cut short) give diagnostics, and the rest of the graph is still built.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import NamedTuple
+
+from codec import dominators
+from codec.diagnostics import Diagnostic
+from codec.grammar import Grammar, load_grammar
+from codec.model import Instruction, Module
+from codec.names import friendly_names
+
+BRANCH = "branch"
+TRUE = "true"
+FALSE = "false"
+CASE = "case"
+DEFAULT = "default"
+MERGE = "merge"
+CONTINUE = "continue"
+BRANCH_KINDS = frozenset((BRANCH, TRUE, FALSE, CASE, DEFAULT))
+"""Edge kinds that transfer control; merge and continue edges only declare structure."""
+
+# The grammar marks no instruction as a terminator, so the sets are named here as the
+# specification defines them (2.2.5 "Termination Instructions"); the opcodes, and any
+# aliases, come from the installed grammar.
+BRANCH_OPNAMES = ("OpBranch", "OpBranchConditional", "OpSwitch")
+EXIT_OPNAMES = (
+    "OpReturn",
+    "OpReturnValue",
+    "OpKill",
+    "OpUnreachable",
+    "OpTerminateInvocation",
+    "OpIgnoreIntersectionKHR",
+    "OpTerminateRayKHR",
+    "OpEmitMeshTasksEXT",
+)
+MERGE_OPNAMES = ("OpSelectionMerge", "OpLoopMerge")
+
+
+class Block(NamedTuple):
+    """A basic block: its OpLabel up to its terminator, as instruction indexes and words."""
+
+    id: int
+    """The result id of the OpLabel."""
+    name: str
+    """The friendly name, as the disassembler prints it (without `%`)."""
+    first: int
+    """Index in `module.instructions` of the OpLabel."""
+    last: int
+    """Index of the terminator, or of the block's last instruction when it has none."""
+    offset: int
+    """Word offset of the OpLabel."""
+    end: int
+    """Word offset just past the block's last instruction."""
+    terminator: str
+    """Opname of the terminator; empty when the block has none (malformed)."""
+    construct: str = ""
+    """`loop` or `selection` when the block declares a merge (it is a header), else empty."""
+    merge: int = 0
+    """The merge block its OpLoopMerge or OpSelectionMerge names, or 0."""
+    continue_target: int = 0
+    """The continue target its OpLoopMerge names, or 0."""
+
+    @property
+    def instruction_count(self) -> int:
+        """Instructions in the block, OpLabel and terminator included."""
+        return self.last - self.first + 1
+
+
+class Edge(NamedTuple):
+    """An edge from one block to another, and the instruction that makes it."""
+
+    source: int
+    target: int
+    kind: str
+    """`branch`, `true`, `false`, `case`, `default`, `merge` or `continue`."""
+    offset: int
+    """Word offset of the instruction that makes the edge (branch or merge)."""
+    value: int | None = None
+    """The case literal of a `case` edge, sign-extended when the selector is signed."""
+    condition: int = 0
+    """The condition id of `true`/`false` edges, the selector id of `case`/`default`."""
+
+    @property
+    def is_branch(self) -> bool:
+        """True when control flows along the edge (not a merge or continue declaration)."""
+        return self.kind in BRANCH_KINDS
+
+
+@dataclass(frozen=True, slots=True)
+class FunctionCFG:
+    """The control-flow graph of one function and what is derived from its branches.
+
+    Dominance, back edges, unreachability and depth use the branch edges only.
+    """
+
+    id: int
+    name: str
+    offset: int
+    """Word offset of the OpFunction."""
+    end: int
+    """Word offset just past the OpFunctionEnd, or where the function was cut short."""
+    blocks: tuple[Block, ...]
+    """In module order; the first is the entry."""
+    edges: tuple[Edge, ...]
+    """Per block in module order: its branch edges, then its merge and continue edges."""
+    idom: dict[int, int]
+    """Immediate dominator of every reachable block but the entry."""
+    back_edges: tuple[Edge, ...]
+    """Branch edges whose target dominates their source."""
+    unreachable: frozenset[int]
+    """Blocks no branch path from the entry reaches."""
+    depth: dict[int, int]
+    """Structured nesting depth of every block (see `dominators.nesting_depths`)."""
+    rpo: tuple[int, ...]
+    """Reachable blocks in reverse postorder."""
+    _index: dict[int, int] = field(repr=False, compare=False)
+    _pre: list[int] = field(repr=False, compare=False)
+    _post: list[int] = field(repr=False, compare=False)
+
+    @property
+    def entry(self) -> int:
+        """The entry block's id, or 0 for a function without blocks (a declaration)."""
+        return self.blocks[0].id if self.blocks else 0
+
+    @property
+    def loop_headers(self) -> frozenset[int]:
+        """Blocks that declare an OpLoopMerge."""
+        return frozenset(b.id for b in self.blocks if b.construct == "loop")
+
+    @property
+    def selection_headers(self) -> frozenset[int]:
+        """Blocks that declare an OpSelectionMerge."""
+        return frozenset(b.id for b in self.blocks if b.construct == "selection")
+
+    @property
+    def merge_targets(self) -> dict[int, int]:
+        """Header id → the merge block it declares."""
+        return {b.id: b.merge for b in self.blocks if b.merge}
+
+    @property
+    def continue_targets(self) -> dict[int, int]:
+        """Loop header id → the continue target it declares."""
+        return {b.id: b.continue_target for b in self.blocks if b.continue_target}
+
+    def block(self, block_id: int) -> Block | None:
+        """The block labelled `block_id`, or None."""
+        position = self._index.get(block_id)
+        return None if position is None else self.blocks[position]
+
+    def successors(self, block_id: int) -> list[int]:
+        """Targets of the block's branch edges, in order, without repeats."""
+        return list(dict.fromkeys(e.target for e in self.edges if e.source == block_id and e.is_branch))
+
+    def dominates(self, a: int, b: int) -> bool:
+        """True when every path from the entry to `b` goes through `a` (`a` == `b` too)."""
+        i, j = self._index.get(a), self._index.get(b)
+        return i is not None and j is not None and _dominates(self._pre, self._post, i, j)
+
+    def dominator_children(self, block_id: int) -> list[int]:
+        """The blocks `block_id` immediately dominates, in module order."""
+        return [b.id for b in self.blocks if self.idom.get(b.id) == block_id]
+
+
+@dataclass(frozen=True, slots=True)
+class ModuleCFG:
+    """The graphs of every function of a module, and what was wrong with them."""
+
+    functions: tuple[FunctionCFG, ...]
+    diagnostics: tuple[Diagnostic, ...]
+
+    def function(self, function_id: int) -> FunctionCFG | None:
+        """The function whose OpFunction defines `function_id`, or None."""
+        return next((f for f in self.functions if f.id == function_id), None)
+
+
+class _Opcodes:
+    """The control-flow opcodes, resolved through the grammar."""
+
+    def __init__(self, grammar: Grammar) -> None:
+        def opcodes(names: tuple[str, ...]) -> frozenset[int]:
+            return frozenset(grammar.by_name[n].opcode for n in names if n in grammar.by_name)
+
+        def opcode(name: str) -> int:
+            return grammar.by_name[name].opcode
+
+        self.terminators = opcodes(BRANCH_OPNAMES + EXIT_OPNAMES)
+        self.merges = opcodes(MERGE_OPNAMES)
+        self.label = opcode("OpLabel")
+        self.function = opcode("OpFunction")
+        self.function_end = opcode("OpFunctionEnd")
+        self.parameter = opcode("OpFunctionParameter")
+        self.branch = opcode("OpBranch")
+        self.conditional = opcode("OpBranchConditional")
+        self.switch = opcode("OpSwitch")
+        self.loop_merge = opcode("OpLoopMerge")
+
+
+def build_cfg(module: Module, names: dict[int, str] | None = None, grammar: Grammar | None = None) -> ModuleCFG:
+    """The control-flow graph of every function of `module`. Never raises.
+
+    `names` is the friendly-name map (`codec.names.friendly_names`), computed when not
+    given.
+    """
+    if names is None:
+        names = friendly_names(module.instructions, grammar)
+    return _Builder(module, names, _Opcodes(grammar or load_grammar())).build()
+
+
+def _signed_case(operand) -> int:
+    """A case literal as the selector's type reads it."""
+    value = operand.value
+    number_type = operand.number_type
+    if number_type is not None and number_type.signed and value >> (number_type.width - 1) & 1:
+        return value - (1 << number_type.width)
+    return value
+
+
+class _Builder:
+    """One pass over the instructions, one `FunctionCFG` per OpFunction … OpFunctionEnd."""
+
+    def __init__(self, module: Module, names: dict[int, str], ops: _Opcodes) -> None:
+        self.module = module
+        self.instructions = module.instructions
+        self.names = names
+        self.ops = ops
+        self.diagnostics: list[Diagnostic] = []
+        self.functions: list[FunctionCFG] = []
+
+    def name(self, id_: int) -> str:
+        return self.names.get(id_) or str(id_)
+
+    def error(self, message: str, offset: int) -> None:
+        self.diagnostics.append(Diagnostic(message, word_offset=offset))
+
+    def build(self) -> ModuleCFG:
+        ops = self.ops
+        terminators, merges = ops.terminators, ops.merges
+        label_op, function_op, end_op, parameter_op = ops.label, ops.function, ops.function_end, ops.parameter
+        function: Instruction | None = None
+        blocks: list[list[int]] = []  # [label index, last index, terminator index, merge index]
+        block: list[int] | None = None
+        stray_reported = False
+        for index, inst in enumerate(self.instructions):
+            opcode = inst.opcode
+            if block is not None:
+                if opcode in terminators:
+                    block[1] = block[2] = index
+                    block = None
+                    stray_reported = False
+                    continue
+                if opcode in merges:
+                    block[3] = index
+                    continue
+                if opcode != label_op and opcode != end_op and opcode != function_op:
+                    continue
+                self._unterminated(block, index)
+                block = None
+            if opcode == label_op:
+                if function is None:
+                    self.error(f"OpLabel %{self.name(inst.result_id)} is outside a function", inst.offset)
+                    continue
+                block = [index, index, -1, -1]
+                blocks.append(block)
+                stray_reported = False
+            elif opcode == function_op:
+                if function is not None:
+                    self.error(
+                        f"function %{self.name(function.result_id)} has no OpFunctionEnd "
+                        f"before the next OpFunction",
+                        inst.offset,
+                    )
+                    self._finish(function, blocks, inst.offset)
+                function, blocks, stray_reported = inst, [], False
+            elif opcode == end_op:
+                if function is None:
+                    self.error("OpFunctionEnd is outside a function", inst.offset)
+                    continue
+                self._finish(function, blocks, inst.end)
+                function = None
+            elif function is not None and not stray_reported and (blocks or opcode != parameter_op):
+                self.error(
+                    f"{inst.opname} in function %{self.name(function.result_id)} is in no block "
+                    f"(no OpLabel starts a block before it)",
+                    inst.offset,
+                )
+                stray_reported = True
+        if function is not None:
+            end = self._end_of_instructions()
+            where = f" inside block %{self.name(self.instructions[block[0]].result_id)}" if block else ""
+            self.error(
+                f"function %{self.name(function.result_id)} is cut short: the instructions end "
+                f"at word {end}{where}, before its OpFunctionEnd",
+                end,
+            )
+            if block is not None:
+                block[1] = len(self.instructions) - 1
+            self._finish(function, blocks, end)
+        return ModuleCFG(tuple(self.functions), tuple(self.diagnostics))
+
+    def _end_of_instructions(self) -> int:
+        if self.instructions:
+            return max(self.instructions[-1].end, self.module.tail_offset)
+        return self.module.tail_offset
+
+    def _unterminated(self, block: list[int], interrupting: int) -> None:
+        """Close a block that instruction `interrupting` (a label, OpFunction or
+        OpFunctionEnd) cuts short; its last instruction is the one before."""
+        label = self.instructions[block[0]]
+        inst = self.instructions[interrupting]
+        self.error(
+            f"block %{self.name(label.result_id)} has no terminator: "
+            f"{inst.opname} follows its last instruction",
+            inst.offset,
+        )
+        block[1] = interrupting - 1
+
+    def _finish(self, function: Instruction, raw_blocks: list[list[int]], end: int) -> None:
+        instructions = self.instructions
+        function_name = self.name(function.result_id)
+        index: dict[int, int] = {}
+        kept: list[list[int]] = []
+        for raw in raw_blocks:
+            label = instructions[raw[0]]
+            if label.result_id in index:
+                self.error(f"label %{self.name(label.result_id)} is defined twice in function %{function_name}", label.offset)
+                continue
+            index[label.result_id] = len(kept)
+            kept.append(raw)
+        blocks: list[Block] = []
+        edges: list[Edge] = []
+        for first, last, term, merge in kept:
+            label = instructions[first]
+            block_edges = self._edges(label.result_id, term, merge, index, function_name)
+            edges.extend(block_edges)
+            construct, merge_id, continue_id = self._construct(merge, block_edges)
+            blocks.append(
+                Block(
+                    id=label.result_id,
+                    name=self.name(label.result_id),
+                    first=first,
+                    last=last,
+                    offset=label.offset,
+                    end=instructions[last].end,
+                    terminator=instructions[term].opname if term >= 0 else "",
+                    construct=construct,
+                    merge=merge_id,
+                    continue_target=continue_id,
+                )
+            )
+        self.functions.append(_analyse(function, function_name, end, blocks, edges, index))
+
+    def _construct(self, merge: int, block_edges: list[Edge]) -> tuple[str, int, int]:
+        """The construct a block heads: its kind, merge block and continue target."""
+        if merge < 0:
+            return "", 0, 0
+        kind = "loop" if self.instructions[merge].opcode == self.ops.loop_merge else "selection"
+        merge_id = next((e.target for e in block_edges if e.kind == MERGE), 0)
+        continue_id = next((e.target for e in block_edges if e.kind == CONTINUE), 0)
+        return kind, merge_id, continue_id
+
+    def _edges(self, source: int, term: int, merge: int, labels: dict[int, int], function_name: str) -> list[Edge]:
+        """The block's edges to labels of its function; other targets are diagnosed."""
+        edges: list[Edge] = []
+
+        def add(inst: Instruction, operand, kind: str, value: int | None = None, condition: int = 0) -> None:
+            if operand.value in labels:
+                edges.append(Edge(source, operand.value, kind, inst.offset, value, condition))
+            else:
+                self.error(
+                    f"{inst.opname} {kind} target %{self.name(operand.value)} "
+                    f"is not a label of function %{function_name}",
+                    operand.offset,
+                )
+
+        ops = self.ops
+        if term >= 0 and self.instructions[term].valid:
+            inst = self.instructions[term]
+            operands = inst.operands
+            if inst.opcode == ops.branch:
+                add(inst, operands[0], BRANCH)
+            elif inst.opcode == ops.conditional:
+                condition = operands[0].value
+                add(inst, operands[1], TRUE, condition=condition)
+                add(inst, operands[2], FALSE, condition=condition)
+            elif inst.opcode == ops.switch:
+                selector = operands[0].value
+                add(inst, operands[1], DEFAULT, condition=selector)
+                for literal, target in zip(operands[2::2], operands[3::2]):
+                    add(inst, target, CASE, _signed_case(literal), selector)
+        if merge >= 0 and self.instructions[merge].valid:
+            inst = self.instructions[merge]
+            add(inst, inst.operands[0], MERGE)
+            if inst.opcode == ops.loop_merge:
+                add(inst, inst.operands[1], CONTINUE)
+        return edges
+
+
+def _dominates(pre: list[int], post: list[int], a: int, b: int) -> bool:
+    """Whether block number `a` dominates block number `b`, from dominator-tree numbers."""
+    return pre[b] >= 0 and pre[a] >= 0 and pre[a] <= pre[b] and post[b] <= post[a]
+
+
+def _analyse(
+    function: Instruction,
+    name: str,
+    end: int,
+    blocks: list[Block],
+    edges: list[Edge],
+    index: dict[int, int],
+) -> FunctionCFG:
+    """Dominators, back edges, unreachable blocks and depth from the branch edges."""
+    count = len(blocks)
+    successors: list[list[int]] = [[] for _ in range(count)]
+    predecessors: list[list[int]] = [[] for _ in range(count)]
+    headers = [False] * count
+    merged_by: dict[int, list[int]] = {}
+    for edge in edges:
+        source, target = index[edge.source], index[edge.target]
+        if edge.kind in BRANCH_KINDS:
+            successors[source].append(target)
+            predecessors[target].append(source)
+        elif edge.kind == MERGE:
+            headers[source] = True
+            merged_by.setdefault(target, []).append(source)
+    if count:
+        rpo = dominators.reverse_postorder(0, successors)
+        idom = dominators.immediate_dominators(rpo, predecessors)
+        children = dominators.dominator_children(idom)
+        pre, post = dominators.tree_intervals(0, children)
+        depth = dominators.nesting_depths(0, children, headers, merged_by)
+    else:
+        rpo, idom, pre, post, depth = [], [], [], [], []
+    ids = [b.id for b in blocks]
+    back_edges = tuple(
+        e for e in edges if e.kind in BRANCH_KINDS and _dominates(pre, post, index[e.target], index[e.source])
+    )
+    return FunctionCFG(
+        id=function.result_id,
+        name=name,
+        offset=function.offset,
+        end=end,
+        blocks=tuple(blocks),
+        edges=tuple(edges),
+        idom={ids[i]: ids[d] for i, d in enumerate(idom) if d != dominators.UNDEFINED and d != i},
+        back_edges=back_edges,
+        unreachable=frozenset(ids[i] for i in range(count) if pre[i] < 0),
+        depth={ids[i]: depth[i] for i in range(count)},
+        rpo=tuple(ids[i] for i in rpo),
+        _index=index,
+        _pre=pre,
+        _post=post,
+    )
