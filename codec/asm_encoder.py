@@ -82,6 +82,8 @@ class Encoder:
         self.inst_words: list[int] = []
         self.inst_first: list[int] = []
         self.inst_last: list[int] = []
+        self.defined: list[str] = []
+        """Result id words, in the order of the instructions that define them."""
 
     # ----------------------------------------------------------------- helpers
 
@@ -122,6 +124,19 @@ class Encoder:
         self.bound = max(self.bound, (number + 1) & 0xFFFFFFFF)
         ids[tok] = number
         return number
+
+    def pin(self, hints: dict[str, int]) -> None:
+        """Gives id words the numbers in `hints` (e.g. '%main' → 4) before assembly."""
+        for tok, number in hints.items():
+            self.ids[tok] = number
+            self.bound = max(self.bound, (number + 1) & 0xFFFFFFFF)
+
+    def number_in_order(self, names: list[str]) -> None:
+        """Gives the named (not numeric) ids in `names` their numbers now, in that order,
+        so that they fill the gaps between the numeric ids in definition order."""
+        for tok in names:
+            if tok not in self.ids and lit.parse_u32(tok[1:]) is None:
+                self.id_of(tok, 0)
 
     def numeric_ids(self) -> frozenset[int]:
         """The numbers of every id written as a number (for --preserve-numeric-ids)."""
@@ -211,31 +226,65 @@ class Encoder:
         toks = self.toks
         n = self.n
         out = self.out
+        ids = self.ids
         start = len(out)
         out.append(0)
         opcode = plan.opcode
-        stack = list(plan.stack)
-        pop = stack.pop
         type_id = 0
-        where: Where = ("end", op_index)
+        last = op_index
+        stop: Where | None = None
+        # Leading id operands, the bulk of every module, take a short path; anything
+        # unusual (a '!', a missing operand, a new instruction) falls to the full loop.
+        full = plan.stack
+        k = len(full)
+        floor = k - plan.fast
+        while k > floor:
+            code = full[k - 1]
+            if code == RESULT_ID:
+                if result is None:
+                    break
+                self.result_id(result, op_index, last)
+            else:
+                if i >= n:
+                    break
+                tok = toks[i]
+                if tok[:1] != "%" or (i + 2 < n and toks[i + 1] == "=" and starts_op(toks[i + 2])):
+                    break
+                number = ids.get(tok)
+                if number is None:
+                    number = self.id_of(tok, i)
+                out.append(number)
+                if code == TYPE_ID:
+                    type_id = number
+                last = i
+                i += 1
+            k -= 1
+        stack = list(full[:k])
+        pop = stack.pop
         while stack:
             code = pop()
             if code == RESULT_ID and result is not None:
-                try:
-                    out.append(self.id_of(result, op_index - 2))
-                except AssemblyError as error:
-                    error.where = where
-                    raise
+                self.result_id(result, op_index, last)
                 continue
             extra = VARIADIC.get(code)
             if extra is not None:
+                if code == VAR_ID:
+                    j = self.id_list(i)
+                    if j > i:
+                        last, i = j - 1, j
+                    if i >= n:
+                        stop = ("eof", 0)
+                        break
+                    if self.new_instruction(i):
+                        stop = ("start", i)
+                        break
                 stack.append(code)
                 stack.extend(reversed(extra))
                 continue
             optional = code in FIXED_OPTIONAL or (code >= ENUM_BASE and code & 1)
             if i >= n:
                 if optional:
-                    where = ("eof", 0)
+                    stop = ("eof", 0)
                     break
                 raise AssemblyError(
                     f"expected {self.describe(code)} for {plan.opname}, found the end of the text",
@@ -244,7 +293,7 @@ class Encoder:
             tok = toks[i]
             if self.new_instruction(i):
                 if optional:
-                    where = ("start", i)
+                    stop = ("start", i)
                     break
                 raise AssemblyError(
                     f"expected {self.describe(code)} for {plan.opname}, found the next instruction '{tok}'",
@@ -268,8 +317,9 @@ class Encoder:
                 self.enum(code, tok, i, stack)
             elif not self.literal(code, tok, i, stack, opcode, type_id, start, optional):
                 return i  # an optional literal that did not match: spirv-as stops here
+            last = i
             i += 1
-            where = ("end", i - 1)
+        where = stop or ("end", last)
         count = len(out) - start
         if count > MAX_WORD_COUNT:
             raise AssemblyError(
@@ -280,6 +330,31 @@ class Encoder:
             self.record_type(opcode, start, where)
         elif plan.has_type and count > 2:
             self.value_types.setdefault(out[start + 2], out[start + 1])
+        return i
+
+    def result_id(self, result: str, op_index: int, last: int) -> None:
+        """Encodes the `%id =` of an assignment where the grammar puts it."""
+        try:
+            self.out.append(self.id_of(result, op_index - 2))
+        except AssemblyError as error:
+            error.where = ("end", last)
+            raise
+        self.defined.append(result)
+
+    def id_list(self, i: int) -> int:
+        """Encodes ids from word `i` up to the next instruction or a word that is not an
+        id; returns the index of the first word not taken."""
+        toks = self.toks
+        n = self.n
+        ids = self.ids
+        out = self.out
+        while i < n:
+            tok = toks[i]
+            if tok[:1] != "%" or (i + 2 < n and toks[i + 1] == "=" and starts_op(toks[i + 2])):
+                break
+            number = ids.get(tok)
+            out.append(number if number is not None else self.id_of(tok, i))
+            i += 1
         return i
 
     def describe(self, code: int) -> str:

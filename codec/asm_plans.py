@@ -80,6 +80,8 @@ class OpcodePlan:
     last_version: int
     enabled_elsewhere: bool
     """True when an extension or capability enables it in any version."""
+    fast: int
+    """How many leading operands are plain ids (the assembler's short path)."""
 
     def available(self, version: int) -> bool:
         """True when spirv-as accepts the opcode for a target of SPIR-V `version`."""
@@ -130,6 +132,20 @@ def code_of(op: OperandDesc, enums: EnumTable, local: dict[str, OperandKind]) ->
 def stack_of(operands, enums: EnumTable, local: dict[str, OperandKind]) -> tuple[int, ...]:
     """The operands' codes as a stack: the first operand last."""
     return tuple(code_of(o, enums, local) for o in reversed(operands))
+
+
+FAST_CODES = frozenset({ID, TYPE_ID, RESULT_ID})
+EXT_INST_OPCODES = frozenset({12, 4433})
+"""OpExtInst and OpExtInstWithForwardRefsKHR, whose set id needs checking."""
+
+
+def _fast_prefix(stack: tuple[int, ...], opcode: int) -> int:
+    count = 0
+    for code in reversed(stack):
+        if code not in FAST_CODES:
+            break
+        count += 1
+    return min(count, 2) if opcode in EXT_INST_OPCODES else count
 
 
 def _version(text: str | None, default: int) -> int:
@@ -186,15 +202,17 @@ def load_plans() -> Plans:
     by_name = {}
     for name, desc in grammar.by_name.items():
         first, last, elsewhere = availability.get(name, (0x10000, VERSION_ANY, False))
+        stack = stack_of(desc.operands, enums, {})
         by_name[name] = OpcodePlan(
             opname=name,
             opcode=desc.opcode,
-            stack=stack_of(desc.operands, enums, {}),
+            stack=stack,
             has_result=desc.has_result,
             has_type=desc.has_result_type,
             declares_type=desc.opclass == TYPE_DECLARATION and desc.has_result,
             min_version=first,
             last_version=last,
             enabled_elsewhere=elsewhere,
+            fast=_fast_prefix(stack, desc.opcode),
         )
     return Plans(by_name, enums, {}, grammar)

@@ -13,6 +13,7 @@ disassembling and reassembling a module gives back the same bytes.
 from __future__ import annotations
 
 from array import array
+from collections.abc import Mapping
 from dataclasses import dataclass
 from sys import byteorder
 
@@ -95,7 +96,10 @@ def _diagnostic(message: str, where: Where, source: SourceMap) -> Diagnostic:
     return Diagnostic(message, Severity.ERROR, line=line, column=column)
 
 
-def _run(words: list[str], source: SourceMap, version: int, preserve: bool) -> Encoder:
+def _run(
+    words: list[str], source: SourceMap, version: int, preserve: bool, round_trip: bool,
+    hints: dict[str, int],
+) -> Encoder:
     plans = load_plans()
 
     def punctuation(index: int) -> str:
@@ -103,24 +107,37 @@ def _run(words: list[str], source: SourceMap, version: int, preserve: bool) -> E
         return source.text[offset : offset + 1]
 
     numeric: frozenset[int] = frozenset()
-    if preserve:
+    defined: list[str] = []
+    if preserve or round_trip or hints:
         dry = Encoder(words, plans, version, punctuation=punctuation)
         dry.run()
         numeric = dry.numeric_ids()
-    encoder = Encoder(words, plans, version, numeric, punctuation)
+        defined = dry.defined
+    encoder = Encoder(words, plans, version, numeric | frozenset(hints.values()), punctuation)
+    encoder.pin(hints)
+    if round_trip:
+        encoder.number_in_order(defined)
     encoder.run()
     return encoder
 
 
 def assemble(
-    text: str, *, target_env: str | None = None, preserve_numeric_ids: bool = False
+    text: str,
+    *,
+    target_env: str | None = None,
+    preserve_numeric_ids: bool = False,
+    id_hints: Mapping[str, int] | None = None,
 ) -> AssemblyResult:
     """Assemble SPIR-V assembly `text`; never raises.
 
     `target_env` is a spirv-as `--target-env` name (it sets the version word); when it
     is None the header comments, if present, give the version, generator, bound and
-    schema, and SPIR-V 1.6 is the default version.
+    schema, numeric ids keep their numbers and SPIR-V 1.6 is the default version.
+    `id_hints` pins named ids to numbers (`{"main": 4}`), as the disassembler that
+    chose the names knows them, so that friendly-named text reassembles exactly; the
+    other named ids fill the gaps in the order they are defined.
     """
+    hints = {"%" + name.lstrip("%"): number & 0xFFFFFFFF for name, number in (id_hints or {}).items()}
     if target_env is not None and target_env not in TARGET_ENV_VERSIONS:
         choices = ", ".join(TARGET_ENV_VERSIONS)
         return AssemblyResult(None, [Diagnostic(f"unknown target environment '{target_env}' (one of {choices})")])
@@ -131,7 +148,7 @@ def assemble(
     header = None if target_env is not None else read_header_comment(text, load_plans().grammar)
     version = TARGET_ENV_VERSIONS.get(target_env or "", header.version if header else DEFAULT_VERSION)
     try:
-        encoder = _run(tokenize(text), source, version, preserve_numeric_ids)
+        encoder = _run(tokenize(text), source, version, preserve_numeric_ids, header is not None, hints)
     except AssemblyError as error:
         return AssemblyResult(None, [_diagnostic(error.message, error.where, source)], source)
     generator = ASSEMBLER_GENERATOR
