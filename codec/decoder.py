@@ -10,9 +10,11 @@ the next instruction. Only a word count of 0 or one running past the end stops i
 
 from __future__ import annotations
 
+import gc
 from array import array
 
 from codec.diagnostics import Diagnostic, Severity
+from codec.decode_plans import decode_simple, simple_plans
 from codec.grammar import Grammar, InstructionDesc, OperandDesc, OperandKind, load_grammar
 from codec.model import HEADER_WORDS, Header, Instruction, Module, NumberType, Operand
 from codec.words import words_from_bytes
@@ -21,6 +23,8 @@ OP_EXT_INST_IMPORT = 11
 OP_TYPE_INT = 21
 OP_TYPE_FLOAT = 22
 OP_SWITCH = 251
+
+_new = tuple.__new__
 
 RAW = "Raw"
 """The kind given to words that could not be decoded."""
@@ -31,8 +35,19 @@ class OperandError(Exception):
 
 
 def decode(data: bytes, grammar: Grammar | None = None) -> Module:
-    """Decode a SPIR-V binary. The module's `diagnostics` say what went wrong, and where."""
-    return _Decoder(grammar or load_grammar()).decode(data)
+    """Decode a SPIR-V binary. The module's `diagnostics` say what went wrong, and where.
+
+    The cyclic garbage collector is paused meanwhile: decoding allocates a tuple per
+    operand and instruction, none of which can form a cycle, and the collector's
+    repeated passes over them would nearly double the time on a large module.
+    """
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        return _Decoder(grammar or load_grammar()).decode(data)
+    finally:
+        if collecting:
+            gc.enable()
 
 
 class _Decoder:
@@ -50,6 +65,9 @@ class _Decoder:
             for desc in grammar.instructions.values()
             if any(o.kind == "LiteralExtInstInteger" for o in desc.operands)
         )
+        # Instructions that `_record` must see, or whose literals depend on context,
+        # always take the general path.
+        self.plans = simple_plans(grammar, frozenset({OP_SWITCH, OP_TYPE_INT, OP_TYPE_FLOAT}))
 
     def decode(self, data: bytes) -> Module:
         words, trailing, big_endian, problems = words_from_bytes(data)
@@ -106,6 +124,19 @@ class _Decoder:
     # -- one instruction ---------------------------------------------------------
 
     def instruction(self, words: array, offset: int, opcode: int, count: int) -> Instruction:
+        plan = self.plans.get(opcode)
+        if plan is not None:
+            operands = decode_simple(plan, words, offset, count, self.bound)
+            if operands is not None:
+                type_id = operands[plan.type_index].value if plan.type_index >= 0 else 0
+                result_id = operands[plan.result_index].value if plan.result_index >= 0 else 0
+                if result_id and type_id:
+                    self.value_types[result_id] = type_id
+                return _new(
+                    Instruction,
+                    (offset, opcode, self.instructions[opcode].opname, count, type_id,
+                     result_id, operands, "", True),
+                )
         desc = self.instructions.get(opcode)
         if desc is None:
             self._error(offset, f"instruction at word {offset} has unknown opcode {opcode}")

@@ -78,6 +78,7 @@ class FriendlyNames:
         self.grammar = grammar or load_grammar()
         self.names: dict[int, str] = {}
         self.used: set[str] = set()
+        self.next_suffix: dict[str, int] = {}
         builtin = self.grammar.operand_kinds["BuiltIn"]
         self.builtin_names = {
             builtin.by_name[key].value: value
@@ -97,9 +98,13 @@ class FriendlyNames:
         name = base
         used = self.used
         if name in used:
-            index = 0
+            # Names are never released, so every suffix below the last one found for
+            # this base is still taken: resuming there gives the same name as
+            # searching from _0, in linear time.
+            index = self.next_suffix.get(base, 0)
             while f"{base}_{index}" in used:
                 index += 1
+            self.next_suffix[base] = index + 1
             name = f"{base}_{index}"
         used.add(name)
         self.names[id_] = name

@@ -1,0 +1,139 @@
+"""What every word of a module is: the teaching view of the binary and the hex pane's data.
+
+`explain(module)` yields one `WordExplanation` per word, in order, with no gaps: header
+words, each instruction's first word, each operand word (strings word by word), raw
+words of instructions that do not fit the grammar, and the undecoded tail.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import NamedTuple
+
+from codec.disassembler import Disassembler, DisassemblyOptions, generator_text
+from codec.grammar import Grammar, load_grammar
+from codec.model import Instruction, Module, Operand
+
+
+class WordExplanation(NamedTuple):
+    """One word of the module and what it is."""
+
+    offset: int
+    """Word offset from the module start."""
+    value: int
+    text: str
+    instruction: int | None = None
+    """Index of the instruction the word belongs to, if any."""
+    operand: int | None = None
+    """Index of the operand within that instruction, if any."""
+
+    @property
+    def byte_offset(self) -> int:
+        """Byte offset of the word in the file."""
+        return self.offset * 4
+
+
+def explain(module: Module, grammar: Grammar | None = None) -> Iterator[WordExplanation]:
+    """Every word of `module`, explained, in file order."""
+    grammar = grammar or load_grammar()
+    words = module.words
+    header = module.header
+    if header is not None:
+        order = "big-endian" if header.big_endian else "little-endian"
+        magic_note = f"SPIR-V, {order}" if header.magic == 0x07230203 else "not SPIR-V"
+        yield WordExplanation(0, words[0], f"header: magic number 0x{header.magic:08x} ({magic_note})")
+        yield WordExplanation(1, words[1], f"header: version = {header.version_text}")
+        yield WordExplanation(
+            2, words[2], f"header: generator = {generator_text(header, grammar)}"
+        )
+        yield WordExplanation(3, words[3], f"header: bound = {header.bound}")
+        yield WordExplanation(4, words[4], f"header: schema = {header.schema}")
+    else:
+        for offset in range(len(words)):
+            yield WordExplanation(offset, words[offset], "incomplete header word")
+        return
+    names = Disassembler(module, DisassemblyOptions(), grammar)
+    for index, inst in enumerate(module.instructions):
+        yield from _instruction_words(inst, index, module, names)
+    for offset in range(module.tail_offset, len(words)):
+        yield WordExplanation(offset, words[offset], "undecoded word (after the point where decoding stopped)")
+
+
+def _instruction_words(
+    inst: Instruction, index: int, module: Module, dis: Disassembler
+) -> Iterator[WordExplanation]:
+    words = module.words
+    op = inst.opname
+    yield WordExplanation(
+        inst.offset,
+        words[inst.offset],
+        f"{op} word 0: word count {inst.word_count}, opcode {inst.opcode}",
+        index,
+    )
+    ext_kinds = None
+    if inst.ext_inst_set:
+        ext = dis.grammar.ext_inst_set(inst.ext_inst_set)
+        ext_kinds = ext.operand_kinds if ext is not None else None
+    for number, operand in enumerate(inst.operands):
+        label = f"{op} operand '{operand.name}'" if operand.name else f"{op} operand"
+        if operand.kind == "Raw":
+            yield WordExplanation(
+                operand.offset,
+                operand.value,  # type: ignore[arg-type]
+                f"{op} word {operand.offset - inst.offset}: raw word, does not fit the grammar",
+                index,
+                number,
+            )
+        elif operand.kind == "LiteralString":
+            yield from _string_words(operand, label, words, index, number)
+        else:
+            shown = (
+                f"%{operand.value}"
+                if operand.kind[:2] == "Id"
+                else str(operand.value)
+            )
+            text = dis.operand_text(operand, inst, ext_kinds)
+            meaning = f"{label} ({operand.kind}) = {text}"
+            if operand.kind[:2] == "Id" and text != shown:
+                meaning += f" ({shown})"
+            elif operand.kind[:2] != "Id" and text != shown and operand.num_words == 1:
+                meaning += f" ({shown})"
+            for part in range(operand.num_words):
+                suffix = (
+                    f" [word {part + 1} of {operand.num_words}, {'low' if part == 0 else 'high'} bits]"
+                    if operand.num_words > 1
+                    else ""
+                )
+                offset = operand.offset + part
+                yield WordExplanation(offset, words[offset], meaning + suffix, index, number)
+
+
+def _string_words(
+    operand: Operand, label: str, words, index: int, number: int
+) -> Iterator[WordExplanation]:
+    encoded = str(operand.value).encode("utf-8", "surrogateescape")
+    for part in range(operand.num_words):
+        offset = operand.offset + part
+        chunk = encoded[part * 4 : part * 4 + 4]
+        first = part * 4 + 1
+        if chunk:
+            where = f"chars {first}-{first + len(chunk) - 1} {chunk.decode('utf-8', 'replace')!r}"
+            if len(chunk) < 4:
+                where += " + nul and zero padding"
+        else:
+            where = "nul and zero padding"
+        yield WordExplanation(offset, words[offset], f"{label} (LiteralString) {where}", index, number)
+
+
+def explain_text(module: Module, grammar: Grammar | None = None) -> str:
+    """`explain` as text: byte offset, hex word and meaning, one line per word."""
+    lines = [
+        f"0x{e.byte_offset:08x}  {e.value:08x}  {e.text}" for e in explain(module, grammar)
+    ]
+    if module.trailing_bytes:
+        start = len(module.words) * 4
+        lines.append(
+            f"0x{start:08x}  {module.trailing_bytes.hex():<8}  "
+            f"{len(module.trailing_bytes)} trailing byte(s), not a whole word"
+        )
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,65 @@
+"""`spvinspect dis` and `spvinspect explain`: SPIR-V binaries as text."""
+
+from __future__ import annotations
+
+import argparse
+
+from codec.decoder import decode
+from codec.disassembler import DisassemblyOptions, disassemble
+from codec.explain import explain_text
+from inspector.commands.io import read_input, report, write_output
+
+
+def register(subparsers) -> None:
+    """Adds the `dis` and `explain` commands."""
+    dis = subparsers.add_parser(
+        "dis",
+        help="disassemble a SPIR-V binary (output identical to spirv-dis --no-color)",
+        description="Disassemble a SPIR-V module. Words that do not fit the grammar are "
+        "printed as !0x... raw words, so the text assembles back to the same binary.",
+    )
+    dis.add_argument("file", help="SPIR-V binary, or - for stdin")
+    dis.add_argument("-o", dest="output", default=None, help="output file, or - for stdout (default)")
+    dis.add_argument("--raw-id", action="store_true", help="show raw id numbers instead of friendly names")
+    dis.add_argument("--no-header", action="store_true", help="omit the header comments")
+    dis.add_argument("--no-indent", action="store_true", help="do not indent instructions")
+    dis.add_argument("--offsets", action="store_true", help="show each instruction's byte offset")
+    dis.set_defaults(run=run_dis)
+
+    explain = subparsers.add_parser(
+        "explain",
+        help="explain every word of a SPIR-V binary, one line each",
+        description="Print every word of the module: byte offset, hex value and what it is.",
+    )
+    explain.add_argument("file", help="SPIR-V binary, or - for stdin")
+    explain.add_argument("-o", dest="output", default=None, help="output file, or - for stdout (default)")
+    explain.set_defaults(run=run_explain)
+
+
+def run_dis(args: argparse.Namespace) -> int:
+    """Disassemble; diagnostics go to stderr and make the exit code 1."""
+    data = read_input(args.file)
+    if data is None:
+        return 1
+    module = decode(data)
+    options = DisassemblyOptions(
+        friendly_names=not args.raw_id,
+        header=not args.no_header,
+        indent=not args.no_indent,
+        offsets=args.offsets,
+    )
+    text = disassemble(module, options)
+    if not write_output(args.output, text.encode("utf-8", "surrogateescape")):
+        return 1
+    return report(args.file, module.diagnostics)
+
+
+def run_explain(args: argparse.Namespace) -> int:
+    """Explain every word; diagnostics go to stderr and make the exit code 1."""
+    data = read_input(args.file)
+    if data is None:
+        return 1
+    module = decode(data)
+    if not write_output(args.output, explain_text(module).encode("utf-8", "surrogateescape")):
+        return 1
+    return report(args.file, module.diagnostics)
