@@ -81,7 +81,6 @@ class Encoder:
         self.out: list[int] = []
         self.inst_words: list[int] = []
         self.inst_first: list[int] = []
-        self.inst_last: list[int] = []
         self.defined: list[str] = []
         """Result id words, in the order of the instructions that define them."""
 
@@ -153,28 +152,42 @@ class Encoder:
         """Assembles every instruction; raises AssemblyError at the first error."""
         toks = self.toks
         n = self.n
-        plans = self.plans.by_name
+        out = self.out
+        plans = self.plans.available(self.version)
+        instruction = self.instruction
+        inst_words = self.inst_words
+        inst_first = self.inst_first
         i = 0
         while i < n:
             first = i
-            start = len(self.out)
+            start = len(out)
             tok = toks[i]
-            if tok[:1] == "!":
+            if tok[:1] == "%" and i + 2 < n and toks[i + 1] == "=":
+                plan = plans.get(toks[i + 2])
+                if plan is not None and plan.has_result:
+                    i = instruction(i + 3, tok, i + 2, plan)
+                else:
+                    i = self.assignment(i)
+            elif tok[:1] == "!":
                 i = self.immediate_instruction(i)
             elif starts_op(tok):
-                if tok == "OpUnknown":
-                    i = self.unknown_instruction(i)
+                plan = plans.get(tok)
+                if plan is None:
+                    if tok == "OpUnknown":
+                        i = self.unknown_instruction(i)
+                    else:
+                        i = instruction(i + 1, None, i, self.lookup(tok, i))
                 else:
-                    i = self.instruction(i + 1, None, i, self.lookup(plans, tok, i))
+                    i = instruction(i + 1, None, i, plan)
             else:
-                i = self.assignment(i, plans)
-            if len(self.out) > start:
-                self.inst_words.append(start)
-                self.inst_first.append(first)
-                self.inst_last.append(i - 1)
+                i = self.assignment(i)
+            if len(out) > start:
+                inst_words.append(start)
+                inst_first.append(first)
 
-    def lookup(self, plans: dict[str, OpcodePlan], opname: str, i: int) -> OpcodePlan:
+    def lookup(self, opname: str, i: int) -> OpcodePlan:
         """The plan of `opname`, if spirv-as knows it for the target version."""
+        plans = self.plans.by_name
         plan = plans.get(opname)
         if plan is None:
             close = difflib.get_close_matches(opname, list(plans), n=1)
@@ -189,7 +202,7 @@ class Encoder:
             )
         return plan
 
-    def assignment(self, i: int, plans: dict[str, OpcodePlan]) -> int:
+    def assignment(self, i: int) -> int:
         """`%id = OpX …`: the result id, '=', then the instruction."""
         toks = self.toks
         tok = toks[i]
@@ -210,7 +223,7 @@ class Encoder:
             raise AssemblyError(
                 "OpUnknown cannot be assigned: give the result id as an operand", ("start", i + 2)
             )
-        plan = self.lookup(plans, opname, i + 2)
+        plan = self.lookup(opname, i + 2)
         if not plan.has_result:
             raise AssemblyError(f"{opname} does not produce a result id, so {tok} cannot be set", ("start", i + 2))
         return self.instruction(i + 3, tok, i + 2, plan)
@@ -243,7 +256,12 @@ class Encoder:
             if code == RESULT_ID:
                 if result is None:
                     break
-                self.result_id(result, op_index, last)
+                number = ids.get(result)
+                if number is None:
+                    self.result_id(result, op_index, last)
+                else:
+                    out.append(number)
+                    self.defined.append(result)
             else:
                 if i >= n:
                     break
@@ -259,7 +277,17 @@ class Encoder:
                 last = i
                 i += 1
             k -= 1
-        stack = list(full[:k])
+        if k == floor and plan.optional_after_fast:
+            # The rest is optional: it is absent when an instruction or the end follows.
+            if i >= n:
+                k, stop = 0, ("eof", 0)
+            else:
+                tok = toks[i]
+                if starts_op(tok) or (
+                    tok[:1] == "%" and i + 2 < n and toks[i + 1] == "=" and starts_op(toks[i + 2])
+                ):
+                    k, stop = 0, ("start", i)
+        stack = list(full[:k]) if k else []
         pop = stack.pop
         while stack:
             code = pop()

@@ -82,6 +82,8 @@ class OpcodePlan:
     """True when an extension or capability enables it in any version."""
     fast: int
     """How many leading operands are plain ids (the assembler's short path)."""
+    optional_after_fast: bool
+    """True when the operand after those ids is optional or variadic."""
 
     def available(self, version: int) -> bool:
         """True when spirv-as accepts the opcode for a target of SPIR-V `version`."""
@@ -148,6 +150,10 @@ def _fast_prefix(stack: tuple[int, ...], opcode: int) -> int:
     return min(count, 2) if opcode in EXT_INST_OPCODES else count
 
 
+def _is_optional(code: int) -> bool:
+    return code in FIXED_OPTIONAL or code in VARIADIC or (code >= ENUM_BASE and code & 1 == 1)
+
+
 def _version(text: str | None, default: int) -> int:
     if text is None:
         return default
@@ -166,6 +172,15 @@ class Plans:
     ext_stacks: dict[str, dict[str, tuple[int, tuple[int, ...]]]]
     """Import name → extended instruction name → (number, operand stack)."""
     grammar: Grammar
+    by_version: dict[int, dict[str, OpcodePlan]]
+
+    def available(self, version: int) -> dict[str, OpcodePlan]:
+        """The plans of the opcodes spirv-as accepts for SPIR-V `version`."""
+        table = self.by_version.get(version)
+        if table is None:
+            table = {name: p for name, p in self.by_name.items() if p.available(version)}
+            self.by_version[version] = table
+        return table
 
     def ext_instructions(self, ext: ExtInstSet) -> dict[str, tuple[int, tuple[int, ...]]]:
         """Name → (number, operand stack) for an extended set."""
@@ -203,6 +218,7 @@ def load_plans() -> Plans:
     for name, desc in grammar.by_name.items():
         first, last, elsewhere = availability.get(name, (0x10000, VERSION_ANY, False))
         stack = stack_of(desc.operands, enums, {})
+        fast = _fast_prefix(stack, desc.opcode)
         by_name[name] = OpcodePlan(
             opname=name,
             opcode=desc.opcode,
@@ -213,6 +229,7 @@ def load_plans() -> Plans:
             min_version=first,
             last_version=last,
             enabled_elsewhere=elsewhere,
-            fast=_fast_prefix(stack, desc.opcode),
+            fast=fast,
+            optional_after_fast=fast < len(stack) and _is_optional(stack[-1 - fast]),
         )
-    return Plans(by_name, enums, {}, grammar)
+    return Plans(by_name, enums, {}, grammar, {})

@@ -40,16 +40,16 @@ class InstructionSpan:
 class AssemblyResult:
     """The outcome of one assembly: words or None, diagnostics, instruction spans."""
 
-    __slots__ = ("words", "diagnostics", "_source", "_inst_words", "_inst_first", "_inst_last", "_spans")
+    __slots__ = ("words", "diagnostics", "_source", "_inst_words", "_inst_first", "_word_count", "_spans")
 
-    def __init__(self, words, diagnostics, source=None, inst_words=(), inst_first=(), inst_last=()):
+    def __init__(self, words, diagnostics, source=None, inst_words=(), inst_first=(), word_count=0):
         self.words: array | None = words
         """The module's 32-bit words, or None when there are errors."""
         self.diagnostics: list[Diagnostic] = diagnostics
         self._source: SourceMap | None = source
         self._inst_words = inst_words
         self._inst_first = inst_first
-        self._inst_last = inst_last
+        self._word_count = word_count
         self._spans: list[InstructionSpan] | None = None
 
     @property
@@ -77,9 +77,11 @@ class AssemblyResult:
                 self._spans = []
             else:
                 line = source.word_line
+                firsts = self._inst_first
+                lasts = [f - 1 for f in firsts[1:]] + [self._word_count - 1]
                 self._spans = [
                     InstructionSpan(5 + w, line(f), line(last))
-                    for w, f, last in zip(self._inst_words, self._inst_first, self._inst_last)
+                    for w, f, last in zip(self._inst_words, firsts, lasts)
                 ]
         return self._spans
 
@@ -161,7 +163,7 @@ def assemble(
     words = array("I", (MAGIC, version, generator, bound, schema))
     words.extend(encoder.out)
     return AssemblyResult(
-        words, [], source, encoder.inst_words, encoder.inst_first, encoder.inst_last
+        words, [], source, encoder.inst_words, encoder.inst_first, encoder.n
     )
 
 
