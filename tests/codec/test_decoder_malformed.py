@@ -1,0 +1,135 @@
+"""Broken binaries: a diagnostic at the right word, the prefix still decoded, no exception."""
+
+from __future__ import annotations
+
+import struct
+
+from codec.decoder import decode
+from codec.disassembler import disassemble
+
+HEADER = [0x07230203, 0x00010500, 0x00080001, 100, 0]
+CAPABILITY_SHADER = [0x00020011, 1]
+MEMORY_MODEL = [0x0003000E, 0, 1]
+TYPE_INT = [0x00040015, 5, 32, 1]  # %5 = OpTypeInt 32 1
+TYPE_VOID = [0x00020013, 6]
+
+
+def binary(*words: int) -> bytes:
+    return struct.pack(f"<{len(words)}I", *words)
+
+
+def module_of(*parts: list[int]) -> bytes:
+    return binary(*HEADER, *[w for part in parts for w in part])
+
+
+def opnames(module) -> list[str]:
+    return [inst.opname for inst in module.instructions]
+
+
+def offsets(module) -> list[int | None]:
+    return [d.word_offset for d in module.diagnostics]
+
+
+def test_valid_module_has_no_diagnostics():
+    module = decode(module_of(CAPABILITY_SHADER, MEMORY_MODEL, TYPE_INT))
+    assert module.diagnostics == []
+    assert opnames(module) == ["OpCapability", "OpMemoryModel", "OpTypeInt"]
+    assert [i.offset for i in module.instructions] == [5, 7, 10]
+    width = module.instructions[2].operands[1]
+    assert (width.name, width.value, width.offset, width.num_words) == ("Width", 32, 12, 1)
+
+
+def test_truncated_header():
+    module = decode(binary(0x07230203, 0x00010500))
+    assert module.header is None
+    assert offsets(module) == [2]
+    assert "incomplete header" in module.diagnostics[0].message
+
+
+def test_word_count_zero_stops_decoding_and_keeps_prefix():
+    module = decode(module_of(CAPABILITY_SHADER, [0x00000011, 1], MEMORY_MODEL))
+    assert opnames(module) == ["OpCapability"]
+    assert offsets(module) == [7]
+    assert "word count 0" in module.diagnostics[0].message
+    assert module.tail_offset == 7
+
+
+def test_word_count_past_the_end():
+    module = decode(module_of(CAPABILITY_SHADER, [0x00090015, 5, 32]))
+    assert opnames(module) == ["OpCapability"]
+    assert offsets(module) == [7]
+    assert "claims 9 words but the binary ends at word 10" in module.diagnostics[0].message
+
+
+def test_byte_length_not_a_multiple_of_four():
+    module = decode(module_of(CAPABILITY_SHADER) + b"\x01\x02")
+    assert opnames(module) == ["OpCapability"]
+    assert offsets(module) == [7]
+    assert module.trailing_bytes == b"\x01\x02"
+    assert "not a multiple of 4" in module.diagnostics[0].message
+
+
+def test_bad_magic():
+    module = decode(binary(0xDEADBEEF, *HEADER[1:], *CAPABILITY_SHADER))
+    assert module.instructions == []
+    assert offsets(module) == [0]
+    assert "magic number 0xdeadbeef" in module.diagnostics[0].message
+
+
+def test_unterminated_string():
+    name = [0x00040005, 6, *struct.unpack("<2I", b"abcdefgh")]  # OpName %6 "abcdefgh" without nul
+    module = decode(module_of(CAPABILITY_SHADER, name, TYPE_VOID))
+    assert opnames(module) == ["OpCapability", "OpName", "OpTypeVoid"]
+    assert offsets(module) == [9]
+    assert "no terminating nul" in module.diagnostics[0].message
+    assert not module.instructions[1].valid
+
+
+def test_id_not_below_bound():
+    module = decode(module_of(CAPABILITY_SHADER, [0x00040015, 250, 32, 1]))
+    assert opnames(module) == ["OpCapability", "OpTypeInt"]
+    assert offsets(module) == [8]
+    assert "id 250" in module.diagnostics[0].message and "bound 100" in module.diagnostics[0].message
+
+
+def test_missing_operands_keep_decoding_the_next_instruction():
+    module = decode(module_of(CAPABILITY_SHADER, [0x00030015, 5, 32], TYPE_VOID))
+    assert opnames(module) == ["OpCapability", "OpTypeInt", "OpTypeVoid"]
+    assert offsets(module) == [10]
+    message = module.diagnostics[0].message
+    assert "instruction at word 7 (OpTypeInt)" in message and "'Signedness'" in message
+    assert module.instructions[2].result_id == 6
+
+
+def test_unknown_opcode_is_kept_as_raw_words():
+    module = decode(module_of(CAPABILITY_SHADER, [0x0003FFF0, 1, 2], TYPE_VOID))
+    assert opnames(module) == ["OpCapability", "Op65520", "OpTypeVoid"]
+    assert offsets(module) == [7]
+    text = disassemble(module)
+    assert "!0x0003fff0 !0x00000001 !0x00000002" in text
+
+
+def test_unknown_enumerant():
+    module = decode(module_of([0x00020011, 0xABCDE], MEMORY_MODEL))
+    assert opnames(module) == ["OpCapability", "OpMemoryModel"]
+    assert offsets(module) == [6]
+    assert "703710 is not a known Capability" in module.diagnostics[0].message
+
+
+def test_big_endian_module_decodes_like_little_endian():
+    words = [*HEADER, *CAPABILITY_SHADER, *MEMORY_MODEL, *TYPE_INT]
+    little = decode(binary(*words))
+    big = decode(struct.pack(f">{len(words)}I", *words))
+    assert big.header.big_endian and not little.header.big_endian
+    assert big.instructions == little.instructions
+    assert disassemble(big) == disassemble(little)
+
+
+def test_random_bytes_never_raise():
+    import random
+
+    rng = random.Random(1234)
+    for size in range(0, 200, 3):
+        data = bytes(rng.randrange(256) for _ in range(size))
+        decode(data)
+        decode(binary(*HEADER) + data)

@@ -1,0 +1,123 @@
+"""`spvinspect dis` against `spirv-dis --no-color`, byte for byte, on real modules."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from conftest import corpus_files
+from glsl_shaders import SHADERS
+from oracle import compile_glsl, run_tool
+
+from inspector.cli import main
+
+FLAG_SETS = ([], ["--raw-id"])
+
+
+def ours(capsysbinary, path: Path, flags: list[str]) -> bytes:
+    capsysbinary.readouterr()
+    code = main(["dis", *flags, str(path)])
+    out = capsysbinary.readouterr()
+    assert code == 0, out.err.decode()
+    return out.out
+
+
+def reference(path: Path, flags: list[str]) -> bytes:
+    result = run_tool("spirv-dis", "--no-color", *flags, str(path))
+    assert result.returncode == 0, result.stderr.decode()
+    return result.stdout
+
+
+def first_difference(expected: bytes, actual: bytes) -> str:
+    for number, (a, b) in enumerate(zip(expected.splitlines(), actual.splitlines()), 1):
+        if a != b:
+            return f"line {number}:\n  spirv-dis:  {a!r}\n  spvinspect: {b!r}"
+    return f"lengths differ: {len(expected.splitlines())} vs {len(actual.splitlines())} lines"
+
+
+@pytest.fixture(scope="module")
+def compiled(tmp_path_factory) -> dict[str, Path]:
+    """Every test shader compiled once."""
+    out = tmp_path_factory.mktemp("glsl")
+    paths = {}
+    for name, (stage, source, extra) in SHADERS.items():
+        path = out / f"{name}.spv"
+        compile_glsl(source, stage, path, *extra)
+        paths[name] = path
+    return paths
+
+
+@pytest.mark.parametrize("flags", FLAG_SETS, ids=["friendly", "raw-id"])
+@pytest.mark.parametrize("name", sorted(SHADERS))
+def test_own_glsl_modules_match_spirv_dis(compiled, capsysbinary, name, flags):
+    path = compiled[name]
+    expected, actual = reference(path, flags), ours(capsysbinary, path, flags)
+    assert actual == expected, first_difference(expected, actual)
+
+
+@pytest.mark.parametrize(
+    "flags", [["--no-header"], ["--no-indent"], ["--offsets"], ["--raw-id", "--no-indent", "--offsets"]]
+)
+def test_flags_match_spirv_dis(compiled, capsysbinary, flags):
+    for path in compiled.values():
+        expected, actual = reference(path, flags), ours(capsysbinary, path, flags)
+        assert actual == expected, f"{path.name}: {first_difference(expected, actual)}"
+
+
+@pytest.mark.parametrize("flags", FLAG_SETS, ids=["friendly", "raw-id"])
+def test_corpus_matches_spirv_dis(corpus, capsysbinary, flags):
+    files = corpus_files("spv")
+    assert files, f"no modules in {corpus / 'spv'}"
+    failures = []
+    for path in files:
+        expected, actual = reference(path, flags), ours(capsysbinary, path, flags)
+        if actual != expected:
+            failures.append(f"{path.name}: {first_difference(expected, actual)}")
+    assert not failures, f"{len(failures)} of {len(files)} differ:\n" + "\n".join(failures[:10])
+
+
+def test_literals_of_every_width_match_spirv_dis(tmp_path, capsysbinary):
+    text = """OpCapability Shader
+OpCapability Float16
+OpCapability Float64
+OpCapability Int64
+OpCapability Int16
+OpCapability Int8
+OpMemoryModel Logical GLSL450
+%h = OpTypeFloat 16
+%f = OpTypeFloat 32
+%d = OpTypeFloat 64
+%i16 = OpTypeInt 16 1
+%u16 = OpTypeInt 16 0
+%i64 = OpTypeInt 64 1
+%u64 = OpTypeInt 64 0
+%i8 = OpTypeInt 8 1
+%1 = OpConstant %h 1.0
+%2 = OpConstant %h 0x1p-24
+%3 = OpConstant %h -0x1.8p+16
+%4 = OpConstant %f 0.1
+%5 = OpConstant %f 0x1p+128
+%6 = OpConstant %f -0x1.0002p+128
+%7 = OpConstant %f 0x1.8p+128
+%8 = OpConstant %f 1e-45
+%9 = OpConstant %f -0
+%10 = OpConstant %d 0.1
+%11 = OpConstant %d 0x1p-1074
+%12 = OpConstant %d -0x1.8p+1024
+%13 = OpConstant %i16 0xffff
+%14 = OpConstant %u16 0xffff
+%15 = OpConstant %i64 -5
+%16 = OpConstant %u64 0xffffffffffffffff
+%17 = OpConstant %i8 -1
+%18 = OpConstant %f 123456789
+%19 = OpConstant %h 0
+%20 = OpConstant %h -0.0
+%21 = OpConstant %f 1.5e-40
+"""
+    source = tmp_path / "literals.spvasm"
+    source.write_text(text)
+    binary = tmp_path / "literals.spv"
+    assert run_tool("spirv-as", "-o", str(binary), str(source)).returncode == 0
+    expected, actual = reference(binary, []), ours(capsysbinary, binary, [])
+    assert actual == expected, first_difference(expected, actual)
+    assert b"%float_n0x1_0002p_128 = OpConstant %float -0x1.0002p+128" in actual

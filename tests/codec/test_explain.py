@@ -1,0 +1,46 @@
+"""`explain`: every word of a module has exactly one line, and each line says what it is."""
+
+from __future__ import annotations
+
+from conftest import corpus_files
+
+from codec.decoder import decode
+from codec.explain import explain
+from inspector.cli import main
+from inspector.commands.open import EXAMPLE_MODULE
+
+
+def assert_every_word_explained(data: bytes, name: str) -> None:
+    module = decode(data)
+    entries = list(explain(module))
+    assert [e.offset for e in entries] == list(range(len(module.words))), name
+    for entry in entries:
+        assert entry.value == module.words[entry.offset]
+        assert entry.text.strip(), f"{name}: word {entry.offset} has no meaning"
+
+
+def test_example_module_lines(capsys):
+    assert main(["explain", str(EXAMPLE_MODULE)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert len(lines) == EXAMPLE_MODULE.stat().st_size // 4
+    assert lines[0] == "0x00000000  07230203  header: magic number 0x07230203 (SPIR-V, little-endian)"
+    assert lines[3].endswith("header: bound = 126")
+    assert any("OpTypeInt operand 'Width' (LiteralInteger) = 32" in line for line in lines)
+    assert any("OpString operand 'String' (LiteralString) chars 1-4 'exam'" in line for line in lines)
+    assert any("OpTypeInt word 0: word count 4, opcode 21" in line for line in lines)
+
+
+def test_every_corpus_word_is_explained(corpus):
+    files = corpus_files("spv")
+    assert files
+    for path in files:
+        assert_every_word_explained(path.read_bytes(), path.name)
+
+
+def test_broken_module_words_are_all_explained():
+    data = EXAMPLE_MODULE.read_bytes()
+    broken = bytearray(data)
+    broken[40:44] = (0x0003FFF0).to_bytes(4, "little")  # an unknown opcode mid-module
+    assert_every_word_explained(bytes(broken), "broken")
+    truncated = data[: len(data) // 2 + 2]
+    assert_every_word_explained(truncated, "truncated")
