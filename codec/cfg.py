@@ -200,6 +200,8 @@ class _Opcodes:
         self.function = opcode("OpFunction")
         self.function_end = opcode("OpFunctionEnd")
         self.parameter = opcode("OpFunctionParameter")
+        self.debug = frozenset(d.opcode for d in grammar.instructions.values() if d.opclass == "Debug")
+        """OpLine, OpNoLine and the like, which may stand between blocks."""
         self.branch = opcode("OpBranch")
         self.conditional = opcode("OpBranchConditional")
         self.switch = opcode("OpSwitch")
@@ -247,6 +249,7 @@ class _Builder:
         ops = self.ops
         terminators, merges = ops.terminators, ops.merges
         label_op, function_op, end_op, parameter_op = ops.label, ops.function, ops.function_end, ops.parameter
+        debug = ops.debug
         function: Instruction | None = None
         blocks: list[list[int]] = []  # [label index, last index, terminator index, merge index]
         block: list[int] | None = None
@@ -288,7 +291,12 @@ class _Builder:
                     continue
                 self._finish(function, blocks, inst.end)
                 function = None
-            elif function is not None and not stray_reported and (blocks or opcode != parameter_op):
+            elif (
+                function is not None
+                and not stray_reported
+                and opcode not in debug
+                and (blocks or opcode != parameter_op)
+            ):
                 self.error(
                     f"{inst.opname} in function %{self.name(function.result_id)} is in no block "
                     f"(no OpLabel starts a block before it)",
