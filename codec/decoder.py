@@ -31,7 +31,15 @@ RAW = "Raw"
 
 
 class OperandError(Exception):
-    """An operand does not fit the grammar; caught per instruction, never escapes."""
+    """An operand does not fit the grammar; caught per instruction, never escapes.
+
+    `at` is the word the diagnostic points at when it is not the word being decoded
+    (missing operands are reported at the instruction itself).
+    """
+
+    def __init__(self, message: str, at: int | None = None) -> None:
+        super().__init__(message)
+        self.at = at
 
 
 def decode(data: bytes, grammar: Grammar | None = None) -> Module:
@@ -57,6 +65,7 @@ class _Decoder:
         self.instructions = grammar.instructions
         self.number_types: dict[int, NumberType] = {}
         self.value_types: dict[int, int] = {}
+        """The type id of every id defined so far (0 for ids without a type)."""
         self.ext_imports: dict[int, str] = {}
         self.diagnostics: list[Diagnostic] = []
         self.bound = 0
@@ -130,13 +139,19 @@ class _Decoder:
             if operands is not None:
                 type_id = operands[plan.type_index].value if plan.type_index >= 0 else 0
                 result_id = operands[plan.result_index].value if plan.result_index >= 0 else 0
-                if result_id and type_id:
+                if result_id:
+                    if result_id in self.value_types:
+                        return self._general(words, offset, opcode, count)
                     self.value_types[result_id] = type_id
                 return _new(
                     Instruction,
                     (offset, opcode, self.instructions[opcode].opname, count, type_id,
                      result_id, operands, "", True),
                 )
+        return self._general(words, offset, opcode, count)
+
+    def _general(self, words: array, offset: int, opcode: int, count: int) -> Instruction:
+        """Decode one instruction by walking the grammar's operand list."""
         desc = self.instructions.get(opcode)
         if desc is None:
             self._error(offset, f"instruction at word {offset} has unknown opcode {opcode}")
@@ -145,7 +160,8 @@ class _Decoder:
         try:
             self._operands(state, list(desc.operands))
         except OperandError as fault:
-            self._error(state.position, f"instruction at word {offset} ({desc.opname}): {fault}")
+            where = state.position if fault.at is None else fault.at
+            self._error(where, f"instruction at word {offset} ({desc.opname}) {fault}")
             return _raw_instruction(
                 words, offset, opcode, desc.opname, count, state.operands, state.position
             )
@@ -177,8 +193,9 @@ class _Decoder:
                 if desc.quantifier is None:
                     missing = ", ".join(f"'{d.name or d.kind}'" for d in expected[index:] if d.quantifier is None)
                     raise OperandError(
-                        f"has {end - state.offset - 1} operand words, which end before "
-                        f"the required operand {missing}"
+                        f"has {end - state.offset - 1} operand word(s); the grammar needs "
+                        f"more: missing {missing}",
+                        at=state.offset,
                     )
                 return
             if desc.quantifier == "*":
@@ -207,32 +224,34 @@ class _Decoder:
         add = state.operands.append
         if kind.startswith("Id"):
             if word == 0:
-                raise OperandError(f"operand '{desc.name or kind}' is id 0")
+                raise OperandError(f"has id 0 as operand '{desc.name or kind}'")
             if word >= self.bound:
                 self._error(
                     position,
                     f"id {word} at word {position} is not below the module's bound {self.bound}",
                 )
             if kind == "IdResult":
+                if word in self.value_types:
+                    raise OperandError(f"defines id {word}, which is already defined")
                 state.result_id = word
             elif kind == "IdResultType":
                 state.type_id = word
             elif state.desc.opcode in self.ext_inst_opcodes and position == state.offset + 3:
                 name = self.ext_imports.get(word)
                 if name is None:
-                    raise OperandError(f"set id {word} does not name an OpExtInstImport")
+                    raise OperandError(f"names set id {word}, which is not an OpExtInstImport")
                 state.ext_set = name
             add(Operand(kind, desc.name, word, position, 1))
             state.position = position + 1
             return
         ko = state.ext_kinds.get(kind) or self.kinds.get(kind)
         if ko is None:
-            raise OperandError(f"operand kind '{kind}' is unknown to the grammar")
+            raise OperandError(f"has operand kind '{kind}', unknown to the grammar")
         category = ko.category
         if category == "ValueEnum":
             enumerant = ko.by_value.get(word)
             if enumerant is None:
-                raise OperandError(f"{word} is not a known {kind} (operand '{desc.name or kind}')")
+                raise OperandError(f"has {word} as operand '{desc.name or kind}', which is not a known {kind}")
             add(Operand(kind, desc.name, word, position, 1))
             state.position = position + 1
             if enumerant.parameters:
@@ -248,7 +267,7 @@ class _Decoder:
                     enumerant = ko.by_value.get(bit)
                     if enumerant is None:
                         raise OperandError(
-                            f"bit 0x{bit:x} of {kind} mask 0x{word:x} is not a known {kind}"
+                            f"has {kind} mask 0x{word:x}, whose bit 0x{bit:x} is not a known {kind}"
                         )
                     params.extend(enumerant.parameters)
                 bit <<= 1
@@ -275,14 +294,14 @@ class _Decoder:
             if ext is not None:
                 ext_desc = ext.instructions.get(word)
                 if ext_desc is None:
-                    raise OperandError(f"{word} is not an instruction of {state.ext_set}")
+                    raise OperandError(f"has {word}, which is not an instruction of {state.ext_set}")
                 add(Operand(kind, desc.name, word, position, 1))
                 state.position = position + 1
                 expected[insert_at:] = ext_desc.operands
                 state.ext_kinds = ext.operand_kinds
                 return
             if not state.ext_set.startswith("NonSemantic."):
-                raise OperandError(f"extended instruction set '{state.ext_set}' is unknown")
+                raise OperandError(f"uses extended instruction set '{state.ext_set}', which is unknown")
             add(Operand(kind, desc.name, word, position, 1))
             state.position = position + 1
             expected[insert_at:] = [OperandDesc("IdRef", "*", "Operand")]
@@ -290,7 +309,7 @@ class _Decoder:
         if kind == "LiteralSpecConstantOpInteger":
             inner = self.instructions.get(word)
             if inner is None or not inner.has_result_type:
-                raise OperandError(f"{word} is not an opcode OpSpecConstantOp can take")
+                raise OperandError(f"has {word}, which is not an opcode OpSpecConstantOp can take")
             add(Operand(kind, desc.name, word, position, 1))
             state.position = position + 1
             expected[insert_at:] = inner.operands[2:]
@@ -309,8 +328,8 @@ class _Decoder:
         nul = raw.find(b"\0")
         if nul < 0:
             raise OperandError(
-                f"string operand '{desc.name or 'LiteralString'}' at word {position} "
-                "has no terminating nul within the instruction"
+                f"has string operand '{desc.name or 'LiteralString'}' at word {position} "
+                "with no terminating nul within the instruction"
             )
         text = raw[:nul].decode("utf-8", "surrogateescape")
         num_words = nul // 4 + 1
@@ -321,22 +340,22 @@ class _Decoder:
         if state.desc.opcode == OP_SWITCH:
             selector = state.words[state.offset + 1]
             type_id = self.value_types.get(selector)
-            if type_id is None:
-                raise OperandError(f"selector id {selector} has no type")
+            if not type_id:
+                raise OperandError(f"has selector id {selector}, which has no type")
             number_type = self.number_types.get(type_id)
             if number_type is None or number_type.category != "int":
-                raise OperandError(f"selector id {selector} is not a scalar integer")
+                raise OperandError(f"has selector id {selector}, which is not a scalar integer")
         else:
             number_type = self.number_types.get(state.type_id)
             if number_type is None:
                 raise OperandError(
-                    f"result type id {state.type_id} is not a scalar numeric type"
+                    f"has result type id {state.type_id}, which is not a scalar numeric type"
                 )
         num_words = (number_type.width + 31) // 32
         position = state.position
         if position + num_words > state.end:
             raise OperandError(
-                f"a {number_type.width}-bit literal needs {num_words} words, "
+                f"needs {num_words} words for a {number_type.width}-bit literal, "
                 f"{state.end - position} remain"
             )
         words = state.words
@@ -344,7 +363,7 @@ class _Decoder:
         if num_words == 2:
             value |= words[position + 1] << 32
         elif num_words > 2:
-            raise OperandError(f"{number_type.width}-bit literals are not supported")
+            raise OperandError(f"has a {number_type.width}-bit literal, wider than 64 bits")
         state.operands.append(
             Operand(desc.kind, desc.name, value, position, num_words, number_type)
         )
@@ -355,8 +374,7 @@ class _Decoder:
         result = inst.result_id
         if not result:
             return
-        if inst.type_id:
-            self.value_types[result] = inst.type_id
+        self.value_types[result] = inst.type_id
         opcode = inst.opcode
         if opcode == OP_TYPE_INT and inst.word_count >= 4:
             self.number_types[result] = NumberType(

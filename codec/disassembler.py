@@ -29,6 +29,9 @@ class DisassemblyOptions:
     header: bool = True
     indent: bool = True
     offsets: bool = False
+    lossless: bool = False
+    """For a module with faults: raw ids, `!0x…` words where decoding failed, and header
+    comments that the assembler honours, so the text assembles to the same bytes."""
 
 
 def generator_text(header: Header, grammar: Grammar) -> str:
@@ -50,6 +53,22 @@ def header_lines(header: Header, grammar: Grammar) -> list[str]:
     ]
 
 
+HEADER_WORDS_COMMENT = "Header words:"
+"""Lossless header comment: the five header words exactly, honoured by the assembler."""
+BIG_ENDIAN_COMMENT = "Byte order: big-endian"
+TRAILING_BYTES_COMMENT = "Trailing bytes:"
+"""Lossless trailing comment: bytes past the last whole word, in hex."""
+
+
+def lossless_header_lines(module: Module) -> list[str]:
+    """The comments after the standard header that carry what it cannot say."""
+    words = " ".join(f"0x{w:08x}" for w in module.words[:5])
+    lines = [f"; {HEADER_WORDS_COMMENT} {words}"]
+    if module.header is not None and module.header.big_endian:
+        lines.append(f"; {BIG_ENDIAN_COMMENT}")
+    return lines
+
+
 def quote_string(text: str) -> str:
     """A literal string in assembly syntax: quotes and backslashes escaped."""
     if '"' in text or "\\" in text:
@@ -69,25 +88,31 @@ class Disassembler:
         self.module = module
         self.options = options
         self.grammar = grammar or load_grammar()
+        # A broken module keeps raw ids in lossless form: only numbers survive the
+        # round trip through the assembler whatever the faults did to the names.
+        self.broken_lossless = options.lossless and bool(module.diagnostics)
         self.names: dict[int, str] = (
-            friendly_names(module.instructions, self.grammar) if options.friendly_names else {}
+            friendly_names(module.instructions, self.grammar)
+            if options.friendly_names and not self.broken_lossless
+            else {}
         )
         self._value_names = {
             kind: {e.value: e.name for e in ko.enumerants}
             for kind, ko in self.grammar.operand_kinds.items()
             if ko.category == "ValueEnum"
         }
-        self._ext_value_names: dict[str, dict[str, dict[int, str]]] = {}
-
-    def id_name(self, id_: int) -> str:
-        """`%name` for an id."""
-        return "%" + (self.names.get(id_) or str(id_))
 
     def instruction_text(self, inst: Instruction) -> str:
-        """The text of one instruction, without indentation or offset comment."""
+        """The text of one instruction after its `%result =`, without indentation.
+
+        An instruction that does not fit the grammar keeps the operands decoded before
+        the fault, then `!0x…` raw words; when that prefix cannot be written (unknown
+        opcode, fault before the result id, operands missing) it is all raw words.
+        """
         if not inst.valid:
-            words = self.module.words[inst.offset : inst.end]
-            return " ".join(f"!0x{w:08x}" for w in words)
+            if self._raw_prefix_result(inst) is None:
+                words = self.module.words[inst.offset : inst.end]
+                return " ".join(f"!0x{w:08x}" for w in words)
         parts = [inst.opname]
         ext_kinds = None
         if inst.ext_inst_set:
@@ -130,6 +155,25 @@ class Disassembler:
             return names.get(value) or str(value)  # type: ignore[arg-type]
         return _enum_text(self.grammar.operand_kinds[kind], value)  # type: ignore[arg-type]
 
+    def _raw_prefix_result(self, inst: Instruction) -> int | None:
+        """For an invalid instruction that can be printed as decoded operands followed
+        by raw words: its result id (0 when it has none); otherwise None."""
+        desc = self.grammar.instructions.get(inst.opcode)
+        operands = inst.operands
+        if desc is None or not operands or operands[-1].kind != "Raw":
+            return None
+        decoded = [o for o in operands if o.kind != "Raw"]
+        result = next((o.value for o in decoded if o.kind == "IdResult"), None)
+        if desc.has_result:
+            return result  # type: ignore[return-value]
+        return 0
+
+    def result_id(self, inst: Instruction) -> int:
+        """The id printed before `=` for this instruction, or 0."""
+        if inst.valid:
+            return inst.result_id
+        return self._raw_prefix_result(inst) or 0
+
     def lines(self) -> list[str]:
         """Every line of the disassembly, header comments included when asked for."""
         module = self.module
@@ -137,15 +181,19 @@ class Disassembler:
         out: list[str] = []
         if options.header and module.header is not None:
             out.extend(header_lines(module.header, self.grammar))
+            if self.broken_lossless:
+                out.extend(lossless_header_lines(module))
         indent = INDENT if options.indent else 0
         pad = " " * indent
         names = self.names
         text_of = self.instruction_text
         column = OFFSET_COLUMN
+        result_of = self.result_id
         for inst in module.instructions:
             text = text_of(inst)
-            if inst.result_id and inst.valid:
-                name = names.get(inst.result_id) or str(inst.result_id)
+            result = result_of(inst)
+            if result:
+                name = names.get(result) or str(result)
                 lead = " " * max(0, indent - 4 - len(name)) if indent else ""
                 line = f"{lead}%{name} = {text}"
             else:
@@ -157,6 +205,11 @@ class Disassembler:
                     column = min(needed, OFFSET_COLUMN_MAX)
                 line = f"{line}{' ' * (max(column, needed) - width)}; 0x{inst.offset * 4:08x}"
             out.append(line)
+        if self.broken_lossless:
+            words = module.words
+            out.extend(f"{pad}!0x{words[i]:08x}" for i in range(module.tail_offset, len(words)))
+            if module.trailing_bytes:
+                out.append(f"; {TRAILING_BYTES_COMMENT} {module.trailing_bytes.hex()}")
         return out
 
     def text(self) -> str:

@@ -24,6 +24,13 @@ def register(subparsers) -> None:
     dis.add_argument("--no-header", action="store_true", help="omit the header comments")
     dis.add_argument("--no-indent", action="store_true", help="do not indent instructions")
     dis.add_argument("--offsets", action="store_true", help="show each instruction's byte offset")
+    dis.add_argument(
+        "--lossless",
+        action="store_true",
+        help="for a broken module, text that `spvinspect as` turns back into the same bytes "
+        "(raw ids, !0x... words where decoding failed, header comments the assembler honours); "
+        "identical to plain dis for a valid module",
+    )
     dis.set_defaults(run=run_dis)
 
     explain = subparsers.add_parser(
@@ -47,6 +54,7 @@ def run_dis(args: argparse.Namespace) -> int:
         header=not args.no_header,
         indent=not args.no_indent,
         offsets=args.offsets,
+        lossless=args.lossless,
     )
     text = disassemble(module, options)
     if not write_output(args.output, text.encode("utf-8", "surrogateescape")):

@@ -95,9 +95,10 @@ def test_id_not_below_bound():
 def test_missing_operands_keep_decoding_the_next_instruction():
     module = decode(module_of(CAPABILITY_SHADER, [0x00030015, 5, 32], TYPE_VOID))
     assert opnames(module) == ["OpCapability", "OpTypeInt", "OpTypeVoid"]
-    assert offsets(module) == [10]
+    assert offsets(module) == [7]
     message = module.diagnostics[0].message
-    assert "instruction at word 7 (OpTypeInt)" in message and "'Signedness'" in message
+    assert message.startswith("instruction at word 7 (OpTypeInt) has 2 operand word(s)")
+    assert "missing 'Signedness'" in message
     assert module.instructions[2].result_id == 6
 
 
@@ -113,7 +114,7 @@ def test_unknown_enumerant():
     module = decode(module_of([0x00020011, 0xABCDE], MEMORY_MODEL))
     assert opnames(module) == ["OpCapability", "OpMemoryModel"]
     assert offsets(module) == [6]
-    assert "703710 is not a known Capability" in module.diagnostics[0].message
+    assert "has 703710 as operand 'Capability', which is not a known Capability" in module.diagnostics[0].message
 
 
 def test_big_endian_module_decodes_like_little_endian():
