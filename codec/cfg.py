@@ -165,7 +165,7 @@ class FunctionCFG:
     def dominates(self, a: int, b: int) -> bool:
         """True when every path from the entry to `b` goes through `a` (`a` == `b` too)."""
         i, j = self._index.get(a), self._index.get(b)
-        return i is not None and j is not None and _dominates(self._pre, self._post, i, j)
+        return i is not None and j is not None and dominators.is_ancestor(self._pre, self._post, i, j)
 
     def dominator_children(self, block_id: int) -> list[int]:
         """The blocks `block_id` immediately dominates, in module order."""
@@ -347,18 +347,40 @@ class _Builder:
             kept.append(raw)
         blocks: list[Block] = []
         edges: list[Edge] = []
+        append = edges.append
+        loop_merge = self.ops.loop_merge
         for first, last, term, merge in kept:
-            label = instructions[first]
-            block_edges = self._edges(label.result_id, term, merge, index, function_name)
-            edges.extend(block_edges)
-            construct, merge_id, continue_id = self._construct(merge, block_edges)
+            source = instructions[first].result_id
+            wanted = self._branch_targets(instructions[term]) if term >= 0 else []
+            construct = ""
+            if merge >= 0 and instructions[merge].valid:
+                declared = instructions[merge]
+                construct = "loop" if declared.opcode == loop_merge else "selection"
+                wanted.append((declared, declared.operands[0], MERGE, None, 0))
+                if construct == "loop":
+                    wanted.append((declared, declared.operands[1], CONTINUE, None, 0))
+            merge_id = continue_id = 0
+            for inst, operand, kind, value, condition in wanted:
+                target = operand.value
+                if target not in index:
+                    self.error(
+                        f"{inst.opname} {kind} target %{self.name(target)} "
+                        f"is not a label of function %{function_name}",
+                        operand.offset,
+                    )
+                    continue
+                append(Edge(source, target, kind, inst.offset, value, condition))
+                if kind == MERGE:
+                    merge_id = target
+                elif kind == CONTINUE:
+                    continue_id = target
             blocks.append(
                 Block(
-                    id=label.result_id,
-                    name=self.name(label.result_id),
+                    id=source,
+                    name=self.name(source),
                     first=first,
                     last=last,
-                    offset=label.offset,
+                    offset=instructions[first].offset,
                     end=instructions[last].end,
                     terminator=instructions[term].opname if term >= 0 else "",
                     construct=construct,
@@ -368,55 +390,24 @@ class _Builder:
             )
         self.functions.append(_analyse(function, function_name, end, blocks, edges, index))
 
-    def _construct(self, merge: int, block_edges: list[Edge]) -> tuple[str, int, int]:
-        """The construct a block heads: its kind, merge block and continue target."""
-        if merge < 0:
-            return "", 0, 0
-        kind = "loop" if self.instructions[merge].opcode == self.ops.loop_merge else "selection"
-        merge_id = next((e.target for e in block_edges if e.kind == MERGE), 0)
-        continue_id = next((e.target for e in block_edges if e.kind == CONTINUE), 0)
-        return kind, merge_id, continue_id
-
-    def _edges(self, source: int, term: int, merge: int, labels: dict[int, int], function_name: str) -> list[Edge]:
-        """The block's edges to labels of its function; other targets are diagnosed."""
-        edges: list[Edge] = []
-
-        def add(inst: Instruction, operand, kind: str, value: int | None = None, condition: int = 0) -> None:
-            if operand.value in labels:
-                edges.append(Edge(source, operand.value, kind, inst.offset, value, condition))
-            else:
-                self.error(
-                    f"{inst.opname} {kind} target %{self.name(operand.value)} "
-                    f"is not a label of function %{function_name}",
-                    operand.offset,
-                )
-
+    def _branch_targets(self, inst: Instruction) -> list[tuple]:
+        """(instruction, label operand, edge kind, case value, condition) of a terminator."""
         ops = self.ops
-        if term >= 0 and self.instructions[term].valid:
-            inst = self.instructions[term]
-            operands = inst.operands
-            if inst.opcode == ops.branch:
-                add(inst, operands[0], BRANCH)
-            elif inst.opcode == ops.conditional:
-                condition = operands[0].value
-                add(inst, operands[1], TRUE, condition=condition)
-                add(inst, operands[2], FALSE, condition=condition)
-            elif inst.opcode == ops.switch:
-                selector = operands[0].value
-                add(inst, operands[1], DEFAULT, condition=selector)
-                for literal, target in zip(operands[2::2], operands[3::2]):
-                    add(inst, target, CASE, _signed_case(literal), selector)
-        if merge >= 0 and self.instructions[merge].valid:
-            inst = self.instructions[merge]
-            add(inst, inst.operands[0], MERGE)
-            if inst.opcode == ops.loop_merge:
-                add(inst, inst.operands[1], CONTINUE)
-        return edges
-
-
-def _dominates(pre: list[int], post: list[int], a: int, b: int) -> bool:
-    """Whether block number `a` dominates block number `b`, from dominator-tree numbers."""
-    return pre[b] >= 0 and pre[a] >= 0 and pre[a] <= pre[b] and post[b] <= post[a]
+        operands = inst.operands
+        if not inst.valid:
+            return []
+        if inst.opcode == ops.branch:
+            return [(inst, operands[0], BRANCH, None, 0)]
+        if inst.opcode == ops.conditional:
+            condition = operands[0].value
+            return [(inst, operands[1], TRUE, None, condition), (inst, operands[2], FALSE, None, condition)]
+        if inst.opcode == ops.switch:
+            selector = operands[0].value
+            targets = [(inst, operands[1], DEFAULT, None, selector)]
+            for literal, target in zip(operands[2::2], operands[3::2]):
+                targets.append((inst, target, CASE, _signed_case(literal), selector))
+            return targets
+        return []
 
 
 def _analyse(
@@ -433,26 +424,30 @@ def _analyse(
     predecessors: list[list[int]] = [[] for _ in range(count)]
     headers = [False] * count
     merged_by: dict[int, list[int]] = {}
+    branch_edges = []
     for edge in edges:
-        source, target = index[edge.source], index[edge.target]
-        if edge.kind in BRANCH_KINDS:
+        kind = edge.kind
+        if kind == MERGE:
+            headers[index[edge.source]] = True
+            merged_by.setdefault(index[edge.target], []).append(index[edge.source])
+        elif kind != CONTINUE:
+            source, target = index[edge.source], index[edge.target]
             successors[source].append(target)
             predecessors[target].append(source)
-        elif edge.kind == MERGE:
-            headers[source] = True
-            merged_by.setdefault(target, []).append(source)
+            branch_edges.append(edge)
+    rpo: list[int] = []
+    idom: list[int] = []
+    pre: list[int] = []
+    post: list[int] = []
+    depth = [0] * count
     if count:
         rpo = dominators.reverse_postorder(0, successors)
         idom = dominators.immediate_dominators(rpo, predecessors)
-        children = dominators.dominator_children(idom)
-        pre, post = dominators.tree_intervals(0, children)
-        depth = dominators.nesting_depths(0, children, headers, merged_by)
-    else:
-        rpo, idom, pre, post, depth = [], [], [], [], []
+        preorder, pre, post = dominators.tree_walk(0, dominators.dominator_children(idom))
+        if merged_by:
+            depth = dominators.nesting_depths(preorder, idom, pre, post, headers, merged_by)
     ids = [b.id for b in blocks]
-    back_edges = tuple(
-        e for e in edges if e.kind in BRANCH_KINDS and _dominates(pre, post, index[e.target], index[e.source])
-    )
+    is_ancestor = dominators.is_ancestor
     return FunctionCFG(
         id=function.result_id,
         name=name,
@@ -460,10 +455,10 @@ def _analyse(
         end=end,
         blocks=tuple(blocks),
         edges=tuple(edges),
-        idom={ids[i]: ids[d] for i, d in enumerate(idom) if d != dominators.UNDEFINED and d != i},
-        back_edges=back_edges,
-        unreachable=frozenset(ids[i] for i in range(count) if pre[i] < 0),
-        depth={ids[i]: depth[i] for i in range(count)},
+        idom={ids[i]: ids[d] for i, d in enumerate(idom) if d >= 0 and d != i},
+        back_edges=tuple(e for e in branch_edges if is_ancestor(pre, post, index[e.target], index[e.source])),
+        unreachable=frozenset(ids[i] for i in range(count) if pre[i] < 0) if len(rpo) < count else frozenset(),
+        depth=dict(zip(ids, depth)),
         rpo=tuple(ids[i] for i in rpo),
         _index=index,
         _pre=pre,

@@ -82,36 +82,39 @@ def dominator_children(idom: Sequence[int]) -> list[list[int]]:
     return children
 
 
-def tree_intervals(root: int, children: Sequence[Sequence[int]]) -> tuple[list[int], list[int]]:
-    """Pre- and post-numbers of a tree walk: `a` is an ancestor of `b` (or `b`) exactly
-    when `pre[a] <= pre[b]` and `post[b] <= post[a]`. Nodes off the tree get -1."""
+def tree_walk(root: int, children: Sequence[Sequence[int]]) -> tuple[list[int], list[int], list[int]]:
+    """A depth-first walk of a tree: the nodes in preorder, and each node's pre- and
+    post-number. `a` is an ancestor of `b` (or `b` itself) exactly when
+    `pre[a] <= pre[b]` and `post[b] <= post[a]`. Nodes off the tree get -1."""
     pre = [UNDEFINED] * len(children)
     post = [UNDEFINED] * len(children)
-    clock = 0
+    preorder = [root]
+    pre[root] = 0
+    clock = 1
     stack = [(root, iter(children[root]))]
-    pre[root] = clock
-    clock += 1
     while stack:
         node, rest = stack[-1]
         child = next(rest, None)
         if child is None:
             stack.pop()
             post[node] = clock
-            clock += 1
         else:
             pre[child] = clock
-            clock += 1
+            preorder.append(child)
             stack.append((child, iter(children[child])))
-    return pre, post
+        clock += 1
+    return preorder, pre, post
 
 
 def nesting_depths(
-    root: int,
-    children: Sequence[Sequence[int]],
+    preorder: Sequence[int],
+    idom: Sequence[int],
+    pre: Sequence[int],
+    post: Sequence[int],
     headers: Sequence[bool],
     merged_by: dict[int, list[int]],
 ) -> list[int]:
-    """The structured nesting depth of every node reachable from `root`; 0 elsewhere.
+    """The structured nesting depth of every node on the dominator tree; 0 elsewhere.
 
     A header `h` (a block with OpSelectionMerge or OpLoopMerge naming merge block `m`)
     opens a construct that holds the blocks `h` strictly dominates and `m` does not
@@ -119,22 +122,24 @@ def nesting_depths(
     sits at the depth of its surroundings, its body one deeper, its merge block back at
     the header's depth. `merged_by[m]` lists the headers whose merge block is `m`.
     Unreachable blocks are in no construct (depth 0).
+
+    So a block has its immediate dominator's depth, one more when that dominator is a
+    header, less one for each header that strictly dominates it and names it as merge
+    block. `preorder` (dominators before what they dominate), `pre` and `post` come
+    from `tree_walk` of the dominator tree.
     """
-    depth = [0] * len(children)
-    open_headers: set[int] = set()
-    # Events: (node, None) enters a node; (node, closed) leaves it, reopening `closed`.
-    stack: list[tuple[int, list[int] | None]] = [(root, None)]
-    while stack:
-        node, closed = stack.pop()
-        if closed is not None:
-            open_headers.discard(node)
-            open_headers.update(closed)
-            continue
-        closing = [h for h in merged_by.get(node, ()) if h in open_headers]
-        open_headers.difference_update(closing)
-        depth[node] = len(open_headers)
-        stack.append((node, closing))  # when the subtree is done: undo both changes
-        if headers[node]:
-            open_headers.add(node)
-        stack.extend((child, None) for child in reversed(children[node]))
+    depth = [0] * len(idom)
+    for node in preorder[1:]:
+        parent = idom[node]
+        value = depth[parent] + headers[parent]
+        for header in merged_by.get(node, ()):
+            if header != node and is_ancestor(pre, post, header, parent):
+                value -= 1
+        depth[node] = value
     return depth
+
+
+def is_ancestor(pre: Sequence[int], post: Sequence[int], a: int, b: int) -> bool:
+    """Whether tree node `a` is `b` or an ancestor of it, from `tree_walk` numbers; false
+    when either is off the tree. On the dominator tree: whether `a` dominates `b`."""
+    return 0 <= pre[a] <= pre[b] and post[b] <= post[a]
