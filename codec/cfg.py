@@ -240,12 +240,15 @@ class _Builder:
         self.functions: list[FunctionCFG] = []
 
     def name(self, id_: int) -> str:
+        """The friendly name of an id, or its number."""
         return self.names.get(id_) or str(id_)
 
     def error(self, message: str, offset: int) -> None:
+        """Record an error at a word offset."""
         self.diagnostics.append(Diagnostic(message, word_offset=offset))
 
     def build(self) -> ModuleCFG:
+        """Split every function into blocks, then build and analyse its graph."""
         ops = self.ops
         terminators, merges = ops.terminators, ops.merges
         label_op, function_op, end_op, parameter_op = ops.label, ops.function, ops.function_end, ops.parameter

@@ -3,8 +3,8 @@
 Everything here is iterative (no recursion: functions can have thousands of blocks)
 and near-linear: a depth-first search for the reverse postorder, the Cooper–Harvey–
 Kennedy iteration for immediate dominators, one walk of the dominator tree for
-pre/post numbers (so that `a dominates b` is a constant-time interval test) and one
-more walk for the structured nesting depth.
+pre/post numbers (so that `a dominates b` is a constant-time interval test), and the
+structured nesting depth in one pass over that walk's preorder.
 """
 
 from __future__ import annotations
