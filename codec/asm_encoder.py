@@ -81,8 +81,6 @@ class Encoder:
         self.out: list[int] = []
         self.inst_words: list[int] = []
         self.inst_first: list[int] = []
-        self.defined: list[str] = []
-        """Result id words, in the order of the instructions that define them."""
 
     # ----------------------------------------------------------------- helpers
 
@@ -107,7 +105,7 @@ class Encoder:
                 f"'{tok}' is not a valid id: use letters, digits and '_' after '%'", ("start", i)
             )
         if self.preserve:
-            value = lit.parse_u32(tok[1:])
+            value = lit.id_number(tok[1:])
             if value is not None and value in self.preserve:
                 self.bound = max(self.bound, (value + 1) & 0xFFFFFFFF)
                 ids[tok] = value
@@ -129,22 +127,6 @@ class Encoder:
         for tok, number in hints.items():
             self.ids[tok] = number
             self.bound = max(self.bound, (number + 1) & 0xFFFFFFFF)
-
-    def number_in_order(self, names: list[str]) -> None:
-        """Gives the named (not numeric) ids in `names` their numbers now, in that order,
-        so that they fill the gaps between the numeric ids in definition order."""
-        for tok in names:
-            if tok not in self.ids and lit.parse_u32(tok[1:]) is None:
-                self.id_of(tok, 0)
-
-    def numeric_ids(self) -> frozenset[int]:
-        """The numbers of every id written as a number (for --preserve-numeric-ids)."""
-        found = set()
-        for tok in self.ids:
-            value = lit.parse_u32(tok[1:])
-            if value is not None:
-                found.add(value)
-        return frozenset(found)
 
     # ------------------------------------------------------------- the module
 
@@ -261,7 +243,6 @@ class Encoder:
                     self.result_id(result, op_index, last)
                 else:
                     out.append(number)
-                    self.defined.append(result)
             else:
                 if i >= n:
                     break
@@ -367,7 +348,6 @@ class Encoder:
         except AssemblyError as error:
             error.where = ("end", last)
             raise
-        self.defined.append(result)
 
     def id_list(self, i: int) -> int:
         """Encodes ids from word `i` up to the next instruction or a word that is not an
@@ -650,6 +630,18 @@ class Encoder:
             self.civ(toks[i], i, start, opcode)
             i += 1
         return i
+
+
+def numeric_ids(words: list[str]) -> frozenset[int]:
+    """The numbers of the ids written as numbers (`%12`, `%0x1f`), which
+    --preserve-numeric-ids keeps. spirv-as finds them with a dry run; when that run
+    succeeds every word starting with '%' is an id, so a scan finds the same set."""
+    found = set()
+    for tok in {w for w in words if w[:1] == "%"}:
+        value = lit.id_number(tok[1:])
+        if value is not None and _ID_NAME.match(tok):
+            found.add(value)
+    return frozenset(found)
 
 
 def alternate_stack(stack: list[int]) -> list[int]:

@@ -48,6 +48,16 @@ def parse_u32(text: str) -> int | None:
     return value
 
 
+def id_number(name: str) -> int | None:
+    """The number an id name like `12` (or `0x1f`) stands for, or None for a real name."""
+    if not "0" <= name[:1] <= "9":
+        return None
+    if name.isascii() and name.isdigit() and name[0] != "0":
+        value = int(name)
+        return value if value <= 0xFFFFFFFF else None
+    return parse_u32(name)
+
+
 def parse_u16(text: str) -> int | None:
     """An unsigned 16-bit number (OpUnknown's opcode and word count), or None."""
     value = parse_u32(text)

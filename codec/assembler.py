@@ -17,7 +17,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from sys import byteorder
 
-from codec.asm_encoder import AssemblyError, Encoder, Where
+from codec.asm_encoder import AssemblyError, Encoder, Where, numeric_ids
 from codec.asm_header import (
     ASSEMBLER_GENERATOR, DEFAULT_VERSION, MAGIC, TARGET_ENV_VERSIONS, read_header_comment,
 )
@@ -99,26 +99,15 @@ def _diagnostic(message: str, where: Where, source: SourceMap) -> Diagnostic:
 
 
 def _run(
-    words: list[str], source: SourceMap, version: int, preserve: bool, round_trip: bool,
-    hints: dict[str, int],
+    words: list[str], source: SourceMap, version: int, preserve: bool, hints: dict[str, int]
 ) -> Encoder:
-    plans = load_plans()
-
     def punctuation(index: int) -> str:
         offset = source.word_start(index)
         return source.text[offset : offset + 1]
 
-    numeric: frozenset[int] = frozenset()
-    defined: list[str] = []
-    if preserve or round_trip or hints:
-        dry = Encoder(words, plans, version, punctuation=punctuation)
-        dry.run()
-        numeric = dry.numeric_ids()
-        defined = dry.defined
-    encoder = Encoder(words, plans, version, numeric | frozenset(hints.values()), punctuation)
+    keep = numeric_ids(words) if preserve else frozenset()
+    encoder = Encoder(words, load_plans(), version, keep | frozenset(hints.values()), punctuation)
     encoder.pin(hints)
-    if round_trip:
-        encoder.number_in_order(defined)
     encoder.run()
     return encoder
 
@@ -137,7 +126,7 @@ def assemble(
     schema, numeric ids keep their numbers and SPIR-V 1.6 is the default version.
     `id_hints` pins named ids to numbers (`{"main": 4}`), as the disassembler that
     chose the names knows them, so that friendly-named text reassembles exactly; the
-    other named ids fill the gaps in the order they are defined.
+    other named ids fill the gaps as with --preserve-numeric-ids.
     """
     hints = {"%" + name.lstrip("%"): number & 0xFFFFFFFF for name, number in (id_hints or {}).items()}
     if target_env is not None and target_env not in TARGET_ENV_VERSIONS:
@@ -150,7 +139,8 @@ def assemble(
     header = None if target_env is not None else read_header_comment(text, load_plans().grammar)
     version = TARGET_ENV_VERSIONS.get(target_env or "", header.version if header else DEFAULT_VERSION)
     try:
-        encoder = _run(tokenize(text), source, version, preserve_numeric_ids, header is not None, hints)
+        round_trip = header is not None
+        encoder = _run(tokenize(text), source, version, preserve_numeric_ids or round_trip, hints)
     except AssemblyError as error:
         return AssemblyResult(None, [_diagnostic(error.message, error.where, source)], source)
     generator = ASSEMBLER_GENERATOR
