@@ -11,6 +11,8 @@ import re
 import struct
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from oracle import run_tool
 
 from codec.assembler import assemble
@@ -231,3 +233,18 @@ def test_errors_produce_no_words() -> None:
 
 def test_empty_text_is_rejected_like_spirv_as() -> None:
     assert assemble("").words is None
+
+
+WORDS = ["OpCapability", "Shader", "%1", "%x", "=", "OpTypeInt", "32", "1", "OpConstant", "-0x1p+3",
+         "OpSwitch", "!5", '"s\\"', "OpUnknown", "(", ",", ")", ";", "\n", "OpExtInst", "OpLoopMerge",
+         "Unroll|", "0x", "\\", '"', "OpSpecConstantOp", "IAdd", "\0", "%", "1e99", "OpDecorate"]
+
+
+@given(st.lists(st.sampled_from(WORDS), max_size=30), st.sampled_from([" ", "\n", "\t"]))
+@settings(max_examples=300, deadline=None)
+def test_never_raises(words: list[str], separator: str) -> None:
+    """Whatever the editor holds mid-keystroke, assembly returns words or diagnostics."""
+    result = assemble(separator.join(words))
+    assert (result.words is None) == bool(result.diagnostics)
+    assert all(d.line is not None for d in result.diagnostics)
+    result.spans
