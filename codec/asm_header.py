@@ -48,6 +48,10 @@ _HEADER = re.compile(
     r"; Schema: (\d+)\r?(?:\n|\Z)"
 )
 _UNKNOWN_TOOL = re.compile(r"Unknown\((\d+)\)\Z")
+# What `spvinspect dis --lossless` adds for a broken module (see codec.disassembler).
+_HEADER_WORDS = re.compile(r"; Header words:((?: 0x[0-9a-fA-F]{8}){5})\r?(?:\n|\Z)")
+_BIG_ENDIAN = re.compile(r"; Byte order: big-endian\r?(?:\n|\Z)")
+_TRAILING_BYTES = re.compile(r"^; Trailing bytes: ((?:[0-9a-f]{2}){1,3})\s*\Z", re.MULTILINE)
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,6 +63,11 @@ class HeaderComment:
     """None when the tool name is not one the registry (or `Unknown(N)`) names."""
     bound: int
     schema: int
+    words: tuple[int, ...] | None = None
+    """The five header words exactly, from a lossless `; Header words:` comment."""
+    big_endian: bool = False
+    trailing_bytes: bytes = b""
+    """Bytes past the last whole word, from a lossless `; Trailing bytes:` comment."""
 
 
 def _tool_id(name: str, grammar: Grammar) -> int | None:
@@ -75,9 +84,25 @@ def read_header_comment(text: str, grammar: Grammar) -> HeaderComment | None:
     if m is None:
         return None
     major, minor, tool, tool_version, bound, schema = m.groups()
+    words = None
+    big_endian = False
+    rest = m.end()
+    exact = _HEADER_WORDS.match(text, rest)
+    if exact is not None:
+        words = tuple(int(w, 16) for w in exact.group(1).split())
+        big_endian = _BIG_ENDIAN.match(text, exact.end()) is not None
+    trailing = _TRAILING_BYTES.search(text, rest) if words is not None else None
     version = (int(major) << 16) | (int(minor) << 8)
     tool_id = _tool_id(tool, grammar)
     generator = None
     if tool_id is not None and tool_id <= 0xFFFF and int(tool_version) <= 0xFFFF:
         generator = (tool_id << 16) | int(tool_version)
-    return HeaderComment(version & 0xFFFFFFFF, generator, int(bound) & 0xFFFFFFFF, int(schema) & 0xFFFFFFFF)
+    return HeaderComment(
+        version & 0xFFFFFFFF,
+        generator,
+        int(bound) & 0xFFFFFFFF,
+        int(schema) & 0xFFFFFFFF,
+        words,
+        big_endian,
+        bytes.fromhex(trailing.group(1)) if trailing else b"",
+    )

@@ -8,11 +8,10 @@ grammar and cached.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from functools import cache
 
-from codec.grammar import ExtInstSet, Grammar, OperandDesc, OperandKind, grammar_files, load_grammar
+from codec.grammar import ExtInstSet, Grammar, OperandDesc, OperandKind, load_grammar
 
 # Operand codes. Optional codes are odd-numbered neighbours of their required form
 # where both exist, so that `code in OPTIONAL` stays a set lookup.
@@ -194,16 +193,14 @@ class Plans:
         return table
 
 
-def _availability() -> dict[str, tuple[int, int, bool]]:
-    """Opname → (first version, last version, enabled by extension or capability), from
-    the core grammar JSON (the shared `Grammar` does not carry these fields)."""
-    core = json.loads(grammar_files()[0].read_text(encoding="utf-8"))
+def _availability(grammar: Grammar) -> dict[str, tuple[int, int, bool]]:
+    """Opname → (first version, last version, enabled by extension or capability)."""
     table = {}
-    for raw in core["instructions"]:
-        first = _version(raw.get("version"), 0x10000)
-        last = _version(raw.get("lastVersion"), VERSION_ANY)
-        elsewhere = bool(raw.get("extensions") or raw.get("capabilities"))
-        for name in (raw["opname"], *raw.get("aliases", ())):
+    for desc in grammar.instructions.values():
+        first = _version(desc.version, 0x10000)
+        last = _version(desc.last_version, VERSION_ANY)
+        elsewhere = bool(desc.extensions or desc.capabilities)
+        for name in (desc.opname, *desc.aliases):
             table[name] = (first, last, elsewhere)
     return table
 
@@ -213,7 +210,7 @@ def load_plans() -> Plans:
     """The plans of the installed grammar (built on first use)."""
     grammar = load_grammar()
     enums = EnumTable()
-    availability = _availability()
+    availability = _availability(grammar)
     by_name = {}
     for name, desc in grammar.by_name.items():
         first, last, elsewhere = availability.get(name, (0x10000, VERSION_ANY, False))

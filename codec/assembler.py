@@ -40,12 +40,22 @@ class InstructionSpan:
 class AssemblyResult:
     """The outcome of one assembly: words or None, diagnostics, instruction spans."""
 
-    __slots__ = ("words", "diagnostics", "_source", "_inst_words", "_inst_first", "_word_count", "_spans")
+    __slots__ = (
+        "words", "diagnostics", "big_endian", "trailing_bytes",
+        "_source", "_inst_words", "_inst_first", "_word_count", "_spans",
+    )
 
-    def __init__(self, words, diagnostics, source=None, inst_words=(), inst_first=(), word_count=0):
+    def __init__(
+        self, words, diagnostics, source=None, inst_words=(), inst_first=(), word_count=0,
+        big_endian=False, trailing_bytes=b"",
+    ):
         self.words: array | None = words
         """The module's 32-bit words, or None when there are errors."""
         self.diagnostics: list[Diagnostic] = diagnostics
+        self.big_endian: bool = big_endian
+        """Write the words big-endian (a lossless header comment asked for it)."""
+        self.trailing_bytes: bytes = trailing_bytes
+        """Bytes after the last word (from a lossless trailing-bytes comment)."""
         self._source: SourceMap | None = source
         self._inst_words = inst_words
         self._inst_first = inst_first
@@ -62,11 +72,11 @@ class AssemblyResult:
         """The module as little-endian bytes, or None when there are errors."""
         if self.words is None:
             return None
-        if byteorder == "little":
-            return self.words.tobytes()
+        if (byteorder == "big") == self.big_endian:
+            return self.words.tobytes() + self.trailing_bytes
         swapped = array("I", self.words)
         swapped.byteswap()
-        return swapped.tobytes()
+        return swapped.tobytes() + self.trailing_bytes
 
     @property
     def spans(self) -> list[InstructionSpan]:
@@ -151,9 +161,13 @@ def assemble(
         bound = max(bound, header.bound)
         schema = header.schema
     words = array("I", (MAGIC, version, generator, bound, schema))
+    if header is not None and header.words is not None:
+        words = array("I", header.words)
     words.extend(encoder.out)
     return AssemblyResult(
-        words, [], source, encoder.inst_words, encoder.inst_first, encoder.n
+        words, [], source, encoder.inst_words, encoder.inst_first, encoder.n,
+        big_endian=header is not None and header.big_endian,
+        trailing_bytes=header.trailing_bytes if header is not None else b"",
     )
 
 

@@ -205,9 +205,15 @@ class _Decoder:
             index += 1
             self._operand(state, desc, expected, index)
         if state.position < end:
+            extra = end - state.position
+            # No operand is left to hold these words, so none of the instruction's
+            # words can be trusted to mean what the grammar says: keep them all raw.
+            state.operands.clear()
+            state.position = state.offset + 1
             raise OperandError(
-                f"has {end - state.position} word(s) past the operands the grammar allows "
-                f"(word count {end - state.offset})"
+                f"has {extra} word(s) past the operands the grammar allows "
+                f"(word count {end - state.offset})",
+                at=end - extra,
             )
 
     def _operand(
@@ -332,6 +338,12 @@ class _Decoder:
                 "with no terminating nul within the instruction"
             )
         text = raw[:nul].decode("utf-8", "surrogateescape")
+        if (
+            state.desc.opcode == OP_EXT_INST_IMPORT
+            and self.grammar.ext_inst_set(text) is None
+            and not text.startswith("NonSemantic.")
+        ):
+            raise OperandError(f"imports extended instruction set {text!r}, which is unknown")
         num_words = nul // 4 + 1
         state.operands.append(Operand("LiteralString", desc.name, text, position, num_words))
         state.position = position + num_words

@@ -107,12 +107,11 @@ class Disassembler:
 
         An instruction that does not fit the grammar keeps the operands decoded before
         the fault, then `!0x…` raw words; when that prefix cannot be written (unknown
-        opcode, fault before the result id, operands missing) it is all raw words.
+        opcode, fault before the result id, operands missing) it is written whole as
+        `OpUnknown(opcode, word count)` and raw words.
         """
-        if not inst.valid:
-            if self._raw_prefix_result(inst) is None:
-                words = self.module.words[inst.offset : inst.end]
-                return " ".join(f"!0x{w:08x}" for w in words)
+        if not inst.valid and self._raw_prefix_result(inst) is None:
+            return self.unknown_text(inst)
         parts = [inst.opname]
         ext_kinds = None
         if inst.ext_inst_set:
@@ -155,13 +154,29 @@ class Disassembler:
             return names.get(value) or str(value)  # type: ignore[arg-type]
         return _enum_text(self.grammar.operand_kinds[kind], value)  # type: ignore[arg-type]
 
+    def id_hints(self) -> dict[str, int]:
+        """Friendly name → id number, for `codec.assembler.assemble(id_hints=…)`: with
+        it, friendly-named text reassembles to the very same ids."""
+        return {name: id_ for id_, name in self.names.items()}
+
+    def unknown_text(self, inst: Instruction) -> str:
+        """The instruction as `OpUnknown(opcode, word count)` followed by raw words: the
+        one form whose extent the assembler never guesses."""
+        words = self.module.words[inst.offset + 1 : inst.end]
+        raw = "".join(f" !0x{w:08x}" for w in words)
+        return f"OpUnknown({inst.opcode}, {inst.word_count}){raw}"
+
     def _raw_prefix_result(self, inst: Instruction) -> int | None:
         """For an invalid instruction that can be printed as decoded operands followed
         by raw words: its result id (0 when it has none); otherwise None."""
         desc = self.grammar.instructions.get(inst.opcode)
         operands = inst.operands
-        if desc is None or not operands or operands[-1].kind != "Raw":
+        if desc is None or not operands or operands[-1].kind != "Raw" or operands[0].kind == "Raw":
+            # Nothing decoded (or nothing raw): the assembler could not tell where the
+            # instruction ends, so only OpUnknown is exact.
             return None
+        if desc.opclass == "Type-Declaration":
+            return None  # the assembler checks type declarations' shapes; OpUnknown is exempt
         decoded = [o for o in operands if o.kind != "Raw"]
         result = next((o.value for o in decoded if o.kind == "IdResult"), None)
         if desc.has_result:
@@ -189,7 +204,17 @@ class Disassembler:
         text_of = self.instruction_text
         column = OFFSET_COLUMN
         result_of = self.result_id
+        # Raw tail words would be taken as operands of an instruction whose last operands
+        # are optional; written as OpUnknown, the instruction before them ends exactly.
+        sealed = (
+            module.instructions[-1]
+            if self.broken_lossless and module.instructions and module.tail_offset < len(module.words)
+            else None
+        )
         for inst in module.instructions:
+            if inst is sealed:
+                out.append(pad + self.unknown_text(inst))
+                continue
             text = text_of(inst)
             result = result_of(inst)
             if result:

