@@ -15,7 +15,7 @@ from array import array
 
 from codec.diagnostics import Diagnostic, Severity
 from codec.decode_plans import decode_simple, simple_plans
-from codec.grammar import Grammar, InstructionDesc, OperandDesc, OperandKind, load_grammar
+from codec.grammar import Grammar, InstructionDesc, OperandDesc, OperandKind, load_grammar, mask_bits
 from codec.model import HEADER_WORDS, Header, Instruction, Module, NumberType, Operand
 from codec.words import words_from_bytes
 
@@ -265,18 +265,13 @@ class _Decoder:
             return
         if category == "BitEnum":
             params: list[OperandDesc] = []
-            remaining = word
-            bit = 1
-            while remaining:
-                if remaining & bit:
-                    remaining ^= bit
-                    enumerant = ko.by_value.get(bit)
-                    if enumerant is None:
-                        raise OperandError(
-                            f"has {kind} mask 0x{word:x}, whose bit 0x{bit:x} is not a known {kind}"
-                        )
-                    params.extend(enumerant.parameters)
-                bit <<= 1
+            for bit in mask_bits(word):
+                enumerant = ko.by_value.get(bit)
+                if enumerant is None:
+                    raise OperandError(
+                        f"has {kind} mask 0x{word:x}, whose bit 0x{bit:x} is not a known {kind}"
+                    )
+                params.extend(enumerant.parameters)
             add(Operand(kind, desc.name, word, position, 1))
             state.position = position + 1
             if params:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from codec.grammar import Grammar, OperandKind, load_grammar
+from codec.grammar import Grammar, OperandKind, load_grammar, mask_bits
 from codec.model import Header, Instruction, Module, Operand
 from codec.names import friendly_names
 from codec.number_format import format_float, format_number
@@ -246,14 +246,9 @@ class Disassembler:
 def _enum_text(kind: OperandKind, value: int) -> str:
     if kind.category == "BitEnum":
         names = []
-        remaining = value
-        bit = 1
-        while remaining:
-            if remaining & bit:
-                remaining ^= bit
-                enumerant = kind.by_value.get(bit)
-                names.append(enumerant.name if enumerant else f"0x{bit:x}")
-            bit <<= 1
+        for bit in mask_bits(value):
+            enumerant = kind.by_value.get(bit)
+            names.append(enumerant.name if enumerant else f"0x{bit:x}")
         if names:
             return "|".join(names)
         zero = kind.by_value.get(0)

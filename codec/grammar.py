@@ -13,6 +13,7 @@ import json
 import os
 import pickle
 import xml.etree.ElementTree as ElementTree
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -157,6 +158,16 @@ class Grammar:
             if ext.is_prefix and import_name.startswith(ext.import_name):
                 return ext
         return None
+
+
+def mask_bits(mask: int) -> Iterator[int]:
+    """The set bits of a BitEnum mask, lowest first, as SPIRV-Tools walks them."""
+    bit = 1
+    while mask:
+        if mask & bit:
+            mask ^= bit
+            yield bit
+        bit <<= 1
 
 
 def _operands(raw: list[dict]) -> tuple[OperandDesc, ...]:

@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import argparse
-import sys
-from pathlib import Path
 
 import lima
-from codec.diagnostics import Diagnostic, has_errors
+from codec.diagnostics import Diagnostic
+from inspector.commands.io import read_input, report, write_output
 
 
 def register(subparsers) -> None:
@@ -40,21 +39,6 @@ def register(subparsers) -> None:
     explain.set_defaults(run=run_explain)
 
 
-def _read(path: str) -> bytes | None:
-    try:
-        return sys.stdin.buffer.read() if path == "-" else Path(path).read_bytes()
-    except OSError as error:
-        print(f"{path}: error: cannot read: {error.strerror or error}", file=sys.stderr)
-        return None
-
-
-def _report(path: str, diagnostics) -> int:
-    source = "<stdin>" if path == "-" else path
-    for diagnostic in diagnostics:
-        print(diagnostic.format(source), file=sys.stderr)
-    return 1 if has_errors(list(diagnostics)) else 0
-
-
 def _trailing(program: lima.LimaProgram) -> list[str]:
     first = sum(len(instr.words) for instr in program.instructions)
     return [
@@ -64,7 +48,7 @@ def _trailing(program: lima.LimaProgram) -> list[str]:
 
 def run_dis(args: argparse.Namespace) -> int:
     """Prints the program one instruction per line; diagnostics go to stderr."""
-    data = _read(args.file)
+    data = read_input(args.file)
     if data is None:
         return 1
     program = lima.decode(data)
@@ -76,42 +60,33 @@ def run_dis(args: argparse.Namespace) -> int:
     lines += _trailing(program)
     if lines:
         print("\n".join(lines))
-    return _report(args.file, program.diagnostics)
+    return report(args.file, program.diagnostics)
 
 
 def run_explain(args: argparse.Namespace) -> int:
     """Prints every bit range of every control word and field, with offsets."""
-    data = _read(args.file)
+    data = read_input(args.file)
     if data is None:
         return 1
     program = lima.decode(data)
     for line in lima.explain_lines(program):
         print(line)
-    return _report(args.file, program.diagnostics)
+    return report(args.file, program.diagnostics)
 
 
 def run_as(args: argparse.Namespace) -> int:
     """Assembles the file; writes the output only when there is no error."""
-    data = _read(args.file)
+    data = read_input(args.file)
     if data is None:
         return 1
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as error:
         problem = Diagnostic(f"the file is not UTF-8 text (byte {error.start} cannot be read)")
-        return _report(args.file, [problem])
+        return report(args.file, [problem])
     words, diagnostics = lima.assemble(text)
-    status = _report(args.file, diagnostics)
+    status = report(args.file, diagnostics)
     if words is None:
         return 1
     payload = b"".join(word.to_bytes(4, "little") for word in words)
-    if args.output == "-":
-        sys.stdout.buffer.write(payload)
-        sys.stdout.buffer.flush()
-        return status
-    try:
-        Path(args.output).write_bytes(payload)
-    except OSError as error:
-        print(f"{args.output}: error: cannot write: {error.strerror or error}", file=sys.stderr)
-        return 1
-    return status
+    return status if write_output(args.output, payload) else 1
