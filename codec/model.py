@@ -8,6 +8,7 @@ thousand.
 
 from __future__ import annotations
 
+import bisect
 from array import array
 from typing import NamedTuple
 
@@ -144,8 +145,6 @@ class Module:
 
     def instruction_at(self, word_offset: int) -> Instruction | None:
         """The instruction that covers `word_offset`, or None (header or tail)."""
-        import bisect
-
         if self._index_by_offset is None:
             self._index_by_offset = [inst.offset for inst in self.instructions]
         i = bisect.bisect_right(self._index_by_offset, word_offset) - 1
