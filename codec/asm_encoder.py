@@ -637,7 +637,9 @@ def numeric_ids(words: list[str]) -> frozenset[int]:
     --preserve-numeric-ids keeps. spirv-as finds them with a dry run; when that run
     succeeds every word starting with '%' is an id, so a scan finds the same set."""
     found = set()
-    for tok in {w for w in words if w[:1] == "%"}:
+    for tok in set(words):
+        if tok[:1] != "%":
+            continue
         value = lit.id_number(tok[1:])
         if value is not None and _ID_NAME.match(tok):
             found.add(value)
