@@ -6,18 +6,22 @@ import argparse
 import importlib
 import sys
 
-SUBCOMMAND_MODULES = ("spirv", "assemble", "cfg", "lima")
-"""Modules of `inspector.commands`, each with a `register(subparsers)` function."""
+COMMANDS = {"dis": "spirv", "explain": "spirv", "as": "assemble", "cfg": "cfg", "lima": "lima"}
+"""Subcommand → its module in `inspector.commands`, which has a `register(subparsers)`."""
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The argument parser with every subcommand registered."""
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The argument parser with `command`'s module registered, or every module.
+
+    Registering one module imports only what that command needs, which keeps a
+    command's start-up short; help and usage errors get the full parser."""
     parser = argparse.ArgumentParser(
         prog="spvinspect",
         description="Inspect and edit SPIR-V modules and Lima fragment shaders.",
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for name in SUBCOMMAND_MODULES:
+    modules = [COMMANDS[command]] if command in COMMANDS else dict.fromkeys(COMMANDS.values())
+    for name in modules:
         importlib.import_module(f"inspector.commands.{name}").register(sub)
     return parser
 
@@ -25,13 +29,11 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the console script; returns the process exit code."""
     args_list = sys.argv[1:] if argv is None else argv
-    parser = build_parser()
-    known = set(parser._subparsers._group_actions[0].choices)  # noqa: SLF001
-    if not args_list or args_list[0] not in known and not args_list[0].startswith("-"):
+    if not args_list or args_list[0] not in COMMANDS and not args_list[0].startswith("-"):
         from inspector.commands.open import open_module
 
         return open_module(args_list[0] if args_list else None)
-    args = parser.parse_args(args_list)
+    args = build_parser(args_list[0]).parse_args(args_list)
     try:
         return args.run(args)
     except BrokenPipeError:

@@ -8,6 +8,8 @@ import sys
 import pytest
 from lima_words import REAL_INSTRUCTION, mbs_file, to_bytes
 
+from inspector.cli import main
+
 
 @pytest.fixture
 def shader(tmp_path):
@@ -80,9 +82,9 @@ def test_as_with_errors_writes_nothing_and_keeps_existing_output(cli, tmp_path):
     assert out.read_bytes() == b"user data"
 
 
-def test_as_reads_stdin_and_writes_stdout(lima_main, monkeypatch, capsysbinary):
+def test_as_reads_stdin_and_writes_stdout(monkeypatch, capsysbinary):
     monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b"stop, discard\n")))
-    assert lima_main(["lima", "as", "-", "-o", "-"]) == 0
+    assert main(["lima", "as", "-", "-o", "-"]) == 0
     # count 4 (control word + 73 branch bits), stop, presence bit 9; then the discard bits
     assert capsysbinary.readouterr().out == to_bytes([0x00010024, 0x007F0003, 0, 0])
 
