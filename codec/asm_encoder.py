@@ -15,10 +15,14 @@ from codec import asm_literals as lit
 from codec.asm_plans import (
     CODE_NAMES, ENUM_BASE, EXT_INST_NUM, FIXED_OPTIONAL, ID, LIT_FLOAT, LIT_INT, LIT_STR,
     OPT_CIV, OPT_ID, OPT_LIT_INT, OPT_LIT_STR, OPT_TYPED_INT, RESULT_ID, SPEC_OP_NUM,
-    TYPE_ID, TYPED_NUM, VAR_ID, VARIADIC, OpcodePlan, Plans,
+    TAIL_IDS, TYPE_ID, TYPED_NUM, VAR_ID, VARIADIC, OpcodePlan, Plans, QuickShape,
 )
 
 _ID_NAME = re.compile(r"%[A-Za-z0-9_]+\Z")
+_DECIMAL_ID = re.compile(r"\0%([1-9][0-9]*)(?=\0)")
+_OTHER_NUMERIC_ID = re.compile(r"\0%(0[0-9A-Za-z_]*)(?=\0)")
+"""Ids written as numbers, in words joined by NULs: plain decimal, and the rest
+(`%0`, `%0x1f`, `%017`) that `asm_literals.id_number` reads."""
 _UINT_TEXT = re.compile(r"[0-9]+\Z")
 _NUMBER_LIKE = re.compile(r"-?[0-9]*\.?[0-9]*\Z")
 MAX_WORD_COUNT = 0xFFFF
@@ -65,7 +69,8 @@ class Encoder:
         preserve: frozenset[int] = frozenset(),
         punctuation=None,
     ) -> None:
-        self.toks = words
+        self.toks = [*words, "", ""]
+        """The words, and two empty ones so that looking two words ahead needs no bounds check."""
         self.n = len(words)
         self.plans = plans
         self.version = version
@@ -81,6 +86,7 @@ class Encoder:
         self.out: list[int] = []
         self.inst_words: list[int] = []
         self.inst_first: list[int] = []
+        self.opnames = plans.available(version).keys()
 
     # ----------------------------------------------------------------- helpers
 
@@ -94,8 +100,7 @@ class Encoder:
 
     def id_of(self, tok: str, i: int) -> int:
         """The number of id word `tok`, assigning one on first sight."""
-        ids = self.ids
-        number = ids.get(tok)
+        number = self.ids.get(tok)
         if number is not None:
             return number
         if tok[:1] != "%":
@@ -104,68 +109,243 @@ class Encoder:
             raise AssemblyError(
                 f"'{tok}' is not a valid id: use letters, digits and '_' after '%'", ("start", i)
             )
-        if self.preserve:
-            value = lit.id_number(tok[1:])
-            if value is not None and value in self.preserve:
-                self.bound = max(self.bound, (value + 1) & 0xFFFFFFFF)
-                ids[tok] = value
-                return value
-            number = self.next_id
-            while number in self.preserve:
+        return self.assign(tok)
+
+    def assign(self, tok: str) -> int:
+        """Numbers a valid id word seen for the first time: the next free number (with
+        preserved numeric ids, the next one that is not preserved)."""
+        number = self.next_id
+        preserve = self.preserve
+        if preserve:
+            while number in preserve:
                 number += 1
-            self.next_id = number + 1
-        else:
-            number = self.next_id
-            self.next_id += 1
+        self.next_id = number + 1
         number &= 0xFFFFFFFF
         self.bound = max(self.bound, (number + 1) & 0xFFFFFFFF)
-        ids[tok] = number
+        self.ids[tok] = number
         return number
 
-    def pin(self, hints: dict[str, int]) -> None:
-        """Gives id words the numbers in `hints` (e.g. '%main' → 4) before assembly."""
-        for tok, number in hints.items():
-            self.ids[tok] = number
-            self.bound = max(self.bound, (number + 1) & 0xFFFFFFFF)
+    def pin(self, numbers: dict[str, int]) -> None:
+        """Gives id words fixed numbers before assembly: the numeric ids that
+        --preserve-numeric-ids keeps ('%12' → 12), or a disassembler's names ('%main' → 4)."""
+        self.ids.update(numbers)
+        below_wrap = set(numbers.values())
+        below_wrap.discard(0xFFFFFFFF)  # its bound, 2^32, wraps to 0
+        if below_wrap:
+            self.bound = max(self.bound, max(below_wrap) + 1)
 
     # ------------------------------------------------------------- the module
 
     def run(self) -> None:
-        """Assembles every instruction; raises AssemblyError at the first error."""
+        """Assembles every instruction; raises AssemblyError at the first error.
+
+        Most instructions are ids only (`codec.asm_plans.QuickShape`); this loop encodes
+        those itself when they are plainly written, and leaves everything else, or
+        anything it is unsure of, to `instruction` (before changing anything), which
+        follows spirv-as operand by operand and gives the exact diagnostics."""
         toks = self.toks
         n = self.n
         out = self.out
-        plans = self.plans.available(self.version)
-        instruction = self.instruction
+        get = self.ids.get
+        value_types = self.value_types
         inst_words = self.inst_words
         inst_first = self.inst_first
+        quick_result, quick_plain = self.plans.quick(self.version)
+        slow = self.slow_instruction
         i = 0
         while i < n:
-            first = i
-            start = len(out)
             tok = toks[i]
-            if tok[:1] == "%" and i + 2 < n and toks[i + 1] == "=":
-                plan = plans.get(toks[i + 2])
-                if plan is not None and plan.has_result:
-                    i = instruction(i + 3, tok, i + 2, plan)
-                else:
-                    i = self.assignment(i)
-            elif tok[:1] == "!":
-                i = self.immediate_instruction(i)
-            elif starts_op(tok):
-                plan = plans.get(tok)
-                if plan is None:
-                    if tok == "OpUnknown":
-                        i = self.unknown_instruction(i)
-                    else:
-                        i = instruction(i + 1, None, i, self.lookup(tok, i))
-                else:
-                    i = instruction(i + 1, None, i, plan)
+            if toks[i + 1] == "=":
+                shape = quick_result.get(toks[i + 2])
+                result = tok
+                k = i + 3
             else:
-                i = self.assignment(i)
-            if len(out) > start:
-                inst_words.append(start)
-                inst_first.append(first)
+                shape = quick_plain.get(tok)
+                result = None
+                k = i + 1
+            if shape is None:
+                i = slow(i)
+                continue
+            opcode, j, has_type, tail, codes = shape
+            if codes is not None:
+                j = self.simple(i, k, result, shape)
+                i = j if j >= 0 else slow(i)
+                continue
+            j += k
+            if j > n:
+                i = slow(i)
+                continue
+            if tail:
+                j = self.tail_end(j, tail)
+                if j < 0:
+                    i = slow(i)
+                    continue
+            elif toks[j] == "=":  # the last id is the next instruction's result
+                i = slow(i)
+                continue
+            numbers = list(map(get, toks[k:j]))
+            if result is not None:
+                number = get(result)
+                if number is None and None not in numbers and _ID_NAME.match(result):
+                    number = self.assign(result)
+                numbers.insert(has_type, number)
+            if None in numbers:
+                words = toks[k:j]
+                if result is not None:
+                    words.insert(has_type, result)
+                numbers = self.first_sight(words)
+                if numbers is None:
+                    i = slow(i)
+                    continue
+            count = len(numbers) + 1
+            if count > MAX_WORD_COUNT:
+                i = slow(i)
+                continue
+            if has_type:
+                value_types.setdefault(numbers[1], numbers[0])
+            inst_words.append(len(out))
+            inst_first.append(i)
+            out.append((count << 16) | opcode)
+            out += numbers
+            i = j
+
+    def tail_end(self, j: int, tail: int) -> int:
+        """Where an instruction of a quick shape ends, its fixed run ending before word
+        `j`: past the list of ids (TAIL_IDS) or at `j` (TAIL_OPTIONAL), if the next
+        instruction or the end of the text follows; otherwise -1."""
+        toks = self.toks
+        n = self.n
+        if tail == TAIL_IDS:
+            while toks[j][:1] == "%" and toks[j + 1] != "=":
+                j += 1
+        if j < n:
+            nxt = toks[j]
+            if nxt not in self.opnames and not (
+                toks[j + 1] == "=" and nxt[:1] == "%" and toks[j + 2] in self.opnames
+            ) and not self.new_instruction(j):
+                return -1
+        return j
+
+    def simple(self, i: int, k: int, result: str | None, shape: QuickShape) -> int:
+        """The quick path for an instruction of ids, plain literals and enumerants
+        without parameters (`QuickShape.codes`), written plainly; its operands start at
+        word `k`. Encodes it and returns the next word index, or returns -1, having
+        changed nothing, when the words are not the plain case."""
+        opcode, length, has_type, tail, codes = shape
+        j = k + length
+        if j > self.n:
+            return -1
+        j = self.tail_end(j, tail) if tail else j
+        if j < 0 or self.toks[j] == "=":
+            return -1
+        get = self.ids.get
+        enums = self.plans.enums.kinds
+        words: list = []  # numbers, and the words of ids not numbered yet
+        for code, tok in zip(codes, self.toks[k : k + length]):
+            if code <= TYPE_ID:
+                number = get(tok)
+                words.append(tok if number is None else number)
+            elif code == LIT_STR:
+                if len(tok) < 2 or tok[0] != '"' or tok[-1] != '"' or "\\" in tok or len(tok) > 0x3FFF:
+                    return -1
+                words += lit.string_words(tok[1:-1])
+            elif code == LIT_INT:
+                if not (tok.isdigit() and tok.isascii()) or (tok[0] == "0" and tok != "0"):
+                    return -1
+                value = int(tok)
+                if value > 0xFFFFFFFF:
+                    return -1
+                words.append(value)
+            elif code == TYPED_NUM:
+                info = self.types.get(words[0])
+                if info is None or info[0] == OTHER:
+                    return -1
+                kind, width, signed = info
+                encode = lit.encode_float(tok, width) if kind == FLOAT else lit.encode_integer(tok, width, signed)
+                if encode[0] is None:
+                    return -1
+                words += encode[0]
+            else:
+                enum = enums[(code - ENUM_BASE) >> 1]
+                by_name = enum.kind.by_name
+                if enum.is_mask:
+                    value = 0
+                    for part in tok.split("|"):
+                        e = by_name.get(part)
+                        if e is None:
+                            return -1
+                        value |= e.value
+                    if value & enum.parameter_bits:
+                        return -1
+                else:
+                    e = by_name.get(tok)
+                    if e is None or e.value in enum.parameters:
+                        return -1
+                    value = e.value
+                words.append(value)
+        for tok in self.toks[k + length : j]:  # the list of ids of TAIL_IDS
+            number = get(tok)
+            words.append(tok if number is None else number)
+        if result is not None:
+            number = get(result)
+            words.insert(has_type, result if number is None else number)
+        if len(words) >= MAX_WORD_COUNT:
+            return -1
+        fresh = [x for x, word in enumerate(words) if word.__class__ is str]
+        if fresh:
+            if not all(_ID_NAME.match(words[x]) for x in fresh):
+                return -1
+            for x in fresh:
+                number = get(words[x])
+                words[x] = number if number is not None else self.assign(words[x])
+        out = self.out
+        self.inst_words.append(len(out))
+        self.inst_first.append(i)
+        out.append(((len(words) + 1) << 16) | opcode)
+        out += words
+        if has_type:
+            self.value_types.setdefault(words[1], words[0])
+        return j
+
+    def slow_instruction(self, i: int) -> int:
+        """Assembles the instruction at word `i` operand by operand; returns the index
+        of the next word."""
+        toks = self.toks
+        n = self.n
+        out = self.out
+        start = len(out)
+        tok = toks[i]
+        plans = self.plans.available(self.version)
+        if tok[:1] == "%" and i + 2 < n and toks[i + 1] == "=":
+            plan = plans.get(toks[i + 2])
+            if plan is not None and plan.has_result:
+                j = self.instruction(i + 3, tok, i + 2, plan)
+            else:
+                j = self.assignment(i)
+        elif tok[:1] == "!":
+            j = self.immediate_instruction(i)
+        elif starts_op(tok):
+            plan = plans.get(tok)
+            if plan is not None:
+                j = self.instruction(i + 1, None, i, plan)
+            elif tok == "OpUnknown":
+                j = self.unknown_instruction(i)
+            else:
+                j = self.instruction(i + 1, None, i, self.lookup(tok, i))
+        else:
+            j = self.assignment(i)
+        if len(out) > start:
+            self.inst_words.append(start)
+            self.inst_first.append(i)
+        return j
+
+    def first_sight(self, words: list[str]) -> list[int] | None:
+        """The numbers of id words in encoding order, numbering those seen for the first
+        time; None, numbering nothing, when one of them is not a valid id."""
+        ids = self.ids
+        if any(tok not in ids and not _ID_NAME.match(tok) for tok in words):
+            return None
+        return [ids[tok] if tok in ids else self.assign(tok) for tok in words]
 
     def lookup(self, opname: str, i: int) -> OpcodePlan:
         """The plan of `opname`, if spirv-as knows it for the target version."""
@@ -632,18 +812,22 @@ class Encoder:
         return i
 
 
-def numeric_ids(words: list[str]) -> frozenset[int]:
-    """The numbers of the ids written as numbers (`%12`, `%0x1f`), which
+def numeric_ids(words: list[str]) -> dict[str, int]:
+    """The ids written as numbers (`%12`, `%0x1f`) with their numbers, which
     --preserve-numeric-ids keeps. spirv-as finds them with a dry run; when that run
-    succeeds every word starting with '%' is an id, so a scan finds the same set."""
-    found = set()
-    for tok in set(words):
-        if tok[:1] != "%":
-            continue
-        value = lit.id_number(tok[1:])
-        if value is not None and _ID_NAME.match(tok):
-            found.add(value)
-    return frozenset(found)
+    succeeds every word starting with '%' is an id, so a scan finds the same set.
+    The scan runs as one regular expression over the distinct words joined by NULs
+    (which no word contains), which is several times faster than a loop over them."""
+    joined = "\0" + "\0".join(set(words)) + "\0"
+    decimal = _DECIMAL_ID.findall(joined)
+    found = dict(zip(["%" + digits for digits in decimal], map(int, decimal)))
+    for name in _OTHER_NUMERIC_ID.findall(joined):
+        value = lit.id_number(name)
+        if value is not None:
+            found["%" + name] = value
+    if found and max(found.values()) > 0xFFFFFFFF:
+        found = {tok: value for tok, value in found.items() if value <= 0xFFFFFFFF}
+    return found
 
 
 def alternate_stack(stack: list[int]) -> list[int]:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cache
+from typing import NamedTuple
 
 from codec.grammar import ExtInstSet, Grammar, OperandDesc, OperandKind, load_grammar
 
@@ -97,6 +98,8 @@ class EnumKind:
     is_mask: bool
     parameters: dict[int, tuple[int, ...]]
     """Enumerant value → its parameters' codes, as a stack."""
+    parameter_bits: int = 0
+    """For a mask, the bits whose enumerants have parameters."""
 
 
 class EnumTable:
@@ -114,7 +117,12 @@ class EnumTable:
             index = len(self.kinds)
             self._index[key] = index
             params: dict[int, tuple[int, ...]] = {}
-            self.kinds.append(EnumKind(kind, kind.category == "BitEnum", params))
+            is_mask = kind.category == "BitEnum"
+            bits = 0
+            for e in kind.enumerants:
+                if e.parameters:
+                    bits |= e.value
+            self.kinds.append(EnumKind(kind, is_mask, params, bits if is_mask else 0))
             for e in kind.enumerants:
                 if e.parameters:
                     params.setdefault(e.value, stack_of(e.parameters, self, local))
@@ -136,6 +144,10 @@ def stack_of(operands, enums: EnumTable, local: dict[str, OperandKind]) -> tuple
 
 
 FAST_CODES = frozenset({ID, TYPE_ID, RESULT_ID})
+ID_CODES = frozenset({ID, TYPE_ID})
+TAIL_NONE, TAIL_OPTIONAL, TAIL_IDS, TAIL_OTHER = 0, 1, 2, 3
+"""After an opcode's leading ids: nothing; only optional operands; a variadic id list
+(`VAR_ID`, the Ids of OpAccessChain or OpFunctionCall); anything else."""
 EXT_INST_OPCODES = frozenset({12, 4433})
 """OpExtInst and OpExtInstWithForwardRefsKHR, whose set id needs checking."""
 
@@ -147,6 +159,17 @@ def _fast_prefix(stack: tuple[int, ...], opcode: int) -> int:
             break
         count += 1
     return min(count, 2) if opcode in EXT_INST_OPCODES else count
+
+
+def _tail(codes: tuple[int, ...]) -> int:
+    """The tail kind of the operand codes (in text order) after a quick shape's fixed part."""
+    if not codes:
+        return TAIL_NONE
+    if codes == (VAR_ID,):
+        return TAIL_IDS
+    if all(_is_optional(code) for code in codes):
+        return TAIL_OPTIONAL
+    return TAIL_OTHER
 
 
 def _is_optional(code: int) -> bool:
@@ -162,6 +185,53 @@ def _version(text: str | None, default: int) -> int:
     return (int(major) << 16) | (int(minor) << 8)
 
 
+class QuickShape(NamedTuple):
+    """An opcode the assembler's quick paths take: after the opcode (and the result
+    id), a fixed run of ids, plain literals and enumerants without parameters, then
+    nothing, a list of ids, or optional operands (taken only when they are absent)."""
+
+    opcode: int
+    length: int
+    """How many words the fixed run has in the text (the result type included)."""
+    has_type: bool
+    tail: int
+    """TAIL_NONE, TAIL_OPTIONAL or TAIL_IDS."""
+    codes: tuple[int, ...] | None
+    """The fixed run's operand codes in text order; None when they are all ids."""
+
+
+OP_EXT_INST_IMPORT = 11
+CONSTANT_OPCODES = frozenset({43, 50})
+"""OpConstant and OpSpecConstant, whose number's width comes from their type."""
+
+
+def _simple(code: int, opcode: int) -> bool:
+    """True for an operand code the quick paths encode."""
+    if code >= ENUM_BASE:
+        return not code & 1
+    return code in (ID, LIT_STR, LIT_INT) or (code == TYPED_NUM and opcode in CONSTANT_OPCODES)
+
+
+def _quick_shape(plan: OpcodePlan) -> QuickShape | None:
+    opcode = plan.opcode
+    if plan.declares_type or opcode in EXT_INST_OPCODES or opcode == OP_EXT_INST_IMPORT:
+        return None
+    text = plan.stack[::-1]
+    head = (TYPE_ID, RESULT_ID) if plan.has_type else (RESULT_ID,) if plan.has_result else ()
+    if text[: len(head)] != head:
+        return None
+    rest = text[len(head):]
+    length = 0
+    while length < len(rest) and _simple(rest[length], opcode):
+        length += 1
+    tail = _tail(rest[length:])
+    if tail == TAIL_OTHER:
+        return None
+    fixed = (TYPE_ID,) * plan.has_type + rest[:length]
+    codes = None if ID_CODES.issuperset(fixed) else fixed
+    return QuickShape(opcode, len(fixed), plan.has_type, tail, codes)
+
+
 @dataclass(frozen=True, slots=True)
 class Plans:
     """Everything the assembler needs from the grammar, precomputed."""
@@ -172,6 +242,7 @@ class Plans:
     """Import name → extended instruction name → (number, operand stack)."""
     grammar: Grammar
     by_version: dict[int, dict[str, OpcodePlan]]
+    quick_by_version: dict[int, tuple[dict[str, QuickShape], dict[str, QuickShape]]]
 
     def available(self, version: int) -> dict[str, OpcodePlan]:
         """The plans of the opcodes spirv-as accepts for SPIR-V `version`."""
@@ -180,6 +251,20 @@ class Plans:
             table = {name: p for name, p in self.by_name.items() if p.available(version)}
             self.by_version[version] = table
         return table
+
+    def quick(self, version: int) -> tuple[dict[str, QuickShape], dict[str, QuickShape]]:
+        """The shapes of the opcodes the assembler's quick path takes for SPIR-V
+        `version`: those with a result id, then those without."""
+        tables = self.quick_by_version.get(version)
+        if tables is None:
+            with_result: dict[str, QuickShape] = {}
+            without: dict[str, QuickShape] = {}
+            for name, plan in self.available(version).items():
+                shape = _quick_shape(plan)
+                if shape is not None:
+                    (with_result if plan.has_result else without)[name] = shape
+            tables = self.quick_by_version[version] = (with_result, without)
+        return tables
 
     def ext_instructions(self, ext: ExtInstSet) -> dict[str, tuple[int, tuple[int, ...]]]:
         """Name → (number, operand stack) for an extended set."""
@@ -229,4 +314,4 @@ def load_plans() -> Plans:
             fast=fast,
             optional_after_fast=fast < len(stack) and _is_optional(stack[-1 - fast]),
         )
-    return Plans(by_name, enums, {}, grammar, {})
+    return Plans(by_name, enums, {}, grammar, {}, {})

@@ -115,8 +115,10 @@ def _run(
         offset = source.word_start(index)
         return source.text[offset : offset + 1]
 
-    keep = numeric_ids(words) if preserve else frozenset()
-    encoder = Encoder(words, load_plans(), version, keep | frozenset(hints.values()), punctuation)
+    numbered = numeric_ids(words) if preserve else {}
+    kept = frozenset(numbered.values()) | frozenset(hints.values())
+    encoder = Encoder(words, load_plans(), version, kept, punctuation)
+    encoder.pin(numbered)
     encoder.pin(hints)
     encoder.run()
     return encoder
