@@ -6,9 +6,10 @@ of a word begins a comment that runs to the end of the line. A NUL ends the text
 lone `,`, `(` or `)` where a word should start is an empty word; `tokenize` returns it
 as `''` (only `OpUnknown(opcode, count)` reads the character itself).
 
-Tokenizing is the assembler's hot path: stretches without quotes, comments, escapes or
-punctuation go through `str.split`, and only the lines holding such characters through
-the exact regular expression. Positions are computed separately and lazily, only for
+Tokenizing is the assembler's hot path: stretches without comments, escapes,
+punctuation or quoted strings with such characters or blanks inside go through
+`str.split`, and only the lines holding such characters through the exact regular
+expression. Positions are computed separately and lazily, only for
 diagnostics and instruction spans.
 """
 
@@ -22,10 +23,13 @@ _WORD = r"""[,()]|(?:[^ \t\r\n;,()"\\]|\\[\s\S]?|"(?:[^"\\]|\\[\s\S]?)*"?)+"""
 _STEP = re.compile(r"[ \t\r]*(?:;[^\n]*)?(?:(" + _WORD + r")|\n|\Z)")
 """Skips blanks and a comment on one line, then takes one word, or the newline, or the end."""
 
-_SPECIAL = re.compile(
-    "[\";\\\\,()\x0b\x0c\x1c-\x1f\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]"
-)
-"""Characters after which `str.split` would not split as spirv-as does."""
+_SPLIT_BREAKS = "\x0b\x0c\x1c-\x1f\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000"
+"""Characters `str.split` splits at and spirv-as does not."""
+_SPECIAL = re.compile('["\\\\;,()' + _SPLIT_BREAKS + "]")
+"""Characters after which `str.split` may not split as spirv-as does."""
+_PLAIN_STRING = re.compile(r'"[^"\s;\\,()]*"')
+"""A quoted string that `str.split` splits around as spirv-as does: nothing inside it
+that either would split at, and no backslash."""
 
 PUNCTUATION = frozenset(",()")
 
@@ -57,8 +61,11 @@ def tokenize(text: str) -> list[str]:
     pos = 0
     end = len(text)
     search = _SPECIAL.search
+    plain_string = _PLAIN_STRING.match
     while pos < end:
         m = search(text, pos)
+        while m is not None and (plain := plain_string(text, m.start())) is not None:
+            m = search(text, plain.end())
         if m is None:
             words += text[pos:].split()
             break

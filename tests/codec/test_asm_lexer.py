@@ -1,0 +1,45 @@
+"""The assembler's word splitting: the fast `str.split` path must split exactly as the
+one-word-at-a-time rule does (the rule spirv-as follows), whatever the text holds."""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from codec.asm_lexer import SourceMap, tokenize, word_offsets
+
+ALPHABET = ' \t\r\n;,()"\\%=Op1a.\x0b\x0c\x1c\x85\xa0\u2028\u3000'
+"""Every character the split treats specially, and a few ordinary ones."""
+
+
+def rule_words(text: str) -> list[str]:
+    """The words by the one-word-at-a-time rule, punctuation as ''."""
+    source = SourceMap(text)
+    words = []
+    for offset in word_offsets(text):
+        end = source.word_end(len(words))
+        word = text[offset:end]
+        words.append("" if word in (",", "(", ")") else word)
+    return words
+
+
+@settings(max_examples=2000, deadline=None)
+@given(st.text(alphabet=ALPHABET, max_size=60))
+def test_fast_split_equals_the_rule(text: str) -> None:
+    assert tokenize(text) == rule_words(text)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from([
+    'OpName %a "a"', 'OpName %b "two words"', 'OpString "x;y"', '"a\\"b"', '"a\\\\"',
+    '%x = OpLoad %t %p', '; comment "quoted', 'OpSource GLSL 450', '"(,)"', '"\x0b"', '"é"',
+    'x"a b"y', '"unterminated', '\\ ', 'OpUnknown(1, 2)',
+]), max_size=12), st.sampled_from([" ", "\n", "\t", " \n "]))
+def test_lines_of_instructions_and_strings(parts: list[str], joiner: str) -> None:
+    text = joiner.join(parts)
+    assert tokenize(text) == rule_words(text)
+
+
+def test_plain_strings_stay_whole() -> None:
+    text = 'OpName %main "main"\nOpName %x "a b" ; "c"\nOpString "p\\"q"\n'
+    assert tokenize(text) == ["OpName", "%main", '"main"', "OpName", "%x", '"a b"', "OpString", '"p\\"q"']
