@@ -15,7 +15,7 @@ from codec import asm_literals as lit
 from codec.asm_plans import (
     CODE_NAMES, ENUM_BASE, EXT_INST_NUM, FIXED_OPTIONAL, ID, LIT_FLOAT, LIT_INT, LIT_STR,
     OPT_CIV, OPT_ID, OPT_LIT_INT, OPT_LIT_STR, OPT_TYPED_INT, RESULT_ID, SPEC_OP_NUM,
-    TAIL_IDS, TYPE_ID, TYPED_NUM, VAR_ID, VARIADIC, OpcodePlan, Plans, QuickShape,
+    TAIL_CASES, TAIL_IDS, TYPE_ID, TYPED_NUM, VAR_ID, VARIADIC, OpcodePlan, Plans, QuickShape,
 )
 
 _ID_NAME = re.compile(r"%[A-Za-z0-9_]+\Z")
@@ -151,6 +151,7 @@ class Encoder:
         inst_words = self.inst_words
         inst_first = self.inst_first
         quick_result, quick_plain = self.plans.quick(self.version)
+        opnames = self.opnames
         slow = self.slow_instruction
         i = 0
         while i < n:
@@ -175,11 +176,17 @@ class Encoder:
             if j > n:
                 i = slow(i)
                 continue
-            if tail:
-                j = self.tail_end(j, tail)
-                if j < 0:
-                    i = slow(i)
-                    continue
+            if tail:  # inline `tail_end`, for speed
+                if tail == TAIL_IDS:
+                    while toks[j][:1] == "%" and toks[j + 1] != "=":
+                        j += 1
+                if j < n:
+                    nxt = toks[j]
+                    if nxt not in opnames and not (
+                        toks[j + 1] == "=" and nxt[:1] == "%" and toks[j + 2] in opnames
+                    ) and not self.new_instruction(j):
+                        i = slow(i)
+                        continue
             elif toks[j] == "=":  # the last id is the next instruction's result
                 i = slow(i)
                 continue
@@ -218,6 +225,11 @@ class Encoder:
         if tail == TAIL_IDS:
             while toks[j][:1] == "%" and toks[j + 1] != "=":
                 j += 1
+        elif tail == TAIL_CASES:
+            while j < n and not self.new_instruction(j):
+                j += 2
+            if j > n:
+                return -1
         if j < n:
             nxt = toks[j]
             if nxt not in self.opnames and not (
@@ -241,10 +253,17 @@ class Encoder:
         get = self.ids.get
         enums = self.plans.enums.kinds
         words: list = []  # numbers, and the words of ids not numbered yet
+        unnumbered = False
+        least_ids = 0  # how many ids an extended instruction needs after its name
         for code, tok in zip(codes, self.toks[k : k + length]):
             if code <= TYPE_ID:
                 number = get(tok)
-                words.append(tok if number is None else number)
+                if number is None:
+                    if not _ID_NAME.match(tok):
+                        return -1
+                    unnumbered = True
+                    number = tok
+                words.append(number)
             elif code == LIT_STR:
                 if len(tok) < 2 or tok[0] != '"' or tok[-1] != '"' or "\\" in tok or len(tok) > 0x3FFF:
                     return -1
@@ -256,6 +275,13 @@ class Encoder:
                 if value > 0xFFFFFFFF:
                     return -1
                 words.append(value)
+            elif code == EXT_INST_NUM:
+                ext = self.imports.get(words[1])
+                found = None if ext is None else self.plans.ext_instructions(ext).get(tok)
+                if found is None or found[1] != (ID,) * len(found[1]):
+                    return -1
+                words.append(found[0])
+                least_ids = len(found[1])
             elif code == TYPED_NUM:
                 info = self.types.get(words[0])
                 if info is None or info[0] == OTHER:
@@ -283,21 +309,42 @@ class Encoder:
                         return -1
                     value = e.value
                 words.append(value)
-        for tok in self.toks[k + length : j]:  # the list of ids of TAIL_IDS
+        rest = self.toks[k + length : j]
+        if tail == TAIL_CASES:  # (literal, label) pairs, the literal as wide as the selector
+            info = self.types.get(self.value_types.get(words[0], -1))
+            if info is None or info[0] != INT:
+                return -1
+            literals = [lit.encode_integer(literal, info[1], info[2])[0] for literal in rest[::2]]
+            if None in literals:
+                return -1
+        elif len(rest) < least_ids:
+            return -1
+        for x, tok in enumerate(rest):  # ids, or the labels of TAIL_CASES
+            if tail == TAIL_CASES and not x & 1:
+                words += literals[x >> 1]
+                continue
             number = get(tok)
-            words.append(tok if number is None else number)
+            if number is None:
+                if not _ID_NAME.match(tok):
+                    return -1
+                unnumbered = True
+                number = tok
+            words.append(number)
         if result is not None:
             number = get(result)
-            words.insert(has_type, result if number is None else number)
+            if number is None:
+                if not _ID_NAME.match(result):
+                    return -1
+                unnumbered = True
+                number = result
+            words.insert(has_type, number)
         if len(words) >= MAX_WORD_COUNT:
             return -1
-        fresh = [x for x, word in enumerate(words) if word.__class__ is str]
-        if fresh:
-            if not all(_ID_NAME.match(words[x]) for x in fresh):
-                return -1
-            for x in fresh:
-                number = get(words[x])
-                words[x] = number if number is not None else self.assign(words[x])
+        if unnumbered:  # number them in spirv-as's order: type, result, the rest
+            for x, word in enumerate(words):
+                if word.__class__ is str:
+                    number = get(word)
+                    words[x] = number if number is not None else self.assign(word)
         out = self.out
         self.inst_words.append(len(out))
         self.inst_first.append(i)

@@ -145,9 +145,11 @@ def stack_of(operands, enums: EnumTable, local: dict[str, OperandKind]) -> tuple
 
 FAST_CODES = frozenset({ID, TYPE_ID, RESULT_ID})
 ID_CODES = frozenset({ID, TYPE_ID})
-TAIL_NONE, TAIL_OPTIONAL, TAIL_IDS, TAIL_OTHER = 0, 1, 2, 3
-"""After an opcode's leading ids: nothing; only optional operands; a variadic id list
-(`VAR_ID`, the Ids of OpAccessChain or OpFunctionCall); anything else."""
+TAIL_NONE, TAIL_OPTIONAL, TAIL_IDS, TAIL_CASES, TAIL_OTHER = 0, 1, 2, 3, 4
+"""After a quick shape's fixed run: nothing; only optional operands; a variadic id list
+(`VAR_ID`, the Ids of OpAccessChain or OpFunctionCall); OpSwitch's (literal, label)
+pairs; anything else."""
+OP_SWITCH = 251
 EXT_INST_OPCODES = frozenset({12, 4433})
 """OpExtInst and OpExtInstWithForwardRefsKHR, whose set id needs checking."""
 
@@ -161,12 +163,14 @@ def _fast_prefix(stack: tuple[int, ...], opcode: int) -> int:
     return min(count, 2) if opcode in EXT_INST_OPCODES else count
 
 
-def _tail(codes: tuple[int, ...]) -> int:
+def _tail(codes: tuple[int, ...], opcode: int) -> int:
     """The tail kind of the operand codes (in text order) after a quick shape's fixed part."""
     if not codes:
         return TAIL_NONE
     if codes == (VAR_ID,):
         return TAIL_IDS
+    if codes == (VAR_LIT_INT_ID,) and opcode == OP_SWITCH:
+        return TAIL_CASES
     if all(_is_optional(code) for code in codes):
         return TAIL_OPTIONAL
     return TAIL_OTHER
@@ -195,9 +199,10 @@ class QuickShape(NamedTuple):
     """How many words the fixed run has in the text (the result type included)."""
     has_type: bool
     tail: int
-    """TAIL_NONE, TAIL_OPTIONAL or TAIL_IDS."""
+    """TAIL_NONE, TAIL_OPTIONAL, TAIL_IDS or TAIL_CASES."""
     codes: tuple[int, ...] | None
-    """The fixed run's operand codes in text order; None when they are all ids."""
+    """The fixed run's operand codes in text order; None when they are all ids and
+    nothing but ids or absent optional operands follow them."""
 
 
 OP_EXT_INST_IMPORT = 11
@@ -209,12 +214,16 @@ def _simple(code: int, opcode: int) -> bool:
     """True for an operand code the quick paths encode."""
     if code >= ENUM_BASE:
         return not code & 1
-    return code in (ID, LIT_STR, LIT_INT) or (code == TYPED_NUM and opcode in CONSTANT_OPCODES)
+    if code == TYPED_NUM:
+        return opcode in CONSTANT_OPCODES
+    if code == EXT_INST_NUM:
+        return opcode in EXT_INST_OPCODES
+    return code in (ID, LIT_STR, LIT_INT)
 
 
 def _quick_shape(plan: OpcodePlan) -> QuickShape | None:
     opcode = plan.opcode
-    if plan.declares_type or opcode in EXT_INST_OPCODES or opcode == OP_EXT_INST_IMPORT:
+    if plan.declares_type or opcode == OP_EXT_INST_IMPORT:
         return None
     text = plan.stack[::-1]
     head = (TYPE_ID, RESULT_ID) if plan.has_type else (RESULT_ID,) if plan.has_result else ()
@@ -224,11 +233,11 @@ def _quick_shape(plan: OpcodePlan) -> QuickShape | None:
     length = 0
     while length < len(rest) and _simple(rest[length], opcode):
         length += 1
-    tail = _tail(rest[length:])
+    tail = _tail(rest[length:], opcode)
     if tail == TAIL_OTHER:
         return None
     fixed = (TYPE_ID,) * plan.has_type + rest[:length]
-    codes = None if ID_CODES.issuperset(fixed) else fixed
+    codes = None if ID_CODES.issuperset(fixed) and tail != TAIL_CASES else fixed
     return QuickShape(opcode, len(fixed), plan.has_type, tail, codes)
 
 
