@@ -87,6 +87,7 @@ class Encoder:
         self.inst_words: list[int] = []
         self.inst_first: list[int] = []
         self.opnames = plans.available(version).keys()
+        self.enum_kinds = plans.enums.kinds
 
     # ----------------------------------------------------------------- helpers
 
@@ -128,11 +129,15 @@ class Encoder:
     def pin(self, numbers: dict[str, int]) -> None:
         """Gives id words fixed numbers before assembly: the numeric ids that
         --preserve-numeric-ids keeps ('%12' → 12), or a disassembler's names ('%main' → 4)."""
-        self.ids.update(numbers)
-        below_wrap = set(numbers.values())
-        below_wrap.discard(0xFFFFFFFF)  # its bound, 2^32, wraps to 0
-        if below_wrap:
-            self.bound = max(self.bound, max(below_wrap) + 1)
+        if self.ids:
+            self.ids.update(numbers)
+        else:
+            self.ids = dict(numbers)
+        if numbers:
+            top = max(numbers.values())
+            if top == 0xFFFFFFFF:  # its bound, 2^32, wraps to 0
+                top = max((n for n in numbers.values() if n != top), default=-1)
+            self.bound = max(self.bound, top + 1)
 
     # ------------------------------------------------------------- the module
 
@@ -251,7 +256,7 @@ class Encoder:
         if j < 0 or self.toks[j] == "=":
             return -1
         get = self.ids.get
-        enums = self.plans.enums.kinds
+        enums = self.enum_kinds
         words: list = []  # numbers, and the words of ids not numbered yet
         unnumbered = False
         least_ids = 0  # how many ids an extended instruction needs after its name
@@ -309,27 +314,28 @@ class Encoder:
                         return -1
                     value = e.value
                 words.append(value)
-        rest = self.toks[k + length : j]
-        if tail == TAIL_CASES:  # (literal, label) pairs, the literal as wide as the selector
-            info = self.types.get(self.value_types.get(words[0], -1))
-            if info is None or info[0] != INT:
-                return -1
-            literals = [lit.encode_integer(literal, info[1], info[2])[0] for literal in rest[::2]]
-            if None in literals:
-                return -1
-        elif len(rest) < least_ids:
-            return -1
-        for x, tok in enumerate(rest):  # ids, or the labels of TAIL_CASES
-            if tail == TAIL_CASES and not x & 1:
-                words += literals[x >> 1]
-                continue
-            number = get(tok)
-            if number is None:
-                if not _ID_NAME.match(tok):
+        if tail:
+            rest = self.toks[k + length : j]
+            if tail == TAIL_CASES:  # (literal, label) pairs, the literal as wide as the selector
+                info = self.types.get(self.value_types.get(words[0], -1))
+                if info is None or info[0] != INT:
                     return -1
-                unnumbered = True
-                number = tok
-            words.append(number)
+                literals = [lit.encode_integer(literal, info[1], info[2])[0] for literal in rest[::2]]
+                if None in literals:
+                    return -1
+            elif len(rest) < least_ids:
+                return -1
+            for x, tok in enumerate(rest):  # ids, or the labels of TAIL_CASES
+                if tail == TAIL_CASES and not x & 1:
+                    words += literals[x >> 1]
+                    continue
+                number = get(tok)
+                if number is None:
+                    if not _ID_NAME.match(tok):
+                        return -1
+                    unnumbered = True
+                    number = tok
+                words.append(number)
         if result is not None:
             number = get(result)
             if number is None:
@@ -864,8 +870,10 @@ def numeric_ids(words: list[str]) -> dict[str, int]:
     --preserve-numeric-ids keeps. spirv-as finds them with a dry run; when that run
     succeeds every word starting with '%' is an id, so a scan finds the same set.
     The scan runs as one regular expression over the distinct words joined by NULs
-    (which no word contains), which is several times faster than a loop over them."""
-    joined = "\0" + "\0".join(set(words)) + "\0"
+    (which no word contains), which is several times faster than a loop over them.
+    The words are taken in order of first appearance, so that the ids the assembler
+    meets one after another sit close together in the dictionary's memory."""
+    joined = "\0" + "\0".join(dict.fromkeys(words)) + "\0"
     decimal = _DECIMAL_ID.findall(joined)
     found = dict(zip(["%" + digits for digits in decimal], map(int, decimal)))
     for name in _OTHER_NUMERIC_ID.findall(joined):
