@@ -23,6 +23,10 @@ _DECIMAL_ID = re.compile(r"\0%([1-9][0-9]*)(?=\0)")
 _OTHER_NUMERIC_ID = re.compile(r"\0%(0[0-9A-Za-z_]*)(?=\0)")
 """Ids written as numbers, in words joined by NULs: plain decimal, and the rest
 (`%0`, `%0x1f`, `%017`) that `asm_literals.id_number` reads."""
+_PLAIN_STRING = re.compile(r'"[^"\\]{0,16000}"\Z')
+"""A quoted string without escapes, short enough to need no length check."""
+_PLAIN_UINT = re.compile(r"(?:0|[1-9][0-9]*)\Z")
+"""A decimal integer without sign or leading zeros (which would make it octal)."""
 _UINT_TEXT = re.compile(r"[0-9]+\Z")
 _NUMBER_LIKE = re.compile(r"-?[0-9]*\.?[0-9]*\Z")
 MAX_WORD_COUNT = 0xFFFF
@@ -246,8 +250,12 @@ class Encoder:
     def simple(self, i: int, k: int, result: str | None, shape: QuickShape) -> int:
         """The quick path for an instruction of ids, plain literals and enumerants
         without parameters (`QuickShape.codes`), written plainly; its operands start at
-        word `k`. Encodes it and returns the next word index, or returns -1, having
-        changed nothing, when the words are not the plain case."""
+        word `k`. Encodes it and returns the next word index, or returns -1 when the
+        words are not the plain case, for `instruction` to take them from the start.
+
+        Ids are numbered as they come, in spirv-as's order (result type, result, the
+        rest), so when this path gives up it has numbered exactly the ids that
+        `instruction` numbers, the same way, before it reaches the same word."""
         opcode, length, has_type, tail, codes = shape
         j = k + length
         if j > self.n:
@@ -256,32 +264,39 @@ class Encoder:
         if j < 0 or self.toks[j] == "=":
             return -1
         get = self.ids.get
-        enums = self.enum_kinds
-        words: list = []  # numbers, and the words of ids not numbered yet
-        unnumbered = False
+        words: list[int] = []
+        if result is not None and not has_type:
+            number = self.number_of(result)
+            if number is None:
+                return -1
+            words.append(number)
         least_ids = 0  # how many ids an extended instruction needs after its name
         for code, tok in zip(codes, self.toks[k : k + length]):
             if code <= TYPE_ID:
                 number = get(tok)
                 if number is None:
-                    if not _ID_NAME.match(tok):
+                    number = self.number_of(tok)
+                    if number is None:
                         return -1
-                    unnumbered = True
-                    number = tok
                 words.append(number)
+                if code == TYPE_ID and result is not None:
+                    number = self.number_of(result)
+                    if number is None:
+                        return -1
+                    words.append(number)
             elif code == LIT_STR:
-                if len(tok) < 2 or tok[0] != '"' or tok[-1] != '"' or "\\" in tok or len(tok) > 0x3FFF:
+                if not _PLAIN_STRING.match(tok):
                     return -1
                 words += lit.string_words(tok[1:-1])
             elif code == LIT_INT:
-                if not (tok.isdigit() and tok.isascii()) or (tok[0] == "0" and tok != "0"):
+                if not _PLAIN_UINT.match(tok):
                     return -1
                 value = int(tok)
                 if value > 0xFFFFFFFF:
                     return -1
                 words.append(value)
             elif code == EXT_INST_NUM:
-                ext = self.imports.get(words[1])
+                ext = self.imports.get(words[-1])
                 found = None if ext is None else self.plans.ext_instructions(ext).get(tok)
                 if found is None or found[1] != (ID,) * len(found[1]):
                     return -1
@@ -297,7 +312,7 @@ class Encoder:
                     return -1
                 words += encode[0]
             else:
-                enum = enums[(code - ENUM_BASE) >> 1]
+                enum = self.enum_kinds[(code - ENUM_BASE) >> 1]
                 by_name = enum.kind.by_name
                 if enum.is_mask:
                     value = 0
@@ -320,37 +335,25 @@ class Encoder:
                 info = self.types.get(self.value_types.get(words[0], -1))
                 if info is None or info[0] != INT:
                     return -1
-                literals = [lit.encode_integer(literal, info[1], info[2])[0] for literal in rest[::2]]
-                if None in literals:
-                    return -1
-            elif len(rest) < least_ids:
-                return -1
-            for x, tok in enumerate(rest):  # ids, or the labels of TAIL_CASES
-                if tail == TAIL_CASES and not x & 1:
-                    words += literals[x >> 1]
-                    continue
-                number = get(tok)
-                if number is None:
-                    if not _ID_NAME.match(tok):
+                for literal, label in zip(rest[::2], rest[1::2]):
+                    encoded = lit.encode_integer(literal, info[1], info[2])[0]
+                    number = None if encoded is None else self.number_of(label)
+                    if number is None:
                         return -1
-                    unnumbered = True
-                    number = tok
-                words.append(number)
-        if result is not None:
-            number = get(result)
-            if number is None:
-                if not _ID_NAME.match(result):
+                    words += encoded
+                    words.append(number)
+            else:
+                if len(rest) < least_ids:
                     return -1
-                unnumbered = True
-                number = result
-            words.insert(has_type, number)
+                for tok in rest:
+                    number = get(tok)
+                    if number is None:
+                        number = self.number_of(tok)
+                        if number is None:
+                            return -1
+                    words.append(number)
         if len(words) >= MAX_WORD_COUNT:
             return -1
-        if unnumbered:  # number them in spirv-as's order: type, result, the rest
-            for x, word in enumerate(words):
-                if word.__class__ is str:
-                    number = get(word)
-                    words[x] = number if number is not None else self.assign(word)
         out = self.out
         self.inst_words.append(len(out))
         self.inst_first.append(i)
@@ -359,6 +362,14 @@ class Encoder:
         if has_type:
             self.value_types.setdefault(words[1], words[0])
         return j
+
+    def number_of(self, tok: str) -> int | None:
+        """The number of id word `tok`, numbering it on first sight; None when it is
+        not a valid id."""
+        number = self.ids.get(tok)
+        if number is None and _ID_NAME.match(tok):
+            number = self.assign(tok)
+        return number
 
     def slow_instruction(self, i: int) -> int:
         """Assembles the instruction at word `i` operand by operand; returns the index
