@@ -133,10 +133,7 @@ class Encoder:
     def pin(self, numbers: dict[str, int]) -> None:
         """Gives id words fixed numbers before assembly: the numeric ids that
         --preserve-numeric-ids keeps ('%12' → 12), or a disassembler's names ('%main' → 4)."""
-        if self.ids:
-            self.ids.update(numbers)
-        else:
-            self.ids = dict(numbers)
+        self.ids.update(numbers)
         if numbers:
             top = max(numbers.values())
             if top == 0xFFFFFFFF:  # its bound, 2^32, wraps to 0
@@ -148,10 +145,11 @@ class Encoder:
     def run(self) -> None:
         """Assembles every instruction; raises AssemblyError at the first error.
 
-        Most instructions are ids only (`codec.asm_plans.QuickShape`); this loop encodes
-        those itself when they are plainly written, and leaves everything else, or
-        anything it is unsure of, to `instruction` (before changing anything), which
-        follows spirv-as operand by operand and gives the exact diagnostics."""
+        Most instructions have a quick shape (`codec.asm_plans.QuickShape`): this loop
+        encodes those of ids only itself and those with literals or enumerants through
+        `simple`, when they are plainly written. Everything else, and anything either
+        is unsure of, goes to `instruction`, which follows spirv-as operand by operand
+        and gives the exact diagnostics; the quick paths never produce a diagnostic."""
         toks = self.toks
         n = self.n
         out = self.out
@@ -346,11 +344,9 @@ class Encoder:
                 if len(rest) < least_ids:
                     return -1
                 for tok in rest:
-                    number = get(tok)
+                    number = self.number_of(tok)
                     if number is None:
-                        number = self.number_of(tok)
-                        if number is None:
-                            return -1
+                        return -1
                     words.append(number)
         if len(words) >= MAX_WORD_COUNT:
             return -1
