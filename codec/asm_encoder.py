@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import difflib
 import re
+from array import array
 
 from codec import asm_literals as lit
 from codec.asm_plans import (
@@ -73,9 +74,11 @@ class Encoder:
         preserve: frozenset[int] = frozenset(),
         punctuation=None,
     ) -> None:
-        self.toks = [*words, "", ""]
-        """The words, and two empty ones so that looking two words ahead needs no bounds check."""
-        self.n = len(words)
+        words += ("", "")
+        self.toks = words
+        """The words, to which two empty ones are added (`words` itself grows by them)
+        so that looking two words ahead needs no bounds check."""
+        self.n = len(words) - 2
         self.plans = plans
         self.version = version
         self.preserve = preserve
@@ -87,9 +90,13 @@ class Encoder:
         self.types: dict[int, tuple[int, int, bool]] = {}
         self.value_types: dict[int, int] = {}
         self.imports: dict[int, object] = {}
-        self.out: list[int] = []
-        self.inst_words: list[int] = []
-        self.inst_first: list[int] = []
+        # Arrays of 32-bit words rather than lists: they keep no int objects alive,
+        # which matters by the million.
+        self.out = array("I")
+        self.inst_words = array("I")
+        """Where each emitted instruction starts in `out`."""
+        self.inst_first = array("I")
+        """The index of each emitted instruction's first word in the text."""
         self.opnames = plans.available(version).keys()
         self.enum_kinds = plans.enums.kinds
 
@@ -220,7 +227,7 @@ class Encoder:
             inst_words.append(len(out))
             inst_first.append(i)
             out.append((count << 16) | opcode)
-            out += numbers
+            out.extend(numbers)
             i = j
 
     def tail_end(self, j: int, tail: int) -> int:
@@ -354,7 +361,7 @@ class Encoder:
         self.inst_words.append(len(out))
         self.inst_first.append(i)
         out.append(((len(words) + 1) << 16) | opcode)
-        out += words
+        out.extend(words)
         if has_type:
             self.value_types.setdefault(words[1], words[0])
         return j

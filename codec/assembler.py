@@ -165,7 +165,7 @@ def assemble(
     words = array("I", (MAGIC, version, generator, bound, schema))
     if header is not None and header.words is not None:
         words = array("I", header.words)
-    words.extend(encoder.out)
+    words += encoder.out
     return AssemblyResult(
         words, [], source, encoder.inst_words, encoder.inst_first, encoder.n,
         big_endian=header is not None and header.big_endian,
