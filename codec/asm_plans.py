@@ -191,8 +191,9 @@ def _version(text: str | None, default: int) -> int:
 
 class QuickShape(NamedTuple):
     """An opcode the assembler's quick paths take: after the opcode (and the result
-    id), a fixed run of ids, plain literals and enumerants without parameters, then
-    nothing, a list of ids, or optional operands (taken only when they are absent)."""
+    id), a fixed run of ids, plain literals, OpExtInst's instruction name and
+    enumerants without parameters; then nothing, a list of ids, OpSwitch's (literal,
+    label) pairs, or optional operands (taken only when they are absent)."""
 
     opcode: int
     length: int
