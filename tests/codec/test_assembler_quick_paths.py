@@ -13,7 +13,8 @@ from unittest.mock import patch
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from codec.asm_plans import Plans
+from codec import assembler
+from codec.asm_encoder import Encoder
 from codec.assembler import assemble
 
 MODULE = """\
@@ -78,7 +79,7 @@ REPLACEMENTS = [
 
 def without_quick_paths(text: str):
     """`assemble(text)` with every instruction taken operand by operand."""
-    with patch.object(Plans, "quick", lambda self, version: ({}, {})):
+    with patch.object(assembler, "QuickEncoder", Encoder):
         return assemble(text)
 
 
