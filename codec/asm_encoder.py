@@ -330,11 +330,7 @@ class Encoder:
                 pop = stack.pop
             elif code == ID or code == OPT_ID:
                 out.append(self.id_of(tok, i))
-                if len(out) - start == 4 and (opcode == OP_EXT_INST or opcode == OP_EXT_INST_FORWARD):
-                    if out[-1] not in self.imports:
-                        raise AssemblyError(
-                            f"{tok} is not the result of an OpExtInstImport", ("start", i)
-                        )
+                self.check_ext_set(tok, i, start, opcode)
             elif code == TYPE_ID:
                 type_id = self.id_of(tok, i)
                 out.append(type_id)
@@ -356,6 +352,13 @@ class Encoder:
         elif plan.has_type and count > 2:
             self.value_types.setdefault(out[start + 2], out[start + 1])
         return i
+
+    def check_ext_set(self, tok: str, i: int, start: int, opcode: int) -> None:
+        """OpExtInst's fourth word, when an id, must be an OpExtInstImport result."""
+        out = self.out
+        if len(out) - start == 4 and (opcode == OP_EXT_INST or opcode == OP_EXT_INST_FORWARD):
+            if out[-1] not in self.imports:
+                raise AssemblyError(f"{tok} is not the result of an OpExtInstImport", ("start", i))
 
     def result_id(self, result: str, op_index: int, last: int) -> None:
         """Encodes the `%id =` of an assignment where the grammar puts it."""
@@ -404,6 +407,8 @@ class Encoder:
         elif opcode == OP_TYPE_FLOAT:
             if len(words) not in (3, 4):
                 raise AssemblyError("OpTypeFloat takes a width and an optional encoding", where)
+            if len(words) == 4 and words[3] not in self.plans.grammar.operand_kinds["FPEncoding"].by_value:
+                raise AssemblyError(f"{words[3]} is not an FPEncoding", where)
             self.types[type_id] = (FLOAT, words[2], False)
         else:
             self.types[type_id] = (OTHER, 0, False)
@@ -476,6 +481,8 @@ class Encoder:
             return True
         elif code == OPT_CIV:
             self.civ(tok, i, start, opcode)
+            if tok[:1] == "%":  # an id, which spirv-as checks even after a !<integer>
+                self.check_ext_set(tok, i, start, opcode)
             if not stack:
                 stack.append(OPT_CIV)
             return True

@@ -234,7 +234,9 @@ def _quick_shape(plan: OpcodePlan) -> QuickShape | None:
     length = 0
     while length < len(rest) and _simple(rest[length], opcode):
         length += 1
-    tail = _tail(rest[length:], opcode)
+    # OpExtInst's run ends at the instruction's name; the ids that follow are taken as
+    # a list, which must then be just what that instruction needs.
+    tail = TAIL_IDS if opcode in EXT_INST_OPCODES else _tail(rest[length:], opcode)
     if tail == TAIL_OTHER:
         return None
     fixed = (TYPE_ID,) * plan.has_type + rest[:length]
@@ -309,7 +311,12 @@ def load_plans() -> Plans:
     by_name = {}
     for name, desc in grammar.by_name.items():
         first, last, elsewhere = availability.get(name, (0x10000, VERSION_ANY, False))
-        stack = stack_of(desc.operands, enums, {})
+        operands = desc.operands
+        if desc.opcode in EXT_INST_OPCODES:
+            # The extended instruction's own operands take the place of the grammar's
+            # trailing `IdRef*`, as in spirv-as: Sqrt takes one id and no more.
+            operands = operands[:-1]
+        stack = stack_of(operands, enums, {})
         fast = _fast_prefix(stack, desc.opcode)
         by_name[name] = OpcodePlan(
             opname=name,

@@ -155,7 +155,7 @@ class QuickEncoder(Encoder):
             if number is None:
                 return -1
             words.append(number)
-        least_ids = 0  # how many ids an extended instruction needs after its name
+        ext_ids = None  # how many ids an extended instruction takes after its name
         for code, tok in zip(codes, self.toks[k : k + length]):
             if code <= TYPE_ID:
                 number = get(tok)
@@ -186,7 +186,7 @@ class QuickEncoder(Encoder):
                 if found is None or found[1] != (ID,) * len(found[1]):
                     return -1
                 words.append(found[0])
-                least_ids = len(found[1])
+                ext_ids = len(found[1])
             elif code == TYPED_NUM:
                 info = self.types.get(words[0])
                 if info is None or info[0] == OTHER:
@@ -228,7 +228,7 @@ class QuickEncoder(Encoder):
                     words += encoded
                     words.append(number)
             else:
-                if len(rest) < least_ids:
+                if ext_ids is not None and len(rest) != ext_ids:
                     return -1
                 for tok in rest:
                     number = self.number_of(tok)

@@ -37,6 +37,8 @@ OpMemoryModel Logical GLSL450
 %f64 = OpTypeFloat 64
 """
 
+GLSL = TYPES + '%glsl = OpExtInstImport "GLSL.std.450"\n%x = OpUndef %f32\n'
+
 CASES = {
     "named ids numbered by first appearance": "%b = OpTypeVoid\n%a = OpTypeFunction %b\n%z = OpTypePointer Function %y",
     "numeric ids": "%7 = OpTypeVoid\n%2 = OpTypeFunction %7",
@@ -129,6 +131,14 @@ CASES = {
     "whitespace only": "  ; nothing\n",
     "CRLF": "OpCapability Shader\r\nOpCapability Int8\r\n",
     "vertical tab is not a blank": "OpCapability Shader\vOpCapability Int8",
+    "extended instruction takes its own operands only": GLSL + "%r = OpExtInst %f32 %glsl Sqrt %x %x",
+    "extended instruction missing an operand": GLSL + "%r = OpExtInst %f32 %glsl FMix %x %x",
+    "extended instruction then the next": GLSL + "%r = OpExtInst %f32 %glsl Sqrt %x\n%s = OpExtInst %f32 %glsl Sqrt %r",
+    "set id checked after !<integer>": GLSL + "%r = OpExtInst !7 %f32 %glsl",
+    "non-semantic set by number takes any ids": GLSL + '%n = OpExtInstImport "NonSemantic.Foo"\n%r = OpExtInst %f32 %n 5 %x %x %x',
+    "DebugPrintf is known to spirv-as by number only": GLSL + '%p = OpExtInstImport "NonSemantic.DebugPrintf"\n%r = OpExtInst %f32 %p 1 %x',
+    "DebugPrintf by name is not": GLSL + '%p = OpExtInstImport "NonSemantic.DebugPrintf"\n%r = OpExtInst %f32 %p DebugPrintf %x',
+    "float encoding must be an FPEncoding": "OpCapability Shader\n%f = OpTypeFloat !0x00020011 32",
 }
 
 

@@ -121,3 +121,25 @@ OpMemoryModel Logical GLSL450
     expected, actual = reference(binary, []), ours(capsysbinary, binary, [])
     assert actual == expected, first_difference(expected, actual)
     assert b"%float_n0x1_0002p_128 = OpConstant %float -0x1.0002p+128" in actual
+
+
+def test_sets_spirv_tools_knows_only_by_number_match_spirv_dis(tmp_path, capsysbinary):
+    """NonSemantic.DebugPrintf and NonSemantic.DebugBreak have grammars in the headers,
+    but SPIRV-Tools prints their instructions as numbers, like any unknown NonSemantic set."""
+    text = """OpCapability Shader
+OpExtension "SPV_KHR_non_semantic_info"
+%printf = OpExtInstImport "NonSemantic.DebugPrintf"
+%break = OpExtInstImport "NonSemantic.DebugBreak"
+OpMemoryModel Logical GLSL450
+%void = OpTypeVoid
+%fmt = OpString "x=%d"
+%1 = OpExtInst %void %printf 1 %fmt %void
+%2 = OpExtInst %void %break 1
+"""
+    source = tmp_path / "sets.spvasm"
+    source.write_text(text)
+    binary = tmp_path / "sets.spv"
+    assert run_tool("spirv-as", "-o", str(binary), str(source)).returncode == 0
+    for flags in ([], ["--raw-id"]):
+        expected, actual = reference(binary, flags), ours(capsysbinary, binary, flags)
+        assert actual == expected, first_difference(expected, actual)
