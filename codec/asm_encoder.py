@@ -48,6 +48,14 @@ class AssemblyError(Exception):
         self.where = where
 
 
+def encode_typed(tok: str, info: tuple) -> tuple[list[int] | None, str | None]:
+    """Words of a number of a declared scalar type (see `Encoder.types`), or an error."""
+    kind, width, detail = info
+    if kind == FLOAT:
+        return lit.encode_float(tok, width, detail)
+    return lit.encode_integer(tok, width, detail)
+
+
 def number_like(word: str) -> bool:
     """True when spirv-as reads a word as a number rather than a string."""
     return word not in ("", "-") and _NUMBER_LIKE.match(word) is not None
@@ -82,7 +90,8 @@ class Encoder:
         self.ids: dict[str, int] = {}
         self.next_id = 1
         self.bound = 1
-        self.types: dict[int, tuple[int, int, bool]] = {}
+        self.types: dict[int, tuple] = {}
+        """Type id → (INT, width, signed), (FLOAT, width, FPEncoding or None) or (OTHER, 0, False)."""
         self.value_types: dict[int, int] = {}
         self.imports: dict[int, object] = {}
         # Arrays of 32-bit words rather than lists: they keep no int objects alive,
@@ -409,7 +418,7 @@ class Encoder:
                 raise AssemblyError("OpTypeFloat takes a width and an optional encoding", where)
             if len(words) == 4 and words[3] not in self.plans.grammar.operand_kinds["FPEncoding"].by_value:
                 raise AssemblyError(f"{words[3]} is not an FPEncoding", where)
-            self.types[type_id] = (FLOAT, words[2], False)
+            self.types[type_id] = (FLOAT, words[2], words[3] if len(words) == 4 else None)
         else:
             self.types[type_id] = (OTHER, 0, False)
 
@@ -513,10 +522,7 @@ class Encoder:
                 )
         else:
             return lit.encode_untyped_number(tok)
-        kind, width, signed = info
-        if kind == FLOAT:
-            return lit.encode_float(tok, width)
-        return lit.encode_integer(tok, width, signed)
+        return encode_typed(tok, info)
 
     def string(self, tok: str, i: int, opcode: int, start: int, optional: bool) -> bool:
         """A quoted string; records OpExtInstImport's set."""

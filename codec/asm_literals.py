@@ -240,8 +240,22 @@ def float_bits(text: str, width: int) -> int | None:
     return _decimal_float_bits(text, width)
 
 
-def encode_float(text: str, width: int) -> tuple[list[int] | None, str | None]:
-    """Words of a float literal of a `width`-bit float type, or an error."""
+BFLOAT16 = 0
+"""The FPEncoding BFloat16KHR: the top half of a 32-bit float."""
+
+
+def encode_float(
+    text: str, width: int, encoding: int | None = None
+) -> tuple[list[int] | None, str | None]:
+    """Words of a float literal of a `width`-bit float type (with OpTypeFloat's
+    FPEncoding, if any), or an error."""
+    if encoding is not None:
+        if encoding != BFLOAT16 or width != 16:
+            return None, "literals of 8-bit floats (Float8E4M3EXT, Float8E5M2EXT) are not supported"
+        bits = float_bits(text, 32)
+        if bits is None:
+            return None, f"expected a bfloat16, found '{text}'"
+        return [bits >> 16], None  # spirv-as truncates the 32-bit float
     if width not in FLOAT_FORMATS:
         return None, f"{width}-bit float literals are not supported"
     bits = float_bits(text, width)

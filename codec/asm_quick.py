@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 
 from codec import asm_literals as lit
-from codec.asm_encoder import FLOAT, ID_NAME, INT, MAX_WORD_COUNT, OTHER, Encoder
+from codec.asm_encoder import ID_NAME, INT, MAX_WORD_COUNT, OTHER, Encoder, encode_typed
 from codec.asm_plans import (
     ENUM_BASE, EXT_INST_NUM, ID, LIT_INT, LIT_STR, TAIL_CASES, TAIL_IDS, TYPE_ID, TYPED_NUM,
     QuickShape,
@@ -191,11 +191,10 @@ class QuickEncoder(Encoder):
                 info = self.types.get(words[0])
                 if info is None or info[0] == OTHER:
                     return -1
-                kind, width, signed = info
-                encode = lit.encode_float(tok, width) if kind == FLOAT else lit.encode_integer(tok, width, signed)
-                if encode[0] is None:
+                encoded = encode_typed(tok, info)[0]
+                if encoded is None:
                     return -1
-                words += encode[0]
+                words += encoded
             else:
                 enum = self.enum_kinds[(code - ENUM_BASE) >> 1]
                 by_name = enum.kind.by_name

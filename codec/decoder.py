@@ -388,7 +388,8 @@ class _Decoder:
                 "int", words[inst.offset + 2], words[inst.offset + 3] != 0
             )
         elif opcode == OP_TYPE_FLOAT and inst.word_count >= 3:
-            self.number_types[result] = NumberType("float", words[inst.offset + 2], True)
+            encoding = words[inst.offset + 3] if inst.word_count >= 4 else None
+            self.number_types[result] = NumberType("float", words[inst.offset + 2], True, encoding)
         elif opcode == OP_EXT_INST_IMPORT:
             name = inst.operands[1].value if len(inst.operands) > 1 else ""
             self.ext_imports[result] = str(name)

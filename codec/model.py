@@ -24,6 +24,8 @@ class NumberType(NamedTuple):
     category: str
     width: int
     signed: bool = False
+    encoding: int | None = None
+    """For a float: OpTypeFloat's FPEncoding operand (bfloat16, 8-bit floats), if any."""
 
 
 class Operand(NamedTuple):

@@ -3,7 +3,8 @@
 Integers in decimal (signed ones sign-extended from the word). Floats of 32 and 64
 bits: zero and normal values in decimal with enough digits to round-trip (C's `%.9g`
 and `%.17g`); infinities, NaNs and subnormals in C hex-float form with every bit kept.
-16-bit floats are always printed in hex-float form.
+16-bit floats, and floats with an FPEncoding (bfloat16, the two 8-bit formats), are
+always printed in hex-float form.
 """
 
 from __future__ import annotations
@@ -14,11 +15,15 @@ from codec.model import NumberType
 
 # width: (exponent bits, fraction bits)
 FLOAT_LAYOUTS = {16: (5, 10), 32: (8, 23), 64: (11, 52)}
+ENCODED_LAYOUTS = {0: (16, 8, 7), 4214: (8, 4, 3), 4215: (8, 5, 2)}
+"""FPEncoding value (BFloat16KHR, Float8E4M3EXT, Float8E5M2EXT): (width, exponent bits,
+fraction bits). SPIRV-Tools prints every bit pattern of these by the same formula,
+the all-ones exponent included."""
 
 
-def format_hex_float(bits: int, width: int) -> str:
+def format_hex_float(bits: int, width: int, layout: tuple[int, int] | None = None) -> str:
     """`0x1.8p+128`, `-0x1.0002p+128`, `0x1p-149`: the C hex-float form of `bits`."""
-    exp_bits, frac_bits = FLOAT_LAYOUTS[width]
+    exp_bits, frac_bits = layout or FLOAT_LAYOUTS[width]
     sign = "-" if bits >> (width - 1) & 1 else ""
     biased = bits >> frac_bits & ((1 << exp_bits) - 1)
     fraction = bits & ((1 << frac_bits) - 1)
@@ -59,6 +64,10 @@ def format_float(bits: int, width: int) -> str:
 def format_number(value: int, number_type: NumberType, num_words: int) -> str:
     """A typed literal (OpConstant, OpSwitch case) as spirv-dis prints it."""
     if number_type.category == "float":
+        encoded = ENCODED_LAYOUTS.get(number_type.encoding)  # type: ignore[arg-type]
+        if encoded is not None and encoded[0] == number_type.width:
+            width, exp_bits, frac_bits = encoded
+            return format_hex_float(value & ((1 << width) - 1), width, (exp_bits, frac_bits))
         return format_float(value, 64 if num_words == 2 else number_type.width)
     if number_type.signed:
         width = 32 * num_words

@@ -143,3 +143,23 @@ OpMemoryModel Logical GLSL450
     for flags in ([], ["--raw-id"]):
         expected, actual = reference(binary, flags), ours(capsysbinary, binary, flags)
         assert actual == expected, first_difference(expected, actual)
+
+
+def test_encoded_floats_match_spirv_dis(tmp_path, capsysbinary):
+    """bfloat16 and both 8-bit float formats: type names, constant names and hex-float
+    literals, for every 8-bit pattern and a spread of 16-bit ones (written as raw words)."""
+    lines = [
+        "OpCapability Shader", "%bf = OpTypeFloat 16 BFloat16KHR",
+        "%e4 = OpTypeFloat 8 Float8E4M3EXT", "%e5 = OpTypeFloat 8 Float8E5M2EXT",
+    ]
+    for bits in range(256):
+        lines += [f"%a{bits} = OpConstant %e4 !{bits}", f"%b{bits} = OpConstant %e5 !{bits}"]
+    for bits in [*range(0, 0x10000, 97), 0x7F80, 0xFF80, 0x7FC0, 0x7F81, 0x8000, 0x0080, 0x007F]:
+        lines.append(f"%c{bits} = OpConstant %bf !{bits}")
+    source = tmp_path / "encoded.spvasm"
+    source.write_text("\n".join(lines) + "\n")
+    binary = tmp_path / "encoded.spv"
+    assert run_tool("spirv-as", "-o", str(binary), str(source)).returncode == 0
+    for flags in ([], ["--raw-id"]):
+        expected, actual = reference(binary, flags), ours(capsysbinary, binary, flags)
+        assert actual == expected, first_difference(expected, actual)

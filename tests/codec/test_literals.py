@@ -120,3 +120,21 @@ def test_random_literals_same_as_spirv_as() -> None:
     assert reference.returncode == 0, reference.stderr.decode()
     ours = assemble(text).binary
     assert ours[12:] == reference.stdout[12:] and ours[:8] == reference.stdout[:8]
+
+
+def test_bfloat16_literals_same_as_spirv_as() -> None:
+    """bfloat16 (OpTypeFloat 16 BFloat16KHR): spirv-as reads a 32-bit float and keeps its
+    top half, so decimals round to nearest in 32 bits and then truncate."""
+    rng = random.Random(16)
+    texts = ["0", "-0", "1.2", "-3.3", "1e38", "3.4e38", "0x1p+128", "0x1.8p+128", "0x1.03p+0", "0x1p-149"]
+    texts += [f"{rng.uniform(-1e6, 1e6):.{rng.randint(1, 12)}g}" for _ in range(100)]
+    texts += [float.hex(rng.uniform(-100, 100)) for _ in range(50)]
+    lines = ["OpCapability Shader", "%bf = OpTypeFloat 16 BFloat16KHR"]
+    lines += [f"%c{n} = OpConstant %bf {text}" for n, text in enumerate(texts)]
+    text = "\n".join(lines)
+    reference = run_tool("spirv-as", "-o", "-", "-", input=text.encode())
+    assert reference.returncode == 0, reference.stderr.decode()
+    ours = assemble(text).binary
+    assert ours[12:] == reference.stdout[12:] and ours[:8] == reference.stdout[:8]
+    for overflow in ("1e39", "-0x1p+129x"):
+        assert assemble(lines[0] + "\n" + lines[1] + f"\n%c = OpConstant %bf {overflow}").diagnostics
