@@ -104,9 +104,12 @@ def encode_integer(text: str, width: int, signed: bool) -> tuple[list[int] | Non
     return _split64(bits, width), None
 
 
-def _hex_float_bits(m: re.Match, negative: bool, width: int) -> int:
-    """Bits of a hex float, truncating extra fraction bits as SPIRV-Tools does."""
-    exp_bits, frac_bits = FLOAT_FORMATS[width]
+def _hex_float_bits(
+    m: re.Match, negative: bool, width: int, layout: tuple[int, int] | None = None
+) -> int:
+    """Bits of a hex float, truncating extra fraction bits as SPIRV-Tools does; `layout`
+    (exponent bits, fraction bits) for a format other than IEEE's of that width."""
+    exp_bits, frac_bits = layout or FLOAT_FORMATS[width]
     top = width - 1  # accumulator bit that receives the first fraction bit
     bias = (1 << (exp_bits - 1)) - 1
     max_exponent = (1 << exp_bits) - 1
@@ -242,6 +245,45 @@ def float_bits(text: str, width: int) -> int | None:
 
 BFLOAT16 = 0
 """The FPEncoding BFloat16KHR: the top half of a 32-bit float."""
+FLOAT8_FORMATS = {4214: (4, 3, 7, 448.0, 0x7E), 4215: (5, 2, 15, 57344.0, 0x7B)}
+"""FPEncoding Float8E4M3EXT and Float8E5M2EXT: exponent bits, fraction bits, the largest
+exponent spirv-as fills normally, the largest finite value and its bits."""
+
+
+def _float8_bits(text: str, encoding: int) -> int | None:
+    """Bits of an 8-bit float literal as spirv-as makes them, or None.
+
+    Hex floats go bit by bit like the other widths. A decimal is read as the nearest
+    32-bit float, then cut toward zero; past the largest exponent a value up to the
+    largest finite one becomes that one (so 256 is 448 in E4M3), and anything larger
+    is an error."""
+    exp_bits, frac_bits, max_exponent, max_value, max_bits = FLOAT8_FORMATS[encoding]
+    negative = text.startswith("-")
+    body = text[1:] if negative else text
+    if body[:2] in ("0x", "0X"):
+        m = _HEX_FLOAT.match(body)
+        return None if m is None else _hex_float_bits(m, negative, 8, (exp_bits, frac_bits))
+    if not _DECIMAL_FLOAT.match(body):
+        return None
+    bits32 = _nearest_f32_bits(body)
+    if bits32 is None:
+        return None
+    value = _f32_value(bits32)
+    bias = (1 << (exp_bits - 1)) - 1
+    if value == 0:
+        bits = 0
+    else:
+        exponent = math.frexp(value)[1] - 1
+        if exponent > max_exponent:
+            if value > max_value:
+                return None
+            bits = max_bits
+        elif exponent >= 1 - bias:
+            fraction = int((value / 2.0**exponent - 1) * (1 << frac_bits))
+            bits = ((exponent + bias) << frac_bits) | fraction
+        else:
+            bits = int(value * 2.0 ** (bias - 1 + frac_bits))
+    return bits | (0x80 if negative else 0)
 
 
 def encode_float(
@@ -249,13 +291,18 @@ def encode_float(
 ) -> tuple[list[int] | None, str | None]:
     """Words of a float literal of a `width`-bit float type (with OpTypeFloat's
     FPEncoding, if any), or an error."""
-    if encoding is not None:
-        if encoding != BFLOAT16 or width != 16:
-            return None, "literals of 8-bit floats (Float8E4M3EXT, Float8E5M2EXT) are not supported"
+    if encoding == BFLOAT16 and width == 16:
         bits = float_bits(text, 32)
         if bits is None:
             return None, f"expected a bfloat16, found '{text}'"
         return [bits >> 16], None  # spirv-as truncates the 32-bit float
+    if encoding in FLOAT8_FORMATS and width == 8:
+        bits = _float8_bits(text, encoding)
+        if bits is None:
+            return None, f"expected an 8-bit float (or one too large for the format), found '{text}'"
+        return [bits], None
+    if encoding is not None:
+        return None, f"a {width}-bit float with FPEncoding {encoding} takes no literals"
     if width not in FLOAT_FORMATS:
         return None, f"{width}-bit float literals are not supported"
     bits = float_bits(text, width)

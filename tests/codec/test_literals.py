@@ -1,11 +1,13 @@
 """Literal print/parse round trips for every integer and float width, NaN payloads
-included, and a batch of random literals checked against spirv-as."""
+included, and batches of random literals checked against spirv-as, the encoded floats
+(bfloat16, the 8-bit formats) among them."""
 
 from __future__ import annotations
 
 import random
 import struct
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from oracle import run_tool
@@ -122,19 +124,37 @@ def test_random_literals_same_as_spirv_as() -> None:
     assert ours[12:] == reference.stdout[12:] and ours[:8] == reference.stdout[:8]
 
 
-def test_bfloat16_literals_same_as_spirv_as() -> None:
-    """bfloat16 (OpTypeFloat 16 BFloat16KHR): spirv-as reads a 32-bit float and keeps its
-    top half, so decimals round to nearest in 32 bits and then truncate."""
-    rng = random.Random(16)
-    texts = ["0", "-0", "1.2", "-3.3", "1e38", "3.4e38", "0x1p+128", "0x1.8p+128", "0x1.03p+0", "0x1p-149"]
-    texts += [f"{rng.uniform(-1e6, 1e6):.{rng.randint(1, 12)}g}" for _ in range(100)]
-    texts += [float.hex(rng.uniform(-100, 100)) for _ in range(50)]
-    lines = ["OpCapability Shader", "%bf = OpTypeFloat 16 BFloat16KHR"]
-    lines += [f"%c{n} = OpConstant %bf {text}" for n, text in enumerate(texts)]
+ENCODED_LITERALS = [
+    "0", "-0", "1.2", "-3.3", "0.1", "240", "255", "0.0029", "0x1p+128", "0x1.8p+128",
+    "0x1.03p+0", "0x1.fp+8", "0x1p-9", "0x1p-16", "0x1p-149",
+]
+"""Where the formats round, go subnormal or clamp (in range for all three)."""
+NEAR_THE_TOP = {
+    "BFloat16KHR": ["1e38", "3.4e38", "61440", "65535"],
+    "Float8E4M3EXT": ["256", "300", "448", "-448"],
+    "Float8E5M2EXT": ["256", "448", "57345", "61440", "65535", "1.6e-5"],
+}
+"""Each format's largest values, where an 8-bit one saturates."""
+TOO_LARGE = {"BFloat16KHR": "1e39", "Float8E4M3EXT": "449", "Float8E5M2EXT": "65536"}
+
+
+@pytest.mark.parametrize(("encoding", "width"), [
+    ("BFloat16KHR", 16), ("Float8E4M3EXT", 8), ("Float8E5M2EXT", 8),
+])
+def test_encoded_float_literals_same_as_spirv_as(encoding: str, width: int) -> None:
+    """bfloat16 is a 32-bit float's top half; the 8-bit formats cut a 32-bit float toward
+    zero and saturate or fail past their range, as spirv-as does."""
+    rng = random.Random(width)
+    texts = ENCODED_LITERALS + NEAR_THE_TOP[encoding]
+    texts += [f"{rng.uniform(-400, 400):.{rng.randint(1, 8)}g}" for _ in range(100)]
+    texts += [float.hex(rng.uniform(-100, 100) * 2.0 ** rng.randint(-20, 0)) for _ in range(50)]
+    lines = ["OpCapability Shader", f"%t = OpTypeFloat {width} {encoding}"]
+    lines += [f"%c{n} = OpConstant %t {text}" for n, text in enumerate(texts)]
     text = "\n".join(lines)
     reference = run_tool("spirv-as", "-o", "-", "-", input=text.encode())
     assert reference.returncode == 0, reference.stderr.decode()
     ours = assemble(text).binary
     assert ours[12:] == reference.stdout[12:] and ours[:8] == reference.stdout[:8]
-    for overflow in ("1e39", "-0x1p+129x"):
-        assert assemble(lines[0] + "\n" + lines[1] + f"\n%c = OpConstant %bf {overflow}").diagnostics
+    too_large = "\n".join(lines[:2]) + f"\n%c = OpConstant %t {TOO_LARGE[encoding]}"
+    assert run_tool("spirv-as", "-o", "-", "-", input=too_large.encode()).returncode != 0
+    assert assemble(too_large).diagnostics[0].line == 3
