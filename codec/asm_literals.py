@@ -87,7 +87,7 @@ def encode_integer(text: str, width: int, signed: bool) -> tuple[list[int] | Non
     if negative or signed:
         magnitude >>= 1
         sign_bit = magnitude + 1
-    if negative:
+    if value < 0:  # by value, as SPIRV-Tools checks: "-0" is a zero, not a negative
         bits = value & UINT64_MAX
         fits = (bits & overflow) == overflow and (bits & sign_bit) == sign_bit
     elif is_hex:

@@ -278,9 +278,11 @@ class _Decoder:
                 expected[insert_at:insert_at] = params
             return
         if category == "Composite":
-            expected[insert_at:insert_at] = [
-                OperandDesc(base, None, desc.name) for base in ko.bases
-            ]
+            bases = ko.bases
+            if kind == "PairIdRefIdRef":
+                # SPIRV-Tools reads OpPhi's pairs as a plain list of ids, odd counts too.
+                bases = bases[:1]
+            expected[insert_at:insert_at] = [OperandDesc(base, None, desc.name) for base in bases]
             return
         if kind == "LiteralString":
             self._string(state, desc)

@@ -163,3 +163,20 @@ def test_encoded_floats_match_spirv_dis(tmp_path, capsysbinary):
     for flags in ([], ["--raw-id"]):
         expected, actual = reference(binary, flags), ours(capsysbinary, binary, flags)
         assert actual == expected, first_difference(expected, actual)
+
+
+def test_phi_with_an_odd_operand_count_matches_spirv_dis(tmp_path, capsysbinary):
+    """SPIRV-Tools reads OpPhi's (value, parent) pairs as a plain list of ids."""
+    text = """OpCapability Shader
+%int = OpTypeInt 32 1
+%a = OpUndef %int
+%p = OpPhi %int %a %a %a
+%q = OpPhi %int %a
+"""
+    source = tmp_path / "phi.spvasm"
+    source.write_text(text)
+    binary = tmp_path / "phi.spv"
+    assert run_tool("spirv-as", "-o", str(binary), str(source)).returncode == 0
+    for flags in ([], ["--raw-id"]):
+        expected, actual = reference(binary, flags), ours(capsysbinary, binary, flags)
+        assert actual == expected, first_difference(expected, actual)
