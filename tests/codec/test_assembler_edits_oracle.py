@@ -15,7 +15,7 @@ import struct
 
 import pytest
 from oracle import run_tool
-from test_assembler_quick_paths import MODULE
+from test_assembler_quick_paths import MODULE, apply_edit
 
 from codec.asm_lexer import tokenize
 from codec.assembler import assemble
@@ -30,20 +30,10 @@ NEW_WORDS = [
 def edited(words: list[str], rng: random.Random) -> str:
     words = list(words)
     for _ in range(rng.randint(1, 3)):
-        kind = rng.choice(["drop", "repeat", "swap", "replace", "insert", "move"])
+        kind = rng.choice(["drop", "repeat", "swap", "replace", "insert", "copy"])
         at = rng.randrange(len(words))
-        if kind == "drop":
-            del words[at]
-        elif kind == "repeat":
-            words.insert(at, words[at])
-        elif kind == "swap" and at + 1 < len(words):
-            words[at], words[at + 1] = words[at + 1], words[at]
-        elif kind == "insert":
-            words.insert(at, rng.choice(NEW_WORDS))
-        elif kind == "move":
-            words[at] = rng.choice(words)
-        else:
-            words[at] = rng.choice(NEW_WORDS)
+        word = rng.choice(words) if kind == "copy" else rng.choice(NEW_WORDS)
+        apply_edit(words, kind, at, word)
     return "\n".join(word or "," for word in words)
 
 

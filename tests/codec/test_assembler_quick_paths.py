@@ -103,7 +103,7 @@ def test_the_module_itself() -> None:
 
 edits = st.lists(
     st.tuples(
-        st.sampled_from(["drop", "repeat", "swap", "replace"]),
+        st.sampled_from(["drop", "repeat", "swap", "replace", "insert"]),
         st.integers(0, len(WORDS) - 1),
         st.sampled_from(REPLACEMENTS),
     ),
@@ -112,20 +112,27 @@ edits = st.lists(
 )
 
 
+def apply_edit(words: list[str], kind: str, at: int, word: str) -> None:
+    """One keystroke's worth of change to a list of words, in place."""
+    at %= len(words)
+    if kind == "drop":
+        del words[at]
+    elif kind == "repeat":
+        words.insert(at, words[at])
+    elif kind == "swap" and at + 1 < len(words):
+        words[at], words[at + 1] = words[at + 1], words[at]
+    elif kind == "insert":
+        words.insert(at, word)
+    else:
+        words[at] = word
+
+
 @settings(max_examples=600, deadline=None)
 @given(edits, st.sampled_from([" ", "\n"]))
 def test_edited_modules(changes, separator: str) -> None:
     words = list(WORDS)
     for kind, at, word in changes:
-        at %= len(words)
-        if kind == "drop":
-            del words[at]
-        elif kind == "repeat":
-            words.insert(at, words[at])
-        elif kind == "swap" and at + 1 < len(words):
-            words[at], words[at + 1] = words[at + 1], words[at]
-        else:
-            words[at] = word
+        apply_edit(words, kind, at, word)
     same_outcome(separator.join(words))
 
 

@@ -123,6 +123,18 @@ OpMemoryModel Logical GLSL450
     assert b"%float_n0x1_0002p_128 = OpConstant %float -0x1.0002p+128" in actual
 
 
+def assert_spirv_dis_agrees(text: str, tmp_path, capsysbinary) -> None:
+    """Assembles `text` with spirv-as and compares both disassemblies, with and without
+    friendly names."""
+    source = tmp_path / "module.spvasm"
+    source.write_text(text)
+    binary = tmp_path / "module.spv"
+    assert run_tool("spirv-as", "-o", str(binary), str(source)).returncode == 0
+    for flags in ([], ["--raw-id"]):
+        expected, actual = reference(binary, flags), ours(capsysbinary, binary, flags)
+        assert actual == expected, first_difference(expected, actual)
+
+
 def test_sets_spirv_tools_knows_only_by_number_match_spirv_dis(tmp_path, capsysbinary):
     """NonSemantic.DebugPrintf and NonSemantic.DebugBreak have grammars in the headers,
     but SPIRV-Tools prints their instructions as numbers, like any unknown NonSemantic set."""
@@ -136,13 +148,7 @@ OpMemoryModel Logical GLSL450
 %1 = OpExtInst %void %printf 1 %fmt %void
 %2 = OpExtInst %void %break 1
 """
-    source = tmp_path / "sets.spvasm"
-    source.write_text(text)
-    binary = tmp_path / "sets.spv"
-    assert run_tool("spirv-as", "-o", str(binary), str(source)).returncode == 0
-    for flags in ([], ["--raw-id"]):
-        expected, actual = reference(binary, flags), ours(capsysbinary, binary, flags)
-        assert actual == expected, first_difference(expected, actual)
+    assert_spirv_dis_agrees(text, tmp_path, capsysbinary)
 
 
 def test_encoded_floats_match_spirv_dis(tmp_path, capsysbinary):
@@ -156,13 +162,7 @@ def test_encoded_floats_match_spirv_dis(tmp_path, capsysbinary):
         lines += [f"%a{bits} = OpConstant %e4 !{bits}", f"%b{bits} = OpConstant %e5 !{bits}"]
     for bits in [*range(0, 0x10000, 97), 0x7F80, 0xFF80, 0x7FC0, 0x7F81, 0x8000, 0x0080, 0x007F]:
         lines.append(f"%c{bits} = OpConstant %bf !{bits}")
-    source = tmp_path / "encoded.spvasm"
-    source.write_text("\n".join(lines) + "\n")
-    binary = tmp_path / "encoded.spv"
-    assert run_tool("spirv-as", "-o", str(binary), str(source)).returncode == 0
-    for flags in ([], ["--raw-id"]):
-        expected, actual = reference(binary, flags), ours(capsysbinary, binary, flags)
-        assert actual == expected, first_difference(expected, actual)
+    assert_spirv_dis_agrees("\n".join(lines) + "\n", tmp_path, capsysbinary)
 
 
 def test_phi_with_an_odd_operand_count_matches_spirv_dis(tmp_path, capsysbinary):
@@ -173,10 +173,4 @@ def test_phi_with_an_odd_operand_count_matches_spirv_dis(tmp_path, capsysbinary)
 %p = OpPhi %int %a %a %a
 %q = OpPhi %int %a
 """
-    source = tmp_path / "phi.spvasm"
-    source.write_text(text)
-    binary = tmp_path / "phi.spv"
-    assert run_tool("spirv-as", "-o", str(binary), str(source)).returncode == 0
-    for flags in ([], ["--raw-id"]):
-        expected, actual = reference(binary, flags), ours(capsysbinary, binary, flags)
-        assert actual == expected, first_difference(expected, actual)
+    assert_spirv_dis_agrees(text, tmp_path, capsysbinary)
