@@ -15,8 +15,9 @@ from array import array
 from codec import asm_literals as lit
 from codec.asm_plans import (
     CODE_NAMES, ENUM_BASE, EXT_INST_NUM, FIXED_OPTIONAL, ID, LIT_FLOAT, LIT_INT, LIT_STR,
-    OP_EXT_INST_IMPORT, OP_SWITCH, OPT_CIV, OPT_ID, OPT_LIT_INT, OPT_LIT_STR, OPT_TYPED_INT, RESULT_ID, SPEC_OP_NUM,
-    TYPE_ID, TYPED_NUM, VAR_ID, VARIADIC, OpcodePlan, Plans,
+    OP_EXT_INST_IMPORT, OP_SWITCH, OPT_CIV, OPT_ID, OPT_LIT_INT, OPT_LIT_STR, OPT_TYPED_INT,
+    REPEATED_ENUM_BASE, RESULT_ID, SPEC_OP_NUM, TYPE_ID, TYPED_NUM, VAR_ID, VARIADIC,
+    OpcodePlan, Plans,
 )
 
 ID_NAME = re.compile(r"%[A-Za-z0-9_]+\Z")
@@ -301,6 +302,8 @@ class Encoder:
                 self.result_id(result, op_index, last)
                 continue
             extra = VARIADIC.get(code)
+            if extra is None and code >= REPEATED_ENUM_BASE:
+                extra = self.plans.enums.repeated[code]
             if extra is not None:
                 if code == VAR_ID:
                     j = self.id_list(i)

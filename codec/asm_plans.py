@@ -25,6 +25,9 @@ EXT_INST_NUM, SPEC_OP_NUM, LIT_FLOAT = 14, 15, 16
 OPT_CIV = 17
 ENUM_BASE = 32
 """Enum codes: ENUM_BASE + 2 * index into `EnumTable.kinds`, plus 1 when optional."""
+REPEATED_ENUM_BASE = 1 << 16
+"""Codes of enum operands quantified `*` (OpSpecConstantCapabilitiesINTEL's
+Capabilities): REPEATED_ENUM_BASE + the kind's required code; see `Plans.variadic`."""
 
 VARIADIC = {
     VAR_ID: (OPT_ID,),
@@ -108,6 +111,8 @@ class EnumTable:
     def __init__(self) -> None:
         self.kinds: list[EnumKind] = []
         self._index: dict[int, int] = {}
+        self.repeated: dict[int, tuple[int, ...]] = {}
+        """Repeated enum code → what one more repetition expects (the optional enum)."""
 
     def code(self, kind: OperandKind, optional: bool, local: dict[str, OperandKind]) -> int:
         """The code of `kind`, registering it (and its parameters' kinds) on first use."""
@@ -135,6 +140,10 @@ def code_of(op: OperandDesc, enums: EnumTable, local: dict[str, OperandKind]) ->
     if codes is not None:
         return codes[{None: 0, "?": 1, "*": 2}[op.quantifier]]
     kind = local.get(op.kind) or load_grammar().operand_kinds[op.kind]
+    if op.quantifier == "*":
+        code = REPEATED_ENUM_BASE + enums.code(kind, False, local)
+        enums.repeated[code] = (enums.code(kind, True, local),)
+        return code
     return enums.code(kind, op.quantifier is not None, local)
 
 
@@ -177,6 +186,8 @@ def _tail(codes: tuple[int, ...], opcode: int) -> int:
 
 
 def _is_optional(code: int) -> bool:
+    if code >= REPEATED_ENUM_BASE:
+        return True
     return code in FIXED_OPTIONAL or code in VARIADIC or (code >= ENUM_BASE and code & 1 == 1)
 
 
@@ -214,7 +225,7 @@ CONSTANT_OPCODES = frozenset({43, 50})
 def _simple(code: int, opcode: int) -> bool:
     """True for an operand code the quick paths encode."""
     if code >= ENUM_BASE:
-        return not code & 1
+        return code < REPEATED_ENUM_BASE and not code & 1
     if code == TYPED_NUM:
         return opcode in CONSTANT_OPCODES
     if code == EXT_INST_NUM:

@@ -115,6 +115,10 @@ class FriendlyNames:
         """The name given so far, or the number."""
         return self.names.get(id_) or str(id_)
 
+    def storage_class(self, value: int) -> str:
+        """A storage class's name in pointer type names (`StorageClass<N>` if unknown)."""
+        return self.storage_class_names.get(value) or f"StorageClass{value}"
+
     def build(self, instructions: Iterable[Instruction]) -> dict[int, str]:
         """The friendly name of every id defined or named in `instructions`."""
         save = self.save
@@ -158,8 +162,11 @@ class FriendlyNames:
             elif op == "OpTypeRuntimeArray":
                 save(result, f"_runtimearr_{name(ops[1].value)}")
             elif op == "OpTypePointer":
-                storage = self.storage_class_names.get(ops[1].value) or f"StorageClass{ops[1].value}"
-                save(result, f"_ptr_{storage}_{name(ops[2].value)}")
+                save(result, f"_ptr_{self.storage_class(ops[1].value)}_{name(ops[2].value)}")
+            elif op == "OpTypeUntypedPointerKHR":
+                save(result, f"_ptr_{self.storage_class(ops[1].value)}")
+            elif op == "OpTypeNodePayloadArrayAMDX":
+                save(result, f"_payloadarr_{name(ops[1].value)}")
             elif op == "OpTypePipe":
                 save(result, f"Pipe{self.access_names.get(ops[1].value, ops[1].value)}")
             elif op == "OpTypeOpaque":

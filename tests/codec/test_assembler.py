@@ -15,6 +15,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from oracle import run_tool
 
+from every_opcode import every_opcode_text
+
 from codec.assembler import assemble
 
 TYPES = """OpCapability Shader
@@ -261,3 +263,8 @@ def test_never_raises(words: list[str], separator: str) -> None:
     assert (result.words is None) == bool(result.diagnostics)
     assert all(d.line is not None for d in result.diagnostics)
     result.spans
+
+
+@pytest.mark.parametrize("shift", [0, 1, 2])
+def test_every_opcode_of_the_grammar_same_as_spirv_as(shift: int) -> None:
+    check_against_spirv_as(every_opcode_text(shift), "--target-env", "spv1.6", target_env="spv1.6")

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 from conftest import corpus_files
+from every_opcode import every_opcode_text
 from glsl_shaders import SHADERS
 from oracle import compile_glsl, run_tool
 
@@ -174,3 +175,10 @@ def test_phi_with_an_odd_operand_count_matches_spirv_dis(tmp_path, capsysbinary)
 %q = OpPhi %int %a
 """
     assert_spirv_dis_agrees(text, tmp_path, capsysbinary)
+
+
+@pytest.mark.parametrize("shift", [0, 1, 2])
+def test_every_opcode_of_the_grammar_matches_spirv_dis(tmp_path, capsysbinary, shift):
+    """Every opcode once, with enumerants taken in turn: operand kinds, parameters,
+    quantifiers and the friendly names of every type declaration."""
+    assert_spirv_dis_agrees(every_opcode_text(shift), tmp_path, capsysbinary)

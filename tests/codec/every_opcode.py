@@ -1,0 +1,54 @@
+"""A module with one instruction of each opcode in the grammar, for comparisons with
+SPIRV-Tools that reach every operand kind, enumerant parameter and quantifier."""
+
+from __future__ import annotations
+
+from codec.grammar import Grammar, load_grammar
+
+PLAIN_WORDS = {
+    "LiteralInteger": ["7"], "LiteralString": ['"s"'], "LiteralFloat": ["1.5"],
+    "LiteralContextDependentNumber": ["5"], "LiteralExtInstInteger": ["Sqrt"],
+    "LiteralSpecConstantOpInteger": ["IAdd", "%a", "%a"],
+}
+
+
+def sample_words(kind: str, choice: int, grammar: Grammar) -> list[str]:
+    """Words for one operand of `kind`: the `choice`-th enumerant (with its parameters)
+    for enumerated kinds, a fixed plain word for the rest."""
+    if kind.startswith("Id"):
+        return ["%a"]
+    if kind in PLAIN_WORDS:
+        return PLAIN_WORDS[kind]
+    described = grammar.operand_kinds[kind]
+    if described.category == "Composite":
+        return [word for base in described.bases for word in sample_words(base, choice, grammar)]
+    enumerant = described.enumerants[choice % len(described.enumerants)]
+    words = [enumerant.name]
+    for parameter in enumerant.parameters:
+        words += sample_words(parameter.kind, choice, grammar)
+    return words
+
+
+def every_opcode_text(shift: int) -> str:
+    """Assembly with every opcode once, every operand present (`*` ones twice), and
+    enumerants chosen in turn (moved on by `shift`) so that each kind's values and
+    parameters come up. spirv-as accepts it for SPIR-V 1.6."""
+    grammar = load_grammar()
+    lines = [
+        "OpCapability Shader", '%glsl = OpExtInstImport "GLSL.std.450"',
+        "%i = OpTypeInt 32 0", "%a = OpUndef %i",
+    ]
+    for number, (name, desc) in enumerate(sorted(grammar.by_name.items())):
+        words = []
+        for operand in desc.operands:
+            if operand.kind != "IdResult":
+                for _ in range(2 if operand.quantifier == "*" else 1):
+                    words += sample_words(operand.kind, number + shift, grammar)
+        if name in ("OpConstant", "OpSpecConstant"):
+            words[0] = "%i"
+        elif name in ("OpExtInst", "OpExtInstWithForwardRefsKHR"):
+            words = ["%a", "%glsl", "Sqrt", "%a"]
+        elif name == "OpExtInstImport":
+            words = ['"GLSL.std.450"']
+        lines.append((f"%r{number} = " if desc.has_result else "") + " ".join([name, *words]))
+    return "\n".join(lines) + "\n"
