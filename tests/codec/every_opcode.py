@@ -1,5 +1,6 @@
-"""A module with one instruction of each opcode in the grammar, for comparisons with
-SPIRV-Tools that reach every operand kind, enumerant parameter and quantifier."""
+"""Modules with one instruction of each opcode in the grammar, and of each instruction
+of each extended set, for comparisons with SPIRV-Tools that reach every operand kind,
+enumerant parameter and quantifier."""
 
 from __future__ import annotations
 
@@ -12,20 +13,21 @@ PLAIN_WORDS = {
 }
 
 
-def sample_words(kind: str, choice: int, grammar: Grammar) -> list[str]:
+def sample_words(kind: str, choice: int, grammar: Grammar, local: dict | None = None) -> list[str]:
     """Words for one operand of `kind`: the `choice`-th enumerant (with its parameters)
-    for enumerated kinds, a fixed plain word for the rest."""
+    for enumerated kinds, a fixed plain word for the rest. `local` holds an extended
+    set's own operand kinds."""
     if kind.startswith("Id"):
         return ["%a"]
     if kind in PLAIN_WORDS:
         return PLAIN_WORDS[kind]
-    described = grammar.operand_kinds[kind]
+    described = (local or {}).get(kind) or grammar.operand_kinds[kind]
     if described.category == "Composite":
-        return [word for base in described.bases for word in sample_words(base, choice, grammar)]
+        return [word for base in described.bases for word in sample_words(base, choice, grammar, local)]
     enumerant = described.enumerants[choice % len(described.enumerants)]
     words = [enumerant.name]
     for parameter in enumerant.parameters:
-        words += sample_words(parameter.kind, choice, grammar)
+        words += sample_words(parameter.kind, choice, grammar, local)
     return words
 
 
@@ -51,4 +53,27 @@ def every_opcode_text(shift: int) -> str:
         elif name == "OpExtInstImport":
             words = ['"GLSL.std.450"']
         lines.append((f"%r{number} = " if desc.has_result else "") + " ".join([name, *words]))
+    return "\n".join(lines) + "\n"
+
+
+def ext_import_names() -> list[str]:
+    """The import names of the extended sets the grammar knows (prefixes made whole)."""
+    return sorted(name + "1" if name.endswith(".") else name for name in load_grammar().ext_inst_sets)
+
+
+def every_ext_instruction_text(import_name: str) -> str:
+    """Assembly with every instruction of one extended set once, as `every_opcode_text`
+    builds them."""
+    grammar = load_grammar()
+    ext = grammar.ext_inst_set(import_name)
+    lines = [
+        "OpCapability Shader", f'%set = OpExtInstImport "{import_name}"',
+        "%i = OpTypeInt 32 0", "%a = OpUndef %i",
+    ]
+    for number, (name, desc) in enumerate(sorted(ext.by_name.items())):
+        words = []
+        for operand in desc.operands:
+            for _ in range(2 if operand.quantifier == "*" else 1):
+                words += sample_words(operand.kind, number, grammar, ext.operand_kinds)
+        lines.append(f"%r{number} = OpExtInst %a %set {name} " + " ".join(words))
     return "\n".join(lines) + "\n"

@@ -15,7 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from oracle import run_tool
 
-from every_opcode import every_opcode_text
+from every_opcode import every_ext_instruction_text, every_opcode_text, ext_import_names
 
 from codec.assembler import assemble
 
@@ -268,3 +268,9 @@ def test_never_raises(words: list[str], separator: str) -> None:
 @pytest.mark.parametrize("shift", [0, 1, 2])
 def test_every_opcode_of_the_grammar_same_as_spirv_as(shift: int) -> None:
     check_against_spirv_as(every_opcode_text(shift), "--target-env", "spv1.6", target_env="spv1.6")
+
+
+@pytest.mark.parametrize("import_name", ext_import_names())
+def test_every_extended_instruction_same_as_spirv_as(import_name: str) -> None:
+    text = every_ext_instruction_text(import_name)
+    check_against_spirv_as(text, "--target-env", "spv1.6", target_env="spv1.6")

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 from conftest import corpus_files
-from every_opcode import every_opcode_text
+from every_opcode import every_ext_instruction_text, every_opcode_text, ext_import_names
 from glsl_shaders import SHADERS
 from oracle import compile_glsl, run_tool
 
@@ -182,3 +182,8 @@ def test_every_opcode_of_the_grammar_matches_spirv_dis(tmp_path, capsysbinary, s
     """Every opcode once, with enumerants taken in turn: operand kinds, parameters,
     quantifiers and the friendly names of every type declaration."""
     assert_spirv_dis_agrees(every_opcode_text(shift), tmp_path, capsysbinary)
+
+
+@pytest.mark.parametrize("import_name", ext_import_names())
+def test_every_extended_instruction_matches_spirv_dis(tmp_path, capsysbinary, import_name):
+    assert_spirv_dis_agrees(every_ext_instruction_text(import_name), tmp_path, capsysbinary)
