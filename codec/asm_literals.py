@@ -14,6 +14,8 @@ import re
 import struct
 from fractions import Fraction
 
+from codec.float_formats import BFLOAT16, ENCODED_FORMATS, FLOAT8_E4M3, FLOAT8_E5M2, FLOAT_LAYOUTS
+
 _INTEGER = re.compile(r"([+-]?)(?:0[xX]([0-9a-fA-F]+)|(0[0-7]*)|([1-9][0-9]*))\Z")
 _DECIMAL_FLOAT = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?\Z")
 _HEX_FLOAT = re.compile(r"0[xX]([0-9a-fA-F]*)(?:\.([0-9a-fA-F]*))?p([+-]?)([0-9]+)\Z")
@@ -21,8 +23,6 @@ _HEX_FLOAT = re.compile(r"0[xX]([0-9a-fA-F]*)(?:\.([0-9a-fA-F]*))?p([+-]?)([0-9]
 INT64_MIN = -(1 << 63)
 UINT64_MAX = (1 << 64) - 1
 
-# (exponent bits, fraction bits) of the IEEE binary formats SPIR-V literals use.
-FLOAT_FORMATS = {16: (5, 10), 32: (8, 23), 64: (11, 52)}
 
 
 def parse_c_integer(text: str) -> int | None:
@@ -109,7 +109,7 @@ def _hex_float_bits(
 ) -> int:
     """Bits of a hex float, truncating extra fraction bits as SPIRV-Tools does; `layout`
     (exponent bits, fraction bits) for a format other than IEEE's of that width."""
-    exp_bits, frac_bits = layout or FLOAT_FORMATS[width]
+    exp_bits, frac_bits = layout or FLOAT_LAYOUTS[width]
     top = width - 1  # accumulator bit that receives the first fraction bit
     bias = (1 << (exp_bits - 1)) - 1
     max_exponent = (1 << exp_bits) - 1
@@ -243,11 +243,10 @@ def float_bits(text: str, width: int) -> int | None:
     return _decimal_float_bits(text, width)
 
 
-BFLOAT16 = 0
-"""The FPEncoding BFloat16KHR: the top half of a 32-bit float."""
-FLOAT8_FORMATS = {4214: (4, 3, 7, 448.0, 0x7E), 4215: (5, 2, 15, 57344.0, 0x7B)}
-"""FPEncoding Float8E4M3EXT and Float8E5M2EXT: exponent bits, fraction bits, the largest
-exponent spirv-as fills normally, the largest finite value and its bits."""
+FLOAT8_LARGEST = {FLOAT8_E4M3: 0x7E, FLOAT8_E5M2: 0x7B}
+"""The largest finite bits of each 8-bit format, to which spirv-as saturates decimals
+past the last ordinary exponent: E4M3 uses its all-ones exponent for numbers (448),
+E5M2 keeps it for infinities and NaNs (57344)."""
 
 
 def _float8_bits(text: str, encoding: int) -> int | None:
@@ -257,7 +256,7 @@ def _float8_bits(text: str, encoding: int) -> int | None:
     32-bit float, then cut toward zero; past the largest exponent a value up to the
     largest finite one becomes that one (so 256 is 448 in E4M3), and anything larger
     is an error."""
-    exp_bits, frac_bits, max_exponent, max_value, max_bits = FLOAT8_FORMATS[encoding]
+    _, _, exp_bits, frac_bits = ENCODED_FORMATS[encoding]
     negative = text.startswith("-")
     body = text[1:] if negative else text
     if body[:2] in ("0x", "0X"):
@@ -270,6 +269,11 @@ def _float8_bits(text: str, encoding: int) -> int | None:
         return None
     value = _f32_value(bits32)
     bias = (1 << (exp_bits - 1)) - 1
+    max_exponent = (1 << exp_bits) - 2 - bias
+    max_bits = FLOAT8_LARGEST[encoding]
+    max_value = (1 + (max_bits & ((1 << frac_bits) - 1)) / (1 << frac_bits)) * 2.0 ** (
+        (max_bits >> frac_bits) - bias
+    )
     if value == 0:
         bits = 0
     else:
@@ -296,14 +300,14 @@ def encode_float(
         if bits is None:
             return None, f"expected a bfloat16, found '{text}'"
         return [bits >> 16], None  # spirv-as truncates the 32-bit float
-    if encoding in FLOAT8_FORMATS and width == 8:
+    if encoding in FLOAT8_LARGEST and width == 8:
         bits = _float8_bits(text, encoding)
         if bits is None:
             return None, f"expected an 8-bit float (or one too large for the format), found '{text}'"
         return [bits], None
     if encoding is not None:
         return None, f"a {width}-bit float with FPEncoding {encoding} takes no literals"
-    if width not in FLOAT_FORMATS:
+    if width not in FLOAT_LAYOUTS:
         return None, f"{width}-bit float literals are not supported"
     bits = float_bits(text, width)
     if bits is None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+from codec.float_formats import ENCODED_FORMATS
 from codec.grammar import Grammar, load_grammar
 from codec.model import Instruction
 from codec.number_format import format_number
@@ -64,8 +65,6 @@ _SIMPLE_TYPE_NAMES = {
 }
 _INT_ROOTS = {8: "char", 16: "short", 32: "int", 64: "long"}
 _FLOAT_NAMES = {16: "half", 32: "float", 64: "double"}
-_ENCODED_FLOAT_NAMES = {0: "bfloat16", 4214: "fp8e4m3", 4215: "fp8e5m2"}
-"""OpTypeFloat's FPEncoding (BFloat16KHR, Float8E4M3EXT, Float8E5M2EXT) → name."""
 
 
 def sanitize(name: str) -> str:
@@ -151,8 +150,8 @@ class FriendlyNames:
                 save(result, prefix + root)
             elif op == "OpTypeFloat":
                 width = ops[1].value
-                encoding = _ENCODED_FLOAT_NAMES.get(ops[2].value) if len(ops) > 2 else None
-                save(result, encoding or _FLOAT_NAMES.get(width) or f"fp{width}")
+                encoded = ENCODED_FORMATS.get(ops[2].value) if len(ops) > 2 else None
+                save(result, encoded.name if encoded else _FLOAT_NAMES.get(width) or f"fp{width}")
             elif op == "OpTypeVector":
                 save(result, f"v{ops[2].value}{name(ops[1].value)}")
             elif op == "OpTypeMatrix":

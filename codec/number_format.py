@@ -11,14 +11,9 @@ from __future__ import annotations
 
 import struct
 
+from codec.float_formats import ENCODED_FORMATS, FLOAT_LAYOUTS
 from codec.model import NumberType
 
-# width: (exponent bits, fraction bits)
-FLOAT_LAYOUTS = {16: (5, 10), 32: (8, 23), 64: (11, 52)}
-ENCODED_LAYOUTS = {0: (16, 8, 7), 4214: (8, 4, 3), 4215: (8, 5, 2)}
-"""FPEncoding value (BFloat16KHR, Float8E4M3EXT, Float8E5M2EXT): (width, exponent bits,
-fraction bits). SPIRV-Tools prints every bit pattern of these by the same formula,
-the all-ones exponent included."""
 
 
 def format_hex_float(bits: int, width: int, layout: tuple[int, int] | None = None) -> str:
@@ -64,10 +59,12 @@ def format_float(bits: int, width: int) -> str:
 def format_number(value: int, number_type: NumberType, num_words: int) -> str:
     """A typed literal (OpConstant, OpSwitch case) as spirv-dis prints it."""
     if number_type.category == "float":
-        encoded = ENCODED_LAYOUTS.get(number_type.encoding)  # type: ignore[arg-type]
-        if encoded is not None and encoded[0] == number_type.width:
-            width, exp_bits, frac_bits = encoded
-            return format_hex_float(value & ((1 << width) - 1), width, (exp_bits, frac_bits))
+        encoded = ENCODED_FORMATS.get(number_type.encoding)  # type: ignore[arg-type]
+        if encoded is not None and encoded.width == number_type.width:
+            # SPIRV-Tools prints every bit pattern of these by the same formula, the
+            # all-ones exponent included.
+            bits = value & ((1 << encoded.width) - 1)
+            return format_hex_float(bits, encoded.width, (encoded.exp_bits, encoded.frac_bits))
         return format_float(value, 64 if num_words == 2 else number_type.width)
     if number_type.signed:
         width = 32 * num_words

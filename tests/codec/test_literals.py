@@ -12,8 +12,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 from oracle import run_tool
 
-from codec.asm_literals import FLOAT_FORMATS, encode_float, encode_integer
+from codec.asm_literals import encode_float, encode_integer
 from codec.assembler import assemble
+from codec.float_formats import FLOAT_LAYOUTS
 
 WIDTHS = (8, 16, 32, 64)
 
@@ -27,7 +28,7 @@ def words_of(bits: int, width: int) -> list[int]:
 
 def hex_float(bits: int, width: int) -> str:
     """C hex-float text for any bit pattern, infinities and NaNs with exponent max-bias."""
-    exp_bits, frac_bits = FLOAT_FORMATS[width]
+    exp_bits, frac_bits = FLOAT_LAYOUTS[width]
     bias = (1 << (exp_bits - 1)) - 1
     sign = "-" if bits >> (width - 1) else ""
     exponent = (bits >> frac_bits) & ((1 << exp_bits) - 1)
@@ -74,15 +75,15 @@ def test_integer_out_of_range_is_an_error(width: int, signed: bool, excess: int)
     assert words is None and error
 
 
-@given(st.sampled_from(sorted(FLOAT_FORMATS)), st.data())
+@given(st.sampled_from(sorted(FLOAT_LAYOUTS)), st.data())
 def test_hex_float_round_trip_every_bit_pattern(width: int, data) -> None:
     bits = data.draw(st.integers(0, (1 << width) - 1))
     assert encode_float(hex_float(bits, width), width) == (words_of(bits, width), None)
 
 
-@given(st.sampled_from(sorted(FLOAT_FORMATS)), st.data())
+@given(st.sampled_from(sorted(FLOAT_LAYOUTS)), st.data())
 def test_decimal_float_round_trip(width: int, data) -> None:
-    exp_bits, frac_bits = FLOAT_FORMATS[width]
+    exp_bits, frac_bits = FLOAT_LAYOUTS[width]
     max_exponent = (1 << exp_bits) - 1
     bits = data.draw(st.integers(0, (1 << width) - 1).filter(
         lambda b: ((b >> frac_bits) & max_exponent) != max_exponent
@@ -106,14 +107,14 @@ def test_random_literals_same_as_spirv_as() -> None:
     ]
     for width in WIDTHS:
         lines += [f"%i{width} = OpTypeInt {width} 1", f"%u{width} = OpTypeInt {width} 0"]
-    for width in FLOAT_FORMATS:
+    for width in FLOAT_LAYOUTS:
         lines.append(f"%f{width} = OpTypeFloat {width}")
     for n in range(300):
         width = rng.choice(WIDTHS)
         value = rng.randrange(-(1 << (width - 1)), 1 << (width - 1))
         text = str(value) if n % 2 else hex(value & ((1 << width) - 1))
         lines.append(f"%c{n} = OpConstant %i{width} {text}")
-        fwidth = rng.choice(sorted(FLOAT_FORMATS))
+        fwidth = rng.choice(sorted(FLOAT_LAYOUTS))
         bits = rng.getrandbits(fwidth)
         lines.append(f"%h{n} = OpConstant %f{fwidth} {hex_float(bits, fwidth)}")
         lines.append(f"%d{n} = OpConstant %f{fwidth} {rng.uniform(-1e4, 1e4):.{rng.randint(1, 20)}g}")
