@@ -45,7 +45,6 @@ class QuickEncoder(Encoder):
         inst_words = self.inst_words
         inst_first = self.inst_first
         quick_result, quick_plain = self.plans.quick(self.version)
-        opnames = self.opnames
         slow = self.encode_at
         i = 0
         while i < n:
@@ -70,32 +69,21 @@ class QuickEncoder(Encoder):
             if j > n:
                 i = slow(i)
                 continue
-            if tail:  # inline `tail_end`, for speed
-                if tail == TAIL_IDS:
-                    while toks[j][:1] == "%" and toks[j + 1] != "=":
-                        j += 1
-                if j < n:
-                    nxt = toks[j]
-                    if nxt not in opnames and not (
-                        toks[j + 1] == "=" and nxt[:1] == "%" and toks[j + 2] in opnames
-                    ) and not self.new_instruction(j):
-                        i = slow(i)
-                        continue
+            if tail:
+                j = self.tail_end(j, tail)
+                if j < 0:
+                    i = slow(i)
+                    continue
             elif toks[j] == "=":  # the last id is the next instruction's result
                 i = slow(i)
                 continue
-            numbers = list(map(get, toks[k:j]))
+            words = toks[k:j]
             if result is not None:
-                number = get(result)
-                if number is None and None not in numbers and ID_NAME.match(result):
-                    number = self.assign(result)
-                numbers.insert(has_type, number)
-            if None in numbers:
-                words = toks[k:j]
-                if result is not None:
-                    words.insert(has_type, result)
-                numbers = self.first_sight(words)
-                if numbers is None:
+                words.insert(has_type, result)  # spirv-as's order: type, result, the rest
+            numbers = list(map(get, words))
+            if None in numbers:  # ids seen for the first time, numbered as `simple` does
+                numbers = [self.number_of(word) for word in words]
+                if None in numbers:
                     i = slow(i)
                     continue
             count = len(numbers) + 1
@@ -252,11 +240,3 @@ class QuickEncoder(Encoder):
         if number is None and ID_NAME.match(tok):
             number = self.assign(tok)
         return number
-
-    def first_sight(self, words: list[str]) -> list[int] | None:
-        """The numbers of id words in encoding order, numbering those seen for the first
-        time; None, numbering nothing, when one of them is not a valid id."""
-        ids = self.ids
-        if any(tok not in ids and not ID_NAME.match(tok) for tok in words):
-            return None
-        return [ids[tok] if tok in ids else self.assign(tok) for tok in words]
