@@ -102,7 +102,8 @@ class Encoder:
         """Where each emitted instruction starts in `out`."""
         self.inst_first = array("I")
         """The index of each emitted instruction's first word in the text."""
-        self.opnames = plans.available(version).keys()
+        self.available = plans.available(version)
+        """Opname → plan, for the opcodes spirv-as accepts for this version."""
         self.enum_kinds = plans.enums.kinds
 
     # ----------------------------------------------------------------- helpers
@@ -169,7 +170,7 @@ class Encoder:
         out = self.out
         start = len(out)
         tok = toks[i]
-        plans = self.plans.available(self.version)
+        plans = self.available
         if tok[:1] == "%" and i + 2 < n and toks[i + 1] == "=":
             plan = plans.get(toks[i + 2])
             if plan is not None and plan.has_result:

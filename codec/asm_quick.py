@@ -114,8 +114,8 @@ class QuickEncoder(Encoder):
                 return -1
         if j < n:
             nxt = toks[j]
-            if nxt not in self.opnames and not (
-                toks[j + 1] == "=" and nxt[:1] == "%" and toks[j + 2] in self.opnames
+            if nxt not in self.available and not (
+                toks[j + 1] == "=" and nxt[:1] == "%" and toks[j + 2] in self.available
             ) and not self.new_instruction(j):
                 return -1
         return j
