@@ -18,7 +18,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 
 from benchmarks.large_module import build_large_module, glsl_source  # noqa: E402
-from codec.assembler import assemble  # noqa: E402
+from codec.asm.assembler import assemble  # noqa: E402
 from oracle import tool_path  # noqa: E402
 
 EDITOR_LINES = 5_000

@@ -18,10 +18,10 @@ from pathlib import Path
 
 from large_module import build_large_module, tool_path
 
-from codec.cfg import build_cfg
-from codec.decoder import decode
-from codec.dot import to_dot
-from codec.names import friendly_names
+from codec.cfg.graph import build_cfg
+from codec.binary.decoder import decode
+from codec.cfg.dot import to_dot
+from codec.text.names import friendly_names
 
 
 def best_of(repeat: int, work: Callable[[], object]) -> tuple[float, float, object]:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import argparse
 
-from codec.asm_header import TARGET_ENV_VERSIONS
-from codec.assembler import assemble
+from codec.asm.header import TARGET_ENV_VERSIONS
+from codec.asm.assembler import assemble
 from inspector.commands.io import read_input, report, write_output
 
 DEFAULT_OUTPUT = "out.spv"

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import argparse
 
-from codec.cfg import build_cfg
-from codec.decoder import decode
+from codec.cfg.graph import build_cfg
+from codec.binary.decoder import decode
 from codec.diagnostics import has_errors
-from codec.dot import to_dot
+from codec.cfg.dot import to_dot
 from inspector.commands.io import read_input, report, write_output
 
 

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from codec.decoder import decode
-from codec.disassembler import disassemble
+from codec.binary.decoder import decode
+from codec.text.disassembler import disassemble
 from inspector.commands.io import read_input, report, write_output
 
 EXAMPLE_MODULE = Path(__file__).resolve().parent.parent / "examples" / "example.spv"

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import argparse
 
-from codec.decoder import decode
-from codec.disassembler import DisassemblyOptions, disassemble
-from codec.explain import explain_text
+from codec.binary.decoder import decode
+from codec.text.disassembler import DisassemblyOptions, disassemble
+from codec.text.explain import explain_text
 from inspector.commands.io import read_input, report, write_output
 
 

@@ -6,7 +6,7 @@ import random
 import struct
 from dataclasses import dataclass
 
-from codec.decoder import decode
+from codec.binary.decoder import decode
 from codec.grammar import load_grammar
 
 

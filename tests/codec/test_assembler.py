@@ -1,4 +1,4 @@
-"""`codec.assembler` against `spirv-as`, one case per syntax point of the assembly language.
+"""`codec.asm.assembler` against `spirv-as`, one case per syntax point of the assembly language.
 
 Each case is assembled by both; the words must be identical except word 2 (the
 generator), or both must reject the text and our diagnostic must point at the line
@@ -17,7 +17,7 @@ from oracle import run_tool
 
 from every_opcode import every_ext_instruction_text, every_opcode_text, ext_import_names
 
-from codec.assembler import assemble
+from codec.asm.assembler import assemble
 
 TYPES = """OpCapability Shader
 OpCapability Int8

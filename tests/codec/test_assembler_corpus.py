@@ -11,8 +11,8 @@ import pytest
 from conftest import corpus_files
 from oracle import run_tool
 
-from codec.asm_lexer import tokenize
-from codec.assembler import assemble
+from codec.asm.lexer import tokenize
+from codec.asm.assembler import assemble
 
 ASM = corpus_files("asm")
 SPV = corpus_files("spv", "*.spv")

@@ -13,9 +13,9 @@ from unittest.mock import patch
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from codec import assembler
-from codec.asm_encoder import Encoder
-from codec.assembler import assemble
+from codec.asm import assembler
+from codec.asm.encoder import Encoder
+from codec.asm.assembler import assemble
 
 MODULE = """\
 OpCapability Shader

@@ -9,9 +9,9 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from codec.cfg import FunctionCFG, build_cfg
-from codec.decoder import decode
-from codec.model import Module
+from codec.cfg.graph import FunctionCFG, build_cfg
+from codec.binary.decoder import decode
+from codec.binary.model import Module
 from oracle import run_tool
 
 PREAMBLE = """OpCapability Shader

@@ -14,9 +14,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from codec.cfg import ModuleCFG, build_cfg
-from codec.decoder import decode
-from codec.model import Instruction, Module
+from codec.cfg.graph import ModuleCFG, build_cfg
+from codec.binary.decoder import decode
+from codec.binary.model import Instruction, Module
 from inspector.cli import main
 from oracle import compile_glsl
 

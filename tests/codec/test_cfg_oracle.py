@@ -21,9 +21,9 @@ from typing import NamedTuple
 
 import pytest
 
-from codec.cfg import ModuleCFG, build_cfg
-from codec.decoder import decode
-from codec.dot import to_dot
+from codec.cfg.graph import ModuleCFG, build_cfg
+from codec.binary.decoder import decode
+from codec.cfg.dot import to_dot
 from conftest import corpus_files
 from inspector.cli import main
 from oracle import compile_glsl, run_tool

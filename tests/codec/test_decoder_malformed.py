@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import struct
 
-from codec.decoder import decode
-from codec.disassembler import disassemble
+from codec.binary.decoder import decode
+from codec.text.disassembler import disassemble
 
 HEADER = [0x07230203, 0x00010500, 0x00080001, 100, 0]
 CAPABILITY_SHADER = [0x00020011, 1]

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from conftest import corpus_files
 
-from codec.decoder import decode
-from codec.explain import explain
+from codec.binary.decoder import decode
+from codec.text.explain import explain
 from inspector.cli import main
 from inspector.commands.open import EXAMPLE_MODULE
 

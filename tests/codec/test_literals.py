@@ -12,8 +12,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 from oracle import run_tool
 
-from codec.asm_literals import encode_float, encode_integer
-from codec.assembler import assemble
+from codec.asm.literals import encode_float, encode_integer
+from codec.asm.assembler import assemble
 from codec.float_formats import FLOAT_LAYOUTS
 
 WIDTHS = (8, 16, 32, 64)

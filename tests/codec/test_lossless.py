@@ -11,9 +11,9 @@ from corruptions import corruptions
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from codec.assembler import assemble
-from codec.decoder import decode
-from codec.disassembler import Disassembler, DisassemblyOptions, disassemble
+from codec.asm.assembler import assemble
+from codec.binary.decoder import decode
+from codec.text.disassembler import Disassembler, DisassemblyOptions, disassemble
 from inspector.commands.open import EXAMPLE_MODULE
 
 LOSSLESS = DisassemblyOptions(lossless=True)

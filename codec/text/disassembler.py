@@ -10,9 +10,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from codec.grammar import Grammar, OperandKind, load_grammar, mask_bits
-from codec.model import Header, Instruction, Module, Operand
-from codec.names import friendly_names
-from codec.number_format import format_float, format_number
+from codec.binary.model import Header, Instruction, Module, Operand
+from codec.text.names import friendly_names
+from codec.text.number_format import format_float, format_number
 
 INDENT = 15
 OFFSET_COLUMN = 52
@@ -155,7 +155,7 @@ class Disassembler:
         return _enum_text(self.grammar.operand_kinds[kind], value)  # type: ignore[arg-type]
 
     def id_hints(self) -> dict[str, int]:
-        """Friendly name → id number, for `codec.assembler.assemble(id_hints=…)`: with
+        """Friendly name → id number, for `codec.asm.assembler.assemble(id_hints=…)`: with
         it, friendly-named text reassembles to the very same ids."""
         return {name: id_ for id_, name in self.names.items()}
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import struct
 
 from codec.float_formats import ENCODED_FORMATS, FLOAT_LAYOUTS
-from codec.model import NumberType
+from codec.binary.model import NumberType
 
 
 

@@ -1,6 +1,6 @@
 """The assembler's engine: words in, SPIR-V words out, following spirv-as step by step.
 
-Operands are driven by a stack of operand codes (`codec.asm_plans`), which grows when
+Operands are driven by a stack of operand codes (`codec.asm.plans`), which grows when
 an enumerant, a mask bit, an extended instruction or OpSpecConstantOp brings operands
 of its own, and which turns into the alternate parsing mode after a `!<integer>`.
 The first error stops assembly, as in spirv-as, by raising `AssemblyError`.
@@ -12,8 +12,8 @@ import difflib
 import re
 from array import array
 
-from codec import asm_literals as lit
-from codec.asm_plans import (
+from codec.asm import literals as lit
+from codec.asm.plans import (
     CODE_NAMES, ENUM_BASE, EXT_INST_NUM, FIXED_OPTIONAL, ID, LIT_FLOAT, LIT_INT, LIT_STR,
     OP_EXT_INST_IMPORT, OP_SWITCH, OPT_CIV, OPT_ID, OPT_LIT_INT, OPT_LIT_STR, OPT_TYPED_INT,
     REPEATED_ENUM_BASE, RESULT_ID, SPEC_OP_NUM, TYPE_ID, TYPED_NUM, VAR_ID, VARIADIC,

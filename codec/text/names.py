@@ -12,8 +12,8 @@ from collections.abc import Iterable
 
 from codec.float_formats import ENCODED_FORMATS
 from codec.grammar import Grammar, load_grammar
-from codec.model import Instruction
-from codec.number_format import format_number
+from codec.binary.model import Instruction
+from codec.text.number_format import format_number
 
 _INVALID_NAME_CHARS = re.compile(r"[^A-Za-z0-9_]")
 

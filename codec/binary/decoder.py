@@ -14,10 +14,10 @@ import gc
 from array import array
 
 from codec.diagnostics import Diagnostic, Severity
-from codec.decode_plans import decode_simple, simple_plans
+from codec.binary.decode_plans import decode_simple, simple_plans
 from codec.grammar import Grammar, InstructionDesc, OperandDesc, OperandKind, load_grammar, mask_bits
-from codec.model import HEADER_WORDS, Header, Instruction, Module, NumberType, Operand
-from codec.words import words_from_bytes
+from codec.binary.model import HEADER_WORDS, Header, Instruction, Module, NumberType, Operand
+from codec.binary.words import words_from_bytes
 
 OP_EXT_INST_IMPORT = 11
 OP_TYPE_INT = 21

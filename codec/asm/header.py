@@ -48,7 +48,7 @@ _HEADER = re.compile(
     r"; Schema: (\d+)\r?(?:\n|\Z)"
 )
 _UNKNOWN_TOOL = re.compile(r"Unknown\((\d+)\)\Z")
-# What `spvinspect dis --lossless` adds for a broken module (see codec.disassembler).
+# What `spvinspect dis --lossless` adds for a broken module (see codec.text.disassembler).
 _HEADER_WORDS = re.compile(r"; Header words:((?: 0x[0-9a-fA-F]{8}){5})\r?(?:\n|\Z)")
 _BIG_ENDIAN = re.compile(r"; Byte order: big-endian\r?(?:\n|\Z)")
 _TRAILING_BYTES = re.compile(r"^; Trailing bytes: ((?:[0-9a-f]{2}){1,3})\s*\Z", re.MULTILINE)

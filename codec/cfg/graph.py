@@ -14,11 +14,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
-from codec import dominators
+from codec.cfg import dominators
 from codec.diagnostics import Diagnostic
 from codec.grammar import Grammar, load_grammar
-from codec.model import Instruction, Module
-from codec.names import friendly_names
+from codec.binary.model import Instruction, Module
+from codec.text.names import friendly_names
 
 BRANCH = "branch"
 TRUE = "true"
@@ -211,7 +211,7 @@ class _Opcodes:
 def build_cfg(module: Module, names: dict[int, str] | None = None, grammar: Grammar | None = None) -> ModuleCFG:
     """The control-flow graph of every function of `module`. Never raises.
 
-    `names` is the friendly-name map (`codec.names.friendly_names`), computed when not
+    `names` is the friendly-name map (`codec.text.names.friendly_names`), computed when not
     given.
     """
     if names is None:

@@ -1,7 +1,7 @@
-"""The assembler's quick paths: the same run as `codec.asm_encoder.Encoder`, with the
+"""The assembler's quick paths: the same run as `codec.asm.encoder.Encoder`, with the
 instructions that make up most modules encoded without the operand-by-operand engine.
 
-A module is mostly instructions of a few shapes (`codec.asm_plans.QuickShape`): ids,
+A module is mostly instructions of a few shapes (`codec.asm.plans.QuickShape`): ids,
 plain literals and enumerants without parameters. Written plainly, as disassemblers
 print them, these are encoded here several times faster. Whatever is not plain (a
 `!<integer>`, a missing operand, an escape in a string, an enumerant with parameters)
@@ -13,9 +13,9 @@ from __future__ import annotations
 
 import re
 
-from codec import asm_literals as lit
-from codec.asm_encoder import ID_NAME, INT, MAX_WORD_COUNT, OTHER, Encoder, encode_typed
-from codec.asm_plans import (
+from codec.asm import literals as lit
+from codec.asm.encoder import ID_NAME, INT, MAX_WORD_COUNT, OTHER, Encoder, encode_typed
+from codec.asm.plans import (
     ENUM_BASE, EXT_INST_NUM, ID, LIT_INT, LIT_STR, TAIL_CASES, TAIL_IDS, TYPE_ID, TYPED_NUM,
     QuickShape,
 )
@@ -32,7 +32,7 @@ class QuickEncoder(Encoder):
     def run(self) -> None:
         """Assembles every instruction; raises AssemblyError at the first error.
 
-        Most instructions have a quick shape (`codec.asm_plans.QuickShape`): this loop
+        Most instructions have a quick shape (`codec.asm.plans.QuickShape`): this loop
         encodes those of ids only itself and those with literals or enumerants through
         `simple`, when they are plainly written. Everything else, and anything either
         is unsure of, goes to `encode_at`, which follows spirv-as operand by operand

@@ -10,9 +10,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import NamedTuple
 
-from codec.disassembler import Disassembler, DisassemblyOptions, generator_text
+from codec.text.disassembler import Disassembler, DisassemblyOptions, generator_text
 from codec.grammar import Grammar, load_grammar
-from codec.model import Instruction, Module, Operand
+from codec.binary.model import Instruction, Module, Operand
 
 
 class WordExplanation(NamedTuple):

@@ -3,8 +3,8 @@
 `assemble(text)` is what the live editor calls on every keystroke: it never raises and
 returns the words (or None), the diagnostics and, for each emitted instruction, the
 source lines it came from. The syntax is SPIRV-Tools' assembly syntax; see
-`codec.asm_encoder` for the engine, `codec.asm_quick` for its quick paths and
-`codec.asm_lexer` for how words are split.
+`codec.asm.encoder` for the engine, `codec.asm.quick` for its quick paths and
+`codec.asm.lexer` for how words are split.
 
 When the text starts with the header comments `spirv-dis` prints and no target
 environment is given, the version, generator, bound and schema come from them, so that
@@ -18,13 +18,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from sys import byteorder
 
-from codec.asm_encoder import AssemblyError, Where, numeric_ids
-from codec.asm_header import (
+from codec.asm.encoder import AssemblyError, Where, numeric_ids
+from codec.asm.header import (
     ASSEMBLER_GENERATOR, DEFAULT_VERSION, MAGIC, TARGET_ENV_VERSIONS, read_header_comment,
 )
-from codec.asm_lexer import SourceMap, source_text, tokenize
-from codec.asm_plans import load_plans
-from codec.asm_quick import QuickEncoder
+from codec.asm.lexer import SourceMap, source_text, tokenize
+from codec.asm.plans import load_plans
+from codec.asm.quick import QuickEncoder
 from codec.diagnostics import Diagnostic, Severity
 
 

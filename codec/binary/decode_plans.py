@@ -15,7 +15,7 @@ from array import array
 from typing import NamedTuple
 
 from codec.grammar import Grammar, InstructionDesc, OperandKind
-from codec.model import Operand
+from codec.binary.model import Operand
 
 _new = tuple.__new__
 
