@@ -1,18 +1,17 @@
 """Reading inputs, writing outputs and reporting diagnostics, for every subcommand.
 
-`-` means standard input or output. An output file is written whole, through a
-temporary file renamed into place, so a failure never leaves a truncated file behind.
+`-` means standard input or output. Output files go through `inspector.files.write_file`:
+written whole or not at all, through symbolic links, devices and FIFOs written directly.
 """
 
 from __future__ import annotations
 
-import os
 import sys
-import tempfile
 from collections.abc import Iterable
 from pathlib import Path
 
 from codec.diagnostics import Diagnostic, has_errors
+from inspector.files import write_file
 
 
 def source_name(path: str) -> str:
@@ -35,18 +34,10 @@ def write_output(path: str | None, data: bytes) -> bool:
         sys.stdout.buffer.write(data)
         sys.stdout.buffer.flush()
         return True
-    target = Path(path)
     try:
-        fd, tmp = tempfile.mkstemp(dir=target.parent or ".", prefix=f".{target.name}.")
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-        # mkstemp makes the file private; give it the mode a plain open() would.
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)
-        os.replace(tmp, target)
+        write_file(path, data)
     except OSError as error:
-        print(f"{path}: error: cannot write: {error.strerror or error}", file=sys.stderr)
+        print(f"{path}: error: cannot write: {error}", file=sys.stderr)
         return False
     return True
 
