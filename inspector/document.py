@@ -1,0 +1,367 @@
+"""The document every pane shows: one module's bytes, its decoded form, names, lines,
+diagnostics, and the indexes (definitions, search) built on demand.
+
+Textual-free. Opening is cheap (the codec indexes instruction boundaries and decodes
+only what is asked for); whatever needs the whole module (the diagnostics pass, the
+definitions and the search text) is built by `index_steps`, a generator a worker runs
+in batches, so a half-million-instruction module opens at once and stays responsive.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from codec.binary.words import MAGIC, SWAPPED_MAGIC
+from codec.diagnostics import Diagnostic
+from codec.grammar import Grammar
+from codec.text.disassembler import generator_text
+from inspector._codec_shim import Listing, NameMap, Segment, module_names, open_module
+from inspector.search import NAME_END, Query, SearchIndex, parse_query
+from inspector.selection import Selection
+
+HEADER_FIELDS = ("magic", "version", "generator", "bound", "schema")
+INDEX_BATCH = 4096
+"""Rows disassembled between two progress reports of `index_steps`."""
+
+
+def looks_like_spirv(data: bytes) -> bool:
+    """True when the first word is the SPIR-V magic number in either byte order."""
+    if len(data) < 4:
+        return False
+    word = int.from_bytes(data[:4], "little")
+    return word in (MAGIC, SWAPPED_MAGIC)
+
+
+@dataclass(frozen=True, slots=True)
+class HeaderField:
+    """One header word: what it is, where, its value and what the value means."""
+
+    name: str
+    word: int
+    value: int
+    meaning: str
+    details: tuple[tuple[str, str], ...] = ()
+    """Labelled parts of the value (the generator's vendor, tool and tool version)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Use:
+    """One place an id is used: the row and the operand there that names it."""
+
+    row: int
+    operand: int | None
+    line: str
+
+
+class Document:
+    """One opened module, shared by every pane."""
+
+    def __init__(self, data: bytes, path: str | Path | None = None, grammar: Grammar | None = None) -> None:
+        self.data = data
+        self.path = Path(path) if path is not None else None
+        self.module = open_module(data, grammar)
+        self.grammar = self.module.grammar
+        self._names: dict[bool, NameMap] = {}
+        self._listings: dict[bool, Listing] = {}
+        self._indexes: dict[bool, SearchIndex] = {}
+        self._tail: list[str] | None = None
+        self._definitions: dict[int, int] | None = None
+        self._function_starts: list[int] | None = None
+        self.checked = False
+        """True once the whole-module diagnostics pass has run."""
+        by_name = self.grammar.by_name
+        self.op_function = by_name["OpFunction"].opcode
+        self.op_label = by_name["OpLabel"].opcode
+
+    # -- what the module is ------------------------------------------------------
+
+    @property
+    def name(self) -> str:
+        """The file name users see."""
+        return self.path.name if self.path is not None else "<memory>"
+
+    @property
+    def big_endian(self) -> bool:
+        """True for a module stored big-endian."""
+        return self.module.header is not None and self.module.header.big_endian
+
+    def header_fields(self) -> list[HeaderField]:
+        """The header words present (a short file has fewer), each with its meaning."""
+        words = self.module.words
+        header = self.module.header
+        fields = []
+        for word, name in enumerate(HEADER_FIELDS[: min(5, len(words))]):
+            value = words[word]
+            details = self._generator_details(value) if name == "generator" else ()
+            fields.append(HeaderField(name, word, value, self._meaning(name, value, header), details))
+        return fields
+
+    def _generator_details(self, value: int) -> tuple[tuple[str, str], ...]:
+        """Vendor, tool and tool version from the registry of generator ids."""
+        tool = value >> 16
+        known = self.grammar.generators.get(tool)
+        if known is None:
+            return (("tool", f"{tool}, not in the registry"), ("version", str(value & 0xFFFF)))
+        return (
+            ("vendor", known.vendor),
+            ("tool", f"{known.tool or '-'} (id {tool})"),
+            ("version", str(value & 0xFFFF)),
+        )
+
+    def _meaning(self, name: str, value: int, header) -> str:
+        if name == "magic":
+            if value != MAGIC:
+                return "not the SPIR-V magic number"
+            return "SPIR-V, big-endian" if self.big_endian else "SPIR-V, little-endian"
+        if name == "version":
+            major, minor = (value >> 16) & 0xFF, (value >> 8) & 0xFF
+            odd = value & 0xFF0000FF
+            return f"{major}.{minor}" + (" (reserved bits set)" if odd else "")
+        if name == "generator":
+            return generator_text(header, self.grammar) if header is not None else ""
+        if name == "bound":
+            return f"ids below {value}"
+        return "reserved, 0" if value == 0 else "reserved, should be 0"
+
+    @property
+    def diagnostics(self) -> list[Diagnostic]:
+        """What is wrong with the module, as far as known (complete once `checked`)."""
+        return self.module.diagnostics
+
+    @property
+    def instruction_count(self) -> int:
+        """Instructions decoded so far (all of them once the module is indexed)."""
+        return self.module.instruction_count
+
+    @property
+    def function_count(self) -> int:
+        """Number of functions (OpFunction … OpFunctionEnd)."""
+        return len(self.function_starts)
+
+    @property
+    def ids_defined(self) -> int | None:
+        """How many ids the module defines, once the definitions are indexed."""
+        return None if self._definitions is None else len(self._definitions)
+
+    # -- rows: instructions, then the undecodable tail -----------------------------
+
+    def names(self, raw: bool = False) -> NameMap:
+        """Raw numbers or friendly names, computed once each."""
+        if raw not in self._names:
+            self._names[raw] = module_names(self.module, friendly=not raw)
+        return self._names[raw]
+
+    def listing(self, raw: bool = False) -> Listing:
+        """The lines `spvinspect dis` prints, with raw ids or friendly names."""
+        if raw not in self._listings:
+            self._listings[raw] = Listing(self.module, self.names(raw))
+        return self._listings[raw]
+
+    @property
+    def tail_lines(self) -> list[str]:
+        """The undecodable tail as `!0x…` lines (and trailing bytes), one row each."""
+        if self._tail is None:
+            self._tail = self.listing(True).tail_lines()
+        return self._tail
+
+    @property
+    def row_count(self) -> int:
+        """Rows of the instruction list."""
+        return self.module.instruction_count + len(self.tail_lines)
+
+    def row_word(self, row: int) -> int:
+        """Word offset of a row's first word."""
+        count = self.module.instruction_count
+        if row < count:
+            return self.module.offset(row)
+        return min(self.module.tail_offset + row - count, len(self.module.words))
+
+    def segments(self, row: int, raw: bool = False) -> tuple[Segment, ...] | None:
+        """A row's coloured parts, or None for a tail row (see `row_text`)."""
+        if row < self.module.instruction_count:
+            return self.listing(raw).segments(row)
+        return None
+
+    def row_text(self, row: int, raw: bool = False) -> str:
+        """A row's text, exactly as `spvinspect dis` prints it."""
+        count = self.module.instruction_count
+        if row < count:
+            return self.listing(raw).line(row)
+        return self.tail_lines[row - count]
+
+    def opcode(self, row: int) -> int | None:
+        """The opcode of a row's instruction, read from its first word without decoding."""
+        if row >= self.module.instruction_count:
+            return None
+        return self.module.words[self.module.offset(row)] & 0xFFFF
+
+    # -- selection -------------------------------------------------------------
+
+    def select_row(self, row: int, operand: int | None = None) -> Selection:
+        """The selection on `row` (clamped), on `operand` of its instruction when given."""
+        if self.row_count == 0:
+            return Selection(0, None)
+        row = max(0, min(row, self.row_count - 1))
+        if row >= self.module.instruction_count:
+            return Selection(self.row_word(row), row)
+        operands = self.module.instruction(row).operands
+        if operand is not None and 0 <= operand < len(operands):
+            return Selection(operands[operand].offset, row, row, operand)
+        return Selection(self.module.offset(row), row, row, None)
+
+    def select_word(self, word: int) -> Selection:
+        """The selection on word `word`: its instruction and operand, a tail row, or the header."""
+        module = self.module
+        word = max(0, min(word, max(len(module.words) - 1, 0)))
+        index = module.index_at(word)
+        if index is None:
+            if self.row_count and word >= module.tail_offset and word >= 5:
+                row = module.instruction_count + word - module.tail_offset
+                return Selection(word, min(row, self.row_count - 1))
+            return Selection(word, None)
+        operand = next(
+            (k for k, o in enumerate(module.instruction(index).operands) if o.offset <= word < o.end),
+            None,
+        )
+        return Selection(word, index, index, operand)
+
+    # -- functions and blocks ----------------------------------------------------
+
+    @property
+    def function_starts(self) -> list[int]:
+        """Row of every OpFunction, in order."""
+        if self._function_starts is None:
+            self._function_starts = [span.first for span in self.module.functions()]
+        return self._function_starts
+
+    def function_row(self, row: int, step: int) -> int | None:
+        """The first row of the next (`step` 1) or previous (-1) function from `row`."""
+        starts = self.function_starts
+        if step > 0:
+            k = bisect.bisect_right(starts, row)
+            return starts[k] if k < len(starts) else None
+        k = bisect.bisect_left(starts, row) - 1
+        return starts[k] if k >= 0 else None
+
+    def block_row(self, row: int, step: int) -> int | None:
+        """The next (`step` 1) or previous (-1) OpLabel from `row`, within reach of its function."""
+        stop = self.function_row(row, step)
+        end = (self.module.instruction_count if step > 0 else -1) if stop is None else stop
+        for candidate in range(row + step, end, step):
+            if self.opcode(candidate) == self.op_label:
+                return candidate
+        return stop
+
+    def function_names(self) -> list[tuple[str, int]]:
+        """(friendly name, row) of every function, for "go to function"."""
+        names = self.names(False)
+        result = []
+        for span in self.module.functions():
+            result.append((names.name(span.result_id), span.first))
+        return result
+
+    # -- definitions, uses, search ---------------------------------------------
+
+    def index_steps(self, raw: bool = False) -> Iterator[float]:
+        """Build what needs the whole module: the diagnostics pass, the definition of every
+        id and the search text in `raw`'s naming. Yields the fraction done between batches,
+        so a worker can report progress and stop early; done when exhausted."""
+        module = self.module
+        module.ensure_indexed()
+        if not self.checked:
+            module.check()
+            self.checked = True
+        yield 0.0
+        if raw in self._indexes and self._indexes[raw].complete:
+            return
+        index = SearchIndex(raw)
+        definitions: dict[int, int] = {}
+        listing = self.listing(raw)
+        count = module.instruction_count
+        total = self.row_count
+        for start in range(0, count, INDEX_BATCH):
+            for row in range(start, min(start + INDEX_BATCH, count)):
+                index.add(listing.line(row))
+                result = module.instruction(row).result_id
+                if result and result not in definitions:
+                    definitions[result] = row
+            yield min(start + INDEX_BATCH, count) / max(total, 1)
+        for line in self.tail_lines:
+            index.add(line)
+        index.finish()
+        self._indexes[raw] = index
+        if self._definitions is None:
+            self._definitions = definitions
+        yield 1.0
+
+    def search_index(self, raw: bool = False) -> SearchIndex | None:
+        """The finished search index for `raw`'s naming, or None while it is being built."""
+        index = self._indexes.get(raw)
+        return index if index is not None and index.complete else None
+
+    def parse_query(self, text: str, raw: bool = False) -> Query | None:
+        """A search the user typed, understood against this module's names and opcodes."""
+        hints = self.names(False).id_hints()
+
+        def name_to_id(name: str) -> int | None:
+            return int(name) if name.isdigit() else hints.get(name)
+
+        query = parse_query(text, set(self.grammar.by_name), name_to_id)
+        if query is not None and query.kind == "id" and query.id_ is not None:
+            # Spell the id as the index spells it, whatever naming the user typed in.
+            spelled = "%" + re.escape(self.names(raw).name(query.id_)) + NAME_END
+            query = Query(query.text, query.kind, re.compile(spelled), query.id_)
+        return query
+
+    def search(self, query: Query, raw: bool = False) -> list[int] | None:
+        """Rows matching `query`, or None while the index is being built."""
+        index = self.search_index(raw)
+        return None if index is None else index.rows_matching(query.pattern)
+
+    def definition(self, id_: int, near: int | None = None) -> int | None:
+        """The row defining `id_`. Before the index is built, the function holding `near`
+        and the part before the first function are scanned (where nearly all ids live)."""
+        if self._definitions is not None:
+            return self._definitions.get(id_)
+        starts = self.function_starts
+        ranges = [range(0, starts[0] if starts else self.module.instruction_count)]
+        if near is not None and starts:
+            k = bisect.bisect_right(starts, near) - 1
+            if k >= 0:
+                end = starts[k + 1] if k + 1 < len(starts) else self.module.instruction_count
+                ranges.insert(0, range(starts[k], end))
+        instruction = self.module.instruction
+        for rows in ranges:
+            for row in rows:
+                if instruction(row).result_id == id_:
+                    return row
+        return None
+
+    def uses(self, id_: int, raw: bool = False, limit: int = 1000) -> list[Use] | None:
+        """Where `id_` is used (at most `limit`, in order), or None while indexing."""
+        index = self.search_index(raw)
+        if index is None:
+            return None
+        spelled = self.names(raw).name(id_)
+        uses = []
+        for row in index.uses(spelled)[:limit]:
+            operand = next(
+                (s.operand for s in self.listing(raw).segments(row) if s.text == "%" + spelled and s.operand is not None),
+                None,
+            )
+            uses.append(Use(row, operand, self.row_text(row, raw)))
+        return uses
+
+    def operand_id(self, row: int, operand: int | None) -> int | None:
+        """The id an operand names (ids, types and results), or None for anything else."""
+        if operand is None or row >= self.module.instruction_count:
+            return None
+        operands = self.module.instruction(row).operands
+        if not 0 <= operand < len(operands):
+            return None
+        chosen = operands[operand]
+        return chosen.value if chosen.kind.startswith("Id") and isinstance(chosen.value, int) else None

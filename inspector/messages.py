@@ -1,0 +1,53 @@
+"""Intents any pane may post; the main screen acts on them and updates the selection.
+
+Messages that only one widget posts live in that widget's class (`InstructionList.CursorMoved`);
+these are the ones several panes share (the hex and CFG panes to come post them too).
+"""
+
+from __future__ import annotations
+
+from textual.message import Message
+
+
+class SelectWord(Message):
+    """Select the instruction and operand holding a word (a diagnostic, a header field, a hex cell)."""
+
+    def __init__(self, word: int, jump: bool = True) -> None:
+        super().__init__()
+        self.word = word
+        """Word offset from the start of the module."""
+        self.jump = jump
+        """True to remember the place left in the jump history."""
+
+
+class SelectRow(Message):
+    """Select a row of the instruction list, and an operand of its instruction."""
+
+    def __init__(self, row: int, operand: int | None = None, jump: bool = False) -> None:
+        super().__init__()
+        self.row = row
+        self.operand = operand
+        """Index into the instruction's operands; None for the opcode."""
+        self.jump = jump
+        """True to remember the place left in the jump history."""
+
+
+class GoToDefinition(Message):
+    """Jump to where the id under the selection is defined."""
+
+
+class ListUses(Message):
+    """Show where the id under the selection is used, to pick one."""
+
+
+class IndexProgress(Message):
+    """The whole-module index (diagnostics, definitions, search text) advanced."""
+
+    def __init__(self, fraction: float) -> None:
+        super().__init__()
+        self.fraction = fraction
+        """Done so far, 0.0 to 1.0; 1.0 when the index is complete."""
+
+    def can_replace(self, message: Message) -> bool:
+        """A newer progress report makes an older, unprocessed one pointless."""
+        return isinstance(message, IndexProgress)
