@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import random
 import struct
 
 from codec.binary.decoder import decode
+from codec.binary.model import HEADER_WORDS
+from codec.grammar import load_grammar
 from codec.text.disassembler import disassemble
 
 HEADER = [0x07230203, 0x00010500, 0x00080001, 100, 0]
@@ -12,6 +15,8 @@ CAPABILITY_SHADER = [0x00020011, 1]
 MEMORY_MODEL = [0x0003000E, 0, 1]
 TYPE_INT = [0x00040015, 5, 32, 1]  # %5 = OpTypeInt 32 1
 TYPE_VOID = [0x00020013, 6]
+GRAMMAR = load_grammar()
+OPCODES = sorted(GRAMMAR.instructions)
 
 
 def binary(*words: int) -> bytes:
@@ -126,11 +131,77 @@ def test_big_endian_module_decodes_like_little_endian():
     assert disassemble(big) == disassemble(little)
 
 
-def test_random_bytes_never_raise():
-    import random
+def assert_words_accounted_for(module, data: bytes) -> None:
+    """What the decoder must report for any input: whole words and trailing bytes as
+    given; instructions that follow one another from the header to where decoding
+    stopped, each covered by its operands; a diagnostic at that stopping point, at every
+    unknown opcode and inside every instruction that does not fit the grammar; every
+    diagnostic at a word of the input; one disassembly line per instruction."""
+    whole = len(data) // 4
+    assert module.word_count == whole and module.trailing_bytes == data[whole * 4 :]
+    assert all(d.message and 0 <= d.word_offset <= whole for d in module.diagnostics)
+    at = [d.word_offset for d in module.diagnostics]
+    if len(data) % 4:
+        assert any(f"{len(data)} bytes long, not a multiple of 4" in d.message for d in module.diagnostics)
+    end = HEADER_WORDS
+    for inst in module.instructions:
+        assert inst.offset == end, f"instruction at word {inst.offset} does not follow word {end}"
+        end = inst.end
+        covered = inst.offset + 1
+        for operand in inst.operands:
+            assert operand.offset == covered, f"{inst.opname} at word {inst.offset}: gap before {operand.name}"
+            covered = operand.end
+        assert covered == inst.end, f"{inst.opname} at word {inst.offset}: words past its operands"
+        known = GRAMMAR.instructions.get(inst.opcode)
+        assert inst.opname == (known.opname if known else f"Op{inst.opcode}")
+        if known is None:
+            assert inst.offset in at, f"no diagnostic for unknown opcode {inst.opcode} at word {inst.offset}"
+        if not inst.valid:
+            assert any(inst.offset <= w < inst.end for w in at), f"{inst.opname} at word {inst.offset}"
+    if module.header is not None and not any("magic number" in d.message for d in module.diagnostics):
+        assert module.tail_offset == end
+        if end < whole:
+            assert end in at, f"decoding stopped at word {end} without saying why"
+    lines = [line for line in disassemble(module).splitlines() if line and not line.startswith(";")]
+    assert len(lines) == len(module.instructions)
 
+
+def instruction_noise(rng: random.Random) -> list[int]:
+    """Words shaped like instructions: mostly the grammar's opcodes with small word counts
+    (sometimes 0) and small operand values, which ids and enumerants accept more often."""
+    words = []
+    for _ in range(rng.randint(1, 12)):
+        count = 0 if rng.random() < 0.03 else rng.randint(1, 7)
+        opcode = rng.choice(OPCODES) if rng.random() < 0.9 else rng.randrange(1 << 16)
+        words.append(count << 16 | opcode)
+        words += [rng.randrange(8) if rng.random() < 0.8 else rng.getrandbits(32) for _ in range(count - 1)]
+    return words
+
+
+def test_random_bytes_never_raise():
+    """Random bytes alone (a short header or a bad magic number) and after a good header."""
     rng = random.Random(1234)
     for size in range(0, 200, 3):
         data = bytes(rng.randrange(256) for _ in range(size))
-        decode(data)
-        decode(binary(*HEADER) + data)
+        module = decode(data)
+        assert_words_accounted_for(module, data)
+        if size < 4 * HEADER_WORDS:
+            assert module.header is None and module.instructions == []
+            assert f"incomplete header: {size // 4} words" in module.diagnostics[-1].message
+        else:
+            assert module.instructions == []
+            assert module.diagnostics[-1].word_offset == 0
+            assert f"magic number 0x{struct.unpack_from('<I', data)[0]:08x}" in module.diagnostics[-1].message
+        with_header = binary(*HEADER) + data
+        module = decode(with_header)
+        assert module.header[:5] == tuple(HEADER)
+        assert_words_accounted_for(module, with_header)
+
+
+def test_instruction_shaped_noise_is_reported_word_by_word():
+    """Noise that gets past the first instruction: unknown opcodes, operands that do not
+    fit, word counts of 0 and past the end, trailing bytes."""
+    rng = random.Random(99)
+    for _ in range(300):
+        data = binary(*HEADER, *instruction_noise(rng)) + bytes(rng.randrange(256) for _ in range(rng.randrange(4)))
+        assert_words_accounted_for(decode(data), data)
