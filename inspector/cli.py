@@ -29,12 +29,12 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the console script; returns the process exit code."""
     args_list = sys.argv[1:] if argv is None else argv
-    if not args_list or args_list[0] not in COMMANDS and not args_list[0].startswith("-"):
-        from inspector.commands.open import open_module
-
-        return open_module(args_list[0] if args_list else None)
-    args = build_parser(args_list[0]).parse_args(args_list)
     try:
+        if not args_list or args_list[0] not in COMMANDS and args_list[0] not in ("-h", "--help"):
+            from inspector.launch import main as launch
+
+            return launch(args_list)
+        args = build_parser(args_list[0]).parse_args(args_list)
         return args.run(args)
     except BrokenPipeError:
         return 0

@@ -256,13 +256,26 @@ class Document:
                 return candidate
         return stop
 
-    def function_names(self) -> list[tuple[str, int]]:
-        """(friendly name, row) of every function, for "go to function"."""
+    def places(self) -> list[tuple[str, int]]:
+        """("entry point main (Fragment)" or "function %main", row) for every entry point
+        and function, for "go to" in the command palette."""
         names = self.names(False)
-        result = []
-        for span in self.module.functions():
-            result.append((names.name(span.result_id), span.first))
-        return result
+        starts = self.function_starts
+        by_id = {self.module.instruction(row).result_id: row for row in starts}
+        entry = self.grammar.by_name["OpEntryPoint"].opcode
+        model_kind = self.grammar.operand_kinds["ExecutionModel"]
+        places = []
+        for row in range(starts[0] if starts else 0):
+            if self.opcode(row) != entry:
+                continue
+            operands = self.module.instruction(row).operands
+            if len(operands) < 3 or operands[1].value not in by_id:
+                continue
+            model = model_kind.by_value.get(operands[0].value)
+            label = f"entry point {operands[2].value} ({model.name if model else operands[0].value})"
+            places.append((label, by_id[operands[1].value]))
+        places += [(f"function %{names.name(id_)}", row) for id_, row in by_id.items()]
+        return places
 
     # -- definitions, uses, search ---------------------------------------------
 

@@ -1,27 +1,24 @@
-"""`spvinspect [FILE]`: open a module; with no file, the bundled example module.
-
-The inspector app arrives in a later step; until then opening a module prints its
-disassembly, so the command already shows what is inside the file.
-"""
+"""`spvinspect [FILE] > out`: with standard output redirected, the disassembly of a module
+(the bundled example without a file), so pipes and scripts get text, not an app."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 from codec.binary.decoder import decode
-from codec.text.disassembler import disassemble
+from codec.text.disassembler import DisassemblyOptions, disassemble
 from inspector.commands.io import read_input, report, write_output
 
 EXAMPLE_MODULE = Path(__file__).resolve().parent.parent / "examples" / "example.spv"
 
 
-def open_module(path: str | None) -> int:
-    """Show the module at `path`, or the bundled example when `path` is None."""
-    source = str(EXAMPLE_MODULE) if path is None else path
-    data = read_input(source)
+def print_module(path: str, raw_ids: bool = False) -> int:
+    """Print the disassembly of the module at `path`; the exit code (1 on errors)."""
+    data = read_input(path)
     if data is None:
         return 1
     module = decode(data)
-    if not write_output(None, disassemble(module).encode("utf-8", "surrogateescape")):
+    text = disassemble(module, DisassemblyOptions(friendly_names=not raw_ids))
+    if not write_output(None, text.encode("utf-8", "surrogateescape")):
         return 1
-    return report(source, module.diagnostics)
+    return report(path, module.diagnostics)

@@ -1,0 +1,65 @@
+"""The Textual app: themes, the main screen over one document, help and the palette."""
+
+from __future__ import annotations
+
+from textual.app import App
+from textual.binding import Binding
+from textual.screen import Screen
+
+from inspector.config import save_theme
+from inspector.document import Document
+from inspector.palette import ActionsProvider, GotoProvider
+from inspector.screens.help import HelpScreen
+from inspector.screens.main import MainScreen
+from themes import DEFAULT_THEME, THEMES
+
+
+def _places(screen: Screen):
+    """Functions and entry points of the module, for "Go to …" in the command palette."""
+    return screen.places() if isinstance(screen, MainScreen) else []
+
+
+class InspectorApp(App[None]):
+    """spvinspect's inspector over one module."""
+
+    CSS_PATH = "app.tcss"
+    TITLE = "spvinspect"
+    COMMANDS = App.COMMANDS | {ActionsProvider, GotoProvider(_places)}
+    BINDINGS = [
+        Binding("q", "quit", "Quit", id="app.quit", tooltip="Quit spvinspect"),
+        Binding("question_mark", "help", "Help", id="app.help", tooltip="Every key, and what each pane shows"),
+    ]
+
+    def __init__(
+        self,
+        document: Document,
+        *,
+        at: int | None = None,
+        pane: str | None = None,
+        raw: bool = False,
+        theme: str | None = None,
+    ) -> None:
+        super().__init__()
+        self.document = document
+        self._at = at
+        self._pane = pane
+        self._raw = raw
+        for registered in THEMES.values():
+            self.register_theme(registered)
+        self.theme = theme if theme in THEMES else DEFAULT_THEME
+        self.sub_title = document.name
+
+    def get_theme_variable_defaults(self) -> dict[str, str]:
+        """Our semantic variables for Textual's own themes too, so switching to one works."""
+        return dict(THEMES[DEFAULT_THEME].variables)
+
+    def get_default_screen(self) -> Screen:
+        return MainScreen(self.document, at=self._at, pane=self._pane, raw=self._raw)
+
+    def on_mount(self) -> None:
+        self.theme_changed_signal.subscribe(self, lambda theme: save_theme(theme.name))
+
+    def action_help(self) -> None:
+        """Show every key and what each pane shows."""
+        if not isinstance(self.screen, HelpScreen):
+            self.push_screen(HelpScreen())

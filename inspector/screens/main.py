@@ -1,0 +1,405 @@
+"""The main screen: owns the selection and the jump history; panes post intents, the
+screen decides, and every pane follows the new selection.
+
+Layout: the header pane in a side column, the instruction list beside it with the
+diagnostics under it; the hex and CFG panes of later steps go into `#panes` as further
+columns. Below 100 columns the side column folds away and each pane is one key away
+(zoomed to the whole screen).
+"""
+
+from __future__ import annotations
+
+import bisect
+from collections.abc import Callable
+
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.reactive import var
+from textual.screen import Screen
+from textual.widget import Widget
+from textual.widgets import Footer
+from textual.worker import get_current_worker
+
+from inspector.document import Document, Use
+from inspector.messages import GoToDefinition, IndexProgress, ListUses, SelectRow, SelectWord
+from inspector.search import Query
+from inspector.selection import JumpHistory, Selection
+from inspector.screens.uses import UsesScreen
+from inspector.widgets.diagnostics_panel import DiagnosticsPanel
+from inspector.widgets.header_pane import HeaderPane
+from inspector.widgets.instruction_list import InstructionList
+from inspector.widgets.search_bar import SearchBar
+from inspector.widgets.status_line import StatusLine
+
+NARROW_BELOW = 100
+"""Terminal width under which the side column folds away."""
+PANES = {"header": "#header", "list": "#list", "diagnostics": "#diagnostics"}
+"""Pane names for `--pane`, the number keys and the palette, and their widgets."""
+
+
+class MainScreen(Screen):
+    """The inspector: header, instruction list and diagnostics over one document."""
+
+    BINDINGS = [
+        Binding("slash", "search", "Search", id="main.search", tooltip="Search: opcode, %id or name, literal, text"),
+        Binding("n", "search_step(1)", "Next match", show=False, id="main.search_next"),
+        Binding("N", "search_step(-1)", "Previous match", show=False, id="main.search_previous"),
+        Binding("ctrl+o,alt+left", "back", "Back", id="main.back", tooltip="Back to where the last jump left"),
+        Binding("ctrl+n,alt+right", "forward", "Forward", show=False, id="main.forward"),
+        Binding("r", "toggle_raw", "Raw ids", id="main.raw", tooltip="Raw id numbers or friendly names"),
+        Binding("z", "zoom", "Zoom", id="main.zoom", tooltip="Zoom the focused pane to the whole screen, or back"),
+        Binding("x", "hide_pane", "Hide pane", show=False, id="main.hide", tooltip="Hide the focused pane (its number key shows it again)"),
+        Binding("1", "pane('header')", "Header", show=False, id="main.pane_header"),
+        Binding("2", "pane('list')", "List", show=False, id="main.pane_list"),
+        Binding("3", "pane('diagnostics')", "Diagnostics", show=False, id="main.pane_diagnostics"),
+    ]
+    ALLOW_IN_MAXIMIZED_VIEW = "Footer, StatusLine, SearchBar"
+    AUTO_FOCUS = "#list"
+
+    selection: var[Selection | None] = var(None, always_update=True)
+    """The word every pane follows."""
+    raw: var[bool] = var(False)
+    """Raw id numbers instead of friendly names, in every pane."""
+
+    def __init__(self, document: Document, *, at: int | None = None, pane: str | None = None, raw: bool = False) -> None:
+        super().__init__()
+        self.document = document
+        self.history = JumpHistory()
+        self._at = at
+        self._pane = pane
+        self.set_reactive(MainScreen.raw, raw)
+        self._query: Query | None = None
+        self._matches: list[int] = []
+        self._pending: Callable[[], None] | None = None
+        """A request (search, uses, definition) waiting for the index."""
+        self._center = False
+
+    def compose(self) -> ComposeResult:
+        document = self.document
+        with Horizontal(id="panes"):
+            with Vertical(id="side"):
+                yield HeaderPane(document, id="header")
+            with Vertical(id="main"):
+                instruction_list = InstructionList(document, id="list")
+                instruction_list.raw = self.raw
+                yield instruction_list
+                yield DiagnosticsPanel(id="diagnostics")
+        yield SearchBar(id="search")
+        yield StatusLine(id="status")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one(SearchBar).display = False
+        self._show_diagnostics()
+        start = self.document.select_word(self._at) if self._at is not None else self.document.select_row(0)
+        self._center = True
+        self.selection = start
+        self.query_one(InstructionList).focus()
+        if self._pane is not None:
+            self.action_pane(self._pane)
+            self.action_zoom()
+        self._build_index()
+
+    def on_resize(self) -> None:
+        self.set_class(self.size.width < NARROW_BELOW, "-narrow")
+
+    # -- the selection ----------------------------------------------------------
+
+    def select(self, selection: Selection, jump: bool = False) -> None:
+        """Make `selection` current; a jump remembers the place it leaves and centres."""
+        if jump and self.selection is not None and selection != self.selection:
+            self.history.record(self.selection)
+        self._center = jump
+        self.selection = selection
+
+    def watch_selection(self, selection: Selection | None) -> None:
+        if selection is None:
+            return
+        self.query_one(InstructionList).show(selection, center=self._center)
+        self._center = False
+        self._update_status()
+
+    @on(SelectRow)
+    def _select_row(self, message: SelectRow) -> None:
+        message.stop()
+        self.select(self.document.select_row(message.row, message.operand), message.jump)
+
+    @on(SelectWord)
+    def _select_word(self, message: SelectWord) -> None:
+        message.stop()
+        self.select(self.document.select_word(message.word), message.jump)
+        self._focus_list()
+
+    def _update_status(self) -> None:
+        status = self.query_one(StatusLine)
+        selection = self.selection
+        document = self.document
+        if selection is None:
+            return
+        rows = document.row_count
+        place = f"{document.name}  {selection.byte_offset:#010x} w{selection.word}"
+        if selection.row is not None:
+            place += f"  row {selection.row + 1:,}/{rows:,}"
+        else:
+            place += "  header"
+        status.place = place
+        status.detail = self._operand_text(selection)
+        status.mode = "raw ids" if self.raw else "friendly names"
+
+    def _operand_text(self, selection: Selection) -> str:
+        matches = self._matches
+        if self._query is not None and selection.row is not None and matches:
+            position = bisect.bisect_left(matches, selection.row)
+            if position < len(matches) and matches[position] == selection.row:
+                return f"{self._query.description}: match {position + 1:,} of {len(matches):,}"
+        if selection.instruction is None or selection.operand is None:
+            return ""
+        operand = self.document.module.instruction(selection.instruction).operands[selection.operand]
+        return f"{operand.name or operand.kind} ({operand.kind})" if operand.name else operand.kind
+
+    def places(self) -> list[tuple[str, Callable[[], None]]]:
+        """Entry points and functions, each with a callback that jumps there."""
+        return [(label, self._jumper(row)) for label, row in self.document.places()]
+
+    def _jumper(self, row: int) -> Callable[[], None]:
+        return lambda: self.select(self.document.select_row(row), jump=True)
+
+    # -- panes ----------------------------------------------------------------
+
+    def action_pane(self, name: str) -> None:
+        """Show and focus a pane; below 100 columns it fills the screen."""
+        widget = self.query_one(PANES[name], Widget)
+        widget.display = True
+        if widget.parent is not None and isinstance(widget.parent, Widget):
+            widget.parent.display = True
+        widget.focus()
+        if self.has_class("-narrow") and name != "list":
+            self.maximize(widget, container=False)
+        elif self.maximized is not None and self.maximized is not widget:
+            self.minimize()
+
+    def action_zoom(self) -> None:
+        """Zoom the focused pane to the whole screen, or restore the layout."""
+        if self.maximized is not None:
+            self.minimize()
+        elif self.focused is not None:
+            self.maximize(self.focused, container=False)
+
+    def action_hide_pane(self) -> None:
+        """Hide the focused pane (not the last one shown); its number key brings it back."""
+        focused = self.focused
+        if focused is None or focused.id not in {p[1:] for p in PANES.values()}:
+            return
+        if focused.id == "list":
+            self.notify("The instruction list stays; zoom (z) another pane instead.")
+            return
+        focused.display = False
+        self._focus_list()
+
+    def _focus_list(self) -> None:
+        if self.maximized is not None and self.maximized.id != "list":
+            self.minimize()
+        self.query_one(InstructionList).focus()
+
+    def _show_diagnostics(self) -> None:
+        diagnostics = self.document.diagnostics
+        panel = self.query_one(DiagnosticsPanel)
+        panel.show_diagnostics(diagnostics)
+        panel.set_class(not diagnostics, "-empty")
+        rows = set()
+        for diagnostic in diagnostics:
+            if diagnostic.word_offset is not None:
+                row = self.document.select_word(diagnostic.word_offset).row
+                if row is not None:
+                    rows.add(row)
+        self.query_one(InstructionList).diagnostic_rows = frozenset(rows)
+
+    # -- naming ---------------------------------------------------------------
+
+    def action_toggle_raw(self) -> None:
+        """Switch between raw id numbers and friendly names."""
+        self.raw = not self.raw
+
+    def watch_raw(self, raw: bool) -> None:
+        if not self.is_mounted:
+            return
+        self.query_one(InstructionList).raw = raw
+        self._update_status()
+        if self._query is not None:
+            self._query = self.document.parse_query(self._query.text, raw)
+            self._matches = []
+        self._build_index()
+
+    # -- the whole-module index (a thread worker, in batches) ---------------------
+
+    @work(thread=True, exclusive=True, group="index")
+    def _build_index(self) -> None:
+        worker = get_current_worker()
+        for fraction in self.document.index_steps(self.raw):
+            if worker.is_cancelled:
+                return
+            self.post_message(IndexProgress(fraction))
+
+    @on(IndexProgress)
+    def _index_progress(self, message: IndexProgress) -> None:
+        header = self.query_one(HeaderPane)
+        status = self.query_one(StatusLine)
+        done = self.document.search_index(self.raw) is not None
+        if not done:
+            header.progress = message.fraction
+            status.busy = f"indexing {message.fraction:.0%}"
+            return
+        header.progress = None
+        status.busy = ""
+        self._show_diagnostics()
+        self.query_one(InstructionList).rows_changed()
+        header.refresh()
+        pending, self._pending = self._pending, None
+        if pending is not None:
+            pending()
+
+    def _when_indexed(self, request: Callable[[], None], what: str) -> None:
+        """Run `request` now if the index is ready, else as soon as it is."""
+        if self.document.search_index(self.raw) is not None:
+            request()
+        else:
+            self._pending = request
+            self.notify(f"{what} as soon as the index is built…", timeout=3)
+
+    # -- definitions and uses ---------------------------------------------------
+
+    def _id_under_selection(self) -> int | None:
+        """The id under the operand cursor; on the opcode, the first id operand it reads."""
+        selection = self.selection
+        if selection is None or selection.instruction is None:
+            return None
+        document = self.document
+        if selection.operand is not None:
+            return document.operand_id(selection.instruction, selection.operand)
+        operands = document.module.instruction(selection.instruction).operands
+        for kinds in (("IdRef",), ("IdResultType",)):
+            for operand in operands:
+                if operand.kind in kinds:
+                    return int(operand.value)
+        return None
+
+    @on(GoToDefinition)
+    def _go_to_definition(self, message: GoToDefinition) -> None:
+        message.stop()
+        id_ = self._id_under_selection()
+        if id_ is None:
+            self.notify("No id under the cursor: move onto one with ← →", severity="warning")
+            return
+        row = self.document.definition(id_, near=self.selection.row if self.selection else None)
+        if row is not None:
+            self._jump_to_definition(id_, row)
+        elif self.document.ids_defined is None:
+            self._when_indexed(lambda: self._definition_after_index(id_), "Going to the definition")
+        else:
+            self.notify(f"%{self.document.names(self.raw).name(id_)} is not defined in this module", severity="warning")
+
+    def _definition_after_index(self, id_: int) -> None:
+        row = self.document.definition(id_)
+        if row is None:
+            self.notify(f"%{self.document.names(self.raw).name(id_)} is not defined in this module", severity="warning")
+        else:
+            self._jump_to_definition(id_, row)
+
+    def _jump_to_definition(self, id_: int, row: int) -> None:
+        operands = self.document.module.instruction(row).operands
+        result = next((k for k, o in enumerate(operands) if o.kind == "IdResult" and o.value == id_), None)
+        self.select(self.document.select_row(row, result), jump=True)
+
+    @on(ListUses)
+    def _list_uses(self, message: ListUses) -> None:
+        message.stop()
+        id_ = self._id_under_selection()
+        if id_ is None:
+            self.notify("No id under the cursor: move onto one with ← →", severity="warning")
+            return
+        self._when_indexed(lambda: self._show_uses(id_), "Listing the uses")
+
+    def _show_uses(self, id_: int) -> None:
+        document = self.document
+        name = document.names(self.raw).name(id_)
+        index = document.search_index(self.raw)
+        total = len(index.uses(name)) if index is not None else 0
+        uses = document.uses(id_, self.raw) or []
+        offsets = [document.row_word(use.row) * 4 for use in uses]
+        title = f"Uses of %{name} ({total:,})"
+
+        def chosen(use: Use | None) -> None:
+            if use is not None:
+                self.select(document.select_row(use.row, use.operand), jump=True)
+
+        self.app.push_screen(UsesScreen(title, uses, offsets, total - len(uses)), chosen)
+
+    def action_back(self) -> None:
+        """Go back to where the last jump left."""
+        if self.selection is not None:
+            previous = self.history.back(self.selection)
+            if previous is not None:
+                self._center = True
+                self.selection = previous
+
+    def action_forward(self) -> None:
+        """Go forward again after going back."""
+        if self.selection is not None:
+            following = self.history.forward(self.selection)
+            if following is not None:
+                self._center = True
+                self.selection = following
+
+    # -- search -----------------------------------------------------------------
+
+    def action_search(self) -> None:
+        """Open the search bar."""
+        self.query_one(SearchBar).open()
+
+    @on(SearchBar.Search)
+    def _search(self, message: SearchBar.Search) -> None:
+        message.stop()
+        self._focus_list()
+        query = self.document.parse_query(message.text, self.raw)
+        if query is None:
+            return
+        self._query = query
+        self._matches = []
+        self._when_indexed(lambda: self._run_search(1), f"Searching for {query.text}")
+
+    @on(SearchBar.Closed)
+    def _search_closed(self, message: SearchBar.Closed) -> None:
+        message.stop()
+        self._focus_list()
+
+    def _run_search(self, step: int) -> None:
+        if self._query is None:
+            return
+        if not self._matches:
+            self._matches = self.document.search(self._query, self.raw) or []
+        if not self._matches:
+            self.notify(f"No match for {self._query.text}", severity="warning")
+            return
+        self._step_match(step)
+
+    def action_search_step(self, step: int) -> None:
+        """Go to the next (1) or previous (-1) match of the last search."""
+        if self._query is None:
+            self.action_search()
+        elif not self._matches:
+            self._when_indexed(lambda: self._run_search(step), f"Searching for {self._query.text}")
+        else:
+            self._step_match(step)
+
+    def _step_match(self, step: int) -> None:
+        matches = self._matches
+        current = self.selection.row if self.selection and self.selection.row is not None else -1
+        if step > 0:
+            k = bisect.bisect_right(matches, current)
+            target = matches[k % len(matches)]
+        else:
+            k = bisect.bisect_left(matches, current) - 1
+            target = matches[k % len(matches)]
+        self.select(self.document.select_row(target), jump=True)

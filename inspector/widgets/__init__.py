@@ -1,0 +1,1 @@
+"""The app's widgets, one per module; each renders what the document and selection say."""

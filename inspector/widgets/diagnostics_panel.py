@@ -1,0 +1,57 @@
+"""The diagnostics panel: what is wrong with the module, one line each; choosing one
+selects the word it names."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual import on
+from textual.widgets import OptionList
+from textual.widgets.option_list import Option
+
+from codec.diagnostics import Diagnostic
+from inspector.messages import SelectWord
+
+SHOWN_AT_MOST = 5000
+"""A hostile file can have a diagnostic per word; the list stays quick to build."""
+
+
+class DiagnosticsPanel(OptionList):
+    """Every diagnostic with its word offset and byte offset; `enter` jumps to the word."""
+
+    COMPONENT_CLASSES = {"diagnostics-panel--offset", "diagnostics-panel--error", "diagnostics-panel--warning"}
+    """The position column and the severity words."""
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.border_title = "Diagnostics"
+        self._shown: list[Diagnostic] = []
+
+    def show_diagnostics(self, diagnostics: list[Diagnostic]) -> None:
+        """Replace the listed diagnostics."""
+        if diagnostics == self._shown:
+            return
+        self._shown = list(diagnostics)
+        style = self.get_component_rich_style
+        options = []
+        for number, diagnostic in enumerate(diagnostics[:SHOWN_AT_MOST]):
+            word = diagnostic.word_offset
+            where = f"{word * 4:08x} w{word}" if word is not None else "module"
+            severity = diagnostic.severity.value
+            prompt = Text.assemble(
+                (f"{where:<18}", style("diagnostics-panel--offset")),
+                (f"{severity}: ", style(f"diagnostics-panel--{'warning' if severity != 'error' else 'error'}")),
+                diagnostic.message,
+            )
+            options.append(Option(prompt, id=str(number)))
+        self.clear_options()
+        self.add_options(options)
+        more = len(diagnostics) - SHOWN_AT_MOST
+        self.border_title = f"Diagnostics ({len(diagnostics):,})"
+        self.border_subtitle = f"first {SHOWN_AT_MOST:,} shown, {more:,} more" if more > 0 else ""
+
+    @on(OptionList.OptionSelected)
+    def _chosen(self, event: OptionList.OptionSelected) -> None:
+        event.stop()
+        word = self._shown[int(event.option.id or 0)].word_offset
+        if word is not None:
+            self.post_message(SelectWord(word))

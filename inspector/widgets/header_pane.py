@@ -1,0 +1,103 @@
+"""The header pane: the five header words with their offsets and meanings, and counts."""
+
+from __future__ import annotations
+
+from rich.console import Group
+from rich.table import Table
+from rich.text import Text
+from textual.binding import Binding
+from textual.reactive import reactive
+from textual.widget import Widget
+
+from inspector.document import Document
+from inspector.messages import SelectWord
+
+
+class HeaderPane(Widget, can_focus=True):
+    """Magic and byte order, version, generator, bound and schema, each with its word
+    offset and hex value; then the module's counts. `enter` selects the field's word."""
+
+    BINDINGS = [
+        Binding("down,j", "move(1)", "Down", show=False, id="header.down"),
+        Binding("up,k", "move(-1)", "Up", show=False, id="header.up"),
+        Binding("enter", "choose", "Select word", id="header.choose", tooltip="Select this header word in the other panes"),
+    ]
+    COMPONENT_CLASSES = {"header-pane--label", "header-pane--offset", "header-pane--value", "header-pane--cursor", "header-pane--problem"}
+    """Field names, offsets, hex values, the cursor row, a field that is wrong."""
+
+    cursor: reactive[int] = reactive(0)
+    """The header field under the cursor."""
+    progress: reactive[float | None] = reactive(None)
+    """How far the whole-module index is, while it is being built; None when done."""
+
+    def __init__(self, document: Document, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.document = document
+        self.border_title = "Header"
+
+    def action_move(self, step: int) -> None:
+        """Move the cursor between header fields."""
+        fields = len(self.document.header_fields())
+        if fields:
+            self.cursor = max(0, min(self.cursor + step, fields - 1))
+
+    def action_choose(self) -> None:
+        """Ask for the word under the cursor to be selected."""
+        fields = self.document.header_fields()
+        if fields:
+            self.post_message(SelectWord(fields[self.cursor].word))
+
+    def render(self) -> Group:
+        style = self.get_component_rich_style
+        fields = Table.grid(padding=(0, 1), expand=True)
+        fields.add_column(no_wrap=True, width=9)
+        fields.add_column(ratio=1)
+        document = self.document
+        for position, field in enumerate(document.header_fields()):
+            row_style = style("header-pane--cursor") if self.has_focus and position == self.cursor else None
+            problem = field.meaning.startswith(("not ", "reserved, should"))
+            offset = Text.assemble(
+                (f"{field.value:08x}", style("header-pane--value")),
+                (f"  word {field.word}, byte {field.word * 4}", style("header-pane--offset")),
+            )
+            fields.add_row(Text(field.name, style("header-pane--label")), offset, style=row_style)
+            if field.details:
+                for label, text in field.details:
+                    detail = Text.assemble((f"{label:<8}", style("header-pane--label")), text)
+                    fields.add_row(Text(""), detail, style=row_style)
+            else:
+                meaning = Text(field.meaning, style("header-pane--problem") if problem else "")
+                fields.add_row(Text(""), meaning, style=row_style)
+        if not document.header_fields():
+            fields.add_row(Text("no header: the file is shorter than one word", style("header-pane--problem")))
+        return Group(fields, Text(""), self._counts())
+
+    def _counts(self) -> Table:
+        document = self.document
+        style = self.get_component_rich_style
+        counts = Table.grid(padding=(0, 1))
+        counts.add_column(no_wrap=True)
+        counts.add_column(no_wrap=True, justify="right")
+        counts.add_column(no_wrap=True)
+        header = document.module.header
+        bound = f"of bound {header.bound:,}" if header is not None else ""
+        ids = document.ids_defined
+        pending = "…" if self.progress is not None else ""
+        rows = [
+            ("instructions", f"{document.instruction_count:,}", ""),
+            ("functions", f"{document.function_count:,}", ""),
+            ("ids defined", f"{ids:,}" if ids is not None else pending or "-", bound),
+            ("diagnostics", f"{len(document.diagnostics):,}", "" if document.checked else "so far"),
+            ("size", f"{len(document.data):,}", "bytes"),
+        ]
+        for label, value, note in rows:
+            counts.add_row(Text(label, style("header-pane--label")), Text(value), Text(note, style("header-pane--offset")))
+        if self.progress is not None:
+            counts.add_row(Text("indexing", style("header-pane--label")), Text(f"{self.progress:.0%}"), Text(""))
+        return counts
+
+    def on_focus(self) -> None:
+        self.refresh()
+
+    def on_blur(self) -> None:
+        self.refresh()

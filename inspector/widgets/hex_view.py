@@ -1,0 +1,462 @@
+"""The hex pane: a module's words (or bytes and ASCII) with a word cursor.
+
+A Line-API `ScrollView`: only the rows on screen are rendered, each cached as a `Strip`
+until the cursor, the highlight or the marks change on it, so an 8 MB module scrolls as a
+small one does. The pane shows what it is given (words, byte order, where the tail
+starts, which words diagnostics name, the kinds of the selected instruction's words) and
+posts what the user asks for (`WordSelected`, a shared `SelectWord`, and `CardRequested`);
+the screen decides.
+"""
+
+from __future__ import annotations
+
+from array import array
+from collections.abc import Iterable, Sequence
+
+from rich.segment import Segment
+from rich.style import Style
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.cache import LRUCache
+from textual.containers import Vertical
+from textual.events import Click
+from textual.geometry import Size
+from textual.message import Message
+from textual.reactive import reactive
+from textual.screen import ModalScreen
+from textual.scroll_view import ScrollView
+from textual.strip import Strip
+from textual.widgets import Input, Label
+
+from codec.binary.model import HEADER_WORDS
+from codec.text.word_detail import WordKind
+from inspector.messages import SelectWord
+
+GUTTER = 10
+"""Columns of the byte-offset gutter: eight hex digits and two spaces."""
+WORD_CELL = 9
+"""A word in word mode: eight hex digits and a space."""
+BYTES_CELL = 12
+"""A word in bytes mode: four two-digit bytes, each followed by a space."""
+NARROW, WIDE = 4, 8
+"""Words a row: 8 when the pane is wide enough, else 4."""
+
+
+def parse_offset(text: str) -> int:
+    """A byte offset typed by the user: decimal, or hex with `0x`; ValueError if neither."""
+    cleaned = text.strip().replace("_", "")
+    try:
+        value = int(cleaned, 16) if cleaned.lower().startswith("0x") else int(cleaned, 10)
+    except ValueError:
+        raise ValueError(f"'{text.strip()}' is not an offset (decimal, or hex with 0x)") from None
+    if value < 0:
+        raise ValueError("an offset cannot be negative")
+    return value
+
+
+def row_width(words_per_row: int, bytes_mode: bool) -> int:
+    """Columns one row needs."""
+    if bytes_mode:
+        return GUTTER + words_per_row * BYTES_CELL + 1 + words_per_row * 4
+    return GUTTER + words_per_row * WORD_CELL - 1
+
+
+class GotoOffsetScreen(ModalScreen[int | None]):
+    """Asks for a byte offset (decimal or 0x hex); returns it, or None when cancelled."""
+
+    DEFAULT_CSS = """
+    GotoOffsetScreen { align: center middle; }
+    GotoOffsetScreen > Vertical {
+        width: 48; height: auto; padding: 1 2;
+        border: round $accent; background: $surface;
+    }
+    GotoOffsetScreen #goto-error { color: $error; }
+    """
+    BINDINGS = [Binding("escape", "cancel", "Cancel", id="goto.cancel", tooltip="Close without moving")]
+
+    def __init__(self, limit: int) -> None:
+        super().__init__()
+        self.limit = limit
+        """Bytes in the module: offsets at or past it are refused."""
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Label("Go to byte offset (decimal, or hex with 0x)")
+            yield Input(placeholder="0x1348", id="goto-input")
+            yield Label("", id="goto-error")
+
+    @on(Input.Submitted)
+    def submit(self, event: Input.Submitted) -> None:
+        """Close with the offset, or say what is wrong with the text and stay open."""
+        try:
+            offset = parse_offset(event.value)
+        except ValueError as error:
+            self.query_one("#goto-error", Label).update(str(error))
+            return
+        if offset >= self.limit:
+            self.query_one("#goto-error", Label).update(
+                f"0x{offset:x} is past the end of the module (0x{self.limit:x} bytes)"
+            )
+            return
+        self.dismiss(offset)
+
+    def action_cancel(self) -> None:
+        """Close without an offset."""
+        self.dismiss(None)
+
+
+class HexView(ScrollView, can_focus=True):
+    """A module's words with byte offsets, the selected instruction framed and coloured
+    by operand kind, diagnostic words marked, and a word cursor."""
+
+    COMPONENT_CLASSES = {
+        "hex-view--offset",
+        "hex-view--cursor",
+        "hex-view--selected",
+        "hex-view--diagnostic",
+        "hex-view--ascii",
+        *(f"hex-view--{kind.value.replace('_', '-')}" for kind in WordKind),
+    }
+    DEFAULT_CSS = """
+    HexView { background: $surface; }
+    HexView > .hex-view--offset { color: $text-muted; }
+    HexView > .hex-view--ascii { color: $text-muted; }
+    HexView > .hex-view--cursor { text-style: reverse bold; }
+    HexView > .hex-view--selected { background: $hex-selection-background; }
+    HexView > .hex-view--diagnostic { color: $diagnostic-error; text-style: bold underline; }
+    HexView > .hex-view--header { color: $hex-header; }
+    HexView > .hex-view--opcode { color: $hex-opcode; text-style: bold; }
+    HexView > .hex-view--type-id { color: $hex-type-id; }
+    HexView > .hex-view--result-id { color: $hex-result-id; text-style: bold; }
+    HexView > .hex-view--id { color: $hex-id; }
+    HexView > .hex-view--literal { color: $hex-literal; }
+    HexView > .hex-view--string { color: $hex-string; }
+    HexView > .hex-view--enum { color: $hex-enum; }
+    HexView > .hex-view--raw { color: $hex-raw; text-style: italic; }
+    HexView > .hex-view--tail { color: $hex-tail; text-style: italic; }
+    HexView > .hex-view--trailing { color: $hex-tail; text-style: italic underline; }
+    """
+    BINDINGS = [
+        Binding("left,h", "move(-1)", "Word left", show=False, id="hex.left", tooltip="Previous word"),
+        Binding("right,l", "move(1)", "Word right", show=False, id="hex.right", tooltip="Next word"),
+        Binding("up,k", "move_rows(-1)", "Row up", show=False, id="hex.up", tooltip="Same word a row up"),
+        Binding("down,j", "move_rows(1)", "Row down", show=False, id="hex.down", tooltip="Same word a row down"),
+        Binding("pageup", "move_pages(-1)", "Page up", show=False, id="hex.page-up", tooltip="A page up"),
+        Binding("pagedown", "move_pages(1)", "Page down", show=False, id="hex.page-down", tooltip="A page down"),
+        Binding("home", "move_to_start", "First word", show=False, id="hex.home", tooltip="The first word"),
+        Binding("end,G", "move_to_end", "Last word", show=False, id="hex.end", tooltip="The last word"),
+        Binding("g", "goto", "Go to", id="hex.goto", tooltip="Go to a byte offset (decimal or 0x hex)"),
+        Binding("b", "toggle_bytes", "Bytes", id="hex.bytes", tooltip="Switch between words and bytes with ASCII"),
+        Binding("c", "card", "Card", id="hex.card", tooltip="The grammar card of the word under the cursor"),
+    ]
+
+    cursor: reactive[int] = reactive(0, init=False, always_update=False)
+    """Word offset under the cursor (`len(words)`: the trailing bytes, when there are any)."""
+    bytes_mode: reactive[bool] = reactive(False, init=False)
+    """True to show bytes in file order with an ASCII column instead of words."""
+
+    class WordSelected(SelectWord):
+        """The user moved the word cursor: select that word (its instruction and operand).
+
+        A `SelectWord`, so a screen that acts on `@on(SelectWord)` needs nothing more;
+        `jump` is True only for `g`, the move the jump history should remember."""
+
+    class CardRequested(Message):
+        """The user asked for the grammar card of the word under the cursor."""
+
+        def __init__(self, word: int) -> None:
+            super().__init__()
+            self.word = word
+            """Word offset from the start of the module."""
+
+    def __init__(
+        self,
+        words: array,
+        *,
+        big_endian: bool = False,
+        trailing_bytes: bytes = b"",
+        tail_offset: int | None = None,
+        marked: Iterable[int] = (),
+        name: str | None = None,
+        id: str | None = None,
+        classes: str | None = None,
+    ) -> None:
+        super().__init__(name=name, id=id, classes=classes)
+        self.words = words
+        self.big_endian = big_endian
+        self.trailing_bytes = trailing_bytes
+        self.tail_offset = len(words) if tail_offset is None else tail_offset
+        self.header_words = min(HEADER_WORDS, len(words))
+        self.marked: frozenset[int] = frozenset(marked)
+        self.highlighted = range(0)
+        self.highlight_kinds: Sequence[WordKind] = ()
+        self.words_per_row = NARROW
+        self._rows: LRUCache[int, Strip] = LRUCache(1024)
+        self._styles: dict[str, Style] = {}
+        self.border_title = f"Hex · {'big' if big_endian else 'little'}-endian"
+
+    @classmethod
+    def for_module(cls, module, **kwargs) -> HexView:
+        """A hex view of a decoded module (lazy or eager): its words, byte order, tail,
+        trailing bytes and the words its diagnostics name so far."""
+        header = module.header
+        return cls(
+            module.words,
+            big_endian=header is not None and header.big_endian,
+            trailing_bytes=module.trailing_bytes,
+            tail_offset=module.tail_offset,
+            marked=(d.word_offset for d in module.diagnostics if d.word_offset is not None),
+            **kwargs,
+        )
+
+    # -- what the pane is given --------------------------------------------------
+
+    @property
+    def cell_count(self) -> int:
+        """Cells: every word, and one for the trailing bytes if there are any."""
+        return len(self.words) + (1 if self.trailing_bytes else 0)
+
+    def show_word(self, word_offset: int) -> None:
+        """Put the cursor on a word and scroll it into view, without posting anything
+        (the selection changed elsewhere; this pane follows)."""
+        self._set_cursor(word_offset)
+
+    def highlight(self, words: range | None, kinds: Sequence[WordKind] = ()) -> None:
+        """Frame `words` (the selected instruction) and colour them by `kinds`, one per
+        word from the first; None clears the highlight."""
+        old = self.highlighted
+        self.highlighted = words if words is not None else range(0)
+        self.highlight_kinds = tuple(kinds)
+        self._forget_words(old)
+        self._forget_words(self.highlighted)
+        self.refresh()
+
+    def mark(self, word_offsets: Iterable[int]) -> None:
+        """Mark the words diagnostics name (replacing earlier marks), e.g. once the
+        whole-module check has run."""
+        self.marked = frozenset(word_offsets)
+        self._rows.clear()
+        self.refresh()
+
+    def set_tail_offset(self, tail_offset: int) -> None:
+        """Where decoding stopped for good, once the module is indexed."""
+        self.tail_offset = tail_offset
+        self._rows.clear()
+        self.refresh()
+
+    # -- cursor --------------------------------------------------------------------
+
+    def _set_cursor(self, word_offset: int) -> bool:
+        """Move the cursor (clamped) and scroll to it; True when it moved."""
+        last = max(self.cell_count - 1, 0)
+        target = max(0, min(word_offset, last))
+        moved = target != self.cursor
+        self.cursor = target
+        self.scroll_to_cursor()
+        return moved
+
+    def _move_and_post(self, word_offset: int, jump: bool = False) -> None:
+        if self._set_cursor(word_offset) or jump:
+            self.post_message(self.WordSelected(self.cursor, jump=jump))
+
+    def watch_cursor(self, old: int, new: int) -> None:
+        """Repaint the rows the cursor left and entered."""
+        self._rows.discard(old // self.words_per_row)
+        self._rows.discard(new // self.words_per_row)
+        self.refresh()
+
+    def watch_bytes_mode(self) -> None:
+        """Rows change shape: lay them out again."""
+        self._layout_rows()
+        self.scroll_to_cursor()
+
+    def scroll_to_cursor(self) -> None:
+        """Scroll the least needed to show the cursor's row."""
+        row = self.cursor // self.words_per_row
+        height = max(self.scrollable_content_region.height, 1)
+        top = round(self.scroll_offset.y)
+        if row < top:
+            self.scroll_to(y=row, animate=False, immediate=True)
+        elif row >= top + height:
+            self.scroll_to(y=row - height + 1, animate=False, immediate=True)
+
+    @property
+    def page_rows(self) -> int:
+        """Rows a page key moves."""
+        return max(self.scrollable_content_region.height, 1)
+
+    def action_move(self, delta: int) -> None:
+        """Move the cursor `delta` words."""
+        self._move_and_post(self.cursor + delta)
+
+    def action_move_rows(self, delta: int) -> None:
+        """Move the cursor `delta` rows, staying in its column."""
+        target = self.cursor + delta * self.words_per_row
+        if 0 <= target < self.cell_count:
+            self._move_and_post(target)
+
+    def action_move_pages(self, delta: int) -> None:
+        """Move the cursor and the view a page."""
+        rows = delta * self.page_rows
+        self.scroll_to(y=self.scroll_offset.y + rows, animate=False, immediate=True)
+        self._move_and_post(self.cursor + rows * self.words_per_row)
+
+    def action_move_to_start(self) -> None:
+        """Move the cursor to the first word."""
+        self._move_and_post(0)
+
+    def action_move_to_end(self) -> None:
+        """Move the cursor to the last word (or the trailing bytes)."""
+        self._move_and_post(self.cell_count - 1)
+
+    def action_goto(self) -> None:
+        """Ask for a byte offset and jump to the word holding it."""
+
+        def chosen(offset: int | None) -> None:
+            if offset is not None:
+                self._move_and_post(offset // 4, jump=True)
+
+        size = len(self.words) * 4 + len(self.trailing_bytes)
+        self.app.push_screen(GotoOffsetScreen(size), chosen)
+
+    def action_toggle_bytes(self) -> None:
+        """Switch between words and bytes with ASCII."""
+        self.bytes_mode = not self.bytes_mode
+
+    def action_card(self) -> None:
+        """Ask for the grammar card of the word under the cursor."""
+        self.post_message(self.CardRequested(self.cursor))
+
+    def on_click(self, event: Click) -> None:
+        """Put the cursor on the clicked word."""
+        offset = event.get_content_offset(self)
+        if offset is None:
+            return
+        column = offset.x + round(self.scroll_offset.x) - GUTTER
+        cell = BYTES_CELL if self.bytes_mode else WORD_CELL
+        if column < 0 or column >= self.words_per_row * cell:
+            return
+        row = offset.y + round(self.scroll_offset.y)
+        word = row * self.words_per_row + column // cell
+        if word < self.cell_count:
+            self._move_and_post(word)
+
+    # -- layout and rendering ------------------------------------------------------
+
+    def on_mount(self) -> None:
+        """Lay the rows out for the first time."""
+        self._layout_rows()
+
+    def on_resize(self) -> None:
+        """4 or 8 words a row, whichever fits."""
+        self._layout_rows()
+
+    def _layout_rows(self) -> None:
+        width = self.scrollable_content_region.width or self.size.width
+        per_row = WIDE if width >= row_width(WIDE, self.bytes_mode) else NARROW
+        self.words_per_row = per_row
+        rows = -(-self.cell_count // per_row)
+        self._rows.clear()
+        self.virtual_size = Size(row_width(per_row, self.bytes_mode), rows)
+        self.refresh()
+
+    def notify_style_update(self) -> None:
+        """Styles changed (theme switch): forget the rendered rows and styles."""
+        super().notify_style_update()
+        self._styles.clear()
+        self._rows.clear()
+
+    def _forget_words(self, words: range) -> None:
+        if not words:
+            return
+        per_row = self.words_per_row
+        first, last = words.start // per_row, (words.stop - 1) // per_row
+        if last - first > 512:
+            self._rows.clear()
+            return
+        for row in range(first, last + 1):
+            self._rows.discard(row)
+
+    def _style(self, name: str) -> Style:
+        """A component's own colours and text style, translucent colours (`$boost`)
+        blended over the pane's background, so styles can be stacked."""
+        style = self._styles.get(name)
+        if style is None:
+            styles = self.get_component_styles(f"hex-view--{name}")
+            _, background = self.background_colors
+            style = Style(
+                color=(background + styles.color).rich_color if styles.has_rule("color") else None,
+                bgcolor=(background + styles.background).rich_color if styles.has_rule("background") else None,
+            ) + styles.text_style
+            self._styles[name] = style
+        return style
+
+    def render_line(self, y: int) -> Strip:
+        """Row `y` of the view: the cached row strip, cropped to the visible columns."""
+        scroll_x, scroll_y = self.scroll_offset
+        row = scroll_y + y
+        width = self.scrollable_content_region.width
+        base = self.rich_style
+        if row >= self.virtual_size.height:
+            return Strip.blank(width, base)
+        strip = self._rows.get(row)
+        if strip is None:
+            strip = self._render_row(row, base)
+            self._rows[row] = strip
+        return strip.crop_extend(scroll_x, scroll_x + width, base)
+
+    def _word_style(self, offset: int) -> Style:
+        """Static kind (header, tail, trailing), then the selection's kinds, the marks
+        and the cursor, each on top of the one before."""
+        words = self.words
+        style = Style()
+        if offset >= len(words):
+            style = self._style("trailing")
+        elif offset < self.header_words:
+            style = self._style("header")
+        elif offset >= self.tail_offset:
+            style = self._style("tail")
+        if offset in self.highlighted:
+            position = offset - self.highlighted.start
+            if position < len(self.highlight_kinds):
+                style += self._style(self.highlight_kinds[position].value.replace("_", "-"))
+            style += self._style("selected")
+        if offset in self.marked:
+            style += self._style("diagnostic")
+        if offset == self.cursor:
+            style += self._style("cursor")
+        return style
+
+    def _file_bytes(self, offset: int) -> bytes:
+        """The word's bytes as they are in the file."""
+        if offset >= len(self.words):
+            return self.trailing_bytes
+        return self.words[offset].to_bytes(4, "big" if self.big_endian else "little")
+
+    def _render_row(self, row: int, base: Style) -> Strip:
+        per_row = self.words_per_row
+        first = row * per_row
+        last = min(first + per_row, self.cell_count)
+        segments = [Segment(f"{first * 4:08x}  ", base + self._style("offset"))]
+        ascii_parts: list[Segment] = []
+        selected = self._style("selected")
+        for offset in range(first, last):
+            style = base + self._word_style(offset)
+            if self.bytes_mode:
+                data = self._file_bytes(offset)
+                segments.append(Segment(" ".join(f"{b:02x}" for b in data).ljust(11), style))
+                text = "".join(chr(b) if 0x20 <= b < 0x7F else "." for b in data)
+                ascii_parts.append(Segment(text.ljust(4), base + self._style("ascii") + self._word_style(offset)))
+            elif offset < len(self.words):
+                segments.append(Segment(f"{self.words[offset]:08x}", style))
+            else:
+                segments.append(Segment(self.trailing_bytes.hex().ljust(8), style))
+            if offset + 1 < last:
+                # The gap inside the selected instruction is shaded too, so it reads as one frame.
+                inside = offset in self.highlighted and offset + 1 in self.highlighted
+                segments.append(Segment(" ", base + selected if inside else base))
+        if ascii_parts:
+            segments.append(Segment(" " * ((first + per_row - last) * BYTES_CELL + 2), base))
+            segments.extend(ascii_parts)
+        return Strip(segments)

@@ -1,0 +1,331 @@
+"""The instruction list: the disassembly, one instruction a row, rendered on demand.
+
+A `ScrollView` on the Line API: `render_line(y)` draws only the rows on screen, so a
+half-million-instruction module scrolls like a small one. Each row is the exact line
+`spvinspect dis` prints, coloured by the listing's segment roles through the theme, with
+the instruction's byte offset in a gutter. The widget never changes the selection
+itself: keys become `SelectRow` / `GoToDefinition` / `ListUses` intents for the screen,
+which sets `selection` back.
+"""
+
+from __future__ import annotations
+
+from rich.segment import Segment as RichSegment
+from rich.style import Style
+from textual import events
+from textual.binding import Binding
+from textual.cache import LRUCache
+from textual.geometry import Size
+from textual.reactive import var
+from textual.scroll_view import ScrollView
+from textual.strip import Strip
+
+from inspector.document import Document
+from inspector.messages import GoToDefinition, ListUses, SelectRow
+from inspector.selection import Selection
+from inspector.widgets.role_styles import role_styles
+
+CONTROL_PICTURES = {code: chr(0x2400 + code) for code in range(32)} | {10: "↵", 9: "⇥", 127: "␡"}
+"""How control characters inside strings show on their one row (a newline in OpSource
+text would otherwise break the row in two); `shown_text` undoes it."""
+GUTTER_WIDTH = 11
+"""Eight hex digits, a diagnostic mark and two spaces."""
+ID_ROLES = frozenset({"result_id", "id", "type_id"})
+"""Roles (by value) of segments that name an id."""
+
+
+class InstructionList(ScrollView, can_focus=True):
+    """Every instruction of the module as `spvinspect dis` prints it, with a cursor."""
+
+    BINDINGS = [
+        Binding("down,j", "move(1)", "Down", show=False, id="list.down", tooltip="Next instruction"),
+        Binding("up,k", "move(-1)", "Up", show=False, id="list.up", tooltip="Previous instruction"),
+        Binding("pagedown,ctrl+f", "page(1)", "Page down", show=False, id="list.page_down"),
+        Binding("pageup,ctrl+b", "page(-1)", "Page up", show=False, id="list.page_up"),
+        Binding("home", "first", "First", show=False, id="list.first", tooltip="First instruction (also gg)"),
+        Binding("end,G", "last", "Last", show=False, id="list.last", tooltip="Last row"),
+        Binding("g", "prefix_g", "g…", show=False, id="list.g", tooltip="gg first row, gd definition, gr uses"),
+        Binding("right,l", "operand(1)", "Next operand", show=False, id="list.operand_next"),
+        Binding("left,h", "operand(-1)", "Previous operand", show=False, id="list.operand_previous"),
+        Binding("right_square_bracket", "function(1)", "Next function", show=False, id="list.function_next"),
+        Binding("left_square_bracket", "function(-1)", "Previous function", show=False, id="list.function_previous"),
+        Binding("right_curly_bracket", "block(1)", "Next block", show=False, id="list.block_next"),
+        Binding("left_curly_bracket", "block(-1)", "Previous block", show=False, id="list.block_previous"),
+        Binding("enter", "definition", "Definition", id="list.definition", tooltip="Go to the definition of the id under the cursor (gd)"),
+        Binding("u", "uses", "Uses", id="list.uses", tooltip="List the uses of the id under the cursor (gr)"),
+    ]
+
+    COMPONENT_CLASSES = {
+        "instruction-list--gutter",
+        "instruction-list--mark",
+        "instruction-list--cursor",
+        "instruction-list--operand",
+        "instruction-list--same-id",
+        "instruction-list--tail",
+    }
+    """Gutter, diagnostic mark, cursor row, operand under the cursor, other uses of its id, tail rows."""
+
+    raw: var[bool] = var(False)
+    """Raw id numbers instead of friendly names."""
+    selection: var[Selection | None] = var(None, always_update=True)
+    """The screen's selection; the cursor row and operand follow it."""
+
+    def __init__(self, document: Document, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.document = document
+        self.diagnostic_rows: frozenset[int] = frozenset()
+        """Rows whose words a diagnostic names; marked in the gutter."""
+        self._segments: LRUCache[tuple[int, bool], tuple] = LRUCache(4096)
+        self._pending_g = False
+        self._widest = 0
+        self._center_next = False
+        self._requested: tuple[int, int | None] | None = None
+        self._unanswered = 0
+        self.virtual_size = Size(GUTTER_WIDTH + 80, document.row_count)
+
+    # -- what is shown -------------------------------------------------------------
+
+    def show(self, selection: Selection, center: bool = False) -> None:
+        """Put the cursor on `selection`; `center` puts its row mid-screen (after a jump)."""
+        self._center_next = center
+        self.selection = selection
+
+    def watch_selection(self, old: Selection | None, new: Selection | None) -> None:
+        if self._unanswered:
+            self._unanswered -= 1
+        if not self._unanswered:
+            self._requested = None
+        if new is None or new.row is None:
+            self.refresh()
+            return
+        self._scroll_to_row(new.row, self._center_next)
+        self._center_next = False
+        self.refresh()
+
+    def watch_raw(self) -> None:
+        self._segments.clear()
+        self.refresh()
+
+    def notify_style_update(self) -> None:
+        super().notify_style_update()
+        self.refresh()
+
+    def rows_changed(self) -> None:
+        """The document gained rows (indexing went on, or an edit): resize and redraw."""
+        self.virtual_size = Size(self.virtual_size.width, self.document.row_count)
+        self._segments.clear()
+        self.refresh()
+
+    @property
+    def cursor_row(self) -> int | None:
+        """The row under the cursor, counting moves asked for but not yet made: keys typed
+        faster than the screen answers each move from where the previous one went."""
+        if self._requested is not None:
+            return self._requested[0]
+        return None if self.selection is None else self.selection.row
+
+    @property
+    def cursor_operand(self) -> int | None:
+        """The operand under the cursor, counting moves asked for but not yet made."""
+        if self._requested is not None:
+            return self._requested[1]
+        return None if self.selection is None else self.selection.operand
+
+    def _scroll_to_row(self, row: int, center: bool) -> None:
+        height = max(1, self.scrollable_content_region.height)
+        top = self.scroll_offset.y
+        if center and not top <= row < top + height:
+            self.scroll_to(y=max(0, row - height // 2), animate=False, immediate=True)
+        elif row < top:
+            self.scroll_to(y=row, animate=False, immediate=True)
+        elif row >= top + height:
+            self.scroll_to(y=row - height + 1, animate=False, immediate=True)
+
+    # -- rendering -----------------------------------------------------------------
+
+    def _row_segments(self, row: int) -> tuple:
+        key = (row, self.raw)
+        cached = self._segments.get(key)
+        if cached is None:
+            segments = self.document.segments(row, self.raw)
+            if segments is None:
+                cached = ((self.document.row_text(row, self.raw), None, None),)
+            else:
+                cached = tuple((s.text.translate(CONTROL_PICTURES), s.role.value, s.operand) for s in segments)
+            self._segments[key] = cached
+        return cached
+
+    def shown_text(self, row: int) -> str:
+        """A row's text as shown (without the gutter), control pictures turned back into
+        the characters they stand for: exactly the `spvinspect dis` line."""
+        shown = "".join(text for text, _, _ in self._row_segments(row))
+        return shown.translate({ord(picture): code for code, picture in CONTROL_PICTURES.items()})
+
+    def _selected_id_text(self) -> str | None:
+        selection = self.selection
+        if selection is None or selection.instruction is None or selection.operand is None:
+            return None
+        for text, role, operand in self._row_segments(selection.instruction):
+            if operand == selection.operand and role in ID_ROLES:
+                return text
+        return None
+
+    def render_line(self, y: int) -> Strip:
+        scroll_x, scroll_y = self.scroll_offset
+        row = scroll_y + y
+        width = self.scrollable_content_region.width
+        base = self.rich_style
+        if row >= self.document.row_count:
+            return Strip.blank(width, base)
+        return self._render_row(row, scroll_x, width, base)
+
+    def _render_row(self, row: int, scroll_x: int, width: int, base: Style) -> Strip:
+        styles = role_styles(self.app.theme, self.app.current_theme.dark)
+        selection = self.selection
+        on_cursor = selection is not None and selection.row == row
+        operand_cursor = selection.operand if on_cursor and selection is not None else None
+        same_id = self._selected_id_text()
+        component = self.get_component_rich_style
+        same_id_style = component("instruction-list--same-id")
+        operand_style = component("instruction-list--operand")
+        parts = []
+        for text, role, operand in self._row_segments(row):
+            style = component("instruction-list--tail") if role is None else styles.get(role, Style())
+            if same_id is not None and text == same_id and role in ID_ROLES:
+                style = style + same_id_style
+            if operand_cursor is not None and operand == operand_cursor:
+                style = style + operand_style
+            parts.append(RichSegment(text, style))
+        text_strip = Strip(parts)
+        self._note_width(text_strip.cell_length)
+        text_strip = text_strip.crop(scroll_x, scroll_x + width - GUTTER_WIDTH)
+        byte = self.document.row_word(row) * 4
+        mark = "●" if row in self.diagnostic_rows else " "
+        gutter = Strip(
+            [
+                RichSegment(f"{byte:08x}", component("instruction-list--gutter")),
+                RichSegment(mark, component("instruction-list--mark")),
+                RichSegment("  "),
+            ]
+        )
+        line = Strip.join([gutter, text_strip]).extend_cell_length(width)
+        if on_cursor:
+            line = line.apply_style(component("instruction-list--cursor"))
+        return line.apply_style(base)
+
+    def _note_width(self, cells: int) -> None:
+        """Grow the virtual width to the widest line seen, for horizontal scrolling."""
+        if cells > self._widest:
+            self._widest = cells
+            self.virtual_size = Size(GUTTER_WIDTH + cells, self.virtual_size.height)
+
+    # -- keys: each becomes an intent ----------------------------------------------
+
+    def _request(self, row: int, operand: int | None = None, jump: bool = False) -> None:
+        if self.document.row_count:
+            row = max(0, min(row, self.document.row_count - 1))
+            self._requested = (row, operand)
+            self._unanswered += 1
+            self.post_message(SelectRow(row, operand, jump))
+
+    def action_move(self, step: int) -> None:
+        """Move the cursor `step` rows."""
+        self._request((self.cursor_row or 0) + step)
+
+    def action_page(self, step: int) -> None:
+        """Move the cursor a page, and the page with it."""
+        height = max(1, self.scrollable_content_region.height - 1)
+        self.scroll_to(y=self.scroll_offset.y + step * height, animate=False, immediate=True)
+        self._request((self.cursor_row or 0) + step * height)
+
+    def action_first(self) -> None:
+        """Go to the first row."""
+        self._request(0, jump=True)
+
+    def action_last(self) -> None:
+        """Go to the last row (the tail, if any)."""
+        self._request(self.document.row_count - 1, jump=True)
+
+    def action_prefix_g(self) -> None:
+        """Start a two-key command: gg, gd or gr."""
+        self._pending_g = True
+
+    def on_key(self, event: events.Key) -> None:
+        if not self._pending_g:
+            return
+        self._pending_g = False
+        second = {"g": self.action_first, "d": self.action_definition, "r": self.action_uses}.get(event.key)
+        if second is not None:
+            event.stop()
+            event.prevent_default()
+            second()
+
+    def action_operand(self, step: int) -> None:
+        """Move the operand cursor to the next or previous operand shown on the line."""
+        row = self.cursor_row
+        if row is None:
+            return
+        shown = [operand for _, role, operand in self._row_segments(row) if operand is not None]
+        if not shown:
+            return
+        current = self.cursor_operand
+        if current is None:
+            target = shown[0] if step > 0 else None
+        else:
+            position = shown.index(current) if current in shown else -1
+            target_position = position + step
+            if target_position < 0:
+                target = None
+            else:
+                target = shown[min(target_position, len(shown) - 1)]
+        self._request(row, target)
+        self._scroll_to_operand(row, target)
+
+    def _scroll_to_operand(self, row: int, operand: int | None) -> None:
+        """Scroll sideways so the operand under the cursor is on screen."""
+        if operand is None:
+            self.scroll_to(x=0, animate=False, immediate=True)
+            return
+        width = self.scrollable_content_region.width - GUTTER_WIDTH
+        start = 0
+        for text, _, index in self._row_segments(row):
+            if index == operand:
+                left = self.scroll_offset.x
+                if not (left <= start and start + len(text) <= left + width):
+                    self.scroll_to(x=max(0, start - width // 2), animate=False, immediate=True)
+                return
+            start += len(text)
+
+    def action_function(self, step: int) -> None:
+        """Go to the start of the next or previous function."""
+        target = self.document.function_row(self.cursor_row or 0, step)
+        if target is not None:
+            self._request(target, jump=True)
+
+    def action_block(self, step: int) -> None:
+        """Go to the next or previous block label."""
+        target = self.document.block_row(self.cursor_row or 0, step)
+        if target is not None:
+            self._request(target)
+
+    def action_definition(self) -> None:
+        """Ask to go to the definition of the id under the operand cursor."""
+        self.post_message(GoToDefinition())
+
+    def action_uses(self) -> None:
+        """Ask for the uses of the id under the operand cursor."""
+        self.post_message(ListUses())
+
+    def on_click(self, event: events.Click) -> None:
+        row = self.scroll_offset.y + event.y
+        if row >= self.document.row_count:
+            return
+        column = event.x - GUTTER_WIDTH + self.scroll_offset.x
+        start = 0
+        chosen = None
+        for text, _, operand in self._row_segments(row):
+            if start <= column < start + len(text):
+                chosen = operand
+                break
+            start += len(text)
+        self._request(row, chosen)
