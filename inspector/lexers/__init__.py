@@ -1,0 +1,11 @@
+"""Pygments lexers for SPIR-V assembly and Lima (Mali-200/400 PP) assembly.
+
+Textual-free: they are registered as Pygments plugins (`pygmentize -l spirv`) and shared
+by the app's instruction list and editor. The token types they emit, and which listing
+role each stands for, are in `inspector.lexers.tokens`.
+"""
+
+from inspector.lexers.lima import LimaLexer
+from inspector.lexers.spirv import SpirvLexer
+
+__all__ = ["LimaLexer", "SpirvLexer"]

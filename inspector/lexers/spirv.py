@@ -1,0 +1,152 @@
+"""A Pygments lexer for SPIR-V assembly as spirv-dis prints it and spirv-as reads it.
+
+Words are split exactly as spirv-as splits them (see `codec.asm.lexer`): at blanks, `;`,
+`,`, `(` and `)`, except inside quotes or after a backslash. Each word is then classified
+by its shape, and by its position where the grammar decides: the first operand of an
+instruction with a result type is a type id. A word that is none of the assembly's
+kinds of word (`{`, `//`, an unterminated string) is an `Error` token.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from functools import cache
+
+from pygments.lexer import Lexer
+from pygments.token import Error, Number, Punctuation, String, _TokenType
+
+from codec.grammar import load_grammar
+from inspector.lexers.tokens import BLANK, COMMENT, ENUM, EQUALS, ID, OPCODE, RAW, RESULT_ID, TYPE_ID
+
+_LEXEME = re.compile(
+    r"""
+      (?P<blank>[ \t\r\n]+)
+    | (?P<comment>;[^\n]*)
+    | (?P<punctuation>[,()])
+    | (?P<word>(?:[^ \t\r\n;,()"\\]|\\[\s\S]?|"(?:[^"\\]|\\[\s\S])*"?)+)
+    """,
+    re.VERBOSE,
+)
+"""One step of spirv-as's reading: blanks, a comment, punctuation or a word."""
+
+_STRING = re.compile(r'"(?:[^"\\]|\\[\s\S])*"')
+_ESCAPE = re.compile(r"\\[\s\S]")
+_ID = re.compile(r'%[^\s"\\]+')
+_OPCODE = re.compile(r"Op\w+")
+_RAW = re.compile(r"![-+]?(?:0[xX][0-9a-fA-F]+|\d+)")
+_HEX_FLOAT = re.compile(r"[-+]?0[xX](?:[0-9a-fA-F]+\.?[0-9a-fA-F]*|\.[0-9a-fA-F]+)[pP][-+]?\d+")
+_HEX_INTEGER = re.compile(r"[-+]?0[xX][0-9a-fA-F]+")
+_DECIMAL_FLOAT = re.compile(r"[-+]?(?:\d+\.\d*|\.\d+|\d+(?=[eE]))(?:[eE][-+]?\d+)?")
+_INTEGER = re.compile(r"[-+]?\d+")
+_BAREWORD = re.compile(r"[\w.]+(?:\|[\w.]+)*")
+"""Enumerants and masks (`Logical`, `2D`, `NotNaN|NotInf`), extended instruction names."""
+
+_NUMBERS = (
+    (_HEX_FLOAT, Number.Float),
+    (_HEX_INTEGER, Number.Hex),
+    (_DECIMAL_FLOAT, Number.Float),
+    (_INTEGER, Number.Integer),
+)
+
+_POSITION_TOKENS = {"IdResultType": TYPE_ID}
+"""Operand kinds whose words get their own token wherever they stand."""
+
+
+@cache
+def _operand_tokens() -> dict[str, dict[int, _TokenType]]:
+    """Opname -> {operand position after the opcode: token}, from the grammar.
+
+    Only the leading operands without a quantifier have a fixed position.
+    """
+    table: dict[str, dict[int, _TokenType]] = {}
+    for name, desc in load_grammar().by_name.items():
+        positions = {}
+        operands = [o for o in desc.operands if o.kind != "IdResult"]
+        for position, operand in enumerate(operands):
+            if operand.quantifier is not None:
+                break
+            if operand.kind in _POSITION_TOKENS:
+                positions[position] = _POSITION_TOKENS[operand.kind]
+        table[name] = positions
+    return table
+
+
+def _string_tokens(start: int, word: str) -> Iterator[tuple[int, _TokenType, str]]:
+    """A quoted string with its backslash escapes as separate tokens."""
+    pos = 0
+    for escape in _ESCAPE.finditer(word):
+        if escape.start() > pos:
+            yield start + pos, String.Double, word[pos : escape.start()]
+        yield start + escape.start(), String.Escape, escape.group()
+        pos = escape.end()
+    yield start + pos, String.Double, word[pos:]
+
+
+def _word_token(word: str) -> _TokenType:
+    """The token of a word that is not an id, an opcode or a string, by its shape."""
+    if _RAW.fullmatch(word):
+        return RAW
+    for pattern, token in _NUMBERS:
+        if pattern.fullmatch(word):
+            return token
+    if word == "=":
+        return EQUALS
+    if _BAREWORD.fullmatch(word):
+        return ENUM
+    return Error
+
+
+def spirv_tokens(text: str) -> Iterator[tuple[int, _TokenType, str]]:
+    """(offset, token, text) for every piece of `text`, covering it exactly."""
+    lexemes = [(m.start(), m.lastgroup, m.group()) for m in _LEXEME.finditer(text)]
+    words = [i for i, (_, kind, _) in enumerate(lexemes) if kind == "word"]
+    following = {a: b for a, b in zip(words, words[1:])}
+    positions: dict[int, _TokenType] = {}
+    position = -1
+    for i, (start, kind, lexeme) in enumerate(lexemes):
+        if kind == "blank":
+            yield start, BLANK, lexeme
+        elif kind == "comment":
+            yield start, COMMENT.Single, lexeme
+        elif kind == "punctuation":
+            yield start, Punctuation, lexeme
+        elif _STRING.fullmatch(lexeme):
+            yield from _string_tokens(start, lexeme)
+            position += 1
+        elif _OPCODE.fullmatch(lexeme):
+            yield start, OPCODE, lexeme
+            positions = _operand_tokens().get(lexeme, {})
+            position = 0
+        elif _ID.fullmatch(lexeme):
+            after = following.get(i)
+            if after is not None and lexemes[after][2] == "=":
+                yield start, RESULT_ID, lexeme
+                positions, position = {}, -1
+            else:
+                yield start, positions.get(position, ID), lexeme
+                position += 1
+        else:
+            yield start, _word_token(lexeme), lexeme
+            position += 1
+
+
+class SpirvLexer(Lexer):
+    """SPIR-V assembly: `%id = OpName operands`, `; comments`, `!0x…` raw words."""
+
+    name = "SPIR-V assembly"
+    aliases = ["spirv", "spvasm"]
+    filenames = ["*.spvasm"]
+    mimetypes = ["text/x-spirv"]
+    url = "https://github.com/KhronosGroup/SPIRV-Tools/blob/main/docs/syntax.md"
+
+    def get_tokens_unprocessed(self, text: str) -> Iterator[tuple[int, _TokenType, str]]:
+        """Tokens with their offsets; never raises, whatever the text."""
+        return spirv_tokens(text)
+
+    @staticmethod
+    def analyse_text(text: str) -> float:
+        """Sure for spirv-dis output (its header comment), likely when `OpCapability` appears."""
+        if text.lstrip().startswith("; SPIR-V"):
+            return 1.0
+        return 0.5 if re.search(r"^\s*OpCapability\s", text, re.MULTILINE) else 0.0

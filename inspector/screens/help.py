@@ -1,0 +1,176 @@
+"""The help screen (`?`): every key and what it does, grouped by pane, and what each pane shows.
+
+The keys come from the live bindings of the screen underneath (`inspector.palette`), so
+the help never disagrees with the keys; the pane texts are data (`PaneHelp`), so a new
+pane (hex, CFG, Lima breakdown) brings its own text by adding one record.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from rich.table import Table
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import VerticalScroll
+from textual.dom import DOMNode
+from textual.screen import ModalScreen, Screen
+from textual.widget import Widget
+from textual.widgets import Static
+
+from inspector.palette import BoundAction, bound_actions
+
+
+@dataclass(frozen=True, slots=True)
+class PaneHelp:
+    """What one pane is: its name (as `--pane` takes it), title, widget and what it shows."""
+
+    name: str
+    title: str
+    text: str
+    selector: str = ""
+    """CSS selector of the pane's widget in the screen; `#name` when empty."""
+
+    @property
+    def query(self) -> str:
+        """The selector to find the pane's widget with."""
+        return self.selector or f"#{self.name}"
+
+
+SPIRV_PANES: tuple[PaneHelp, ...] = (
+    PaneHelp(
+        "header",
+        "Header",
+        "The module's five header words, each with its word offset and hex value: magic and "
+        "byte order, version, generator (vendor, tool and its version), id bound and schema; "
+        "then counts of instructions, functions and ids used, and of diagnostics.",
+    ),
+    PaneHelp(
+        "list",
+        "Instruction list",
+        "The disassembly exactly as `spvinspect dis` prints it, friendly names or raw ids, "
+        "with each instruction's byte offset in the gutter. The cursor selects an "
+        "instruction and an operand in it; every other pane follows that selection.",
+    ),
+    PaneHelp(
+        "diagnostics",
+        "Diagnostics",
+        "What is wrong with a broken module, each problem with the word it was found at; "
+        "choosing one moves the selection to that word.",
+    ),
+)
+"""The panes of a SPIR-V module today; later panes are added to this tuple."""
+
+EVERYWHERE = "Everywhere"
+
+
+@dataclass(frozen=True, slots=True)
+class HelpSection:
+    """One group of the help screen: a title, what the pane shows, its keys."""
+
+    title: str
+    text: str
+    actions: tuple[BoundAction, ...]
+
+
+def _pane_of(node: DOMNode, panes: dict[Widget, PaneHelp]) -> PaneHelp | None:
+    while node is not None:
+        if node in panes:
+            return panes[node]
+        node = node.parent
+    return None
+
+
+def help_sections(screen: Screen, panes: Sequence[PaneHelp]) -> list[HelpSection]:
+    """The keys of the app, the screen and its widgets, grouped by the pane they belong to.
+
+    Keys of the app and the screen work everywhere; a widget's keys belong to the pane
+    that contains it; widgets in no described pane get a group named after their class.
+    Panes without keys are still described, when present on the screen.
+    """
+    pane_widgets: dict[Widget, PaneHelp] = {}
+    for pane in panes:
+        for widget in screen.query(pane.query):
+            pane_widgets[widget] = pane
+    everywhere: list[BoundAction] = []
+    by_pane: dict[PaneHelp, list[BoundAction]] = {p: [] for p in pane_widgets.values()}
+    others: dict[str, list[BoundAction]] = {}
+    for action in bound_actions(screen):
+        if action.node is screen or action.node is screen.app:
+            everywhere.append(action)
+        elif (pane := _pane_of(action.node, pane_widgets)) is not None:
+            by_pane[pane].append(action)
+        else:
+            title = getattr(action.node, "BINDING_GROUP_TITLE", None) or type(action.node).__name__
+            others.setdefault(title, []).append(action)
+    sections = [HelpSection(EVERYWHERE, "", tuple(everywhere))]
+    sections += [HelpSection(p.title, p.text, tuple(a)) for p, a in by_pane.items()]
+    sections += [HelpSection(title, "", tuple(a)) for title, a in others.items()]
+    return [s for s in sections if s.actions or s.text]
+
+
+def _keys_table(actions: Sequence[BoundAction]) -> Table:
+    table = Table.grid(padding=(0, 2))
+    table.add_column(style="bold", no_wrap=True)
+    table.add_column(no_wrap=True)
+    table.add_column(style="dim", ratio=1)
+    for action in actions:
+        more = action.tooltip if action.tooltip != action.description else ""
+        table.add_row(" ".join(action.keys), action.description, more)
+    return table
+
+
+class HelpScreen(ModalScreen[None]):
+    """Every key of the screen underneath and what each pane shows."""
+
+    DEFAULT_CSS = """
+    HelpScreen {
+        align: center middle;
+    }
+    HelpScreen > VerticalScroll {
+        width: 90%;
+        max-width: 100;
+        height: 90%;
+        border: round $primary;
+        background: $surface;
+        padding: 0 1;
+    }
+    HelpScreen .help-title {
+        text-style: bold;
+        color: $primary;
+        margin-top: 1;
+    }
+    HelpScreen .help-text {
+        color: $text-muted;
+    }
+    """
+
+    BINDINGS = [
+        Binding("escape,question_mark,q", "close", "Close help", id="help.close", tooltip="Back to the panes"),
+    ]
+
+    def __init__(self, panes: Sequence[PaneHelp] = SPIRV_PANES) -> None:
+        super().__init__()
+        self.panes = tuple(panes)
+        """The pane descriptions to show, in order."""
+        self.sections: list[HelpSection] = []
+        """What the screen shows, set when composed; for tests and other views."""
+
+    def compose(self) -> ComposeResult:
+        stack = self.app.screen_stack
+        underneath = stack[stack.index(self) - 1] if self in stack else self.app.screen
+        self.sections = help_sections(underneath, self.panes)
+        with VerticalScroll(id="help-body"):
+            yield Static(Text("Keys and panes   (escape closes)", style="bold"))
+            for section in self.sections:
+                yield Static(section.title, classes="help-title")
+                if section.text:
+                    yield Static(section.text, classes="help-text", markup=False)
+                if section.actions:
+                    yield Static(_keys_table(section.actions), classes="help-keys")
+
+    def action_close(self) -> None:
+        """Back to the screen underneath."""
+        self.dismiss()

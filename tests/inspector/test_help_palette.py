@@ -1,0 +1,185 @@
+"""The help screen and the command palette on a tiny app: the keys listed are the keys bound,
+grouped by pane, and every bound action can be run from the palette."""
+
+from __future__ import annotations
+
+from textual.app import App, ComposeResult
+from textual.binding import Binding
+from textual.command import CommandPalette
+from textual.screen import Screen
+from textual.widget import Widget
+from textual.widgets import Input, Static
+
+from inspector.palette import ActionsProvider, GotoProvider, bound_actions
+from inspector.screens.help import EVERYWHERE, HelpScreen, PaneHelp
+
+
+class Listing(Widget, can_focus=True):
+    """A pane with its own keys."""
+
+    BINDINGS = [
+        Binding("j,down", "step(1)", "Down", id="list.down", tooltip="Next instruction"),
+        Binding("enter", "define", "Definition", id="list.definition", tooltip="Go to the definition"),
+    ]
+
+    def __init__(self) -> None:
+        super().__init__(id="list")
+        self.steps = 0
+        self.defined = False
+
+    def action_step(self, count: int) -> None:
+        self.steps += count
+
+    def action_define(self) -> None:
+        self.defined = True
+
+
+class Inner(Widget):
+    """A widget inside the header pane: its keys belong to the pane."""
+
+    BINDINGS = [Binding("w", "words", "Words", id="header.words", tooltip="Show the header words")]
+
+    def action_words(self) -> None:
+        self.app.words_shown = True
+
+
+class Header(Widget):
+    def compose(self) -> ComposeResult:
+        yield Inner()
+
+
+class Main(Screen):
+    BINDINGS = [
+        Binding("r", "toggle_raw", "Raw ids", id="main.raw", tooltip="Raw id numbers or friendly names"),
+        Binding("ctrl+r", "never", "Never", id="main.never", tooltip="Not available now"),
+    ]
+    COMMANDS = {ActionsProvider, GotoProvider(lambda screen: screen.places())}
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.raw = False
+        self.went_to: list[str] = []
+
+    def compose(self) -> ComposeResult:
+        yield Header(id="header")
+        yield Listing()
+        yield Input()
+        yield Static("status")
+
+    def places(self):
+        return [(name, lambda name=name: self.went_to.append(name)) for name in ("main", "helper")]
+
+    def action_toggle_raw(self) -> None:
+        self.raw = not self.raw
+
+    def action_never(self) -> None:
+        raise AssertionError("a disabled action ran")
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        return action != "never"
+
+
+PANES = (
+    PaneHelp("header", "Header", "The module's header words."),
+    PaneHelp("list", "Instruction list", "The disassembly."),
+    PaneHelp("hex", "Hex", "The words (not on this screen)."),
+)
+
+
+class TinyApp(App[None]):
+    BINDINGS = [
+        Binding("question_mark", "help", "Help", id="app.help", tooltip="Every key, and what each pane shows"),
+        Binding("q", "quit", "Quit", id="app.quit"),
+    ]
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.words_shown = False
+
+    def get_default_screen(self) -> Screen:
+        return Main()
+
+    def action_help(self) -> None:
+        self.push_screen(HelpScreen(PANES))
+
+
+def rows(section) -> dict[str, str]:
+    """Each key of the section -> what it does."""
+    return {key: action.description for action in section.actions for key in action.keys}
+
+
+async def test_help_lists_the_keys_of_each_pane_and_closes() -> None:
+    app = TinyApp()
+    async with app.run_test() as pilot:
+        await pilot.press("question_mark")
+        help_screen = app.screen
+        assert isinstance(help_screen, HelpScreen)
+        sections = {s.title: s for s in help_screen.sections}
+        assert list(sections) == [EVERYWHERE, "Header", "Instruction list"]
+        everywhere = rows(sections[EVERYWHERE])
+        assert everywhere["?"] == "Help" and everywhere["r"] == "Raw ids" and everywhere["q"] == everywhere["^q"] == "Quit"
+        assert everywhere["tab"] == "Focus Next"
+        assert rows(sections["Header"]) == {"w": "Words"}
+        assert rows(sections["Instruction list"]) == {"j": "Down", "↓": "Down", "⏎": "Definition"}
+        assert sections["Header"].text == "The module's header words."
+        shown = "\n".join(str(static.render()) for static in help_screen.query(".help-title, .help-text"))
+        assert "Instruction list" in shown and "The disassembly." in shown
+        assert "Hex" not in shown, "a pane missing from the screen is not described"
+        # Input is Textual's widget: its editing keys stay out of the help.
+        assert all("cursor" not in a.description.lower() for s in sections.values() for a in s.actions)
+        await pilot.press("escape")
+        assert not isinstance(app.screen, HelpScreen)
+
+
+async def test_help_follows_remapped_keys() -> None:
+    app = TinyApp()
+    async with app.run_test() as pilot:
+        app.set_keymap({"main.raw": "R"})
+        await pilot.press("question_mark")
+        sections = {s.title: s for s in app.screen.sections}
+        assert rows(sections[EVERYWHERE])["R"] == "Raw ids"
+        assert "r" not in rows(sections[EVERYWHERE])
+
+
+async def test_palette_offers_and_runs_bound_actions() -> None:
+    app = TinyApp()
+    async with app.run_test() as pilot:
+        offered = {a.description for a in bound_actions(app.screen)}
+        assert {"Raw ids", "Down", "Definition", "Words", "Help", "Quit"} <= offered
+        await pilot.press("ctrl+p")
+        assert isinstance(app.screen, CommandPalette)
+        await pilot.press(*"raw ids")
+        await pilot.pause(0.3)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert app.screen.raw is True
+
+        await pilot.press("ctrl+p")
+        await pilot.press(*"definition")
+        await pilot.pause(0.3)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert app.screen.query_one(Listing).defined, "a widget's action runs on that widget"
+
+
+async def test_palette_leaves_out_unavailable_actions_and_itself() -> None:
+    app = TinyApp()
+    async with app.run_test():
+        provider = ActionsProvider(app.screen)
+        found = [hit.text async for hit in provider.discover()]
+        assert "Raw ids" in found
+        assert "Never" not in found
+        assert not any("palette" in text.lower() for text in found)
+        hits = [hit.text async for hit in provider.search("words")]
+        assert hits == ["Words"]
+
+
+async def test_goto_provider_offers_the_places_and_goes_there() -> None:
+    app = TinyApp()
+    async with app.run_test() as pilot:
+        await pilot.press("ctrl+p")
+        await pilot.press(*"go to helper")
+        await pilot.pause(0.3)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert app.screen.went_to == ["helper"]

@@ -1,0 +1,59 @@
+"""spvinspect's themes: dark, light and high contrast, as Textual themes and Pygments styles.
+
+Widgets colour things by meaning, never by literal colour: in TCSS with the variables
+each theme defines (`$spv-opcode`, `$diagnostic-error`, `$lima-unit-vec4-mul`, listed in
+`themes.palettes`), and in highlighted text through `pygments_style_for(theme)` and the
+token of each listing role (`ROLE_TOKENS`).
+"""
+
+from __future__ import annotations
+
+from textual.theme import Theme
+
+from inspector.lexers.tokens import ROLE_TOKENS
+from themes.palettes import PALETTES, Palette
+from themes.pygments_styles import STYLES, pygments_style_for
+
+
+def _theme(palette: Palette) -> Theme:
+    variables = {"footer-key-foreground": palette.primary, **palette.semantic, **palette.textual}
+    return Theme(
+        name=palette.name,
+        primary=palette.primary,
+        secondary=palette.secondary,
+        accent=palette.accent,
+        warning=palette.warning,
+        error=palette.error,
+        success=palette.success,
+        foreground=palette.foreground,
+        background=palette.background,
+        surface=palette.surface,
+        panel=palette.panel,
+        dark=palette.dark,
+        text_alpha=palette.text_alpha,
+        variables=variables,
+    )
+
+
+THEMES: dict[str, Theme] = {name: _theme(palette) for name, palette in PALETTES.items()}
+"""Theme name -> Textual theme; register each with `App.register_theme`."""
+
+DEFAULT_THEME = "spvinspect-dark"
+
+
+def variable_defaults(dark: bool) -> dict[str, str]:
+    """Our semantic variables for a theme that does not define them (Textual's own
+    themes): the dark or the light theme's. Return it from the app's
+    `get_theme_variable_defaults` (with `self.current_theme.dark`), else switching to
+    such a theme leaves `$spv-opcode` undefined and the stylesheet fails to parse."""
+    return dict(PALETTES["spvinspect-dark" if dark else "spvinspect-light"].semantic)
+
+__all__ = [
+    "DEFAULT_THEME",
+    "PALETTES",
+    "ROLE_TOKENS",
+    "STYLES",
+    "THEMES",
+    "pygments_style_for",
+    "variable_defaults",
+]
