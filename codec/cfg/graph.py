@@ -11,6 +11,7 @@ function cut short) give diagnostics, and the rest of the graph is still built.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
@@ -18,7 +19,7 @@ from codec.cfg import dominators
 from codec.diagnostics import Diagnostic
 from codec.grammar import Grammar, load_grammar
 from codec.binary.model import Instruction, Module
-from codec.text.names import friendly_names
+from codec.text.names import NameMap, module_names
 
 BRANCH = "branch"
 TRUE = "true"
@@ -208,15 +209,31 @@ class _Opcodes:
         self.loop_merge = opcode("OpLoopMerge")
 
 
-def build_cfg(module: Module, names: dict[int, str] | None = None, grammar: Grammar | None = None) -> ModuleCFG:
+def build_cfg(
+    module: Module, names: NameMap | Mapping[int, str] | None = None, grammar: Grammar | None = None
+) -> ModuleCFG:
     """The control-flow graph of every function of `module`. Never raises.
 
-    `names` is the friendly-name map (`codec.text.names.friendly_names`), computed when not
-    given.
+    `names` is the module's `NameMap` (`codec.text.names.module_names`), or a plain
+    id → name mapping (ids missing from it keep their numbers); the friendly names are
+    computed when not given.
     """
     if names is None:
-        names = friendly_names(module.instructions, grammar)
+        names = module_names(module, True, grammar)
+    if not isinstance(names, NameMap):
+        names = _MappedNames(names)
     return _Builder(module, names, _Opcodes(grammar or load_grammar())).build()
+
+
+class _MappedNames:
+    """A plain mapping seen as a name map."""
+
+    def __init__(self, table: Mapping[int, str]) -> None:
+        self.table = table
+
+    def name(self, id_: int) -> str:
+        """The mapped name, or the number."""
+        return self.table.get(id_) or str(id_)
 
 
 def _signed_case(operand) -> int:
@@ -231,7 +248,7 @@ def _signed_case(operand) -> int:
 class _Builder:
     """One pass over the instructions, one `FunctionCFG` per OpFunction … OpFunctionEnd."""
 
-    def __init__(self, module: Module, names: dict[int, str], ops: _Opcodes) -> None:
+    def __init__(self, module: Module, names: NameMap | _MappedNames, ops: _Opcodes) -> None:
         self.module = module
         self.instructions = module.instructions
         self.names = names
@@ -241,7 +258,7 @@ class _Builder:
 
     def name(self, id_: int) -> str:
         """The friendly name of an id, or its number."""
-        return self.names.get(id_) or str(id_)
+        return self.names.name(id_)
 
     def error(self, message: str, offset: int) -> None:
         """Record an error at a word offset."""

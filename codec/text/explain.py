@@ -10,9 +10,11 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import NamedTuple
 
-from codec.text.disassembler import Disassembler, DisassemblyOptions, generator_text
-from codec.grammar import Grammar, load_grammar
+from codec.binary.lazy import LazyModule
 from codec.binary.model import Instruction, Module, Operand
+from codec.grammar import Grammar, load_grammar
+from codec.text.listing import OperandFormatter, generator_text
+from codec.text.names import NameMap, module_names
 
 
 class WordExplanation(NamedTuple):
@@ -33,9 +35,12 @@ class WordExplanation(NamedTuple):
         return self.offset * 4
 
 
-def explain(module: Module, grammar: Grammar | None = None) -> Iterator[WordExplanation]:
-    """Every word of `module`, explained, in file order."""
-    grammar = grammar or load_grammar()
+def explain(
+    module: Module | LazyModule, grammar: Grammar | None = None, names: NameMap | None = None
+) -> Iterator[WordExplanation]:
+    """Every word of `module` (eager or lazy), explained, in file order. Ids are shown by
+    `names` (the module's friendly names when None)."""
+    grammar = module.grammar if isinstance(module, LazyModule) else grammar or load_grammar()
     words = module.words
     header = module.header
     if header is not None:
@@ -52,15 +57,20 @@ def explain(module: Module, grammar: Grammar | None = None) -> Iterator[WordExpl
         for offset in range(len(words)):
             yield WordExplanation(offset, words[offset], "incomplete header word")
         return
-    names = Disassembler(module, DisassemblyOptions(), grammar)
-    for index, inst in enumerate(module.instructions):
-        yield from _instruction_words(inst, index, module, names)
+    formatter = OperandFormatter(grammar, names or module_names(module, True, grammar))
+    if isinstance(module, LazyModule):
+        module.ensure_indexed()
+        instructions = module.instructions()
+    else:
+        instructions = iter(module.instructions)
+    for index, inst in enumerate(instructions):
+        yield from _instruction_words(inst, index, module, formatter)
     for offset in range(module.tail_offset, len(words)):
         yield WordExplanation(offset, words[offset], "undecoded word (after the point where decoding stopped)")
 
 
 def _instruction_words(
-    inst: Instruction, index: int, module: Module, dis: Disassembler
+    inst: Instruction, index: int, module: Module | LazyModule, formatter: OperandFormatter
 ) -> Iterator[WordExplanation]:
     words = module.words
     op = inst.opname
@@ -70,10 +80,7 @@ def _instruction_words(
         f"{op} word 0: word count {inst.word_count}, opcode {inst.opcode}",
         index,
     )
-    ext_kinds = None
-    if inst.ext_inst_set:
-        ext = dis.grammar.ext_inst_set(inst.ext_inst_set)
-        ext_kinds = ext.operand_kinds if ext is not None else None
+    ext_kinds = formatter.ext_kinds(inst)
     for number, operand in enumerate(inst.operands):
         label = f"{op} operand '{operand.name}'" if operand.name else f"{op} operand"
         if operand.kind == "Raw":
@@ -92,7 +99,7 @@ def _instruction_words(
                 if operand.kind[:2] == "Id"
                 else str(operand.value)
             )
-            text = dis.operand_text(operand, inst, ext_kinds)
+            text = formatter.operand_text(operand, inst, ext_kinds)
             meaning = f"{label} ({operand.kind}) = {text}"
             if operand.kind[:2] == "Id" and text != shown:
                 meaning += f" ({shown})"
@@ -125,10 +132,12 @@ def _string_words(
         yield WordExplanation(offset, words[offset], f"{label} (LiteralString) {where}", index, number)
 
 
-def explain_text(module: Module, grammar: Grammar | None = None) -> str:
+def explain_text(
+    module: Module | LazyModule, grammar: Grammar | None = None, names: NameMap | None = None
+) -> str:
     """`explain` as text: byte offset, hex word and meaning, one line per word."""
     lines = [
-        f"0x{e.byte_offset:08x}  {e.value:08x}  {e.text}" for e in explain(module, grammar)
+        f"0x{e.byte_offset:08x}  {e.value:08x}  {e.text}" for e in explain(module, grammar, names)
     ]
     if module.trailing_bytes:
         start = len(module.words) * 4

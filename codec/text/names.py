@@ -3,16 +3,28 @@
 Friendly names come from OpName first, then BuiltIn decorations, then the shape of
 types and constants (`%v4float`, `%_ptr_Function_int`, `%int_0`); everything else
 keeps its number. A name already taken gets `_0`, `_1`, … appended, in module order.
+
+`module_names(module)` computes the names of a module once, for the disassembler,
+`explain`, the CFG and the app. On a lazily opened module it reads only what naming
+needs: the instructions before the first OpFunction, as far as the ids asked for
+(names are final once given, so the pass stops as soon as an id has its name). An id
+the part before the functions does not name is defined in a function body, where
+valid modules name nothing: it keeps its number, unless that number is already someone
+else's name, or a body does hold naming instructions (a broken module) — then the
+ordered pass runs over the whole module, so the names are exactly those of the eager
+pass.
 """
 
 from __future__ import annotations
 
 import re
+import threading
 from collections.abc import Iterable
 
+from codec.binary.lazy import CHUNK, LazyModule
+from codec.binary.model import Instruction, Module
 from codec.float_formats import ENCODED_FORMATS
 from codec.grammar import Grammar, load_grammar
-from codec.binary.model import Instruction
 from codec.text.number_format import format_number
 
 _INVALID_NAME_CHARS = re.compile(r"[^A-Za-z0-9_]")
@@ -73,7 +85,7 @@ def sanitize(name: str) -> str:
 
 
 class FriendlyNames:
-    """Builds the id → name map for a module, in one pass over its instructions."""
+    """The ordered naming pass: instructions in module order, each id named once."""
 
     def __init__(self, grammar: Grammar | None = None) -> None:
         self.grammar = grammar or load_grammar()
@@ -119,7 +131,7 @@ class FriendlyNames:
         return self.storage_class_names.get(value) or f"StorageClass{value}"
 
     def build(self, instructions: Iterable[Instruction]) -> dict[int, str]:
-        """The friendly name of every id defined or named in `instructions`."""
+        """Name every id defined or named in `instructions` (continuing the pass)."""
         save = self.save
         name = self.name
         names = self.names
@@ -181,6 +193,134 @@ class FriendlyNames:
         return names
 
 
+NAMING_OPNAMES = frozenset(
+    {
+        "OpName",
+        "OpDecorate",
+        *_SIMPLE_TYPE_NAMES,
+        "OpTypeInt",
+        "OpTypeFloat",
+        "OpTypeVector",
+        "OpTypeMatrix",
+        "OpTypeArray",
+        "OpTypeRuntimeArray",
+        "OpTypePointer",
+        "OpTypeUntypedPointerKHR",
+        "OpTypeNodePayloadArrayAMDX",
+        "OpTypePipe",
+        "OpTypeOpaque",
+        "OpTypeStruct",
+        "OpConstant",
+    }
+)
+"""The instructions `FriendlyNames.build` takes a name from (all others give numbers)."""
+
+
 def friendly_names(instructions: Iterable[Instruction], grammar: Grammar | None = None) -> dict[int, str]:
     """The friendly-name map of a module's instructions."""
     return FriendlyNames(grammar).build(instructions)
+
+
+class NameMap:
+    """The names of one module's ids: raw numbers, or friendly names. Thread-safe."""
+
+    def __init__(
+        self, module: LazyModule | Module | None, friendly: bool = True, grammar: Grammar | None = None
+    ) -> None:
+        self.friendly = friendly and module is not None
+        self._module = module
+        self._lock = threading.Lock()
+        self._namer = FriendlyNames(module.grammar if isinstance(module, LazyModule) else grammar)
+        self._next = 0
+        """The ordered pass has named the instructions before this index."""
+        self._settled = not self.friendly
+        """True once every name is in `_namer.names` (all others are numbers)."""
+        if self.friendly and isinstance(module, Module):
+            self._namer.build(module.instructions)
+            self._settled = True
+
+    def name(self, id_: int) -> str:
+        """The id's name without `%`: `main`, `v4float`, or the number `42`."""
+        found = self._namer.names.get(id_)
+        if found is not None or self._settled:
+            return found or str(id_)
+        with self._lock:
+            self._advance(id_)
+        return self._namer.names.get(id_) or str(id_)
+
+    def table(self) -> dict[int, str]:
+        """Every id whose name is not its number, with its name (read-only): for
+        formatting many lines at once, `table.get(id) or str(id)`."""
+        if not self._settled:
+            with self._lock:
+                self._advance(None)
+        return self._namer.names
+
+    def id_hints(self) -> dict[str, int]:
+        """Friendly name → id, for `codec.asm.assembler.assemble(id_hints=…)`: with it,
+        friendly-named text reassembles to the very same ids."""
+        if not self.friendly:
+            return {}
+        if isinstance(self._module, LazyModule):
+            with self._lock:
+                self._complete()
+        return {name: id_ for id_, name in self._namer.names.items()}
+
+    def _advance(self, wanted: int | None) -> None:
+        """Run the ordered pass over the part before the functions until `wanted` has a
+        name (to its end when None or never named there), then settle the rest."""
+        if self._settled:
+            return
+        module = self._module
+        assert isinstance(module, LazyModule)
+        names = self._namer.names
+        while wanted is None or wanted not in names:
+            module.ensure_indexed(self._next + CHUNK)
+            end = module.first_function
+            if end is None:
+                end = module.instruction_count
+            if self._next >= end:
+                if end == module.instruction_count and not module.indexed:
+                    continue
+                break
+            stop = min(end, (self._next // CHUNK + 1) * CHUNK)
+            self._namer.build(module.instructions(self._next, stop))
+            self._next = stop
+        if wanted is None or wanted not in names:
+            self._settle()
+
+    def _settle(self) -> None:
+        """The part before the functions is named: the bodies' ids keep their numbers,
+        unless a body names something or a number is taken (then name everything)."""
+        module = self._module
+        assert isinstance(module, LazyModule)
+        module.ensure_indexed()
+        grammar = module.grammar
+        naming = frozenset(grammar.by_name[n].opcode for n in NAMING_OPNAMES if n in grammar.by_name)
+        words = module.words
+        offsets = (module.offset(i) for i in range(self._next, module.instruction_count))
+        taken = any(
+            name.isascii() and name.isdigit() and name == str(int(name)) and int(name) not in self._namer.names
+            for name in self._namer.used
+        )
+        if taken or any(words[offset] & 0xFFFF in naming for offset in offsets):
+            self._complete()
+        self._settled = True
+
+    def _complete(self) -> None:
+        """Run the ordered pass to the end of the module."""
+        module = self._module
+        assert isinstance(module, LazyModule)
+        self._namer.build(module.instructions(self._next))
+        module.ensure_indexed()
+        self._next = module.instruction_count
+        self._settled = True
+
+
+def module_names(
+    module: LazyModule | Module, friendly: bool = True, grammar: Grammar | None = None
+) -> NameMap:
+    """The names of `module`'s ids, computed once and shared by every view; with
+    `friendly=False`, raw numbers. (`grammar` is for an eager `Module`; a lazy module
+    has its own.)"""
+    return NameMap(module, friendly, grammar)

@@ -1,0 +1,79 @@
+"""Which instructions define which ids, read from the words alone (no decoding).
+
+An instruction whose opcode has an IdResult defines, if it decodes, the id at that
+position: its *candidate* result. Every id the decoder records comes from a candidate,
+so the candidates of an id before a point bound what the decoder can know of it there.
+In a valid module each id has one candidate; ids with several are kept with all of them.
+The scan runs in steps over indexed instructions, as far as it is asked.
+"""
+
+from __future__ import annotations
+
+from array import array
+
+from codec.binary.tables import DecoderTables
+
+_DENSE_LIMIT = 1 << 24
+"""Ids below this (and below the bound) are looked up in an array, the rest in a dict."""
+
+
+class Definitions:
+    """The candidate definers of every id, for the instructions scanned so far."""
+
+    __slots__ = ("tables", "words", "scanned", "_first", "_dense", "_sparse", "repeated")
+
+    def __init__(self, tables: DecoderTables, words: array, bound: int) -> None:
+        self.tables = tables
+        self.words = words
+        self.scanned = 0
+        """Number of instructions scanned."""
+        # First candidate of each id, as instruction index + 1 (0: none yet).
+        self._dense = min(bound, _DENSE_LIMIT, len(words))
+        self._first = array("i", bytes(4 * self._dense))
+        self._sparse: dict[int, int] = {}
+        self.repeated: dict[int, list[int]] = {}
+        """Ids with more than one candidate: every candidate's index, ascending."""
+
+    def extend(self, offsets: array, upto: int) -> None:
+        """Scan the instructions at `offsets[self.scanned:upto]`."""
+        words = self.words
+        positions = self.tables.result_positions
+        first_of = self._first
+        dense = self._dense
+        sparse = self._sparse
+        repeated = self.repeated
+        index = self.scanned
+        for offset in offsets[index:upto]:
+            index += 1
+            head = words[offset]
+            position = positions[head & 0xFFFF]
+            if position and position < head >> 16:
+                result = words[offset + position]
+                if result < dense:
+                    earlier = first_of[result]
+                    if not earlier:
+                        first_of[result] = index
+                        continue
+                else:
+                    earlier = sparse.setdefault(result, index)
+                    if earlier == index:
+                        continue
+                candidates = repeated.get(result)
+                if candidates is None:
+                    repeated[result] = [earlier - 1, index - 1]
+                else:
+                    candidates.append(index - 1)
+        self.scanned = index
+
+    def before(self, id_: int, index: int) -> list[int]:
+        """The candidates of `id_` among the scanned instructions before `index`."""
+        candidates = self.repeated.get(id_)
+        if candidates is not None:
+            return [c for c in candidates if c < index]
+        first = self._first[id_] if id_ < self._dense else self._sparse.get(id_, 0)
+        return [first - 1] if 0 < first <= index else []
+
+    def first(self, id_: int) -> int | None:
+        """The first candidate of `id_` among the scanned instructions, or None."""
+        first = self._first[id_] if id_ < self._dense else self._sparse.get(id_, 0)
+        return first - 1 if first else None

@@ -1,0 +1,93 @@
+"""Where each instruction starts: word counts followed from the header on, in steps.
+
+The index knows no grammar beyond the first word of an instruction. It stops for good
+at a word count of 0 or one running past the end, with a diagnostic; the words from
+there on are the module's undecodable tail. It is built as far as asked
+(`extend(upto)`), so the first screen of a large module needs only its first lines.
+"""
+
+from __future__ import annotations
+
+from array import array
+
+from codec.diagnostics import Diagnostic, Severity
+
+
+class InstructionIndex:
+    """Word offsets of the instructions of `words`, from word `start` on."""
+
+    __slots__ = ("words", "offsets", "next_offset", "done", "stop", "first_function", "_op_function")
+
+    def __init__(self, words: array, start: int, op_function: int, scan: bool = True) -> None:
+        self.words = words
+        self.offsets = array("I")
+        """Word offset of each instruction found so far."""
+        self.next_offset = start
+        """Where scanning resumes; once `done`, the tail offset."""
+        self.done = not scan or start >= len(words)
+        """True once every instruction is indexed (at once when `scan` is False: a module
+        whose header says it is not SPIR-V has no instructions)."""
+        self.stop: Diagnostic | None = None
+        """Why scanning stopped before the end of the words, once it has."""
+        self.first_function: int | None = None
+        """Index of the first OpFunction, once the scan has passed it."""
+        self._op_function = op_function
+
+    def extend(self, upto: int | None = None) -> None:
+        """Scan until instruction `upto` is indexed (every instruction when None)."""
+        if self.done or (upto is not None and upto < len(self.offsets)):
+            return
+        words = self.words
+        n = len(words)
+        offsets = self.offsets
+        append = offsets.append
+        offset = self.next_offset
+        remaining = -1 if upto is None else upto + 1 - len(offsets)
+        if self.first_function is None:
+            # Until the first OpFunction is found every opcode is looked at; after it,
+            # only word counts.
+            op_function = self._op_function
+            while offset < n and remaining:
+                first = words[offset]
+                count = first >> 16
+                if not count or offset + count > n:
+                    break
+                if first & 0xFFFF == op_function:
+                    self.first_function = len(offsets)
+                    append(offset)
+                    offset += count
+                    remaining -= 1
+                    break
+                append(offset)
+                offset += count
+                remaining -= 1
+        while offset < n and remaining:
+            first = words[offset]
+            count = first >> 16
+            if not count or offset + count > n:
+                break
+            append(offset)
+            offset += count
+            remaining -= 1
+        self.next_offset = offset
+        if offset >= n or remaining:
+            self._finish(offset)
+
+    def _finish(self, offset: int) -> None:
+        self.done = True
+        n = len(self.words)
+        if offset >= n:
+            return
+        first = self.words[offset]
+        count = first >> 16
+        if not count:
+            message = (
+                f"instruction at word {offset} has word count 0 (opcode {first & 0xFFFF}); "
+                "decoding stops here"
+            )
+        else:
+            message = (
+                f"instruction at word {offset} claims {count} words but the binary "
+                f"ends at word {n}; decoding stops here"
+            )
+        self.stop = Diagnostic(message, Severity.ERROR, word_offset=offset)

@@ -1,0 +1,414 @@
+"""The decoding engine: one instruction at a time, following the grammar. Never raises.
+
+For each instruction the decoder follows the grammar's operand list, with enumerant
+parameters, extended-instruction grammars and OpSpecConstantOp's embedded opcode
+spliced in as they are met. An instruction whose operands do not fit the grammar is
+kept with its words as raw operands and a diagnostic.
+
+Decoding is stateful across instructions, and the state is explicit: which ids are
+already defined (and with which type), the numeric types that size literals, and the
+extended-instruction imports. The eager decoder runs one `InstructionDecoder` over the
+whole module; the lazy module seeds one per chunk with exactly the part of that state
+the chunk reads (see `codec.binary.lazy`).
+"""
+
+from __future__ import annotations
+
+from array import array
+
+from codec.binary.decode_plans import decode_simple
+from codec.binary.model import Instruction, NumberType, Operand
+from codec.binary.tables import DecoderTables
+from codec.diagnostics import Diagnostic, Severity
+from codec.grammar import InstructionDesc, OperandDesc, OperandKind, mask_bits
+
+_new = tuple.__new__
+
+RAW = "Raw"
+"""The kind given to words that could not be decoded."""
+
+
+class OperandError(Exception):
+    """An operand does not fit the grammar; caught per instruction, never escapes.
+
+    `at` is the word the diagnostic points at when it is not the word being decoded
+    (missing operands are reported at the instruction itself).
+    """
+
+    def __init__(self, message: str, at: int | None = None) -> None:
+        super().__init__(message)
+        self.at = at
+
+
+def number_type_of(tables: DecoderTables, words: array, offset: int) -> NumberType | None:
+    """The numeric type a valid OpTypeInt or OpTypeFloat at `offset` declares, else None."""
+    first = words[offset]
+    opcode, count = first & 0xFFFF, first >> 16
+    if opcode == tables.op_type_int and count >= 4:
+        return NumberType("int", words[offset + 2], words[offset + 3] != 0)
+    if opcode == tables.op_type_float and count >= 3:
+        encoding = words[offset + 3] if count >= 4 else None
+        return NumberType("float", words[offset + 2], True, encoding)
+    return None
+
+
+class InstructionDecoder:
+    """Decodes instructions in module order, carrying the state later ones read.
+
+    `value_types` maps every id defined so far to its type id (0 for ids without a
+    type); `number_types` maps numeric type ids to their `NumberType`; `ext_imports`
+    maps OpExtInstImport result ids to their import names. Diagnostics are appended to
+    `diagnostics` in word order.
+    """
+
+    __slots__ = (
+        "tables",
+        "grammar",
+        "kinds",
+        "instructions",
+        "plans",
+        "bound",
+        "diagnostics",
+        "value_types",
+        "number_types",
+        "ext_imports",
+    )
+
+    def __init__(
+        self,
+        tables: DecoderTables,
+        bound: int,
+        value_types: dict[int, int] | None = None,
+        number_types: dict[int, NumberType] | None = None,
+        ext_imports: dict[int, str] | None = None,
+    ) -> None:
+        self.tables = tables
+        self.grammar = tables.grammar
+        self.kinds = tables.kinds
+        self.instructions = tables.instructions
+        self.plans = tables.plans
+        self.bound = bound
+        self.diagnostics: list[Diagnostic] = []
+        self.value_types: dict[int, int] = {} if value_types is None else value_types
+        self.number_types: dict[int, NumberType] = {} if number_types is None else number_types
+        self.ext_imports: dict[int, str] = {} if ext_imports is None else ext_imports
+
+    def run(self, words: array, offsets) -> list[Instruction]:
+        """Decode the instructions starting at `offsets`, in order."""
+        decode = self.instruction
+        out = []
+        append = out.append
+        for offset in offsets:
+            first = words[offset]
+            append(decode(words, offset, first & 0xFFFF, first >> 16))
+        return out
+
+    def error(self, offset: int, message: str) -> None:
+        """Record an error at a word offset."""
+        self.diagnostics.append(Diagnostic(message, Severity.ERROR, word_offset=offset))
+
+    # -- one instruction ---------------------------------------------------------
+
+    def instruction(self, words: array, offset: int, opcode: int, count: int) -> Instruction:
+        """Decode the instruction at `offset` (whose first word says `opcode`, `count`)."""
+        plan = self.plans.get(opcode)
+        if plan is not None:
+            operands = decode_simple(plan, words, offset, count, self.bound)
+            if operands is not None:
+                type_id = operands[plan.type_index].value if plan.type_index >= 0 else 0
+                result_id = operands[plan.result_index].value if plan.result_index >= 0 else 0
+                if result_id:
+                    if result_id in self.value_types:
+                        return self._general(words, offset, opcode, count)
+                    self.value_types[result_id] = type_id
+                return _new(
+                    Instruction,
+                    (offset, opcode, self.instructions[opcode].opname, count, type_id,
+                     result_id, operands, "", True),
+                )
+        return self._general(words, offset, opcode, count)
+
+    def _general(self, words: array, offset: int, opcode: int, count: int) -> Instruction:
+        """Decode one instruction by walking the grammar's operand list."""
+        desc = self.instructions.get(opcode)
+        if desc is None:
+            self.error(offset, f"instruction at word {offset} has unknown opcode {opcode}")
+            return _raw_instruction(words, offset, opcode, f"Op{opcode}", count)
+        state = _InstructionState(words, offset, count, desc)
+        try:
+            self._operands(state, list(desc.operands))
+        except OperandError as fault:
+            where = state.position if fault.at is None else fault.at
+            self.error(where, f"instruction at word {offset} ({desc.opname}) {fault}")
+            return _raw_instruction(
+                words, offset, opcode, desc.opname, count, state.operands, state.position
+            )
+        inst = Instruction(
+            offset,
+            opcode,
+            desc.opname,
+            count,
+            state.type_id,
+            state.result_id,
+            tuple(state.operands),
+            state.ext_set,
+        )
+        self._record(inst, words)
+        return inst
+
+    def _operands(self, state: _InstructionState, expected: list[OperandDesc]) -> None:
+        """Consume the instruction's words following `expected`, which grows as enumerant
+        parameters and embedded operand lists are met."""
+        end = state.end
+        index = 0
+        while index < len(expected):
+            desc = expected[index]
+            if state.position >= end:
+                if desc.quantifier is None:
+                    missing = ", ".join(f"'{d.name or d.kind}'" for d in expected[index:] if d.quantifier is None)
+                    raise OperandError(
+                        f"has {end - state.offset - 1} operand word(s); the grammar needs "
+                        f"more: missing {missing}",
+                        at=state.offset,
+                    )
+                return
+            if desc.quantifier == "*":
+                # One more occurrence before the entry, which repeats while words remain.
+                expected.insert(index, OperandDesc(desc.kind, None, desc.name))
+                continue
+            index += 1
+            self._operand(state, desc, expected, index)
+        if state.position < end:
+            extra = end - state.position
+            # No operand is left to hold these words, so none of the instruction's
+            # words can be trusted to mean what the grammar says: keep them all raw.
+            state.operands.clear()
+            state.position = state.offset + 1
+            raise OperandError(
+                f"has {extra} word(s) past the operands the grammar allows "
+                f"(word count {end - state.offset})",
+                at=end - extra,
+            )
+
+    def _operand(
+        self,
+        state: _InstructionState,
+        desc: OperandDesc,
+        expected: list[OperandDesc],
+        insert_at: int,
+    ) -> None:
+        words = state.words
+        position = state.position
+        kind = desc.kind
+        word = words[position]
+        add = state.operands.append
+        if kind.startswith("Id"):
+            if word == 0:
+                raise OperandError(f"has id 0 as operand '{desc.name or kind}'")
+            if word >= self.bound:
+                self.error(
+                    position,
+                    f"id {word} at word {position} is not below the module's bound {self.bound}",
+                )
+            if kind == "IdResult":
+                if word in self.value_types:
+                    raise OperandError(f"defines id {word}, which is already defined")
+                state.result_id = word
+            elif kind == "IdResultType":
+                state.type_id = word
+            elif state.desc.opcode in self.tables.ext_inst_opcodes and position == state.offset + 3:
+                name = self.ext_imports.get(word)
+                if name is None:
+                    raise OperandError(f"names set id {word}, which is not an OpExtInstImport")
+                state.ext_set = name
+            add(Operand(kind, desc.name, word, position, 1))
+            state.position = position + 1
+            return
+        ko = state.ext_kinds.get(kind) or self.kinds.get(kind)
+        if ko is None:
+            raise OperandError(f"has operand kind '{kind}', unknown to the grammar")
+        category = ko.category
+        if category == "ValueEnum":
+            enumerant = ko.by_value.get(word)
+            if enumerant is None:
+                raise OperandError(f"has {word} as operand '{desc.name or kind}', which is not a known {kind}")
+            add(Operand(kind, desc.name, word, position, 1))
+            state.position = position + 1
+            if enumerant.parameters:
+                expected[insert_at:insert_at] = enumerant.parameters
+            return
+        if category == "BitEnum":
+            params: list[OperandDesc] = []
+            for bit in mask_bits(word):
+                enumerant = ko.by_value.get(bit)
+                if enumerant is None:
+                    raise OperandError(
+                        f"has {kind} mask 0x{word:x}, whose bit 0x{bit:x} is not a known {kind}"
+                    )
+                params.extend(enumerant.parameters)
+            add(Operand(kind, desc.name, word, position, 1))
+            state.position = position + 1
+            if params:
+                expected[insert_at:insert_at] = params
+            return
+        if category == "Composite":
+            bases = ko.bases
+            if kind == "PairIdRefIdRef":
+                # SPIRV-Tools reads OpPhi's pairs as a plain list of ids, odd counts too.
+                bases = bases[:1]
+            expected[insert_at:insert_at] = [OperandDesc(base, None, desc.name) for base in bases]
+            return
+        if kind == "LiteralString":
+            self._string(state, desc)
+            return
+        if kind == "LiteralContextDependentNumber" or (
+            kind == "LiteralInteger" and state.desc.opcode == self.tables.op_switch
+        ):
+            self._typed_number(state, desc)
+            return
+        if kind == "LiteralExtInstInteger":
+            ext = self.grammar.ext_inst_set(state.ext_set)
+            if ext is not None:
+                ext_desc = ext.instructions.get(word)
+                if ext_desc is None:
+                    raise OperandError(f"has {word}, which is not an instruction of {state.ext_set}")
+                add(Operand(kind, desc.name, word, position, 1))
+                state.position = position + 1
+                expected[insert_at:] = ext_desc.operands
+                state.ext_kinds = ext.operand_kinds
+                return
+            if not state.ext_set.startswith("NonSemantic."):
+                raise OperandError(f"uses extended instruction set '{state.ext_set}', which is unknown")
+            add(Operand(kind, desc.name, word, position, 1))
+            state.position = position + 1
+            expected[insert_at:] = [OperandDesc("IdRef", "*", "Operand")]
+            return
+        if kind == "LiteralSpecConstantOpInteger":
+            inner = self.instructions.get(word)
+            if inner is None or not inner.has_result_type:
+                raise OperandError(f"has {word}, which is not an opcode OpSpecConstantOp can take")
+            add(Operand(kind, desc.name, word, position, 1))
+            state.position = position + 1
+            expected[insert_at:] = inner.operands[2:]
+            return
+        if kind == "LiteralFloat":
+            add(Operand(kind, desc.name, word, position, 1, NumberType("float", 32)))
+            state.position = position + 1
+            return
+        add(Operand(kind, desc.name, word, position, 1))
+        state.position = position + 1
+
+    def _string(self, state: _InstructionState, desc: OperandDesc) -> None:
+        words = state.words
+        position = state.position
+        raw = words[position : state.end].tobytes()
+        nul = raw.find(b"\0")
+        if nul < 0:
+            raise OperandError(
+                f"has string operand '{desc.name or 'LiteralString'}' at word {position} "
+                "with no terminating nul within the instruction"
+            )
+        text = raw[:nul].decode("utf-8", "surrogateescape")
+        if (
+            state.desc.opcode == self.tables.op_ext_inst_import
+            and self.grammar.ext_inst_set(text) is None
+            and not text.startswith("NonSemantic.")
+        ):
+            raise OperandError(f"imports extended instruction set {text!r}, which is unknown")
+        num_words = nul // 4 + 1
+        state.operands.append(Operand("LiteralString", desc.name, text, position, num_words))
+        state.position = position + num_words
+
+    def _typed_number(self, state: _InstructionState, desc: OperandDesc) -> None:
+        if state.desc.opcode == self.tables.op_switch:
+            selector = state.words[state.offset + 1]
+            type_id = self.value_types.get(selector)
+            if not type_id:
+                raise OperandError(f"has selector id {selector}, which has no type")
+            number_type = self.number_types.get(type_id)
+            if number_type is None or number_type.category != "int":
+                raise OperandError(f"has selector id {selector}, which is not a scalar integer")
+        else:
+            number_type = self.number_types.get(state.type_id)
+            if number_type is None:
+                raise OperandError(
+                    f"has result type id {state.type_id}, which is not a scalar numeric type"
+                )
+        num_words = (number_type.width + 31) // 32
+        position = state.position
+        if position + num_words > state.end:
+            raise OperandError(
+                f"needs {num_words} words for a {number_type.width}-bit literal, "
+                f"{state.end - position} remain"
+            )
+        words = state.words
+        value = words[position]
+        if num_words == 2:
+            value |= words[position + 1] << 32
+        elif num_words > 2:
+            raise OperandError(f"has a {number_type.width}-bit literal, wider than 64 bits")
+        state.operands.append(
+            Operand(desc.kind, desc.name, value, position, num_words, number_type)
+        )
+        state.position = position + num_words
+
+    def _record(self, inst: Instruction, words: array) -> None:
+        """Remember what later instructions need: numeric types, value types, imports."""
+        result = inst.result_id
+        if not result:
+            return
+        self.value_types[result] = inst.type_id
+        opcode = inst.opcode
+        if opcode == self.tables.op_type_int or opcode == self.tables.op_type_float:
+            number_type = number_type_of(self.tables, words, inst.offset)
+            if number_type is not None:
+                self.number_types[result] = number_type
+        elif opcode == self.tables.op_ext_inst_import:
+            name = inst.operands[1].value if len(inst.operands) > 1 else ""
+            self.ext_imports[result] = str(name)
+
+
+class _InstructionState:
+    """Mutable state while one instruction's operands are consumed."""
+
+    __slots__ = (
+        "words",
+        "offset",
+        "end",
+        "desc",
+        "position",
+        "operands",
+        "type_id",
+        "result_id",
+        "ext_set",
+        "ext_kinds",
+    )
+
+    def __init__(self, words: array, offset: int, count: int, desc: InstructionDesc) -> None:
+        self.words = words
+        self.offset = offset
+        self.end = offset + count
+        self.desc = desc
+        self.position = offset + 1
+        self.operands: list[Operand] = []
+        self.type_id = 0
+        self.result_id = 0
+        self.ext_set = ""
+        self.ext_kinds: dict[str, OperandKind] = {}
+
+
+def _raw_instruction(
+    words: array,
+    offset: int,
+    opcode: int,
+    opname: str,
+    count: int,
+    decoded: list[Operand] | None = None,
+    fault: int | None = None,
+) -> Instruction:
+    """An instruction that does not fit the grammar: the operands decoded before the
+    fault, then every remaining word as a raw operand."""
+    operands = list(decoded or ())
+    start = fault if fault is not None else offset + 1
+    operands.extend(Operand(RAW, "", words[p], p, 1) for p in range(start, offset + count))
+    return Instruction(offset, opcode, opname, count, 0, 0, tuple(operands), "", False)

@@ -1,0 +1,375 @@
+"""A module opened in two steps: an index of instruction boundaries, then instructions
+decoded on demand, a chunk at a time, and cached.
+
+`open_module(data)` reads only the header. `ensure_indexed(upto)` follows word counts as
+far as asked. `instruction(i)` decodes the chunk of `CHUNK` instructions holding `i`,
+so a window anywhere in the module (even inside one huge function) costs a chunk or
+two, not the instructions before it.
+
+Decoding is stateful (an id already defined makes a redefinition invalid; a literal's
+width comes from its type; an extended instruction's grammar from its import), so a
+chunk is decoded with its state *seeded*: for every id the chunk reads (its result ids,
+the types of its typed literals, its switch selectors and their types, its import ids),
+the first earlier instruction that validly defines it — found among that id's candidate
+definers (`Definitions`), whose validity is known once their own chunks have been
+decoded (done first, earliest first). The result equals the eager decode of the whole
+module, instruction for instruction and diagnostic for diagnostic; `to_module()` is
+that eager decode.
+"""
+
+from __future__ import annotations
+
+import threading
+from array import array
+from collections import OrderedDict
+from collections.abc import Iterator
+from typing import NamedTuple
+
+from codec.binary.definitions import Definitions
+from codec.binary.index import InstructionIndex
+from codec.binary.instruction_decoder import InstructionDecoder, number_type_of
+from codec.binary.model import HEADER_WORDS, MAGIC, Header, Instruction, Module, NumberType
+from codec.binary.tables import decoder_tables
+from codec.binary.words import words_from_bytes
+from codec.diagnostics import Diagnostic
+from codec.grammar import Grammar, load_grammar
+
+CHUNK = 256
+"""Instructions decoded together: a 60-line window touches at most two chunks."""
+CACHED_CHUNKS = 256
+"""Decoded chunks kept (least recently used dropped): about 65,000 instructions."""
+INDEX_STEP = 1 << 16
+"""Instructions indexed per step while holding the lock, so other threads get a turn."""
+
+
+class FunctionSpan(NamedTuple):
+    """A function's instructions: indexes [first, end) from OpFunction to OpFunctionEnd."""
+
+    first: int
+    end: int
+    result_id: int
+    """The id OpFunction's words define (0 when the instruction is too short to say)."""
+
+
+def open_module(data: bytes, grammar: Grammar | None = None) -> LazyModule:
+    """Open a SPIR-V binary: the header now, instructions as they are asked for."""
+    return LazyModule(data, grammar)
+
+
+class LazyModule:
+    """A SPIR-V module decoded on demand. Never raises on bad input; thread-safe."""
+
+    def __init__(self, data: bytes, grammar: Grammar | None = None) -> None:
+        self.grammar = grammar or load_grammar()
+        self._tables = tables = decoder_tables(self.grammar)
+        words, trailing, big_endian, problems = words_from_bytes(data)
+        self.words: array = words
+        self.trailing_bytes: bytes = trailing
+        self._prefix_diagnostics: list[Diagnostic] = problems
+        n = len(words)
+        self.header: Header | None = None
+        if n < HEADER_WORDS:
+            problems.append(
+                Diagnostic(
+                    f"module has an incomplete header: {n} words, a header needs {HEADER_WORDS}",
+                    word_offset=n,
+                )
+            )
+            self._index = InstructionIndex(words, 0, tables.op_function, scan=False)
+            bound = 0
+        else:
+            self.header = Header(words[0], words[1], words[2], words[3], words[4], big_endian)
+            bound = self.header.bound
+            good = self.header.magic == MAGIC
+            if not good:
+                problems.append(
+                    Diagnostic(f"invalid SPIR-V magic number 0x{self.header.magic:08x}", word_offset=0)
+                )
+            self._index = InstructionIndex(words, HEADER_WORDS, tables.op_function, scan=good)
+        self._bound = bound
+        self._definitions = Definitions(tables, words, bound)
+        self._lock = threading.RLock()
+        self._cache: OrderedDict[int, list[Instruction]] = OrderedDict()
+        self._chunk_diagnostics: dict[int, list[Diagnostic]] = {}
+        """Diagnostics of every chunk decoded at least once (the chunk is then *known*)."""
+        self._invalid: set[int] = set()
+        """Indexes of instructions that did not fit the grammar, in known chunks."""
+        self._import_names: dict[int, str] = {}
+        """Import name of each valid OpExtInstImport in known chunks, by index."""
+        self._functions: list[FunctionSpan] | None = None
+
+    # -- the index -------------------------------------------------------------------
+
+    def ensure_indexed(self, upto: int | None = None) -> None:
+        """Index instruction boundaries up to instruction `upto` (all when None)."""
+        index = self._index
+        while not index.done and (upto is None or len(index.offsets) <= upto):
+            step = len(index.offsets) + INDEX_STEP
+            with self._lock:
+                index.extend(step if upto is None else min(upto, step))
+
+    def _index_word(self, word_offset: int) -> None:
+        """Index at least up to the instruction holding `word_offset`."""
+        index = self._index
+        while not index.done and index.next_offset <= word_offset:
+            with self._lock:
+                index.extend(len(index.offsets) + INDEX_STEP)
+
+    @property
+    def indexed(self) -> bool:
+        """True once every instruction boundary is known."""
+        return self._index.done
+
+    @property
+    def instruction_count(self) -> int:
+        """Instructions indexed so far (all of them once `indexed`)."""
+        return len(self._index.offsets)
+
+    @property
+    def tail_offset(self) -> int:
+        """The word where decoding stops for good (valid once `indexed`)."""
+        return self._index.next_offset
+
+    @property
+    def first_function(self) -> int | None:
+        """Index of the first OpFunction, or None (also while the index has not reached it)."""
+        return self._index.first_function
+
+    def offset(self, index: int) -> int:
+        """Word offset of instruction `index`."""
+        self.ensure_indexed(index)
+        return self._index.offsets[index]
+
+    def opcode(self, index: int) -> int:
+        """The opcode of instruction `index`, from its first word (no decoding)."""
+        return self.words[self.offset(index)] & 0xFFFF
+
+    def index_at(self, word_offset: int) -> int | None:
+        """The index of the instruction holding word `word_offset`, or None (header, tail)."""
+        if word_offset < HEADER_WORDS:
+            return None
+        self._index_word(word_offset)
+        offsets = self._index.offsets
+        low, high = 0, len(offsets)
+        while low < high:
+            middle = (low + high) // 2
+            if offsets[middle] <= word_offset:
+                low = middle + 1
+            else:
+                high = middle
+        index = low - 1
+        if index < 0 or word_offset >= offsets[index] + (self.words[offsets[index]] >> 16):
+            return None
+        return index
+
+    def functions(self) -> list[FunctionSpan]:
+        """Every function: OpFunction up to its OpFunctionEnd (or the next OpFunction, or
+        the last instruction, when a function is cut short)."""
+        if self._functions is None:
+            self.ensure_indexed()
+            words = self.words
+            op_function, op_end = self._tables.op_function, self._tables.op_function_end
+            spans = []
+            start = -1
+            for index, offset in enumerate(self._index.offsets):
+                opcode = words[offset] & 0xFFFF
+                if opcode == op_function:
+                    if start >= 0:
+                        spans.append(self._span(start, index))
+                    start = index
+                elif opcode == op_end and start >= 0:
+                    spans.append(self._span(start, index + 1))
+                    start = -1
+            if start >= 0:
+                spans.append(self._span(start, self.instruction_count))
+            self._functions = spans
+        return self._functions
+
+    def _span(self, first: int, end: int) -> FunctionSpan:
+        offset = self._index.offsets[first]
+        result = self.words[offset + 2] if self.words[offset] >> 16 >= 3 else 0
+        return FunctionSpan(first, end, result)
+
+    # -- instructions ----------------------------------------------------------------
+
+    def instruction(self, index: int) -> Instruction:
+        """Instruction `index`, decoded with its chunk (cached)."""
+        self.ensure_indexed(index)
+        if not 0 <= index < self.instruction_count:
+            raise IndexError(f"instruction {index} out of range ({self.instruction_count})")
+        return self._chunk(index // CHUNK)[index % CHUNK]
+
+    def instructions(self, start: int = 0, stop: int | None = None) -> Iterator[Instruction]:
+        """Instructions `start` to `stop` (the last when None), in order, chunk by chunk."""
+        index = start
+        while stop is None or index < stop:
+            self.ensure_indexed(index)
+            if index >= self.instruction_count:
+                return
+            chunk = self._chunk(index // CHUNK)
+            first = index % CHUNK
+            last = len(chunk) if stop is None else min(len(chunk), first + stop - index)
+            yield from chunk[first:last]
+            index += last - first
+
+    def _chunk(self, number: int) -> list[Instruction]:
+        self.ensure_indexed((number + 1) * CHUNK - 1)
+        with self._lock:
+            cached = self._cache.get(number)
+            if cached is not None:
+                self._cache.move_to_end(number)
+                return cached
+            needs: dict[int, set[int]] = {}
+            stack = [number]
+            while stack:
+                chunk = stack[-1]
+                if chunk != number and chunk in self._chunk_diagnostics:
+                    stack.pop()
+                    continue
+                ids = needs.get(chunk)
+                if ids is None:
+                    ids = needs[chunk] = self._ids_read(chunk)
+                start = chunk * CHUNK
+                missing = sorted(
+                    {
+                        j // CHUNK
+                        for id_ in ids
+                        for j in self._definitions.before(id_, start)
+                        if j // CHUNK not in self._chunk_diagnostics
+                    },
+                    reverse=True,
+                )
+                if missing:
+                    stack.extend(missing)
+                    continue
+                stack.pop()
+                self._decode_chunk(chunk, ids)
+            return self._cache[number]
+
+    def _ids_read(self, chunk: int) -> set[int]:
+        """The ids whose earlier definitions decoding `chunk` reads: its result ids, the
+        result types of its typed literals, its import ids, its switch selectors and
+        their types."""
+        tables = self._tables
+        words = self.words
+        offsets = self._index.offsets
+        start = chunk * CHUNK
+        stop = min(start + CHUNK, len(offsets))
+        self._definitions.extend(offsets, stop)
+        result_positions = tables.result_positions
+        typed, ext_ops, switch = tables.typed_literal_opcodes, tables.ext_inst_opcodes, tables.op_switch
+        ids: set[int] = set()
+        add = ids.add
+        for index in range(start, stop):
+            offset = offsets[index]
+            head = words[offset]
+            opcode, count = head & 0xFFFF, head >> 16
+            position = result_positions[opcode]
+            if position and position < count:
+                add(words[offset + position])
+            if opcode in typed:
+                if count > 1:
+                    add(words[offset + 1])
+                if opcode in ext_ops and count > 3:
+                    add(words[offset + 3])
+            elif opcode == switch and count > 1:
+                selector = words[offset + 1]
+                add(selector)
+                for j in self._definitions.before(selector, index):
+                    definer = offsets[j]
+                    if tables.type_positions[words[definer] & 0xFFFF] and words[definer] >> 16 > 1:
+                        add(words[definer + 1])
+        return ids
+
+    def _decode_chunk(self, chunk: int, ids: set[int]) -> None:
+        """Decode `chunk`, seeded with the earlier definitions of `ids` (all known)."""
+        tables = self._tables
+        words = self.words
+        offsets = self._index.offsets
+        start = chunk * CHUNK
+        value_types: dict[int, int] = {}
+        number_types: dict[int, NumberType] = {}
+        ext_imports: dict[int, str] = {}
+        for id_ in ids:
+            for j in self._definitions.before(id_, start):
+                if j in self._invalid:
+                    continue
+                definer = offsets[j]
+                opcode = words[definer] & 0xFFFF
+                value_types[id_] = words[definer + 1] if tables.type_positions[opcode] else 0
+                number_type = number_type_of(tables, words, definer)
+                if number_type is not None:
+                    number_types[id_] = number_type
+                elif opcode == tables.op_ext_inst_import:
+                    ext_imports[id_] = self._import_names[j]
+                break
+        decoder = InstructionDecoder(tables, self._bound, value_types, number_types, ext_imports)
+        instructions = decoder.run(words, offsets[start : start + CHUNK])
+        self._learn(chunk, instructions, decoder.diagnostics)
+        self._cache[chunk] = instructions
+        if len(self._cache) > CACHED_CHUNKS:
+            self._cache.popitem(last=False)
+
+    def _learn(self, chunk: int, instructions: list[Instruction], diagnostics: list[Diagnostic]) -> None:
+        """Keep what decoding `chunk` told: its diagnostics, its invalid instructions and
+        its imports' names."""
+        if chunk in self._chunk_diagnostics:
+            return
+        self._chunk_diagnostics[chunk] = diagnostics
+        op_import = self._tables.op_ext_inst_import
+        for k, inst in enumerate(instructions):
+            if not inst.valid:
+                self._invalid.add(chunk * CHUNK + k)
+            elif inst.opcode == op_import:
+                self._import_names[chunk * CHUNK + k] = str(inst.operands[1].value)
+
+    # -- the whole module ------------------------------------------------------------
+
+    @property
+    def diagnostics(self) -> list[Diagnostic]:
+        """What is known so far: every diagnostic once `check()` has run. In the eager
+        decoder's order: length and header problems, then instruction by instruction,
+        then where decoding stopped."""
+        out = list(self._prefix_diagnostics)
+        for chunk in sorted(self._chunk_diagnostics):
+            out.extend(self._chunk_diagnostics[chunk])
+        if self._index.stop is not None:
+            out.append(self._index.stop)
+        return out
+
+    def check(self) -> list[Diagnostic]:
+        """Decode every instruction once (nothing kept but what it tells), so that
+        `diagnostics` is complete; returns them. May run in a worker thread."""
+        for _ in self._decode_in_order(InstructionDecoder(self._tables, self._bound)):
+            pass
+        return self.diagnostics
+
+    def to_module(self) -> Module:
+        """The eager `Module`: every instruction decoded, in order."""
+        instructions: list[Instruction] = []
+        decoder = InstructionDecoder(self._tables, self._bound)
+        for chunk in self._decode_in_order(decoder):
+            instructions.extend(chunk)
+        stop = [self._index.stop] if self._index.stop is not None else []
+        return Module(
+            self.words,
+            self.header,
+            instructions,
+            [*self._prefix_diagnostics, *decoder.diagnostics, *stop],
+            self.tail_offset,
+            self.trailing_bytes,
+            decoder.ext_imports,
+        )
+
+    def _decode_in_order(self, decoder: InstructionDecoder) -> Iterator[list[Instruction]]:
+        """`decoder` (fresh) over every instruction, chunk by chunk; chunks not yet known
+        are learnt on the way. The lock is taken per chunk, so other threads get a turn."""
+        self.ensure_indexed()
+        offsets = self._index.offsets
+        seen = 0
+        for start in range(0, len(offsets), CHUNK):
+            instructions = decoder.run(self.words, offsets[start : start + CHUNK])
+            with self._lock:
+                self._learn(start // CHUNK, instructions, decoder.diagnostics[seen:])
+            seen = len(decoder.diagnostics)
+            yield instructions

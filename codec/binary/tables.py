@@ -1,0 +1,97 @@
+"""What the decoder needs from the grammar, derived once per grammar and kept.
+
+Opcode numbers are resolved here by name, in one place; the fast-path plans and the
+positions of result ids are computed from the operand lists. `decoder_tables(grammar)`
+returns the same object for the same grammar, so opening a module (or decoding the
+empty input the editor sends on every keystroke) costs no table building.
+"""
+
+from __future__ import annotations
+
+import threading
+
+from codec.binary.decode_plans import SimplePlan, simple_plans
+from codec.grammar import Grammar, InstructionDesc, OperandKind
+
+TYPED_LITERAL_KINDS = frozenset(
+    {"LiteralContextDependentNumber", "LiteralSpecConstantOpInteger", "LiteralExtInstInteger"}
+)
+"""Operand kinds whose decoding reads the state left by earlier instructions: the
+literal's width comes from its type, an extended instruction's grammar from its import."""
+
+
+class DecoderTables:
+    """Per-grammar tables: instruction descriptions, fast-path plans, opcodes by role."""
+
+    __slots__ = (
+        "grammar",
+        "kinds",
+        "instructions",
+        "plans",
+        "ext_inst_opcodes",
+        "typed_literal_opcodes",
+        "result_positions",
+        "type_positions",
+        "op_ext_inst_import",
+        "op_type_int",
+        "op_type_float",
+        "op_switch",
+        "op_function",
+        "op_function_end",
+    )
+
+    def __init__(self, grammar: Grammar) -> None:
+        self.grammar = grammar
+        self.kinds: dict[str, OperandKind] = grammar.operand_kinds
+        self.instructions: dict[int, InstructionDesc] = grammar.instructions
+        by_name = grammar.by_name
+        self.op_ext_inst_import = by_name["OpExtInstImport"].opcode
+        self.op_type_int = by_name["OpTypeInt"].opcode
+        self.op_type_float = by_name["OpTypeFloat"].opcode
+        self.op_switch = by_name["OpSwitch"].opcode
+        self.op_function = by_name["OpFunction"].opcode
+        self.op_function_end = by_name["OpFunctionEnd"].opcode
+        self.ext_inst_opcodes = frozenset(
+            desc.opcode
+            for desc in grammar.instructions.values()
+            if any(o.kind == "LiteralExtInstInteger" for o in desc.operands)
+        )
+        self.typed_literal_opcodes = frozenset(
+            desc.opcode
+            for desc in grammar.instructions.values()
+            if any(o.kind in TYPED_LITERAL_KINDS for o in desc.operands)
+        )
+        """Opcodes whose operands may need a number type or an import: their IdResultType
+        (word 1) and, for extended instructions, their set id (word 3)."""
+        # Instructions that must be seen whole by the general path (state they record,
+        # literals whose width depends on context) never take the fast path.
+        self.plans: dict[int, SimplePlan] = simple_plans(
+            grammar, frozenset({self.op_switch, self.op_type_int, self.op_type_float})
+        )
+        # Word positions (from the instruction's first word) of the result id and its
+        # type, 0 when the instruction has none. Every opcode below 65536 has an entry.
+        self.result_positions = bytearray(65536)
+        self.type_positions = bytearray(65536)
+        for desc in grammar.instructions.values():
+            kinds = [o.kind for o in desc.operands[:2]]
+            if "IdResult" in kinds:
+                self.result_positions[desc.opcode] = kinds.index("IdResult") + 1
+            if kinds[:1] == ["IdResultType"]:
+                self.type_positions[desc.opcode] = 1
+
+
+_TABLES: dict[int, tuple[Grammar, DecoderTables]] = {}
+_TABLES_LOCK = threading.Lock()
+
+
+def decoder_tables(grammar: Grammar) -> DecoderTables:
+    """The tables of `grammar`, built on first use and kept for the process's life."""
+    entry = _TABLES.get(id(grammar))
+    if entry is not None and entry[0] is grammar:
+        return entry[1]
+    with _TABLES_LOCK:
+        entry = _TABLES.get(id(grammar))
+        if entry is None or entry[0] is not grammar:
+            entry = (grammar, DecoderTables(grammar))
+            _TABLES[id(grammar)] = entry
+    return entry[1]
