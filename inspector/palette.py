@@ -17,6 +17,7 @@ from textual.actions import parse
 from textual.binding import Binding
 from textual.command import DiscoveryHit, Hit, Hits, Provider
 from textual.dom import DOMNode
+from textual.markup import escape
 from textual.screen import Screen
 
 _PALETTE_ACTION = "command_palette"
@@ -92,7 +93,8 @@ def _available(action: BoundAction) -> bool:
 
 
 def _help(action: BoundAction) -> str:
-    return f"{action.tooltip}  [{' '.join(action.keys)}]"
+    """The palette's second line (Textual markup): what the action does, and its keys."""
+    return escape(f"{action.tooltip}  ·  {' '.join(action.keys)}")
 
 
 class ActionsProvider(Provider):

@@ -23,12 +23,14 @@ _LEXEME = re.compile(
     r"""
       (?P<blank>[ \t\r\n]+)
     | (?P<comment>;[^\n]*)
+    | (?P<unknown>OpUnknown\([ \t]*\d+[ \t]*,[ \t]*\d+[ \t]*\))
     | (?P<punctuation>[,()])
     | (?P<word>(?:[^ \t\r\n;,()"\\]|\\[\s\S]?|"(?:[^"\\]|\\[\s\S])*"?)+)
     """,
     re.VERBOSE,
 )
-"""One step of spirv-as's reading: blanks, a comment, punctuation or a word."""
+"""One step of spirv-as's reading: blanks, a comment, `OpUnknown(opcode, word count)`
+(the one form that reads punctuation), punctuation or a word."""
 
 _STRING = re.compile(r'"(?:[^"\\]|\\[\s\S])*"')
 _ESCAPE = re.compile(r"\\[\s\S]")
@@ -49,27 +51,11 @@ _NUMBERS = (
     (_INTEGER, Number.Integer),
 )
 
-_POSITION_TOKENS = {"IdResultType": TYPE_ID}
-"""Operand kinds whose words get their own token wherever they stand."""
-
 
 @cache
-def _operand_tokens() -> dict[str, dict[int, _TokenType]]:
-    """Opname -> {operand position after the opcode: token}, from the grammar.
-
-    Only the leading operands without a quantifier have a fixed position.
-    """
-    table: dict[str, dict[int, _TokenType]] = {}
-    for name, desc in load_grammar().by_name.items():
-        positions = {}
-        operands = [o for o in desc.operands if o.kind != "IdResult"]
-        for position, operand in enumerate(operands):
-            if operand.quantifier is not None:
-                break
-            if operand.kind in _POSITION_TOKENS:
-                positions[position] = _POSITION_TOKENS[operand.kind]
-        table[name] = positions
-    return table
+def _typed_opnames() -> frozenset[str]:
+    """Opnames (and aliases) whose first operand after the opcode is a result type."""
+    return frozenset(name for name, desc in load_grammar().by_name.items() if desc.has_result_type)
 
 
 def _string_tokens(start: int, word: str) -> Iterator[tuple[int, _TokenType, str]]:
@@ -102,33 +88,33 @@ def spirv_tokens(text: str) -> Iterator[tuple[int, _TokenType, str]]:
     lexemes = [(m.start(), m.lastgroup, m.group()) for m in _LEXEME.finditer(text)]
     words = [i for i, (_, kind, _) in enumerate(lexemes) if kind == "word"]
     following = {a: b for a, b in zip(words, words[1:])}
-    positions: dict[int, _TokenType] = {}
-    position = -1
+    type_next = False  # right after the opcode of an instruction with a result type
     for i, (start, kind, lexeme) in enumerate(lexemes):
         if kind == "blank":
             yield start, BLANK, lexeme
-        elif kind == "comment":
+            continue
+        if kind == "comment":
             yield start, COMMENT.Single, lexeme
-        elif kind == "punctuation":
+            continue
+        if kind == "punctuation":
             yield start, Punctuation, lexeme
+        elif kind == "unknown":
+            yield start, OPCODE, lexeme
         elif _STRING.fullmatch(lexeme):
             yield from _string_tokens(start, lexeme)
-            position += 1
         elif _OPCODE.fullmatch(lexeme):
             yield start, OPCODE, lexeme
-            positions = _operand_tokens().get(lexeme, {})
-            position = 0
+            type_next = lexeme in _typed_opnames()
+            continue
         elif _ID.fullmatch(lexeme):
             after = following.get(i)
             if after is not None and lexemes[after][2] == "=":
                 yield start, RESULT_ID, lexeme
-                positions, position = {}, -1
             else:
-                yield start, positions.get(position, ID), lexeme
-                position += 1
+                yield start, TYPE_ID if type_next else ID, lexeme
         else:
             yield start, _word_token(lexeme), lexeme
-            position += 1
+        type_next = False
 
 
 class SpirvLexer(Lexer):

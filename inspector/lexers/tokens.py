@@ -21,6 +21,8 @@ from pygments.token import (
     _TokenType,
 )
 
+from codec.text.listing import Role
+
 RESULT_ID = Name.Function
 """`%x` before `=`: a definition, coloured as other languages colour a name being defined."""
 TYPE_ID = Name.Class
@@ -28,6 +30,7 @@ TYPE_ID = Name.Class
 ID = Name.Variable
 """Any other `%x`."""
 OPCODE = Keyword
+"""Opcode names, and the whole `OpUnknown(opcode, word count)` of an undecodable one."""
 EQUALS = Operator
 LITERAL = Number
 STRING = String
@@ -38,19 +41,19 @@ RAW = Escape
 COMMENT = Comment
 BLANK = Whitespace
 
-ROLE_TOKENS: dict[str, _TokenType] = {
-    "indent": BLANK,
-    "result_id": RESULT_ID,
-    "equals": EQUALS,
-    "opcode": OPCODE,
-    "type_id": TYPE_ID,
-    "id": ID,
-    "literal": LITERAL,
-    "string": STRING,
-    "enum": ENUM,
-    "raw": RAW,
-    "comment": COMMENT,
-    "space": BLANK,
+ROLE_TOKENS: dict[Role, _TokenType] = {
+    Role.INDENT: BLANK,
+    Role.RESULT_ID: RESULT_ID,
+    Role.EQUALS: EQUALS,
+    Role.OPCODE: OPCODE,
+    Role.TYPE_ID: TYPE_ID,
+    Role.ID: ID,
+    Role.LITERAL: LITERAL,
+    Role.STRING: STRING,
+    Role.ENUM: ENUM,
+    Role.RAW: RAW,
+    Role.COMMENT: COMMENT,
+    Role.SPACE: BLANK,
 }
 """Listing segment role -> the token type the lexer gives the same text."""
 

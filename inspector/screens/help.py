@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from rich.cells import cell_len
 from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
@@ -111,10 +112,11 @@ def help_sections(screen: Screen, panes: Sequence[PaneHelp]) -> list[HelpSection
     return [s for s in sections if s.actions or s.text]
 
 
-def _keys_table(actions: Sequence[BoundAction]) -> Table:
+def _keys_table(actions: Sequence[BoundAction], widths: tuple[int, int]) -> Table:
+    """Keys, what they do, and the longer tooltip; `widths` lines up every section's columns."""
     table = Table.grid(padding=(0, 2))
-    table.add_column(style="bold", no_wrap=True)
-    table.add_column(no_wrap=True)
+    table.add_column(style="bold", no_wrap=True, min_width=widths[0])
+    table.add_column(no_wrap=True, min_width=widths[1])
     table.add_column(style="dim", ratio=1)
     for action in actions:
         more = action.tooltip if action.tooltip != action.description else ""
@@ -162,6 +164,11 @@ class HelpScreen(ModalScreen[None]):
         stack = self.app.screen_stack
         underneath = stack[stack.index(self) - 1] if self in stack else self.app.screen
         self.sections = help_sections(underneath, self.panes)
+        actions = [a for section in self.sections for a in section.actions]
+        widths = (
+            max((cell_len(" ".join(a.keys)) for a in actions), default=0),
+            max((cell_len(a.description) for a in actions), default=0),
+        )
         with VerticalScroll(id="help-body"):
             yield Static(Text("Keys and panes   (escape closes)", style="bold"))
             for section in self.sections:
@@ -169,7 +176,7 @@ class HelpScreen(ModalScreen[None]):
                 if section.text:
                     yield Static(section.text, classes="help-text", markup=False)
                 if section.actions:
-                    yield Static(_keys_table(section.actions), classes="help-keys")
+                    yield Static(_keys_table(section.actions, widths), classes="help-keys")
 
     def action_close(self) -> None:
         """Back to the screen underneath."""

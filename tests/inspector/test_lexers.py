@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -16,7 +17,9 @@ from pygments.token import Error, Punctuation, Whitespace
 
 import lima
 from codec.binary.decoder import decode
-from codec.text.disassembler import Disassembler, DisassemblyOptions
+from codec.binary.lazy import open_module
+from codec.text.disassembler import disassemble
+from codec.text.listing import DisassemblyOptions, Listing, Role
 from inspector.commands.open import EXAMPLE_MODULE
 from inspector.lexers import LimaLexer, SpirvLexer
 from inspector.lexers.spirv import spirv_tokens
@@ -52,12 +55,13 @@ ASM = [p for p in ALL_ASM if p.suffix != ".hlsl"]
 NOT_ASSEMBLY = [p for p in ALL_ASM if p.suffix == ".hlsl"]
 SPV = sorted((CORPUS / "spv").glob("*.spv")) if CORPUS else []
 NOT_SET = "SPVINSPECT_CORPUS is not set: corpus tests skipped"
-BLANK_ROLES = {"indent", "space"}
+BLANK_ROLES = {Role.INDENT, Role.SPACE}
 
 
-def role_of(token) -> str:
-    """The listing role a token stands for: the role of its nearest ancestor in ROLE_TOKENS
-    (`OpUnknown(12, 3)`'s parentheses and comma are punctuation, in no role)."""
+def role_of(token) -> Role | str:
+    """The listing role a token stands for: the role of its nearest ancestor in ROLE_TOKENS;
+    "blank" for blanks, "punctuation" for the commas and parentheses spirv-as reads as
+    empty words."""
     if token in Punctuation:
         return "punctuation"
     candidates = [(len(t), role) for role, t in ROLE_TOKENS.items() if token in t]
@@ -66,10 +70,10 @@ def role_of(token) -> str:
     return "blank" if role in BLANK_ROLES else role
 
 
-def lexed_parts(line: str) -> list[tuple[str, str]]:
+def lexed_parts(line: str) -> list[tuple[str, Role | str]]:
     """(text, role) of the lexer's tokens on one line, touching tokens of one role
     joined (a string and its escapes), blanks dropped."""
-    parts: list[tuple[str, str]] = []
+    parts: list[tuple[str, Role | str]] = []
     end = -1
     for start, token, text in spirv_tokens(line):
         role = role_of(token)
@@ -82,59 +86,37 @@ def lexed_parts(line: str) -> list[tuple[str, str]]:
     return parts
 
 
-def operand_role(kind: str) -> str:
-    """The role of an operand's text, from its grammar kind: ids, strings and raw words
-    by kind; the names the disassembler prints for extended instructions and for
-    OpSpecConstantOp's opcode are words like enumerants."""
-    if kind == "IdResultType":
-        return "type_id"
-    if kind.startswith("Id"):
-        return "id"
-    if kind == "LiteralString":
-        return "string"
-    if kind == "Raw":
-        return "raw"
-    if kind in ("LiteralExtInstInteger", "LiteralSpecConstantOpInteger"):
-        return "enum"
-    return "literal" if kind.startswith("Literal") else "enum"
+def listing_parts(listing: Listing, index: int) -> list[tuple[str, Role]]:
+    """(text, role) of the listing's segments for one instruction, blanks dropped; the
+    ` = ` segment without its blanks."""
+    return [(s.text.strip(), s.role) for s in listing.segments(index) if s.role not in BLANK_ROLES]
 
 
-def model_parts(dis: Disassembler, inst) -> list[tuple[str, str]]:
-    """(text, role) of each part of an instruction's line, from the decoded model."""
-    parts = []
-    result = dis.result_id(inst)
-    if result:
-        parts.append(("%" + (dis.names.get(result) or str(result)), "result_id"))
-        parts.append(("=", "equals"))
-    parts.append((inst.opname, "opcode"))
-    ext = dis.grammar.ext_inst_set(inst.ext_inst_set) if inst.ext_inst_set else None
-    for operand in inst.operands:
-        if operand.kind == "IdResult":
-            continue
-        text = dis.operand_text(operand, inst, ext.operand_kinds if ext else None)
-        role = operand_role(operand.kind)
-        if role == "enum" and text.lstrip("-").isdigit():
-            role = "literal"  # an unknown extended instruction or enumerant, printed as its number
-        parts.append((text, role))
-    return parts
-
-
-def check_module_lines(data: bytes) -> None:
-    module = decode(data)
+def check_module_lines(data: bytes, options: DisassemblyOptions = DisassemblyOptions()) -> None:
+    """Every token of every line lies in one segment of the listing and has its role."""
+    module = open_module(data)
+    module.ensure_indexed()
     for friendly in (True, False):
-        dis = Disassembler(module, DisassemblyOptions(header=False, friendly_names=friendly))
-        for inst, line in zip(module.instructions, dis.lines(), strict=True):
-            assert lexed_parts(line) == model_parts(dis, inst), line
+        listing = Listing(module, options=replace(options, friendly_names=friendly))
+        for index in range(module.instruction_count):
+            line = listing.line(index)
+            assert lexed_parts(line) == listing_parts(listing, index), line
 
 
-def test_example_module_lines_split_into_their_operands() -> None:
+def test_example_module_lines_split_into_their_segments() -> None:
     check_module_lines(EXAMPLE_MODULE.read_bytes())
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_lossless_lines_of_broken_modules_split_into_their_segments(seed) -> None:
+    """Raw words (`!0x…`) and `OpUnknown(opcode, word count)` included."""
+    for case in corruptions(EXAMPLE_MODULE.read_bytes(), seed):
+        check_module_lines(case.data, DisassemblyOptions(lossless=True))
 
 
 @pytest.mark.skipif(not SPV, reason=NOT_SET)
 @pytest.mark.parametrize("path", SPV, ids=[p.name for p in SPV])
-def test_corpus_module_lines_split_into_their_operands(path: Path) -> None:
-    """Every token of every line lies in one operand's text and has that operand's role."""
+def test_corpus_module_lines_split_into_their_segments(path: Path) -> None:
     check_module_lines(path.read_bytes())
 
 
@@ -158,9 +140,9 @@ def test_hlsl_source_in_the_corpus_is_flagged() -> None:
 
 @pytest.mark.parametrize("seed", range(4))
 def test_lossless_text_of_broken_modules_lexes_without_errors(seed) -> None:
-    """Raw words (`!0x…`), `OpUnknown(opcode, count)` and the lossless header comments."""
+    """The whole text: header comments, lines, and the raw tail."""
     for case in corruptions(EXAMPLE_MODULE.read_bytes(), seed):
-        text = Disassembler(decode(case.data), DisassemblyOptions(lossless=True)).text()
+        text = disassemble(decode(case.data), DisassemblyOptions(lossless=True))
         errors = [word for _, token, word in spirv_tokens(text) if token is Error]
         assert not errors, f"{case.name}: {errors[:5]}"
 
@@ -182,11 +164,9 @@ def test_lossless_text_of_broken_modules_lexes_without_errors(seed) -> None:
             [("OpLoopMerge", "opcode"), ("%merge", "id"), ("%cont", "id"), ("Unroll|DependencyLength", "enum"),
              ("4", "literal")],
         ),
-        (
-            "OpUnknown(12, 3) !0x00000001 !7",
-            [("OpUnknown", "opcode"), ("(", "punctuation"), ("12", "literal"), (",", "punctuation"),
-             ("3", "literal"), (")", "punctuation"), ("!0x00000001", "raw"), ("!7", "raw")],
-        ),
+        ("OpUnknown(12, 3) !0x00000001 !7", [("OpUnknown(12, 3)", "opcode"), ("!0x00000001", "raw"), ("!7", "raw")]),
+        ("OpUnknown(12 3)", [("OpUnknown", "opcode"), ("(", "punctuation"), ("12", "literal"), ("3", "literal"),
+                             (")", "punctuation")]),
         ("%x = OpTypeImage %float 2D 0 0 0 1 Unknown",
          [("%x", "result_id"), ("=", "equals"), ("OpTypeImage", "opcode"), ("%float", "id"), ("2D", "enum"),
           ("0", "literal"), ("0", "literal"), ("0", "literal"), ("1", "literal"), ("Unknown", "enum")]),
@@ -219,7 +199,7 @@ def test_pygments_finds_the_lexers_by_name_and_file_name() -> None:
 def test_pygmentize_highlights_a_file(tmp_path) -> None:
     """`pygmentize -l spirv FILE` outside the app (the plugin entry points after `pip install -e .`)."""
     source = tmp_path / "example.spvasm"
-    source.write_text(Disassembler(decode(EXAMPLE_MODULE.read_bytes())).text())
+    source.write_text(disassemble(decode(EXAMPLE_MODULE.read_bytes())))
     result = subprocess.run(
         [sys.executable, "-m", "pygments", "-l", "spirv", "-f", "html", "-O", "style=spvinspect-light", str(source)],
         capture_output=True,
