@@ -12,6 +12,7 @@ from pygments.styles import get_style_by_name
 from pygments.token import Error, Number, String
 from textual.app import App
 
+from codec.text.listing import Role
 from inspector.lexers.tokens import LIMA_UNIT_TOKENS, ROLE_TOKENS
 from themes import DEFAULT_THEME, THEMES, pygments_style_for, variable_defaults
 from themes.palettes import LIMA_VARIABLES, PALETTES, SELECTION_VARIABLE, SPIRV_VARIABLES, TEXT_VARIABLES
@@ -103,21 +104,22 @@ def test_pygments_style_uses_the_theme_colours(name) -> None:
     assert get_style_by_name(name) is style, "registered as a Pygments plugin (pip install -e .)"
     semantic = PALETTES[name].semantic
     expected = {
-        "result_id": "spv-result-id",
-        "opcode": "spv-opcode",
-        "type_id": "spv-type-id",
-        "id": "spv-id",
-        "literal": "spv-literal",
-        "string": "spv-string",
-        "enum": "spv-enum",
-        "raw": "spv-raw",
-        "comment": "spv-comment",
+        Role.RESULT_ID: "spv-result-id",
+        Role.OPCODE: "spv-opcode",
+        Role.TYPE_ID: "spv-type-id",
+        Role.ID: "spv-id",
+        Role.LITERAL: "spv-literal",
+        Role.STRING: "spv-string",
+        Role.ENUM: "spv-enum",
+        Role.RAW: "spv-raw",
+        Role.COMMENT: "spv-comment",
     }
+    assert set(ROLE_TOKENS) == set(Role) == {*expected, Role.INDENT, Role.SPACE, Role.EQUALS}
     for role, variable in expected.items():
         assert "#" + style.style_for_token(ROLE_TOKENS[role])["color"] == semantic[variable], role
     # Subtypes the lexers emit inherit their role's colour.
-    assert style.style_for_token(Number.Float) == style.style_for_token(ROLE_TOKENS["literal"])
-    assert style.style_for_token(String.Escape) == style.style_for_token(ROLE_TOKENS["string"])
+    assert style.style_for_token(Number.Float) == style.style_for_token(ROLE_TOKENS[Role.LITERAL])
+    assert style.style_for_token(String.Escape) == style.style_for_token(ROLE_TOKENS[Role.STRING])
     for unit, token in LIMA_UNIT_TOKENS.items():
         assert "#" + style.style_for_token(token)["color"] == semantic[f"lima-unit-{unit}"]
     assert "#" + style.style_for_token(Error)["color"] == semantic["diagnostic-error"]
