@@ -8,36 +8,73 @@ syntax does not otherwise reach. Never raises: problems come back as diagnostics
 
 from __future__ import annotations
 
+import gc
 import re
 from dataclasses import dataclass, field
+from itertools import accumulate
 
 from codec.diagnostics import Diagnostic, Severity, has_errors
 from lima.decoder import fields_size, words_needed
-from lima.encoder import pack_instruction, pack_ranges
+from lima.encoder import pack_bits, split_words
 from lima.fields import CONTROL, FieldSpec
 from lima.seed_ops import DestinationLast, ParsedOp, op_field, parse_op, parse_override
 from lima.syntax import AsmError, Token, parse_int
 
 _CONTROL_KEYWORDS = {"count": 0, "stop": 5, "sync": 6, "next_count": 19, "prefetch": 25}
 """Control items and the control-word bit they sit at, which orders them."""
+_TOKEN = re.compile(r"[^\s,]+|,")
+"""A word of an instruction, or the comma between ops."""
+_FIELDS_BIT = CONTROL.range("fields").first_bit
 _PADDING_POSITION = 32
+_PADDING_BITS = 32 * (CONTROL.range("count").mask - 1)
+"""The most padding an instruction can hold: every word after the control word of the
+longest count; `_encode` checks what the instruction at hand leaves."""
 
 
-@dataclass
+@dataclass(slots=True)
 class _Item:
+    """One op or control item, placed where its control-word bit orders it."""
+
     position: int
-    label: str
     token: Token
+    what: str | FieldSpec
+    """What to call it in a message: the text itself, or the field an op fills."""
     line: int = 0
 
+    @property
+    def label(self) -> str:
+        """`mov.v0 (vec4_mul, field 3)`, `stop (control bit 5)`…"""
+        if isinstance(self.what, str):
+            return self.what
+        return f"{self.token.text} ({self.what.name}, field {self.what.index})"
 
-@dataclass
+
+_Overrides = list[tuple[Token, str, int]]
+"""`{name=value}` items of one op: the token, the range name and its value."""
+
+
+@dataclass(slots=True)
+class _Branch:
+    """A branch op, packed last: its target and next_count need every instruction's offset."""
+
+    parsed: ParsedOp
+    applied: _Overrides
+
+
+@dataclass(slots=True)
 class _Instruction:
+    """One instruction as parsed: its fields already packed, except branches."""
+
     line: int
-    ops: list[tuple[ParsedOp, list[tuple[Token, str, int]]]] = field(default_factory=list)
+    fields: list[tuple[FieldSpec, int | _Branch]] = field(default_factory=list)
     control: dict[str, int] = field(default_factory=dict)
     padding: tuple[Token, int] | None = None
     presence: int = 0
+
+    @property
+    def count(self) -> int:
+        """The count written, or the one the fields need."""
+        return self.control.get("count", words_needed(self.presence))
 
 
 @dataclass
@@ -51,11 +88,14 @@ class _Fix:
 
 class _Assembler:
     def __init__(self, text: str) -> None:
-        self.lines = text.splitlines()
+        self.lines = text.split("\n")
+        """Lines as editors count them: only `\\n` ends one (`\\r` is blank space)."""
         self.diagnostics: list[Diagnostic] = []
         self.instructions: list[_Instruction] = []
         self.labels: dict[str, tuple[int, Token, int]] = {}
         self.fixes: dict[int, list[_Fix]] = {}
+        self.offsets: list[int] = []
+        """Word offset of each instruction, then the total; filled by `_encode`."""
 
     def error(self, line: int, column: int | None, message: str, severity=Severity.ERROR) -> None:
         self.diagnostics.append(Diagnostic(message, severity, line=line, column=column or 1))
@@ -73,7 +113,7 @@ class _Assembler:
         pending: list[tuple[int, list[Token]]] = []
         for number, text in enumerate(self.lines, start=1):
             text = text.split("#", 1)[0]
-            tokens = [Token(m.group(), m.start() + 1) for m in re.finditer(r"[^\s,]+|,", text)]
+            tokens = [Token(m.group(), m.start() + 1) for m in _TOKEN.finditer(text)]
             if not tokens:
                 continue
             if not pending and len(tokens) == 1 and tokens[0].text.endswith(":"):
@@ -150,26 +190,27 @@ class _Assembler:
         if head.text in _CONTROL_KEYWORDS:
             return self._control_item(instruction, head, rest)
         overrides = [t for t in rest if t.text.startswith("{")]
-        operands = [t for t in rest if not t.text.startswith("{")]
+        operands = [t for t in rest if not t.text.startswith("{")] if overrides else rest
         if overrides and rest[-len(overrides) :] != overrides:
             raise overrides[0].fail("{name=value} goes after the operands")
         parsed = parse_op(head, operands)
-        widths = {r.name: r.width for r in parsed.field.layout(parsed.layout).ranges}
-        applied = [(token, *parse_override(token, widths)) for token in overrides]
+        applied = []
+        if overrides:
+            widths = {r.name: r.width for r in parsed.field.layout(parsed.layout).ranges}
+            applied = [(token, *parse_override(token, widths)) for token in overrides]
         if not instruction.presence & (1 << parsed.field.index):
             instruction.presence |= 1 << parsed.field.index
-            instruction.ops.append((parsed, applied))
-        return _Item(CONTROL.range("fields").first_bit + parsed.field.index, self._describe(head, parsed.field), head)
+            if parsed.layout == "branch":
+                instruction.fields.append((parsed.field, _Branch(parsed, applied)))
+            else:
+                instruction.fields.append((parsed.field, self._pack(line, parsed, parsed.values, applied)))
+        return _Item(_FIELDS_BIT + parsed.field.index, head, parsed.field)
 
     def _unparsed_item(self, head: Token) -> _Item | None:
         spec = op_field(head.text)
         if spec is None:
             return None
-        return _Item(CONTROL.range("fields").first_bit + spec.index, self._describe(head, spec), head)
-
-    @staticmethod
-    def _describe(head: Token, spec: FieldSpec) -> str:
-        return f"{head.text} ({spec.name}, field {spec.index})"
+        return _Item(_FIELDS_BIT + spec.index, head, spec)
 
     def _control_item(self, instruction: _Instruction, head: Token, rest: list[Token]) -> _Item:
         bit_range = CONTROL.range(head.text)
@@ -180,26 +221,24 @@ class _Assembler:
         else:
             if len(rest) != 1:
                 raise head.fail(f"{head.text} takes one number, found {len(rest)} operands")
-            value = parse_int(rest[0], f"a {head.text} value")
-            if not 0 <= value <= bit_range.mask:
-                raise rest[0].fail(f"{head.text} {value} does not fit in {bit_range.width} bits")
+            value = parse_int(rest[0], f"a {head.text} value", bit_range.width)
         instruction.control[head.text] = value
         last = bit_range.first_bit + bit_range.width - 1
         where = f"control bit {last}" if bit_range.width == 1 else f"control bits {bit_range.first_bit}-{last}"
-        return _Item(_CONTROL_KEYWORDS[head.text], f"{head.text} ({where})", head)
+        return _Item(_CONTROL_KEYWORDS[head.text], head, f"{head.text} ({where})")
 
     def _control_override(self, instruction: _Instruction, tokens: list[Token]) -> _Item:
         if len(tokens) != 1:
             raise tokens[1].fail(f"expected a comma after {tokens[0].text}, found {tokens[1].text!r}")
         token = tokens[0]
         if token.text.startswith("{padding="):
-            _, value = parse_override(token, {"padding": 32 * 19})
+            _, value = parse_override(token, {"padding": _PADDING_BITS})
             instruction.padding = (token, value)
-            return _Item(_PADDING_POSITION, "{padding=…}", token)
+            return _Item(_PADDING_POSITION, token, "{padding=…}")
         unknown = {r.name: r.width for r in CONTROL.ranges if r.kind == "unknown"}
         name, value = parse_override(token, unknown)
         instruction.control[name] = value
-        return _Item(CONTROL.range(name).first_bit, f"{{{name}=…}} (control bits)", token)
+        return _Item(CONTROL.range(name).first_bit, token, f"{{{name}=…}} (control bits)")
 
     def _remember_fix(self, line: int, tokens: list[Token], problem: DestinationLast) -> None:
         operands = tokens[1 : 1 + len(problem.reordered)]
@@ -217,11 +256,9 @@ class _Assembler:
                 self.error(line, fix.column, f"{fix.message}; corrected line: {corrected.strip()}")
 
     def _encode(self) -> list[int]:
-        counts = [
-            inst.control.get("count", words_needed(inst.presence)) for inst in self.instructions
-        ]
-        offsets = [sum(counts[:i]) for i in range(len(counts))]
-        starts = dict(zip(offsets, counts))
+        counts = [inst.count for inst in self.instructions]
+        self.offsets = list(accumulate(counts, initial=0))
+        starts = dict(zip(self.offsets, counts))
         words: list[int] = []
         for i, inst in enumerate(self.instructions):
             has_next = i + 1 < len(self.instructions)
@@ -232,46 +269,69 @@ class _Assembler:
                 "prefetch": int(has_next),
                 **inst.control,
             }
-            if words_needed(inst.presence) > control["count"]:
-                self.error(inst.line, 1, f"count {control['count']} is too small: the fields need {words_needed(inst.presence)} words")
-                continue
-            fields = [self._field_raw(inst, parsed, applied, offsets[i], starts) for parsed, applied in sorted(inst.ops, key=lambda op: op[0].field.index)]
-            padding = 0
-            if inst.padding:
-                token, padding = inst.padding
-                room = 32 * (control["count"] - 1) - fields_size(inst.presence)
-                if padding >> room:
-                    self.error(inst.line, token.column, f"padding 0x{padding:x} does not fit in the {room} padding bits")
-            words.extend(pack_instruction(pack_ranges(CONTROL, control), fields, padding, control["count"]))
+            fields = [
+                (spec, raw if isinstance(raw, int) else self._branch(inst.line, raw, self.offsets[i], starts))
+                for spec, raw in sorted(inst.fields, key=lambda item: item[0].index)
+            ]
+            padding = inst.padding[1] if inst.padding else 0
+            value = pack_bits(CONTROL.pack(control), fields, padding)
+            if self._fits(inst, counts[i], value, padding):
+                words.extend(split_words(value, counts[i]))
         return words
 
-    def _field_raw(self, inst: _Instruction, parsed: ParsedOp, applied, offset: int, starts: dict[int, int]) -> tuple[FieldSpec, int]:
-        values = dict(parsed.values)
-        if parsed.label is not None:
-            target = self._resolve(inst.line, parsed.label)
+    def _fits(self, inst: _Instruction, count: int, value: int, padding: int) -> bool:
+        """False (with an error) when the bits reach past `count` words.
+
+        A count below what the fields need is kept when the bits it cuts off are zero:
+        that is how the decoder reads such an instruction, so its text assembles back.
+        """
+        if count == 0:
+            self.error(inst.line, 1, "count 0 leaves no room for the control word (the least is 1)")
+            return False
+        needed = words_needed(inst.presence)
+        room = 32 * (count - 1) - fields_size(inst.presence)
+        if inst.padding and padding >> max(room, 0):
+            token = inst.padding[0]
+            self.error(inst.line, token.column, f"padding 0x{padding:x} does not fit in the {max(room, 0)} padding bits")
+            return False
+        if needed <= count:
+            return True
+        excess = value >> (32 * count)
+        if excess:
+            first = 32 * count + (excess & -excess).bit_length() - 1
+            self.error(inst.line, 1, f"count {count} is too small: the fields need {needed} words and bit"
+                       f" {first} of the instruction is set, past its last word (word {count - 1})")
+            return False
+        self.error(inst.line, 1, f"count {count} cuts the fields short (they need {needed} words);"
+                   " the bits left out are zero", Severity.WARNING)
+        return True
+
+    def _branch(self, line: int, branch: _Branch, offset: int, starts: dict[int, int]) -> int:
+        values = dict(branch.parsed.values)
+        if branch.parsed.label is not None:
+            target = self._resolve(line, branch.parsed.label)
             if target is not None:
                 values["target"] = target - offset
-        if parsed.field.name == "branch" and parsed.layout == "branch":
-            values["next_count"] = branch_next_count(offset + values["target"], starts)
+        values["next_count"] = branch_next_count(offset + values["target"], starts)
+        return self._pack(line, branch.parsed, values, branch.applied)
+
+    def _pack(self, line: int, parsed: ParsedOp, values: dict[str, int], applied: _Overrides) -> int:
+        """The field's raw bits from `values` and the overrides, which win."""
         for _token, name, value in applied:
             values[name] = value
-        layout = parsed.field.layout(parsed.layout)
-        raw = pack_ranges(layout, values)
+        raw = parsed.field.layout(parsed.layout).pack(values)
         chosen = parsed.field.choose(raw)
         if chosen != parsed.layout:
-            self.error(inst.line, applied[-1][0].column if applied else 1,
+            self.error(line, applied[-1][0].column if applied else 1,
                        f"these bits read as the {chosen} layout of {parsed.field.name}, not {parsed.layout}",
                        Severity.WARNING)
-        return parsed.field, raw
+        return raw
 
     def _resolve(self, line: int, label: Token) -> int | None:
         if label.text not in self.labels:
             self.error(line, label.column, f"undefined label {label.text!r}")
             return None
-        index = self.labels[label.text][0]
-        return sum(
-            inst.control.get("count", words_needed(inst.presence)) for inst in self.instructions[:index]
-        )
+        return self.offsets[self.labels[label.text][0]]
 
 
 def branch_next_count(target: int, starts: dict[int, int]) -> int:
@@ -280,8 +340,19 @@ def branch_next_count(target: int, starts: dict[int, int]) -> int:
 
 
 def assemble(text: str) -> tuple[list[int] | None, list[Diagnostic]]:
-    """Words for `text`, or None with the diagnostics (line:column) that say why."""
-    assembler = _Assembler(text)
-    words = assembler.run()
+    """Words for `text`, or None with the diagnostics (line:column) that say why.
+
+    The cyclic garbage collector is paused meanwhile, as `codec.binary.decode` does: the
+    records of a long text form no cycles, and the collector's passes over them would
+    cost more than the parse (a third of the time at a million lines).
+    """
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        assembler = _Assembler(text)
+        words = assembler.run()
+    finally:
+        if collecting:
+            gc.enable()
     return words, sorted(assembler.diagnostics, key=lambda d: (d.line or 0, d.column or 0))
 

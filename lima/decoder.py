@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import struct
 from collections.abc import Sequence
+from functools import cache
 
 from codec.diagnostics import Diagnostic, Severity
 from lima.fields import CONTROL, FIELDS, FieldSpec, Layout
@@ -34,6 +35,7 @@ def read_ranges(layout: Layout, raw: int, base_bit: int) -> tuple[BitRange, ...]
     )
 
 
+@cache
 def fields_size(presence: int) -> int:
     """Total bits of the fields whose presence bits are set."""
     return sum(spec.size for spec in FIELDS if presence & (1 << spec.index))

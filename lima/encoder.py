@@ -2,31 +2,32 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 
-from lima.fields import CONTROL, FIELDS, FieldSpec, Layout
+from lima.fields import CONTROL, FIELDS, FieldSpec
 from lima.model import BitRange, Instruction, LimaProgram
 
 
-def pack_ranges(layout: Layout, values: Mapping[str, int]) -> int:
-    """The raw bits of a field (or control word) from its range values; absent names are 0."""
-    raw = 0
-    for name, value in values.items():
-        raw = layout.range(name).insert(raw, value)
-    return raw
+def pack_bits(control: int, fields: Sequence[tuple[FieldSpec, int]], padding: int) -> int:
+    """An instruction as one integer: the control word, the field bits LSB first, padding."""
+    value = control & 0xFFFFFFFF
+    bit = 32
+    for spec, raw in fields:
+        value |= (raw & ((1 << spec.size) - 1)) << bit
+        bit += spec.size
+    return value | padding << bit
+
+
+def split_words(value: int, count: int) -> tuple[int, ...]:
+    """The first `count` 32-bit words of `value`, lowest first."""
+    return tuple((value >> (32 * i)) & 0xFFFFFFFF for i in range(count))
 
 
 def pack_instruction(
     control: int, fields: Sequence[tuple[FieldSpec, int]], padding: int, count: int
 ) -> tuple[int, ...]:
     """`count` words: the control word, then the field bits packed LSB first, then padding."""
-    value = control & 0xFFFFFFFF
-    bit = 32
-    for spec, raw in fields:
-        value |= (raw & ((1 << spec.size) - 1)) << bit
-        bit += spec.size
-    value |= padding << bit
-    return tuple((value >> (32 * i)) & 0xFFFFFFFF for i in range(count))
+    return split_words(pack_bits(control, fields, padding), count)
 
 
 def _values(ranges: Iterable[BitRange]) -> dict[str, int]:
@@ -35,9 +36,9 @@ def _values(ranges: Iterable[BitRange]) -> dict[str, int]:
 
 def encode_instruction(instruction: Instruction) -> tuple[int, ...]:
     """The words of a decoded instruction, rebuilt from its ranges alone."""
-    control = pack_ranges(CONTROL, _values(instruction.control))
+    control = CONTROL.pack(_values(instruction.control))
     fields = [
-        (FIELDS[f.index], pack_ranges(FIELDS[f.index].layout(f.layout), _values(f.ranges)))
+        (FIELDS[f.index], FIELDS[f.index].layout(f.layout).pack(_values(f.ranges)))
         for f in instruction.fields
     ]
     padding = instruction.padding.value if instruction.padding else 0

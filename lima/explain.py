@@ -61,6 +61,6 @@ def explain_lines(program: LimaProgram) -> Iterator[str]:
                     )
         if instr.padding:
             yield _line(instr.word_offset, "padding", instr.padding, None)
+    first = sum(len(instr.words) for instr in program.instructions)
     for i, word in enumerate(program.trailing_words):
-        offset = sum(len(instr.words) for instr in program.instructions) + i
-        yield f"word {offset}: {word:08x} (not decoded)"
+        yield f"word {first + i}: {word:08x} (not decoded)"

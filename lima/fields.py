@@ -11,8 +11,8 @@ the hardware does where the reverse-engineering notes and Mesa disagree.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 
 
 @dataclass(frozen=True, slots=True)
@@ -24,19 +24,15 @@ class RangeSpec:
     width: int
     kind: str
     """How the value reads: `vreg`, `sreg`, `swizzle`, `mask`, `op:vec4_mul`, `unknown`…"""
+    mask: int = field(init=False, compare=False)
+    """All ones over the width."""
 
-    @property
-    def mask(self) -> int:
-        """All ones over the width."""
-        return (1 << self.width) - 1
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "mask", (1 << self.width) - 1)
 
     def extract(self, raw: int) -> int:
         """This range's value out of the field's raw bits."""
         return (raw >> self.first_bit) & self.mask
-
-    def insert(self, raw: int, value: int) -> int:
-        """`raw` with this range replaced by `value` (taken modulo the width)."""
-        return (raw & ~(self.mask << self.first_bit)) | ((value & self.mask) << self.first_bit)
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,22 +41,32 @@ class Layout:
 
     name: str
     ranges: tuple[RangeSpec, ...]
+    width: int = field(init=False, compare=False)
+    """Total bits of the layout, which is the field size."""
+    _by_name: dict[str, RangeSpec] = field(init=False, compare=False, repr=False)
 
-    @property
-    def width(self) -> int:
-        """Total bits of the layout, which is the field size."""
-        return sum(r.width for r in self.ranges)
+    def __post_init__(self) -> None:
+        # Derived once: the assembler looks ranges up by name for every op it packs.
+        object.__setattr__(self, "width", sum(r.width for r in self.ranges))
+        object.__setattr__(self, "_by_name", {r.name: r for r in self.ranges})
 
     def range(self, name: str) -> RangeSpec:
         """The range called `name`; KeyError when the layout has none."""
-        for spec in self.ranges:
-            if spec.name == name:
-                return spec
-        raise KeyError(name)
+        return self._by_name[name]
+
+    def pack(self, values: Mapping[str, int]) -> int:
+        """Raw bits from range values (each taken modulo its width); absent names are 0."""
+        raw = 0
+        by_name = self._by_name
+        for name, value in values.items():
+            if value:
+                spec = by_name[name]
+                raw |= (value & spec.mask) << spec.first_bit
+        return raw
 
     def has(self, name: str) -> bool:
         """True when the layout has a range called `name`."""
-        return any(spec.name == name for spec in self.ranges)
+        return name in self._by_name
 
     def extract(self, raw: int, name: str) -> int:
         """The value of range `name` in `raw`."""

@@ -63,9 +63,16 @@ _SYMBOL = (
 )
 """What follows the name of a `VUNI` / `VVAR` / `VATT` symbol."""
 
+MAX_DEPTH = 16
+"""Deepest chunk nesting parsed. Real files nest five deep (MBS1 > CFRA > SUNI > VUNI >
+STRI); a cap keeps hostile nesting (8 bytes a level) from exhausting the stack here and
+in every consumer that walks the tree."""
+
 _PROGRAMS = {"CFRA", "CVER"}
 _TABLES = {"SUNI", "SVAR", "SATT"}
 _SYMBOLS = {"VUNI", "VVAR", "VATT"}
+_CONTAINERS = {"MBS1"} | _PROGRAMS | _TABLES | _SYMBOLS
+"""Chunks that hold child chunks."""
 
 
 def _meaning(name: str, value: int) -> str:
@@ -99,7 +106,7 @@ class _Parser:
             Diagnostic(f"{message} (byte 0x{byte_offset:x})", word_offset=byte_offset // 4)
         )
 
-    def chunks(self, start: int, end: int, parent: str) -> tuple[Chunk, ...]:
+    def chunks(self, start: int, end: int, parent: str, depth: int = 0) -> tuple[Chunk, ...]:
         found = []
         offset = start
         while offset < end:
@@ -118,7 +125,7 @@ class _Parser:
                     offset,
                 )
                 body_end = end
-            found.append(self.chunk(offset, ident, size, body_end, parent))
+            found.append(self.chunk(offset, ident, size, body_end, parent, depth))
             offset = body_end
         return tuple(found)
 
@@ -136,20 +143,23 @@ class _Parser:
             offset += size
         return fields, offset
 
-    def chunk(self, offset: int, ident: str, size: int, end: int, parent: str) -> Chunk:
+    def chunk(self, offset: int, ident: str, size: int, end: int, parent: str, depth: int) -> Chunk:
         body = offset + 8
         fields: list[ChunkField] = []
         children: tuple[Chunk, ...] = ()
-        if ident == "MBS1":
-            children = self.chunks(body, end, ident)
+        if depth >= MAX_DEPTH and ident in _CONTAINERS:
+            self.error(f"chunk {ident!r} is nested {depth} levels deep; its contents are not parsed"
+                       f" (at most {MAX_DEPTH} levels)", offset)
+        elif ident == "MBS1":
+            children = self.chunks(body, end, ident, depth + 1)
         elif ident in _PROGRAMS:
             fields, rest = self.values(ident, body, end, (("version", "u32"),))
-            children = self.chunks(rest, end, ident)
+            children = self.chunks(rest, end, ident, depth + 1)
         elif ident in _TABLES:
             fields, rest = self.values(ident, body, end, (("count", "u32"),))
-            children = self.chunks(rest, end, ident)
+            children = self.chunks(rest, end, ident, depth + 1)
         elif ident in _SYMBOLS:
-            children = self.chunks(body, min(end, body + 8 + self._size_at(body, end)), ident)
+            children = self.chunks(body, min(end, body + 8 + self._size_at(body, end)), ident, depth + 1)
             rest = children[0].data_offset + children[0].size if children else end
             fields, _ = self.values(ident, min(rest, end), end, _SYMBOL)
         elif ident in _FIXED:

@@ -8,7 +8,9 @@ count, as Mesa's `shift_to_op` encodes it).
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
+from functools import cache
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,6 +71,9 @@ OPS: dict[str, dict[int, Op]] = {
 }
 """Per unit (field name), Mesa's op table."""
 
+_RAW_OP = re.compile(r"op(0|[1-9][0-9]?)")
+"""`opN`, the spelling of an op value nobody has named (two ASCII digits at most)."""
+
 MUL_SHIFTS = {1: "x2", 2: "x4", 3: "x8", 4: "d16", 5: "d8", 6: "d4", 7: "d2"}
 """Multiply op value -> result-shift modifier of our syntax."""
 
@@ -92,11 +97,15 @@ def op_sources(unit: str, value: int) -> int:
     return op.sources if op else 2
 
 
+@cache
+def _values_by_name(unit: str) -> dict[str, int]:
+    return {op_name(unit, value): value for value in range(32)}
+
+
 def op_value(unit: str, name: str) -> int | None:
     """The op value our spelling `name` stands for in `unit`, or None."""
-    for value in range(32):
-        if op_name(unit, value) == name:
-            return value
-    if name.startswith("op") and name[2:].isdigit():
-        return int(name[2:])
-    return None
+    value = _values_by_name(unit).get(name)
+    if value is not None:
+        return value
+    match = _RAW_OP.fullmatch(name)
+    return int(match.group(1)) if match else None

@@ -10,6 +10,7 @@ import math
 import re
 import struct
 from dataclasses import dataclass
+from functools import cache, lru_cache
 
 from lima.fields import (
     DISCARD_WORDS,
@@ -19,17 +20,21 @@ from lima.fields import (
     FieldSpec,
 )
 from lima.meanings import COMPONENTS
+from lima.numbers import NumberError, parse_integer, parse_real, shown
 from lima.ops import op_sources, op_value
 from lima.syntax import (
     AsmError,
     Source,
     Token,
+    is_register,
     looks_like_dest,
+    parse_int,
     parse_plain_scalar,
     parse_scalar_dest,
     parse_scalar_source,
     parse_vector_dest,
     parse_vector_source,
+    register_number,
     scalar_index,
 )
 
@@ -70,13 +75,22 @@ class ParsedOp:
     """Branch target still to resolve into a relative word count."""
 
 
+_FIELDS_BY_NAME = {spec.name: spec for spec in FIELDS}
+
+
 def field_by_name(name: str) -> FieldSpec:
     """The field spec called `name`."""
-    return next(spec for spec in FIELDS if spec.name == name)
+    return _FIELDS_BY_NAME[name]
 
 
 def defaults(spec: FieldSpec, layout: str) -> dict[str, int]:
     """Every range of the layout at the value it takes when the text says nothing of it."""
+    return dict(_defaults(spec.name, layout))
+
+
+@cache
+def _defaults(name: str, layout: str) -> dict[str, int]:
+    spec = _FIELDS_BY_NAME[name]
     values = {r.name: 0 for r in spec.layout(layout).ranges}
     if spec.name == "sampler":
         values["unknown_42"] = SAMPLER_UNKNOWN_DEFAULT
@@ -109,10 +123,10 @@ def _split_outmod(name: str) -> tuple[str, int]:
 
 def _index(token: Token, plain_alignment: int, bits: int) -> tuple[int, int, int | None]:
     """`N`, `N.xy`/`N.zw`, `N.x`…, optionally `+$r.c` -> (alignment, index, offset)."""
-    match = re.fullmatch(r"(\d+|0x[0-9a-fA-F]+)(?:\.(xy|zw|[xyzw]))?(?:\+(.+))?", token.text)
+    match = re.fullmatch(r"([^.+]*)(?:\.(xy|zw|[xyzw]))?(?:\+(.+))?", token.text)
     if not match:
-        raise token.fail(f"expected an index such as 3, 3.xy or 3.z, found {token.text!r}")
-    number = int(match.group(1), 0)
+        raise token.fail(f"expected an index such as 3, 3.xy or 3.z, found {shown(token.text)}")
+    number = parse_int(Token(match.group(1), token.column), "an index", bits)
     suffix = match.group(2)
     if suffix is None:
         alignment, index = plain_alignment, number
@@ -227,11 +241,10 @@ def _store(op: Token, operands: list[Token]) -> ParsedOp:
 def _fb_read(op: Token, operands: list[Token]) -> ParsedOp:
     spec = field_by_name("temp_write")
     _expect(op, operands, 1, "a destination register")
-    match = re.fullmatch(r"\$(\d+)", operands[0].text)
-    if not match or int(match.group(1)) > 15:
-        raise operands[0].fail(f"expected a destination $0-$15, found {operands[0].text!r}")
+    if not is_register(operands[0].text):
+        raise operands[0].fail(f"expected a destination $0-$15, found {shown(operands[0].text)}")
     values = defaults(spec, "fb_read")
-    values.update(source=int(op.text == "fb_color"), dest=int(match.group(1)))
+    values.update(source=int(op.text == "fb_color"), dest=register_number(operands[0], operands[0].text))
     return ParsedOp(spec, "fb_read", values)
 
 
@@ -252,8 +265,9 @@ def _branch(op: Token, operands: list[Token]) -> ParsedOp:
     else:
         _expect(op, operands, 1, "a target")
     target = operands[-1]
-    if re.fullmatch(r"[+-]\d+", target.text):
-        values["target"] = int(target.text)
+    if target.text[:1] in ("+", "-"):
+        width = spec.layout("branch").range("target").width
+        values["target"] = parse_int(target, "a relative word count", width, signed=True)
         return ParsedOp(spec, "branch", values)
     if not re.fullmatch(r"[A-Za-z_.][\w.]*", target.text):
         raise target.fail(f"expected a label or a relative word count such as +5, found {target.text!r}")
@@ -264,27 +278,31 @@ def parse_half(token: Token) -> int:
     """A constant as half-float bits: a number, inf, -inf, or 0x-prefixed raw bits."""
     text = token.text
     if text.lower().startswith("0x"):
-        return _check_width(token, int(text, 16), 16, "half-float bits")
-    try:
-        value = float(text)
-    except ValueError:
-        raise token.fail(f"expected a number, found {text!r}") from None
-    if math.isnan(value):
+        return parse_int(token, "half-float bits", 16)
+    if text.lower().lstrip("+-") == "nan":
         raise token.fail("write a NaN as its raw half bits, such as 0x7e00")
+    try:
+        value = parse_real(text)
+    except NumberError as problem:
+        raise token.fail(str(problem)) from None
+    written = text if len(text) <= 24 else shown(text)
+    infinite = math.isinf(value) and "inf" not in text.lower()
     try:
         bits = struct.unpack("<H", struct.pack("<e", value))[0]
     except OverflowError:
-        raise token.fail(f"{text} is not representable as a half float: the largest is {_HALF_MAX:g}") from None
-    if value != 0 and bits & 0x7FFF == 0:
-        raise token.fail(f"{text} is not representable as a half float: it rounds to zero (the smallest is 6e-08)")
+        infinite = True
+    if infinite:
+        raise token.fail(f"{written} is not representable as a half float: the largest is {_HALF_MAX:g}")
+    nonzero = any(digit in "123456789" for digit in text.lower().partition("e")[0])
+    if nonzero and bits & 0x7FFF == 0:
+        raise token.fail(f"{written} is not representable as a half float: it rounds to zero (the smallest is 6e-08)")
     return bits
 
 
-def _const(op: Token, operands: list[Token]) -> ParsedOp:
-    spec = field_by_name("vec4_const_0" if op.text == "const0" else "vec4_const_1")
+def _const(op: Token, spec: FieldSpec, operands: list[Token]) -> ParsedOp:
     _expect(op, operands, 4, "four numbers")
     values = {name: parse_half(token) for name, token in zip("xyzw", operands)}
-    return ParsedOp(spec, op.text, values)
+    return ParsedOp(spec, spec.layouts[0].name, values)
 
 
 def _alu_op(op: Token, unit: str, name: str, bits: int) -> int:
@@ -385,9 +403,12 @@ def _check_destination_first(op: Token, unit: str, operands: list[Token]) -> Non
         )
 
 
+@lru_cache(maxsize=4096)
 def op_field(op: str) -> FieldSpec | None:
     """The field an op such as `load.u` or `texld` fills, from its name alone; None if unknown."""
-    base, _, unit = op.partition(".")
+    base, dot, unit = op.partition(".")
+    if dot and not unit:
+        return None
     if unit == "v":
         name = "varying"
     elif unit in ("u", "t") and base == "load":
@@ -429,21 +450,20 @@ def parse_op(op: Token, operands: list[Token]) -> ParsedOp:
     if spec.name == "branch":
         return _branch(op, operands)
     if spec.name.startswith("vec4_const"):
-        return _const(op, operands)
+        return _const(op, spec, operands)
     return _alu(op, spec.name, base, operands)
 
 
 def parse_override(token: Token, spec_names: dict[str, int]) -> tuple[str, int]:
     """`{name=value}` -> (name, value), checked against `spec_names` (name -> width)."""
-    match = re.fullmatch(r"\{(\w+)=([+-]?(?:0x[0-9a-fA-F]+|\d+))\}", token.text)
+    match = re.fullmatch(r"\{([A-Za-z_][A-Za-z0-9_]*)=([^{}=]+)\}", token.text)
     if not match:
-        raise token.fail(f"expected {{name=value}}, found {token.text!r}")
+        raise token.fail(f"expected {{name=value}}, found {shown(token.text)}")
     name = match.group(1)
     if name not in spec_names:
         raise token.fail(f"no range {name!r} here; expected one of {', '.join(spec_names)}")
-    value = int(match.group(2), 0)
-    width = spec_names[name]
-    if not -(1 << (width - 1)) <= value < (1 << width):
-        raise token.fail(f"{name}={value} does not fit in {width} bits")
-    return name, value & ((1 << width) - 1)
+    try:
+        return name, parse_integer(match.group(2), name, spec_names[name], either=True)
+    except NumberError as problem:
+        raise token.fail(str(problem)) from None
 

@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import cache
 
 from lima.meanings import COMPONENTS, PIPELINE_REGISTERS, swizzle_text
+from lima.numbers import NumberError, parse_integer, shown
 
 IDENTITY_SWIZZLE = 0xE4
 
@@ -42,9 +44,13 @@ class AsmError(Exception):
         self.column = column
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Token:
-    """A word of the source with the column of its first character."""
+    """A word of the source with the column of its first character.
+
+    Not frozen, like `Source`: a frozen dataclass takes twice as long to build, and the
+    assembler builds one of each per word of a text that may have a million lines.
+    """
 
     text: str
     column: int
@@ -54,7 +60,7 @@ class Token:
         return AsmError(message, self.column)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Source:
     """A parsed source operand."""
 
@@ -71,17 +77,43 @@ def canonical(name: str) -> str:
     return PIPELINE_ALIASES.get(name, name)
 
 
-def parse_int(token: Token, what: str) -> int:
-    """A decimal or 0x-hex integer, possibly signed."""
+def parse_int(token: Token, what: str, bits: int, *, signed: bool = False) -> int:
+    """A decimal or 0x-hex integer that fits `bits` bits (see `lima.numbers`)."""
     try:
-        return int(token.text, 0)
-    except ValueError:
-        raise token.fail(f"expected {what}, found {token.text!r}") from None
+        return parse_integer(token.text, what, bits, signed=signed)
+    except NumberError as problem:
+        raise token.fail(str(problem)) from None
+
+
+_REGISTER_NUMBER = re.compile(r"\$([0-9]+)")
+"""`$N` with ASCII digits; the number is checked by `register_number`."""
+
+
+_REGISTER_NUMBERS = {f"${number}": number for number in range(16)}
+
+
+def is_register(text: str) -> bool:
+    """True when `text` is spelled `$` and digits, whatever the number."""
+    return _REGISTER_NUMBER.fullmatch(text) is not None
+
+
+def register_number(token: Token, text: str) -> int:
+    """The N of `$N` (at most 15, as 4 register bits hold); AsmError otherwise."""
+    number = _REGISTER_NUMBERS.get(text)
+    if number is not None:
+        return number
+    try:
+        return parse_integer(text[1:], "register number", 4)
+    except NumberError as problem:
+        raise token.fail(f"{problem} in {shown(token.text)}") from None
 
 
 def _register(token: Token, text: str, specials: tuple[str, ...]) -> int | str:
-    if text.startswith("$") and text[1:].isdigit():
-        number = int(text[1:])
+    number = _REGISTER_NUMBERS.get(text)
+    if number is not None and number < GENERAL_REGISTERS:
+        return number
+    if is_register(text):
+        number = register_number(token, text)
         if number >= GENERAL_REGISTERS:
             hint = f" (write {PIPELINE_REGISTERS[number]})" if number in PIPELINE_REGISTERS else ""
             raise token.fail(f"expected $0-$11 or a pipeline register, found {text!r}{hint}")
@@ -119,6 +151,11 @@ def parse_swizzle(token: Token, components: str) -> int:
         return IDENTITY_SWIZZLE
     if len(components) > 4:
         raise token.fail(f"a swizzle has at most 4 components, found {components!r}")
+    return _swizzle_bits(components)
+
+
+@cache
+def _swizzle_bits(components: str) -> int:
     padded = components + components[-1] * (4 - len(components))
     return sum(COMPONENTS.index(c) << (2 * i) for i, c in enumerate(padded))
 
@@ -170,8 +207,8 @@ def parse_vector_dest(
         return name, 0
     if numbered and name in numbered:
         number = numbered[name]
-    elif register.startswith("$") and register[1:].isdigit() and int(register[1:]) <= 15:
-        number = int(register[1:])
+    elif is_register(register):
+        number = register_number(token, register)
     else:
         allowed = " or ".join(["$0-$15", *specials, *(numbered or {})])
         raise token.fail(f"expected a destination ({allowed}), found {token.text!r}")
@@ -184,16 +221,16 @@ def parse_vector_dest(
 
 def parse_scalar_dest(token: Token) -> int:
     """`$3.y` -> the 6-bit scalar register number."""
-    match = re.fullmatch(r"\$(\d+)\.([xyzw])", token.text)
-    if not match or int(match.group(1)) > 15:
-        raise token.fail(f"expected a scalar destination such as $0.x, found {token.text!r}")
-    return int(match.group(1)) << 2 | COMPONENTS.index(match.group(2))
+    register, _, component = token.text.partition(".")
+    if not is_register(register) or component not in COMPONENTS or len(component) != 1:
+        raise token.fail(f"expected a scalar destination such as $0.x, found {shown(token.text)}")
+    return register_number(token, register) << 2 | COMPONENTS.index(component)
 
 
 def looks_like_dest(token: Token) -> bool:
     """True when the token would be read as a destination register."""
     register = token.text.partition(".")[0]
-    return bool(re.fullmatch(r"\$\d+", register)) or canonical(register) in ("^discard", "^v0", "^s0")
+    return is_register(register) or canonical(register) in ("^discard", "^v0", "^s0")
 
 
 def vector_source_text(reg: int | str, swizzle: int, negate: bool, absolute: bool) -> str:

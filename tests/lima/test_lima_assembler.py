@@ -8,6 +8,7 @@ from hypothesis import strategies as st
 from lima_words import BRANCH, CONST0, SAMPLER, VARYING, VEC4_MUL, bits, instruction
 
 import lima
+from codec.diagnostics import Severity
 
 YYYX = 0b00_01_01_01
 
@@ -164,7 +165,12 @@ def test_constants_round_to_the_nearest_half():
 
 
 @settings(max_examples=300)
-@given(st.text(alphabet=st.sampled_from(list("$^.,:#{}=+-_ \nabcdelmorstuvxyzw0123456789")), max_size=80))
-def test_assembler_never_raises(text):
+@given(st.text(alphabet=st.sampled_from(list("$^.,:#{}=+-_ \nabcdelmorstuvxyzw0123456789²①٣")), max_size=80))
+def test_assembler_never_raises_and_words_come_with_no_error(text):
     words, diagnostics = lima.assemble(text)
-    assert words is not None or diagnostics
+    errors = [d for d in diagnostics if d.severity is Severity.ERROR]
+    assert (words is None) == bool(errors)
+    assert all(d.line is not None and 1 <= d.line <= max(1, text.count("\n") + 1) for d in diagnostics)
+    if words is not None:  # what assembles decodes into whole instructions
+        program = lima.decode_words(words)
+        assert sum(len(instr.words) for instr in program.instructions) == len(words)
