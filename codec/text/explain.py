@@ -17,6 +17,10 @@ from codec.text.listing import OperandFormatter, generator_text
 from codec.text.names import NameMap, module_names
 
 
+UNDECODED_WORD = "undecoded word (after the point where decoding stopped)"
+"""What a word of the undecodable tail is."""
+
+
 class WordExplanation(NamedTuple):
     """One word of the module and what it is."""
 
@@ -64,14 +68,16 @@ def explain(
     else:
         instructions = iter(module.instructions)
     for index, inst in enumerate(instructions):
-        yield from _instruction_words(inst, index, module, formatter)
+        yield from instruction_words(inst, index, module, formatter)
     for offset in range(module.tail_offset, len(words)):
-        yield WordExplanation(offset, words[offset], "undecoded word (after the point where decoding stopped)")
+        yield WordExplanation(offset, words[offset], UNDECODED_WORD)
 
 
-def _instruction_words(
+def instruction_words(
     inst: Instruction, index: int, module: Module | LazyModule, formatter: OperandFormatter
 ) -> Iterator[WordExplanation]:
+    """The words of instruction number `index`, explained: what `explain` says of them,
+    one instruction at a time (the hex pane's word detail asks for one word)."""
     words = module.words
     op = inst.opname
     yield WordExplanation(
