@@ -1,0 +1,226 @@
+"""The detail of any word: what `spvinspect explain` says about it, and the facts around
+it (offsets, value as every type, operand, decoded value, part, definition, diagnostics)."""
+
+from __future__ import annotations
+
+import struct
+
+from codec.asm.assembler import assemble
+from codec.binary.decoder import decode
+from codec.binary.lazy import open_module
+from codec.grammar import load_grammar
+from codec.text.explain import explain
+from codec.text.listing import OperandFormatter
+from codec.text.names import NameMap
+from codec.text.word_detail import WordKind, instruction_word_kinds, word_detail, word_kind
+from inspector.cli import main
+from inspector.commands.open import EXAMPLE_MODULE
+
+SAMPLED_WORDS = 40
+"""Words checked per corpus module (spread evenly, from a different first word in each
+module), to keep the test quick; the example module is checked word by word."""
+
+
+def friendly(module) -> OperandFormatter:
+    """Operands printed with the module's friendly names, as the instruction list does."""
+    return OperandFormatter(load_grammar(), NameMap(module))
+
+
+def definitions(module) -> dict[int, int]:
+    """Id -> index of the instruction defining it."""
+    found: dict[int, int] = {}
+    for index, inst in enumerate(module.instructions):
+        if inst.result_id:
+            found.setdefault(inst.result_id, index)
+    return found
+
+
+def kind_from_explanation(text: str) -> WordKind:
+    """The word kind `explain`'s sentence implies, read independently of the model."""
+    if text.startswith("header:") or text == "incomplete header word":
+        return WordKind.HEADER
+    if text.startswith("undecoded word"):
+        return WordKind.TAIL
+    if " word 0: word count" in text:
+        return WordKind.OPCODE
+    if "raw word, does not fit the grammar" in text:
+        return WordKind.RAW
+    for marker, kind in (
+        ("(IdResultType)", WordKind.TYPE_ID),
+        ("(IdResult)", WordKind.RESULT_ID),
+        ("(LiteralString)", WordKind.STRING),
+        ("(Id", WordKind.ID),
+        ("(Literal", WordKind.LITERAL),
+    ):
+        if marker in text:
+            return kind
+    return WordKind.ENUM
+
+
+def assert_details_agree_with_explain(data: bytes, name: str, sample: int | None = None) -> None:
+    module = decode(data)
+    formatter = friendly(module)
+    entries = list(explain(module))
+    step = max(1, len(entries) // sample) if sample else 1
+    for entry in entries[len(name) % step :: step]:
+        detail = word_detail(module, entry.offset, formatter)
+        where = f"{name}: word {entry.offset}"
+        assert detail.meaning == entry.text, where
+        assert detail.value == entry.value, where
+        assert detail.instruction_index == entry.instruction, where
+        assert detail.operand_index == entry.operand, where
+        if detail.instruction is not None:
+            assert entry.text.startswith(detail.instruction.opname), where
+        if detail.operand is not None and detail.operand.name:
+            assert f"'{detail.operand.name}'" in entry.text, where
+        assert detail.kind is kind_from_explanation(entry.text), where
+        assert word_kind(module, entry.offset) is detail.kind, where
+
+
+def test_every_word_of_the_example_names_what_explain_names():
+    assert_details_agree_with_explain(EXAMPLE_MODULE.read_bytes(), "example")
+
+
+def test_corpus_words_name_what_explain_names(corpus):
+    files = sorted((corpus / "spv").glob("*.spv"))
+    assert files
+    for path in files:
+        assert_details_agree_with_explain(path.read_bytes(), path.name, SAMPLED_WORDS)
+
+
+def test_details_match_the_explain_command(capsys):
+    assert main(["explain", str(EXAMPLE_MODULE)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    module = decode(EXAMPLE_MODULE.read_bytes())
+    for offset in range(0, len(module.words), 7):
+        detail = word_detail(module, offset, friendly(module))
+        assert lines[offset] == f"0x{detail.byte_offset:08x}  {detail.value:08x}  {detail.meaning}"
+
+
+def test_lazy_and_eager_modules_give_the_same_details(corpus):
+    path = max((corpus / "spv").glob("*.spv"), key=lambda p: p.stat().st_size)
+    data = path.read_bytes()
+    eager, lazy = decode(data), open_module(data)
+    lazy.check()
+    eager_formatter, lazy_formatter = friendly(eager), OperandFormatter(lazy.grammar, NameMap(lazy))
+    for offset in range(0, len(eager.words) + 1, 3):
+        assert word_detail(lazy, offset, lazy_formatter) == word_detail(eager, offset, eager_formatter)
+
+
+def test_instruction_word_kinds_cover_each_instruction():
+    module = decode(EXAMPLE_MODULE.read_bytes())
+    for inst in module.instructions:
+        kinds = instruction_word_kinds(inst)
+        assert len(kinds) == inst.word_count and kinds[0] is WordKind.OPCODE
+        for operand in inst.operands:
+            assert len(set(kinds[operand.offset - inst.offset : operand.end - inst.offset])) == 1
+
+
+TYPED_MODULE = """
+OpCapability Shader
+OpCapability Int64
+OpMemoryModel Logical GLSL450
+OpName %big "a_long_name"
+%void = OpTypeVoid
+%long = OpTypeInt 64 1
+%float = OpTypeFloat 32
+%ptr = OpTypePointer Function %float
+%fn = OpTypeFunction %void
+%big = OpConstant %long -4294967296
+%main = OpFunction %void None %fn
+%entry = OpLabel
+%var = OpVariable %ptr Function
+OpStore %var %var Volatile|Aligned 4
+OpReturn
+OpFunctionEnd
+"""
+
+
+def typed_module():
+    return decode(assemble(TYPED_MODULE).words.tobytes())
+
+
+def find(module, opname: str):
+    return next(i for i in module.instructions if i.opname == opname)
+
+
+def test_operand_word_detail_kind_value_and_definition():
+    module = typed_module()
+    formatter = friendly(module)
+    pointer = find(module, "OpTypePointer")
+    detail = word_detail(module, pointer.offset + 3, formatter, definition=definitions(module).get)
+    assert detail.operand_label == "'Type' (IdRef)"
+    assert detail.value_text == "%float"
+    assert detail.kind is WordKind.ID
+    assert detail.definition.opname == "OpTypeFloat"
+    assert detail.definition is module.instructions[detail.definition_index]
+    assert ("Defined", f"by OpTypeFloat #{detail.definition_index} at word {detail.definition.offset} "
+            f"(byte 0x{detail.definition.offset * 4:08x})") in detail.rows()
+    storage = word_detail(module, pointer.offset + 2, formatter)
+    assert (storage.kind, storage.value_text) == (WordKind.ENUM, "Function")
+    store = find(module, "OpStore")
+    mask = word_detail(module, store.offset + 3, formatter)
+    assert mask.value_text == "Volatile|Aligned" and mask.operand.kind == "MemoryAccess"
+
+
+def test_first_word_splits_into_count_and_opcode():
+    module = typed_module()
+    type_int = find(module, "OpTypeInt")
+    detail = word_detail(module, type_int.offset)
+    assert detail.kind is WordKind.OPCODE
+    assert detail.first_word_split == (4, 21)
+    assert ("Word 0", "word count 4, opcode 21 (OpTypeInt)") in detail.rows()
+
+
+def test_multi_word_operands_say_which_part_a_word_is():
+    module = typed_module()
+    constant = find(module, "OpConstant")
+    low = word_detail(module, constant.offset + 3, friendly(module))
+    high = word_detail(module, constant.offset + 4, friendly(module))
+    assert (low.part, high.part) == ("word 1 of 2 (low bits)", "word 2 of 2 (high bits)")
+    assert low.value_text == high.value_text == "-4294967296"
+    assert high.signed == -1 and high.value == 0xFFFFFFFF
+    name = find(module, "OpName")
+    second = word_detail(module, name.offset + 3)
+    assert second.part == "word 2 of 3: chars 5-8 of 11"
+    assert second.as_chars == "ng_n"
+    padding = word_detail(module, name.offset + 4)
+    assert padding.part == "word 3 of 3: chars 9-11 of 11"
+
+
+def test_value_read_as_every_type():
+    module = typed_module()
+    float_type = find(module, "OpTypeFloat")
+    width = word_detail(module, float_type.offset + 2)
+    assert (width.value, width.signed, width.as_float) == (32, 32, "0x1p-144")
+    header = word_detail(module, 0)
+    assert header.header_field == "magic number" and header.kind is WordKind.HEADER
+    assert header.file_bytes == bytes.fromhex("03022307")
+
+
+def test_big_endian_words_keep_their_value_and_show_file_bytes():
+    data = EXAMPLE_MODULE.read_bytes()
+    swapped = struct.pack(f">{len(data) // 4}I", *struct.unpack(f"<{len(data) // 4}I", data))
+    detail = word_detail(decode(swapped), 0)
+    assert detail.value == 0x07230203 and detail.file_bytes == bytes.fromhex("07230203")
+
+
+def test_broken_words_say_why_they_could_not_be_decoded():
+    data = EXAMPLE_MODULE.read_bytes()
+    module = decode(data)
+    victim = module.instructions[len(module.instructions) // 2]
+    words = list(struct.unpack(f"<{len(data) // 4}I", data))
+    words[victim.offset] = (victim.word_count << 16) | 0xFFF0  # an opcode nobody knows
+    module = decode(struct.pack(f"<{len(words)}I", *words) + b"\x01\x02\x03")
+    raw = word_detail(module, victim.offset + 1)
+    assert raw.kind is WordKind.RAW and not raw.instruction.valid
+    assert raw.diagnostics
+    assert all(d.word_offset in range(victim.offset, victim.end) for d in raw.diagnostics)
+    assert any(row[0] == "Diagnostic" for row in raw.rows())
+    trailing = word_detail(module, len(module.words))
+    assert trailing.kind is WordKind.TRAILING and trailing.file_bytes == b"\x01\x02\x03"
+    assert trailing.value is None and trailing.meaning == "3 trailing byte(s), not a whole word"
+    truncated = decode(data[:402])
+    tail = word_detail(truncated, len(truncated.words) - 1)
+    assert tail.kind is WordKind.TAIL
+    assert tail.diagnostics and tail.diagnostics[0].word_offset == truncated.tail_offset
