@@ -4,7 +4,9 @@
 The result is a list of rows, each the text of one output line and the index of the
 instruction it shows (None for comments and blank lines), so that a view can show
 these forms and still know the word offset of every instruction; joined, the rows are
-byte for byte what spirv-dis prints with the same flags.
+byte for byte what spirv-dis prints with the same flags. In lossless form the header
+comments and the raw tail of `dis --lossless` stay around them, and without
+`--reorder-blocks` the text still assembles to the same bytes.
 
 How spirv-dis builds the text, which this follows:
 
@@ -35,10 +37,11 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
+from codec.binary.lazy import LazyModule
 from codec.binary.model import Instruction, Module
 from codec.grammar import Grammar
 from codec.text.block_order import BranchOpcodes, block_successors, order_and_nest
-from codec.text.disassembler import INDENT, Disassembler, DisassemblyOptions, header_lines
+from codec.text.listing import INDENT, DisassemblyOptions, Listing, Role
 
 COMMENT_COLUMN = 50
 """Comments start at least here (rounded up to a multiple of 4, so in column 52) …"""
@@ -120,17 +123,27 @@ class SectionOpcodes(NamedTuple):
         )
 
 
+_OPCODES: dict[int, tuple[Grammar, SectionOpcodes, BranchOpcodes]] = {}
+
+
+def _opcodes(grammar: Grammar) -> tuple[SectionOpcodes, BranchOpcodes]:
+    """The opcodes the layout needs, resolved once per grammar."""
+    known = _OPCODES.get(id(grammar))
+    if known is None or known[0] is not grammar:
+        known = _OPCODES[id(grammar)] = (grammar, SectionOpcodes.from_grammar(grammar), BranchOpcodes.from_grammar(grammar))
+    return known[1], known[2]
+
+
 class _RowWriter:
     """Writes rows in spirv-dis's output order, holding back a function's blocks."""
 
-    def __init__(self, dis: Disassembler, aids: ReadingAids) -> None:
-        self.dis = dis
+    def __init__(self, listing: Listing, aids: ReadingAids, instructions: Sequence[Instruction]) -> None:
+        self.listing = listing
         self.aids = aids
-        self.instructions = dis.module.instructions
-        self.indent = INDENT if dis.options.indent else 0
-        self.offsets = dis.options.offsets
-        self.ops = SectionOpcodes.from_grammar(dis.grammar)
-        self.branch_ops = BranchOpcodes.from_grammar(dis.grammar)
+        self.instructions = instructions
+        self.indent = INDENT if listing.options.indent else 0
+        self.offsets = listing.options.offsets
+        self.ops, self.branch_ops = _opcodes(listing.grammar)
         self.rows: list[Row] = []
         self.sections_opened: set[str] = set()
         self.id_comments: dict[int, str] = {}
@@ -140,10 +153,9 @@ class _RowWriter:
         """The held-back blocks of the current function: [first, end) instruction indexes."""
 
     def write(self) -> list[Row]:
-        """Every row: header comments, then the instructions and reading aids."""
-        module = self.dis.module
-        if self.dis.options.header and module.header is not None:
-            self.rows.extend(Row(None, line) for line in header_lines(module.header, self.dis.grammar))
+        """Every row: header comments, the instructions with the reading aids, and in
+        lossless form the raw tail."""
+        self.rows.extend(Row(None, line) for line in self.listing.header_lines())
         ops = self.ops
         defer = self.aids.defers_blocks
         blocks = self.blocks
@@ -162,6 +174,7 @@ class _RowWriter:
             else:
                 self.emit(index)
         self.emit_blocks()
+        self.rows.extend(Row(None, line) for line in self.listing.tail_lines())
         return self.rows
 
     def section_comments(self, inst: Instruction) -> None:
@@ -170,7 +183,7 @@ class _RowWriter:
         opcode = inst.opcode
         if opcode == ops.function:
             blank = [Row(None, "")] * (2 if self.aids.nested_indent else 1)
-            name = self.name(self.dis.result_id(inst))
+            name = self.listing.names.name(self.listing.result_id(inst))
             self.rows.extend([*blank, Row(None, f"{' ' * self.indent}; Function {name}")])
         for title, opcodes in ((ANNOTATIONS, ops.decorations), (DEBUG_INFORMATION, ops.debug), (TYPES, ops.types)):
             if opcode in opcodes and title not in self.sections_opened:
@@ -184,7 +197,7 @@ class _RowWriter:
             return
         instructions = self.instructions
         spans = [instructions[first:end] for first, end in blocks]
-        labels = [self.dis.result_id(span[0]) for span in spans]
+        labels = [self.listing.result_id(span[0]) for span in spans]
         successors = [block_successors(span, self.branch_ops) for span in spans]
         order, levels = order_and_nest(labels, successors)
         for k in order if self.aids.reorder_blocks else range(len(blocks)):
@@ -197,22 +210,18 @@ class _RowWriter:
         """The row of one instruction; `level` is its block's nesting level, None
         outside blocks."""
         inst = self.instructions[index]
-        dis = self.dis
         nested = self.aids.nested_indent
         is_label = inst.opcode == self.ops.label
         if nested and is_label:
             self.rows.append(Row(None, ""))
-        result = dis.result_id(inst)
-        if result:
-            name = self.name(result)
-            lead = " " * max(0, self.indent - 4 - len(name)) if self.indent else ""
-            line = f"{lead}%{name} = "
-        else:
-            line = " " * self.indent
+        segments = self.listing.instruction_segments(inst, index == self.listing.sealed)
+        texts = [segment.text for segment in segments]
         if nested and level is not None:
-            line += " " * (level * NEST_INDENT + (0 if is_label else BODY_INDENT))
-        line += dis.instruction_text(inst)
-        comments = self.comments(inst, result)
+            # The nesting goes between `%name = ` (or the indentation) and the opcode.
+            opcode_at = next(k for k, segment in enumerate(segments) if segment.role is Role.OPCODE)
+            texts.insert(opcode_at, " " * (level * NEST_INDENT + (0 if is_label else BODY_INDENT)))
+        line = "".join(texts)
+        comments = self.comments(inst)
         if comments:
             width = _byte_width(line)
             column = (max(width + 2, self.comment_column, COMMENT_COLUMN) + 3) // 4 * 4
@@ -222,7 +231,7 @@ class _RowWriter:
             self.comment_column = 0
         self.rows.append(Row(index, line))
 
-    def comments(self, inst: Instruction, result: int) -> str:
+    def comments(self, inst: Instruction) -> str:
         """What follows the instruction after `;`: its byte offset, the id an OpName
         names, what was said of its result id, joined by `, ` (an empty part too)."""
         parts = [f"0x{inst.offset * 4:08x}"] if self.offsets else []
@@ -232,34 +241,35 @@ class _RowWriter:
         operands = inst.operands
         if opcode == self.ops.decorate and operands and operands[0].kind[:2] == "Id" and operands[0].value:
             target: int = operands[0].value  # type: ignore[assignment]
-            said = " ".join(self.dis.operand_text(o, inst, None) for o in operands[1:])
+            operand_text = self.listing.formatter.operand_text
+            said = " ".join(operand_text(o, inst, None) for o in operands[1:])
             before = self.id_comments.get(target)
             self.id_comments[target] = f"{before}, {said}" if before else said
         if opcode == self.ops.name and operands and operands[0].kind[:2] == "Id":
             parts.append(f"id %{operands[0].value}")
+        result = self.listing.result_id(inst)
         if result and result in self.id_comments:
             parts.append(self.id_comments[result])
         return ", ".join(parts)
 
-    def name(self, id_: int) -> str:
-        """The id as the disassembly names it."""
-        return self.dis.names.get(id_) or str(id_)
 
-
-def reading_rows(disassembler: Disassembler, aids: ReadingAids = ALL_AIDS) -> list[Row]:
-    """The disassembly with reading aids, as rows, for the disassembler's module and
-    options (names, header, indentation, offsets; the standard form, not the lossless
-    one)."""
-    if disassembler.options.lossless:
-        raise ValueError("reading aids apply to the standard disassembly, not the lossless form")
-    return _RowWriter(disassembler, aids).write()
+def reading_rows(listing: Listing, aids: ReadingAids = ALL_AIDS) -> list[Row]:
+    """The disassembly of the listing's module with reading aids, as rows, under the
+    listing's options (names, header, indentation, offsets, lossless form)."""
+    module = listing.module
+    if isinstance(module, LazyModule):
+        module.ensure_indexed()
+        instructions: Sequence[Instruction] = list(module.instructions())
+    else:
+        instructions = module.instructions
+    return _RowWriter(listing, aids, instructions).write()
 
 
 def reading_text(
-    module: Module, options: DisassemblyOptions = DisassemblyOptions(), aids: ReadingAids = ALL_AIDS
+    module: Module | LazyModule, options: DisassemblyOptions = DisassemblyOptions(), aids: ReadingAids = ALL_AIDS
 ) -> str:
     """The text spirv-dis prints for `module` with these options and reading aids."""
-    return rows_text(reading_rows(Disassembler(module, options), aids))
+    return rows_text(reading_rows(Listing(module, options=options), aids))
 
 
 def rows_text(rows: Iterable[Row]) -> str:

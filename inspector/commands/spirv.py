@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import argparse
+import sys
 
 from codec.binary.decoder import decode
 from codec.text.disassembler import DisassemblyOptions, disassemble
 from codec.text.explain import explain_text
+from codec.text.reading_aids import ReadingAids, reading_text
 from inspector.commands.io import read_input, report, write_output
 
 
@@ -30,6 +32,15 @@ def register(subparsers) -> None:
         help="for a broken module, text that `spvinspect as` turns back into the same bytes "
         "(raw ids, !0x... words where decoding failed, header comments the assembler honours); "
         "identical to plain dis for a valid module",
+    )
+    dis.add_argument("--comment", action="store_true", help="add comments that make reading easier (as spirv-dis)")
+    dis.add_argument(
+        "--nested-indent", action="store_true", help="indent blocks by their nesting in structured control flow"
+    )
+    dis.add_argument(
+        "--reorder-blocks",
+        action="store_true",
+        help="print blocks in structured control-flow order (instructions leave binary order)",
     )
     dis.set_defaults(run=run_dis)
 
@@ -56,7 +67,12 @@ def run_dis(args: argparse.Namespace) -> int:
         offsets=args.offsets,
         lossless=args.lossless,
     )
-    text = disassemble(module, options)
+    if args.lossless and args.reorder_blocks:
+        print("spvinspect dis: error: --reorder-blocks moves instructions, so it cannot be combined "
+              "with --lossless", file=sys.stderr)
+        return 2
+    aids = ReadingAids(args.comment, args.nested_indent, args.reorder_blocks)
+    text = reading_text(module, options, aids) if aids != ReadingAids() else disassemble(module, options)
     if not write_output(args.output, text.encode("utf-8", "surrogateescape")):
         return 1
     return report(args.file, module.diagnostics)
