@@ -18,10 +18,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from sys import byteorder
 
-from codec.asm.encoder import AssemblyError, Where, numeric_ids
+from codec.asm.errors import AssemblyError, Where
 from codec.asm.header import (
-    ASSEMBLER_GENERATOR, DEFAULT_VERSION, MAGIC, TARGET_ENV_VERSIONS, read_header_comment,
+    ASSEMBLER_GENERATOR, DEFAULT_VERSION, MAGIC, TARGET_ENV_VERSIONS, HeaderError,
+    read_header_comment,
 )
+from codec.asm.ids import numeric_ids
 from codec.asm.lexer import SourceMap, source_text, tokenize
 from codec.asm.plans import load_plans
 from codec.asm.quick import QuickEncoder
@@ -104,6 +106,8 @@ def _diagnostic(message: str, where: Where, source: SourceMap) -> Diagnostic:
         offset = source.word_start(index)
     elif kind == "end":
         offset = source.word_end(index)
+    elif kind == "char":
+        offset = index
     else:
         offset = len(source.text)
     line, column = source.line_col(offset)
@@ -120,8 +124,8 @@ def _run(
     numbered = numeric_ids(words) if preserve else {}
     kept = frozenset(numbered.values()) | frozenset(hints.values())
     encoder = QuickEncoder(words, load_plans(), version, kept, punctuation)
-    encoder.pin(numbered)
-    encoder.pin(hints)
+    encoder.ids.pin(numbered)
+    encoder.ids.pin(hints)
     encoder.run()
     return encoder
 
@@ -150,7 +154,10 @@ def assemble(
         return AssemblyResult(None, [Diagnostic("the text is empty: there is nothing to assemble", line=1, column=1)])
     text = source_text(text)
     source = SourceMap(text)
-    header = None if target_env is not None else read_header_comment(text, load_plans().grammar)
+    try:
+        header = None if target_env is not None else read_header_comment(text, load_plans().grammar)
+    except HeaderError as error:
+        return AssemblyResult(None, [_diagnostic(error.message, ("char", error.offset), source)], source)
     version = TARGET_ENV_VERSIONS.get(target_env or "", header.version if header else DEFAULT_VERSION)
     try:
         round_trip = header is not None
@@ -158,7 +165,7 @@ def assemble(
     except AssemblyError as error:
         return AssemblyResult(None, [_diagnostic(error.message, error.where, source)], source)
     generator = ASSEMBLER_GENERATOR
-    bound = encoder.bound
+    bound = encoder.ids.bound
     schema = 0
     if header is not None:
         generator = header.generator if header.generator is not None else generator

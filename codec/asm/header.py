@@ -42,16 +42,26 @@ TARGET_ENV_VERSIONS = {
 
 _HEADER = re.compile(
     r"; SPIR-V\r?\n"
-    r"; Version: (\d+)\.(\d+)\r?\n"
-    r"; Generator: ([^\n]*); (\d+)\r?\n"
-    r"; Bound: (\d+)\r?\n"
-    r"; Schema: (\d+)\r?(?:\n|\Z)"
+    r"; Version: ([0-9]+)\.([0-9]+)\r?\n"
+    r"; Generator: ([^\n]*); ([0-9]+)\r?\n"
+    r"; Bound: ([0-9]+)\r?\n"
+    r"; Schema: ([0-9]+)\r?(?:\n|\Z)"
 )
-_UNKNOWN_TOOL = re.compile(r"Unknown\((\d+)\)\Z")
+_UNKNOWN_TOOL = re.compile(r"Unknown\(([0-9]{1,10})\)\Z")
 # What `spvinspect dis --lossless` adds for a broken module (see codec.text.disassembler).
 _HEADER_WORDS = re.compile(r"; Header words:((?: 0x[0-9a-fA-F]{8}){5})\r?(?:\n|\Z)")
 _BIG_ENDIAN = re.compile(r"; Byte order: big-endian\r?(?:\n|\Z)")
 _TRAILING_BYTES = re.compile(r"^; Trailing bytes: ((?:[0-9a-f]{2}){1,3})\s*\Z", re.MULTILINE)
+
+
+class HeaderError(ValueError):
+    """A header comment holds a number its header word cannot: the message, and the
+    number's character offset in the text."""
+
+    def __init__(self, message: str, offset: int) -> None:
+        super().__init__(message)
+        self.message = message
+        self.offset = offset
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,12 +88,33 @@ def _tool_id(name: str, grammar: Grammar) -> int | None:
     return min(ids) if ids else None
 
 
+def _number(m: re.Match, group: int, limit: int, what: str) -> int:
+    """Group `group` of the header match as a number up to `limit`; raises HeaderError."""
+    digits = m.group(group)
+    significant = digits.lstrip("0")
+    # At most 10 digits go to int(), which refuses more than 4,300.
+    value = int(significant or "0") if len(significant) <= 10 else None
+    if value is None or value > limit:
+        shown = digits if len(digits) <= 20 else f"{digits[:20]}… ({len(digits)} digits)"
+        raise HeaderError(
+            f"the header comment's {what} {shown} does not fit in {limit.bit_length()} bits",
+            m.start(group),
+        )
+    return value
+
+
 def read_header_comment(text: str, grammar: Grammar) -> HeaderComment | None:
-    """The header comments at the very start of `text`, or None when absent."""
+    """The header comments at the very start of `text`, or None when absent; raises
+    HeaderError when one of their numbers does not fit its header word."""
     m = _HEADER.match(text)
     if m is None:
         return None
-    major, minor, tool, tool_version, bound, schema = m.groups()
+    major = _number(m, 1, 0xFF, "major version")
+    minor = _number(m, 2, 0xFF, "minor version")
+    bound = _number(m, 5, 0xFFFFFFFF, "bound")
+    schema = _number(m, 6, 0xFFFFFFFF, "schema")
+    tool = m.group(3)
+    tool_version = m.group(4).lstrip("0") or "0"
     words = None
     big_endian = False
     rest = m.end()
@@ -92,16 +123,15 @@ def read_header_comment(text: str, grammar: Grammar) -> HeaderComment | None:
         words = tuple(int(w, 16) for w in exact.group(1).split())
         big_endian = _BIG_ENDIAN.match(text, exact.end()) is not None
     trailing = _TRAILING_BYTES.search(text, rest) if words is not None else None
-    version = (int(major) << 16) | (int(minor) << 8)
     tool_id = _tool_id(tool, grammar)
     generator = None
-    if tool_id is not None and tool_id <= 0xFFFF and int(tool_version) <= 0xFFFF:
+    if tool_id is not None and tool_id <= 0xFFFF and len(tool_version) <= 5 and int(tool_version) <= 0xFFFF:
         generator = (tool_id << 16) | int(tool_version)
     return HeaderComment(
-        version & 0xFFFFFFFF,
+        (major << 16) | (minor << 8),
         generator,
-        int(bound) & 0xFFFFFFFF,
-        int(schema) & 0xFFFFFFFF,
+        bound,
+        schema,
         words,
         big_endian,
         bytes.fromhex(trailing.group(1)) if trailing else b"",

@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 import re
 import struct
+from decimal import Decimal
 from fractions import Fraction
 
 from codec.float_formats import BFLOAT16, ENCODED_FORMATS, FLOAT8_E4M3, FLOAT8_E5M2, FLOAT_LAYOUTS
@@ -22,11 +23,14 @@ _HEX_FLOAT = re.compile(r"0[xX]([0-9a-fA-F]*)(?:\.([0-9a-fA-F]*))?p([+-]?)([0-9]
 
 INT64_MIN = -(1 << 63)
 UINT64_MAX = (1 << 64) - 1
-
+TOO_LARGE = 1 << 64
+"""What a decimal of more than 20 digits reads as: past every literal's range, so
+rejected as too large, without converting digits that int() refuses past 4,300."""
 
 
 def parse_c_integer(text: str) -> int | None:
-    """The value of `text` read like C++ `istream >> std::setbase(0)`, or None."""
+    """The value of `text` read like C++ `istream >> std::setbase(0)`, or None; a
+    decimal past 64 bits may read as `TOO_LARGE`."""
     m = _INTEGER.match(text)
     if m is None:
         return None
@@ -35,6 +39,8 @@ def parse_c_integer(text: str) -> int | None:
         value = int(hex_digits, 16)
     elif octal is not None:
         value = int(octal, 8)
+    elif len(decimal) > 20:  # 20 digits hold every 64-bit number
+        value = TOO_LARGE
     else:
         value = int(decimal)
     return -value if sign == "-" else value
@@ -53,7 +59,7 @@ def id_number(name: str) -> int | None:
     if not "0" <= name[:1] <= "9":
         return None
     if name.isascii() and name.isdigit() and name[0] != "0":
-        value = int(name)
+        value = int(name) if len(name) <= 10 else TOO_LARGE
         return value if value <= 0xFFFFFFFF else None
     return parse_u32(name)
 
@@ -142,7 +148,7 @@ def _hex_float_bits(
                 if index <= top:
                     fraction |= bit << (top - index)
                 index += 1
-    written = int(m.group(4))
+    written = _exponent(m.group(4))
     exponent += -written if m.group(3) == "-" else written
     is_zero = is_denorm and fraction == 0
     if is_denorm and not is_zero:
@@ -164,6 +170,17 @@ def _hex_float_bits(
         exponent = max_exponent
         fraction = 0
     return (int(negative) << top) | (exponent << frac_bits) | fraction
+
+
+_LARGEST_EXPONENT = 10**12
+"""Where a hex float's written exponent saturates: far past every format's range,
+as spirv-as saturates it, and too small for its loops to take long."""
+
+
+def _exponent(digits: str) -> int:
+    """A hex float's written exponent, saturated at `_LARGEST_EXPONENT`."""
+    digits = digits.lstrip("0")
+    return int(digits or "0") if len(digits) <= 12 else _LARGEST_EXPONENT
 
 
 def _f32_bits(value: float) -> int:
@@ -189,7 +206,7 @@ def _nearest_f32_bits(text: str) -> int | None:
         other_bits = bits + 1 if abs(d) > abs(f) else bits - 1
         other = _f32_value(other_bits)
         if not math.isinf(other) and 2 * d == f + other:
-            exact = Fraction(text)
+            exact = Fraction(Decimal(text))  # Fraction(text) refuses 4,300 digits
             if abs(exact - Fraction(other)) < abs(exact - Fraction(f)):
                 bits = other_bits
     return bits
@@ -323,10 +340,25 @@ def encode_untyped_number(text: str) -> tuple[list[int] | None, str | None]:
     return encode_integer(text, 32, text.startswith("-"))
 
 
-def string_words(value: str) -> list[int]:
-    """The nul-terminated UTF-8 words of a literal string."""
-    data = value.encode("utf-8", "surrogateescape") + b"\0"
-    data += b"\0" * (-len(data) % 4)
+def string_bytes(value: str) -> tuple[bytes | None, str | None]:
+    """The UTF-8 bytes of a literal string's contents, or an error. Characters
+    U+DC80 to U+DCFF stand for the bytes 0x80 to 0xFF that are not UTF-8, as the
+    decoder reads them (surrogateescape); any other lone surrogate has no bytes."""
+    try:
+        return value.encode("utf-8", "surrogateescape"), None
+    except UnicodeEncodeError as error:
+        code = ord(value[error.start])
+        return None, f"the string holds U+{code:04X}, a lone surrogate, which UTF-8 cannot encode"
+
+
+def string_word_count(data: bytes) -> int:
+    """How many words a literal string of UTF-8 bytes `data` takes, its nul included."""
+    return len(data) // 4 + 1
+
+
+def string_words(data: bytes) -> list[int]:
+    """The nul-terminated words of a literal string of UTF-8 bytes `data`."""
+    data += b"\0" * (4 - len(data) % 4)
     return list(struct.unpack(f"<{len(data) // 4}I", data))
 
 

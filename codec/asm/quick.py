@@ -1,29 +1,23 @@
 """The assembler's quick paths: the same run as `codec.asm.encoder.Encoder`, with the
 instructions that make up most modules encoded without the operand-by-operand engine.
 
-A module is mostly instructions of a few shapes (`codec.asm.plans.QuickShape`): ids,
-plain literals and enumerants without parameters. Written plainly, as disassemblers
-print them, these are encoded here several times faster. Whatever is not plain (a
-`!<integer>`, a missing operand, an escape in a string, an enumerant with parameters)
-goes to the engine, which gives the same words and the exact diagnostics; the tests
-hold the two to the same output on edited modules.
+A module is mostly instructions of a few shapes (`codec.asm.plans.QuickShape`, read
+off the operand program): ids, plain literals and enumerants without parameters.
+Written plainly, as disassemblers print them, these are encoded here several times
+faster, by the exact engine's own encoders for each operand code. Whatever is not
+plain (a `!<integer>`, a missing operand, an escape in a string, an enumerant with
+parameters) goes to the engine, which gives the same words and the exact
+diagnostics; the tests hold the two to the same output on edited modules.
 """
 
 from __future__ import annotations
 
-import re
-
 from codec.asm import literals as lit
-from codec.asm.encoder import ID_NAME, INT, MAX_WORD_COUNT, OTHER, Encoder, encode_typed
-from codec.asm.plans import (
-    ENUM_BASE, EXT_INST_NUM, ID, LIT_INT, LIT_STR, TAIL_CASES, TAIL_IDS, TYPE_ID, TYPED_NUM,
-    QuickShape,
-)
-
-_PLAIN_STRING = re.compile(r'"[^"\\]{0,16000}"\Z')
-"""A quoted string without escapes, short enough to need no length check."""
-_PLAIN_UINT = re.compile(r"(?:0|[1-9][0-9]*)\Z")
-"""A decimal integer without sign or leading zeros (which would make it octal)."""
+from codec.asm.encoder import Encoder
+from codec.asm.enums import plain_enum_value
+from codec.asm.literal_operands import MAX_WORD_COUNT, encode_typed, plain_string_words
+from codec.asm.plans import TAIL_CASES, TAIL_IDS, QuickShape
+from codec.program import ENUM_BASE, EXT_INST_NUM, LIT_INT, LIT_STR, TYPE_ID, TYPED_NUM
 
 
 class QuickEncoder(Encoder):
@@ -40,8 +34,9 @@ class QuickEncoder(Encoder):
         toks = self.toks
         n = self.n
         out = self.out
-        get = self.ids.get
-        value_types = self.value_types
+        get = self.ids.numbers.get
+        number_of = self.ids.number_of
+        value_types = self.declared.value_types
         inst_words = self.inst_words
         inst_first = self.inst_first
         quick_result, quick_plain = self.plans.quick(self.version)
@@ -82,7 +77,7 @@ class QuickEncoder(Encoder):
                 words.insert(has_type, result)  # spirv-as's order: type, result, the rest
             numbers = list(map(get, words))
             if None in numbers:  # ids seen for the first time, numbered as `simple` does
-                numbers = [self.number_of(word) for word in words]
+                numbers = [number_of(word) for word in words]
                 if None in numbers:
                     i = slow(i)
                     continue
@@ -136,89 +131,68 @@ class QuickEncoder(Encoder):
         j = self.tail_end(j, tail) if tail else j
         if j < 0 or self.toks[j] == "=":
             return -1
-        get = self.ids.get
+        get = self.ids.numbers.get
+        number_of = self.ids.number_of
         words: list[int] = []
         if result is not None and not has_type:
-            number = self.number_of(result)
+            number = number_of(result)
             if number is None:
                 return -1
             words.append(number)
-        ext_ids = None  # how many ids an extended instruction takes after its name
+        declared = self.declared
+        ext_ids = -1  # how many ids an extended instruction takes after its name
         for code, tok in zip(codes, self.toks[k : k + length]):
             if code <= TYPE_ID:
                 number = get(tok)
                 if number is None:
-                    number = self.number_of(tok)
+                    number = number_of(tok)
                     if number is None:
                         return -1
                 words.append(number)
                 if code == TYPE_ID and result is not None:
-                    number = self.number_of(result)
+                    number = number_of(result)
                     if number is None:
                         return -1
                     words.append(number)
-            elif code == LIT_STR:
-                if not _PLAIN_STRING.match(tok):
-                    return -1
-                words += lit.string_words(tok[1:-1])
+                continue
+            if code == LIT_STR:
+                encoded = plain_string_words(tok)
             elif code == LIT_INT:
-                if not _PLAIN_UINT.match(tok):
-                    return -1
-                value = int(tok)
-                if value > 0xFFFFFFFF:
-                    return -1
-                words.append(value)
-            elif code == EXT_INST_NUM:
-                ext = self.imports.get(words[-1])
-                found = None if ext is None else self.plans.ext_instructions(ext).get(tok)
-                if found is None or found[1] != (ID,) * len(found[1]):
-                    return -1
-                words.append(found[0])
-                ext_ids = len(found[1])
+                encoded = lit.encode_integer(tok, 32, False)[0]
             elif code == TYPED_NUM:
-                info = self.types.get(words[0])
-                if info is None or info[0] == OTHER:
+                info = declared.constant_type(words[0])
+                encoded = None if info is None else encode_typed(tok, info)[0]
+            elif code == EXT_INST_NUM:
+                ext = declared.imports.get(words[-1])
+                found = None if ext is None else self.plans.ext_instructions(ext).get(tok)
+                if found is None or found.ids < 0:
                     return -1
-                encoded = encode_typed(tok, info)[0]
-                if encoded is None:
-                    return -1
-                words += encoded
+                encoded = [found.number]
+                ext_ids = found.ids
             else:
-                enum = self.enum_kinds[(code - ENUM_BASE) >> 1]
-                by_name = enum.kind.by_name
-                if enum.is_mask:
-                    value = 0
-                    for part in tok.split("|"):
-                        e = by_name.get(part)
-                        if e is None:
-                            return -1
-                        value |= e.value
-                    if value & enum.parameter_bits:
-                        return -1
-                else:
-                    e = by_name.get(tok)
-                    if e is None or e.value in enum.parameters:
-                        return -1
-                    value = e.value
-                words.append(value)
+                value = plain_enum_value(self.plans.enums[(code - ENUM_BASE) >> 1], tok)
+                encoded = None if value is None else [value]
+            if encoded is None:
+                return -1
+            words += encoded
         if tail:
             rest = self.toks[k + length : j]
             if tail == TAIL_CASES:  # (literal, label) pairs, the literal as wide as the selector
-                info = self.types.get(self.value_types.get(words[0], -1))
-                if info is None or info[0] != INT:
+                info = declared.selector_type(words[0])
+                if info is None:
                     return -1
                 for literal, label in zip(rest[::2], rest[1::2]):
-                    encoded = lit.encode_integer(literal, info[1], info[2])[0]
-                    number = None if encoded is None else self.number_of(label)
+                    encoded = encode_typed(literal, info)[0]
+                    number = None if encoded is None else number_of(label)
                     if number is None:
                         return -1
                     words += encoded
                     words.append(number)
             else:
-                if ext_ids is not None and len(rest) != ext_ids:
+                if ext_ids >= 0 and len(rest) != ext_ids:
                     return -1
                 for tok in rest:
-                    number = self.number_of(tok)
+                    number = number_of(tok)
                     if number is None:
                         return -1
                     words.append(number)
@@ -230,13 +204,5 @@ class QuickEncoder(Encoder):
         out.append(((len(words) + 1) << 16) | opcode)
         out.extend(words)
         if has_type:
-            self.value_types.setdefault(words[1], words[0])
+            declared.value_types.setdefault(words[1], words[0])
         return j
-
-    def number_of(self, tok: str) -> int | None:
-        """The number of id word `tok`, numbering it on first sight; None when it is
-        not a valid id."""
-        number = self.ids.get(tok)
-        if number is None and ID_NAME.match(tok):
-            number = self.assign(tok)
-        return number
