@@ -252,7 +252,9 @@ def test_empty_text_is_rejected_like_spirv_as() -> None:
 
 WORDS = ["OpCapability", "Shader", "%1", "%x", "=", "OpTypeInt", "32", "1", "OpConstant", "-0x1p+3",
          "OpSwitch", "!5", '"s\\"', "OpUnknown", "(", ",", ")", ";", "\n", "OpExtInst", "OpLoopMerge",
-         "Unroll|", "0x", "\\", '"', "OpSpecConstantOp", "IAdd", "\0", "%", "1e99", "OpDecorate"]
+         "Unroll|", "0x", "\\", '"', "OpSpecConstantOp", "IAdd", "\0", "%", "1e99", "OpDecorate",
+         "\r\n", "\r", "1" * 5000, "0" * 4400 + "7", "0x1p+" + "9" * 5000, "!" + "9" * 5000, "%" + "9" * 5000,
+         "\ud800", '"\ud800"', '"\udc80"', "OpName", "OpMemberName", "OpExtInstImport", '"' + "a" * 262132 + '"']
 
 
 @given(st.lists(st.sampled_from(WORDS), max_size=30), st.sampled_from([" ", "\n", "\t"]))
