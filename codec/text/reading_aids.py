@@ -130,7 +130,8 @@ def _opcodes(grammar: Grammar) -> tuple[SectionOpcodes, BranchOpcodes]:
     """The opcodes the layout needs, resolved once per grammar."""
     known = _OPCODES.get(id(grammar))
     if known is None or known[0] is not grammar:
-        known = _OPCODES[id(grammar)] = (grammar, SectionOpcodes.from_grammar(grammar), BranchOpcodes.from_grammar(grammar))
+        sections, branches = SectionOpcodes.from_grammar(grammar), BranchOpcodes.from_grammar(grammar)
+        known = _OPCODES[id(grammar)] = (grammar, sections, branches)
     return known[1], known[2]
 
 
@@ -278,9 +279,13 @@ def rows_text(rows: Iterable[Row]) -> str:
     return "\n".join(lines) + "\n" if lines else ""
 
 
-def instruction_rows(rows: Sequence[Row]) -> dict[int, int]:
-    """Instruction index → the index of its row."""
-    return {row.instruction: number for number, row in enumerate(rows) if row.instruction is not None}
+def instruction_rows(rows: Sequence[Row]) -> list[int]:
+    """For each instruction index, the index of its row (every instruction has one)."""
+    row_of = [0] * sum(1 for row in rows if row.instruction is not None)
+    for number, row in enumerate(rows):
+        if row.instruction is not None:
+            row_of[row.instruction] = number
+    return row_of
 
 
 def _byte_width(line: str) -> int:

@@ -13,11 +13,12 @@ from oracle import run_tool
 
 from codec.asm.assembler import assemble
 from codec.binary.decoder import decode
+from codec.binary.lazy import open_module
 from codec.binary.model import Module
 from codec.grammar import load_grammar
 from codec.text.disassembler import Disassembler, DisassemblyOptions
 from codec.text.listing import Listing
-from codec.text.reading_aids import ALL_AIDS, ReadingAids, reading_rows, rows_text
+from codec.text.reading_aids import ALL_AIDS, ReadingAids, instruction_rows, reading_rows, rows_text
 from inspector.cli import main
 from inspector.commands.open import EXAMPLE_MODULE
 
@@ -105,12 +106,19 @@ def test_every_instruction_has_exactly_one_row_holding_its_text(decoded):
         rows = reading_rows(listing, ALL_AIDS)
         shown = sorted(row.instruction for row in rows if row.instruction is not None)
         assert shown == list(range(len(module.instructions))), path.name
+        row_of = instruction_rows(rows)
+        for index, inst in enumerate(module.instructions):
+            row = rows[row_of[index]]
+            assert row.instruction == index and listing.instruction_text(inst) in row.text, f"{path.name}: {row}"
         for row in rows:
             if row.instruction is None:
                 assert row.text == "" or row.text.lstrip().startswith("; "), f"{path.name}: {row.text!r}"
-            else:
-                inst = module.instructions[row.instruction]
-                assert listing.instruction_text(inst) in row.text, f"{path.name}: {row.text!r}"
+
+
+def test_a_module_opened_lazily_gives_the_same_rows(decoded):
+    for path, module in list(decoded.items())[::25]:
+        lazy = open_module(path.read_bytes())
+        assert reading_rows(Listing(lazy), ALL_AIDS) == reading_rows(Listing(module), ALL_AIDS), path.name
 
 
 def test_without_aids_the_rows_are_the_plain_disassembly(decoded):
