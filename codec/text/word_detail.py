@@ -251,6 +251,7 @@ def word_detail(
             module.trailing_bytes,
             WordKind.TRAILING,
             f"{len(module.trailing_bytes)} trailing byte(s), not a whole word",
+            diagnostics=_diagnostics_at(module, range(word_offset, word_offset + 1)),
         )
     value = words[word_offset]
     big_endian = module.header is not None and module.header.big_endian

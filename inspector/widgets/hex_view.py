@@ -29,7 +29,8 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 from textual.widgets import Input, Label
 
-from codec.binary.model import HEADER_WORDS
+from codec.binary.lazy import LazyModule
+from codec.binary.model import HEADER_WORDS, Module
 from codec.text.word_detail import WordKind
 from inspector.messages import SelectWord
 
@@ -151,7 +152,7 @@ class HexView(ScrollView, can_focus=True):
         Binding("c", "card", "Card", id="hex.card", tooltip="The grammar card of the word under the cursor"),
     ]
 
-    cursor: reactive[int] = reactive(0, init=False, always_update=False)
+    cursor: reactive[int] = reactive(0, init=False, repaint=False)
     """Word offset under the cursor (`len(words)`: the trailing bytes, when there are any)."""
     bytes_mode: reactive[bool] = reactive(False, init=False)
     """True to show bytes in file order with an ASCII column instead of words."""
@@ -197,15 +198,17 @@ class HexView(ScrollView, can_focus=True):
         self.border_title = f"Hex · {'big' if big_endian else 'little'}-endian"
 
     @classmethod
-    def for_module(cls, module, **kwargs) -> HexView:
-        """A hex view of a decoded module (lazy or eager): its words, byte order, tail,
-        trailing bytes and the words its diagnostics name so far."""
+    def for_module(cls, module: Module | LazyModule, **kwargs) -> HexView:
+        """A hex view of a decoded module (lazy or eager): its words, byte order, tail
+        (once a lazy module is indexed; see `set_tail_offset`), trailing bytes and the
+        words its diagnostics name so far (see `mark`)."""
         header = module.header
+        indexed = not isinstance(module, LazyModule) or module.indexed
         return cls(
             module.words,
             big_endian=header is not None and header.big_endian,
             trailing_bytes=module.trailing_bytes,
-            tail_offset=module.tail_offset,
+            tail_offset=module.tail_offset if indexed else None,
             marked=(d.word_offset for d in module.diagnostics if d.word_offset is not None),
             **kwargs,
         )
@@ -228,9 +231,8 @@ class HexView(ScrollView, can_focus=True):
         old = self.highlighted
         self.highlighted = words if words is not None else range(0)
         self.highlight_kinds = tuple(kinds)
-        self._forget_words(old)
-        self._forget_words(self.highlighted)
-        self.refresh()
+        self._repaint_words(old)
+        self._repaint_words(self.highlighted)
 
     def mark(self, word_offsets: Iterable[int]) -> None:
         """Mark the words diagnostics name (replacing earlier marks), e.g. once the
@@ -262,9 +264,8 @@ class HexView(ScrollView, can_focus=True):
 
     def watch_cursor(self, old: int, new: int) -> None:
         """Repaint the rows the cursor left and entered."""
-        self._rows.discard(old // self.words_per_row)
-        self._rows.discard(new // self.words_per_row)
-        self.refresh()
+        self._repaint_words(range(old, old + 1))
+        self._repaint_words(range(new, new + 1))
 
     def watch_bytes_mode(self) -> None:
         """Rows change shape: lay them out again."""
@@ -272,14 +273,18 @@ class HexView(ScrollView, can_focus=True):
         self.scroll_to_cursor()
 
     def scroll_to_cursor(self) -> None:
-        """Scroll the least needed to show the cursor's row."""
-        row = self.cursor // self.words_per_row
-        height = max(self.scrollable_content_region.height, 1)
-        top = round(self.scroll_offset.y)
-        if row < top:
-            self.scroll_to(y=row, animate=False, immediate=True)
-        elif row >= top + height:
-            self.scroll_to(y=row - height + 1, animate=False, immediate=True)
+        """Scroll the least needed to show the cursor's word."""
+        row, column = divmod(self.cursor, self.words_per_row)
+        region = self.scrollable_content_region
+        height, width = max(region.height, 1), max(region.width, 1)
+        left, top = round(self.scroll_offset.x), round(self.scroll_offset.y)
+        cell = BYTES_CELL if self.bytes_mode else WORD_CELL
+        start = GUTTER + column * cell
+        end = start + cell - 1
+        y = row if row < top else row - height + 1 if row >= top + height else top
+        x = (0 if column == 0 else start) if start < left else end - width + 1 if end >= left + width else left
+        if (x, y) != (left, top):
+            self.scroll_to(x=x, y=y, animate=False, immediate=True)
 
     @property
     def page_rows(self) -> int:
@@ -367,22 +372,28 @@ class HexView(ScrollView, can_focus=True):
         self._styles.clear()
         self._rows.clear()
 
-    def _forget_words(self, words: range) -> None:
+    def _repaint_words(self, words: range) -> None:
+        """Forget the rendered rows holding `words` and repaint them."""
         if not words:
             return
         per_row = self.words_per_row
         first, last = words.start // per_row, (words.stop - 1) // per_row
         if last - first > 512:
             self._rows.clear()
+            self.refresh()
             return
         for row in range(first, last + 1):
             self._rows.discard(row)
+        self.refresh_lines(first, last - first + 1)
 
     def _style(self, name: str) -> Style:
         """A component's own colours and text style, translucent colours (`$boost`)
-        blended over the pane's background, so styles can be stacked."""
+        blended over the pane's background, so styles can be stacked; '' is the pane's
+        own style."""
         style = self._styles.get(name)
-        if style is None:
+        if style is None and not name:
+            style = self._styles[name] = self.rich_style
+        elif style is None:
             styles = self.get_component_styles(f"hex-view--{name}")
             _, background = self.background_colors
             style = Style(
@@ -397,7 +408,7 @@ class HexView(ScrollView, can_focus=True):
         scroll_x, scroll_y = self.scroll_offset
         row = scroll_y + y
         width = self.scrollable_content_region.width
-        base = self.rich_style
+        base = self._style("")
         if row >= self.virtual_size.height:
             return Strip.blank(width, base)
         strip = self._rows.get(row)

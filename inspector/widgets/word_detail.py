@@ -3,7 +3,6 @@ explained down to its operand (the data inspector of ImHex, for SPIR-V)."""
 
 from __future__ import annotations
 
-from rich.table import Table
 from rich.text import Text
 from textual.widgets import Static
 
@@ -11,7 +10,9 @@ from codec.text.word_detail import WordDetail
 
 
 class WordDetailPanel(Static):
-    """Renders a `WordDetail`: one labelled row per fact, diagnostics in the error colour."""
+    """Renders a `WordDetail`: one labelled line per fact, diagnostics in the error colour.
+
+    Plain text rather than a table: the panel repaints on every cursor move."""
 
     COMPONENT_CLASSES = {"word-detail--label", "word-detail--diagnostic"}
     DEFAULT_CSS = """
@@ -38,9 +39,12 @@ class WordDetailPanel(Static):
             return
         label = self.get_component_rich_style("word-detail--label", partial=True)
         error = self.get_component_rich_style("word-detail--diagnostic", partial=True)
-        table = Table.grid(padding=(0, 1))
-        table.add_column(no_wrap=True, style=label)
-        table.add_column(overflow="fold")
-        for name, text in detail.rows():
-            table.add_row(name, Text(text, style=error if name == "Diagnostic" else ""))
-        self.update(table)
+        width = max(len(name) for name, _ in detail.rows()) + 1
+        text = Text()
+        for name, value in detail.rows():
+            text.append(name.ljust(width), label)
+            text.append(value, error if name == "Diagnostic" else None)
+            text.append("\n")
+        text.rstrip()
+        # A panel of fixed height never needs the screen laid out again for new text.
+        self.update(text, layout=self.styles.height is None or self.styles.height.is_auto)

@@ -220,6 +220,7 @@ def test_broken_words_say_why_they_could_not_be_decoded():
     trailing = word_detail(module, len(module.words))
     assert trailing.kind is WordKind.TRAILING and trailing.file_bytes == b"\x01\x02\x03"
     assert trailing.value is None and trailing.meaning == "3 trailing byte(s), not a whole word"
+    assert "not a multiple of 4" in trailing.diagnostics[0].message
     truncated = decode(data[:402])
     tail = word_detail(truncated, len(truncated.words) - 1)
     assert tail.kind is WordKind.TAIL

@@ -1,0 +1,132 @@
+"""Hex pane speed on the large module: a page scroll in the middle, and a word-cursor move
+(with the selection it triggers: highlight and word detail), against the 50 ms target.
+
+Usage: python benchmarks/bench_hex.py [--module PATH] [--repeat N]
+The module is opened as the app opens it (codec.binary.lazy.open_module, friendly names,
+and the id definitions its index worker builds) before timing starts. Times are wall-clock from the key press to the pane repainted, best of N, in a
+headless app at 120x40. There is no reference tool for an interactive pane, so the
+figure is printed beside the target. The machine is shared: compare runs, not absolutes.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from large_module import build_large_module  # noqa: E402
+from textual import on  # noqa: E402
+from textual.app import App, ComposeResult  # noqa: E402
+from textual.binding import Binding  # noqa: E402
+from textual.containers import Horizontal  # noqa: E402
+
+from codec.binary.lazy import LazyModule, open_module  # noqa: E402
+from codec.text.listing import OperandFormatter  # noqa: E402
+from codec.text.names import NameMap  # noqa: E402
+from codec.text.word_detail import instruction_word_kinds, locate, word_detail  # noqa: E402
+from inspector.messages import SelectWord  # noqa: E402
+from inspector.widgets.hex_view import HexView  # noqa: E402
+from inspector.widgets.word_detail import WordDetailPanel  # noqa: E402
+from themes import DEFAULT_THEME, THEMES  # noqa: E402
+
+TARGET_MS = 50.0
+LARGE_BYTES = 7_900_000
+
+
+class HexBench(App):
+    """The hex pane and the detail panel over a lazy module, wired as the main screen does."""
+
+    CSS = "HexView { width: 1fr; } WordDetailPanel { width: 36; height: 1fr; }"
+    BINDINGS = [Binding("f12", "nothing", "Nothing", id="bench.nothing")]
+
+    def __init__(self, module: LazyModule, definitions: dict[int, int]) -> None:
+        super().__init__()
+        for theme in THEMES.values():
+            self.register_theme(theme)
+        self.theme = DEFAULT_THEME
+        self.module = module
+        self.definitions = definitions
+        self.formatter = OperandFormatter(module.grammar, NameMap(module))
+
+    def compose(self) -> ComposeResult:
+        with Horizontal():
+            yield HexView.for_module(self.module)
+            yield WordDetailPanel()
+
+    def action_nothing(self) -> None:
+        """A bound key that does nothing: what the harness and Textual cost alone."""
+
+    @on(SelectWord)
+    def word_selected(self, message: SelectWord) -> None:
+        self.select(message.word)
+
+    def select(self, word: int) -> None:
+        hex_view = self.query_one(HexView)
+        hex_view.show_word(word)
+        found = locate(self.module, word)
+        if found is None:
+            hex_view.highlight(None)
+        else:
+            inst = found[1]
+            hex_view.highlight(range(inst.offset, inst.end), instruction_word_kinds(inst))
+        detail = word_detail(self.module, word, self.formatter, definition=self.definitions.get)
+        self.query_one(WordDetailPanel).show(detail)
+
+
+async def measure(module: LazyModule, definitions: dict[int, int], repeat: int) -> tuple[float, float, float]:
+    """Best times (ms) of a key bound to nothing (the harness's own cost), a page down in
+    the middle and a one-word cursor move."""
+    app = HexBench(module, definitions)
+    idle_best = page_best = move_best = float("inf")
+    async with app.run_test(size=(120, 40)) as pilot:
+        hex_view = app.query_one(HexView)
+        middle = len(module.words) // 2
+        for attempt in range(repeat):
+            app.select(middle + attempt * 997)
+            await pilot.pause()
+            start = time.perf_counter()
+            await pilot.press("f12")
+            await pilot.pause()
+            idle_best = min(idle_best, time.perf_counter() - start)
+            start = time.perf_counter()
+            await pilot.press("pagedown")
+            await pilot.pause()
+            page_best = min(page_best, time.perf_counter() - start)
+            start = time.perf_counter()
+            await pilot.press("right")
+            await pilot.pause()
+            move_best = min(move_best, time.perf_counter() - start)
+        assert hex_view.cursor > middle
+    return idle_best * 1000, page_best * 1000, move_best * 1000
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--module", type=Path, default=Path("/tmp/spvinspect-large-7.9mb.spv"))
+    parser.add_argument("--repeat", type=int, default=5)
+    args = parser.parse_args()
+    path = build_large_module(args.module, LARGE_BYTES)
+    data = path.read_bytes()
+    start = time.perf_counter()
+    module = open_module(data)
+    definitions: dict[int, int] = {}
+    for index, inst in enumerate(module.instructions()):
+        if inst.result_id:
+            definitions.setdefault(inst.result_id, index)
+    opened = time.perf_counter() - start
+    print(f"module: {path} ({len(data) / 1e6:.1f} MB, {module.instruction_count} instructions, "
+          f"opened and indexed in {opened:.2f}s, not timed below)")
+    idle_ms, page_ms, move_ms = asyncio.run(measure(module, definitions, args.repeat))
+    print(f"{'action':<34}{'ours':>10}{'target':>10}")
+    print(f"{'a key bound to doing nothing':<34}{idle_ms:>8.1f}ms{'':>10}  (harness and Textual alone)")
+    print(f"{'page down in the middle':<34}{page_ms:>8.1f}ms{TARGET_MS:>8.0f}ms")
+    print(f"{'word cursor move (+ detail)':<34}{move_ms:>8.1f}ms{TARGET_MS:>8.0f}ms")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
