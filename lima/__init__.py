@@ -8,6 +8,7 @@ from lima.disasm_mesa import mesa_line
 from lima.disasm_seed import seed_lines
 from lima.encoder import encode_instruction, encode_words
 from lima.explain import chunk_lines, explain_lines
+from lima.listing import STYLES, listing_lines
 from lima.decoder import decode_words
 from lima.model import BitRange, Chunk, ChunkField, Field, Instruction, LimaProgram
 from lima.program import decode
@@ -19,6 +20,7 @@ __all__ = [
     "Field",
     "Instruction",
     "LimaProgram",
+    "STYLES",
     "assemble",
     "chunk_lines",
     "decode",
@@ -26,6 +28,7 @@ __all__ = [
     "encode_instruction",
     "encode_words",
     "explain_lines",
+    "listing_lines",
     "mesa_line",
     "seed_lines",
 ]

@@ -22,7 +22,7 @@ def register(subparsers) -> None:
     dis.add_argument("file", help="input file, or - for stdin")
     dis.add_argument(
         "--style",
-        choices=("seed", "mesa"),
+        choices=lima.STYLES,
         default="seed",
         help="seed: the proposed syntax, which `lima as` reads back (default); "
         "mesa: the lines Mesa's lima disassembler prints",
@@ -39,25 +39,13 @@ def register(subparsers) -> None:
     explain.set_defaults(run=run_explain)
 
 
-def _trailing(program: lima.LimaProgram) -> list[str]:
-    first = sum(len(instr.words) for instr in program.instructions)
-    return [
-        f"# word {first + i}: 0x{word:08x} (not decoded)" for i, word in enumerate(program.trailing_words)
-    ]
-
-
 def run_dis(args: argparse.Namespace) -> int:
     """Prints the program one instruction per line; diagnostics go to stderr."""
     data = read_input(args.file)
     if data is None:
         return 1
     program = lima.decode(data)
-    lines = [f"# {line}" for line in lima.chunk_lines(program.chunks)]
-    if args.style == "mesa":
-        lines += [lima.mesa_line(instr) for instr in program.instructions]
-    else:
-        lines += lima.seed_lines(program)
-    lines += _trailing(program)
+    lines = lima.listing_lines(program, args.style)
     if lines:
         print("\n".join(lines))
     return report(args.file, program.diagnostics)

@@ -1,0 +1,27 @@
+"""What `spvinspect lima dis` prints: chunks and undecoded words as comments around the code."""
+
+from __future__ import annotations
+
+from lima.disasm_mesa import mesa_line
+from lima.disasm_seed import seed_lines
+from lima.explain import chunk_lines
+from lima.model import LimaProgram
+
+STYLES = ("seed", "mesa")
+"""seed: the proposed syntax, which `lima.assemble` reads back; mesa: Mesa's disassembler."""
+
+
+def listing_lines(program: LimaProgram, style: str = "seed") -> list[str]:
+    """The MBS chunk tree as `#` comments, one line per instruction, then a comment for each
+    word after the last decoded instruction. In the seed style the text assembles back to
+    the words of the decoded instructions."""
+    lines = [f"# {line}" for line in chunk_lines(program.chunks)]
+    if style == "mesa":
+        lines += [mesa_line(instr) for instr in program.instructions]
+    else:
+        lines += seed_lines(program)
+    first = sum(len(instr.words) for instr in program.instructions)
+    lines += [
+        f"# word {first + i}: 0x{word:08x} (not decoded)" for i, word in enumerate(program.trailing_words)
+    ]
+    return lines
