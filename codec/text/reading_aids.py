@@ -186,7 +186,8 @@ class _RowWriter:
             blank = [Row(None, "")] * (2 if self.aids.nested_indent else 1)
             name = self.listing.names.name(self.listing.result_id(inst))
             self.rows.extend([*blank, Row(None, f"{' ' * self.indent}; Function {name}")])
-        for title, opcodes in ((ANNOTATIONS, ops.decorations), (DEBUG_INFORMATION, ops.debug), (TYPES, ops.types)):
+        sections = ((ANNOTATIONS, ops.decorations), (DEBUG_INFORMATION, ops.debug), (TYPES, ops.types))
+        for title, opcodes in sections:
             if opcode in opcodes and title not in self.sections_opened:
                 self.sections_opened.add(title)
                 self.rows.extend([Row(None, ""), Row(None, f"{' ' * self.indent}; {title}")])
@@ -267,7 +268,9 @@ def reading_rows(listing: Listing, aids: ReadingAids = ALL_AIDS) -> list[Row]:
 
 
 def reading_text(
-    module: Module | LazyModule, options: DisassemblyOptions = DisassemblyOptions(), aids: ReadingAids = ALL_AIDS
+    module: Module | LazyModule,
+    options: DisassemblyOptions = DisassemblyOptions(),
+    aids: ReadingAids = ALL_AIDS,
 ) -> str:
     """The text spirv-dis prints for `module` with these options and reading aids."""
     return rows_text(reading_rows(Listing(module, options=options), aids))

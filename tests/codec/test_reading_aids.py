@@ -22,7 +22,8 @@ from codec.text.reading_aids import ALL_AIDS, ReadingAids, instruction_rows, rea
 from inspector.cli import main
 from inspector.commands.open import EXAMPLE_MODULE
 
-AID_FLAGS = (["--comment"], ["--nested-indent"], ["--reorder-blocks"], ["--comment", "--nested-indent", "--reorder-blocks"])
+ALL_AID_FLAGS = ["--comment", "--nested-indent", "--reorder-blocks"]
+AID_FLAGS = (["--comment"], ["--nested-indent"], ["--reorder-blocks"], ALL_AID_FLAGS)
 NAMING = ([], ["--raw-id"])
 
 
@@ -109,7 +110,8 @@ def test_every_instruction_has_exactly_one_row_holding_its_text(decoded):
         row_of = instruction_rows(rows)
         for index, inst in enumerate(module.instructions):
             row = rows[row_of[index]]
-            assert row.instruction == index and listing.instruction_text(inst) in row.text, f"{path.name}: {row}"
+            assert row.instruction == index, f"{path.name}: {row}"
+            assert listing.instruction_text(inst) in row.text, f"{path.name}: {row}"
         for row in rows:
             if row.instruction is None:
                 assert row.text == "" or row.text.lstrip().startswith("; "), f"{path.name}: {row.text!r}"
@@ -163,7 +165,8 @@ def test_broken_modules_print_what_spirv_dis_prints_and_go_on(corpus):
                 continue
             expected = spirv_dis(case.data, flags, check=False)
             actual = ours(module, flags)
-            assert actual.startswith(expected), f"{path.name}, {case.name}: {first_difference(expected, actual)}"
+            difference = first_difference(expected, actual)
+            assert actual.startswith(expected), f"{path.name}, {case.name}: {difference}"
             compared += 1
     assert compared > 50
 
@@ -184,7 +187,8 @@ def test_which_instructions_open_a_section_follows_spirv_dis():
     failures = []
     for desc in candidates:
         words = [w for o in desc.operands if o.kind != "IdResult" for w in sample_words(o.kind, 0, grammar)]
-        text = "OpCapability Shader\n" + ("%r = " if desc.has_result else "") + " ".join([desc.opname, *words])
+        line = " ".join([desc.opname, *words])
+        text = "OpCapability Shader\n" + (f"%r = {line}" if desc.has_result else line)
         result = assemble(text + "\n")
         assert result.ok, f"{text}: {result.diagnostics[:1]}"
         expected = section_comments(spirv_dis(result.binary, ["--comment"]))
@@ -246,7 +250,8 @@ def test_what_spirv_dis_crashes_on_or_drops_is_shown_whole():
     assert result.ok, result.diagnostics
     module = decode(result.binary)
     rows = reading_rows(Listing(module, options=DisassemblyOptions(header=False)), ALL_AIDS)
-    assert sorted(r.instruction for r in rows if r.instruction is not None) == list(range(len(module.instructions)))
+    shown = sorted(r.instruction for r in rows if r.instruction is not None)
+    assert shown == list(range(len(module.instructions)))
     assert rows_text(rows).endswith(SHOWN_WHOLE)
 
 
