@@ -225,3 +225,10 @@ def test_broken_words_say_why_they_could_not_be_decoded():
     tail = word_detail(truncated, len(truncated.words) - 1)
     assert tail.kind is WordKind.TAIL
     assert tail.diagnostics and tail.diagnostics[0].word_offset == truncated.tail_offset
+
+
+def test_words_of_an_incomplete_header():
+    module = decode(EXAMPLE_MODULE.read_bytes()[:10])
+    first = word_detail(module, 0)
+    assert (first.kind, first.meaning) == (WordKind.HEADER, "incomplete header word")
+    assert word_detail(module, 2).file_bytes == EXAMPLE_MODULE.read_bytes()[8:10]

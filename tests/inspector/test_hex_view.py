@@ -263,6 +263,16 @@ async def test_broken_module_marks_faulty_words_tail_and_trailing_bytes():
         assert panel.detail.diagnostics, "a tail word says why it was not decoded"
 
 
+async def test_a_file_too_short_for_a_header_still_shows_its_bytes():
+    app = HexHost(b"\x03\x02\x23\x07\x00\x05\x01")
+    async with app.run_test(size=(80, 24)) as pilot:
+        hex_view = app.query_one(HexView)
+        assert hex_view.render_line(0).text.startswith("00000000  07230203 000501")
+        await pilot.press("right", "right", "down", "end", "g", *"4", "enter")
+        assert hex_view.cursor == 1
+        assert app.query_one(WordDetailPanel).detail.kind is WordKind.TRAILING
+
+
 async def test_card_key_opens_the_grammar_card_of_the_operand():
     app = HexHost(EXAMPLE_MODULE.read_bytes())
     async with app.run_test(size=(120, 40)) as pilot:
