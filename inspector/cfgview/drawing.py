@@ -1,0 +1,417 @@
+"""The layered drawing of one function: boxes, routed edges with arrowheads, labels.
+
+Textual-free. `draw_function` sizes every block's box from its text and the ports its
+edges need, lets `layout.lay_out` (grandalf) place the boxes in layers, then routes
+each edge on the character grid: down from a port on the bottom border of the upper
+block, through the columns the layout kept free in the layers between, across the gap
+above the lower block on a track of its own, and into an arrowhead over the lower
+block. Edges drawn upwards (back edges) leave from the top border and end in `▲` under
+their target; an edge from a block to itself loops beside it. Line styles tell edges
+apart without colour: back edges heavy, merge declarations dashed, continue
+declarations dotted; the style class of each cell carries the theme colour.
+"""
+
+from __future__ import annotations
+
+import textwrap
+from collections.abc import Iterable
+
+from codec.cfg.graph import CASE, CONTINUE, DEFAULT, FALSE, MERGE, TRUE, Block, Edge, FunctionCFG
+from codec.diagnostics import Diagnostic
+from inspector.cfgview.layout import lay_out, upward_edges
+from inspector.cfgview.model import Canvas, CfgDrawing, Cell, EdgeRoute, Rect
+
+UP, DOWN, LEFT, RIGHT = 1, 2, 4, 8
+GLYPHS = {
+    "light": "│─╭╮╰╯├┤┬┴┼",
+    "heavy": "┃━┏┓┗┛┣┫┳┻╋",
+    "dashed": "╎╌╭╮╰╯├┤┬┴┼",
+    "dotted": "┊┈╭╮╰╯├┤┬┴┼",
+}
+"""Per line family: vertical, horizontal, the four corners, the five junctions."""
+_SHAPES = (
+    UP | DOWN, LEFT | RIGHT, DOWN | RIGHT, DOWN | LEFT, UP | RIGHT, UP | LEFT,
+    UP | DOWN | RIGHT, UP | DOWN | LEFT, DOWN | LEFT | RIGHT, UP | LEFT | RIGHT, UP | DOWN | LEFT | RIGHT,
+)
+_GLYPH_INDEX = {shape: i for i, shape in enumerate(_SHAPES)} | {UP: 0, DOWN: 0, LEFT: 1, RIGHT: 1}
+FAMILY = {"back-edge": "heavy", "merge-edge": "dashed", "continue-edge": "dotted"}
+"""Line family of an edge style; every other style is drawn light."""
+PRIORITY = {"merge-edge": 0, "continue-edge": 1, "back-edge": 3}
+"""Which edge a shared cell shows (highest wins); branch edges rank 2."""
+ARROWS = {UP: "▲", DOWN: "▼", LEFT: "◀", RIGHT: "▶"}
+"""Arrowhead pointing in a direction."""
+LABEL_STYLES = {TRUE: "true", FALSE: "false", CASE: "case-label", DEFAULT: "case-label"}
+PROBLEM_WIDTH, PROBLEM_LINES = 30, 3
+"""A problem is wrapped to this many columns and lines in its box; the drawing keeps
+the full text in `CfgDrawing.problems`."""
+MIN_BOX_WIDTH = 9
+BOX_BORDER = "╭╮╰╯─│"
+UNREACHABLE_BORDER = "╭╮╰╯╌╎"
+
+
+def edge_style(edge: Edge, back: bool) -> str:
+    """The style class of an edge's line: its kind, or `back-edge` for a back edge."""
+    if edge.kind == MERGE:
+        return "merge-edge"
+    if edge.kind == CONTINUE:
+        return "continue-edge"
+    if back:
+        return "back-edge"
+    return {TRUE: "true", FALSE: "false"}.get(edge.kind, "edge")
+
+
+def edge_label(edge: Edge) -> str:
+    """What is written where an edge leaves its block: `T`, `F`, the case value, `default`."""
+    if edge.kind == TRUE:
+        return "T"
+    if edge.kind == FALSE:
+        return "F"
+    if edge.kind == CASE:
+        return str(edge.value)
+    if edge.kind == DEFAULT:
+        return "default"
+    return ""
+
+
+def block_roles(function: FunctionCFG, block: Block) -> list[str]:
+    """What a block is in the function's structure, in words."""
+    roles = []
+    if block.id == function.entry:
+        roles.append("entry")
+    if block.construct == "loop":
+        roles.append("loop header")
+    elif block.construct == "selection":
+        roles.append("selection header")
+    if block.id in function.merge_targets.values():
+        roles.append("merge")
+    if block.id in function.continue_targets.values():
+        roles.append("continue")
+    if block.id in function.unreachable:
+        roles.append("unreachable")
+    return roles
+
+
+def block_problems(function: FunctionCFG, diagnostics: Iterable[Diagnostic]) -> dict[int, tuple[str, ...]]:
+    """Block id → what is wrong with it: a missing terminator, and the diagnostics at a
+    word inside it. A diagnostic at a block's OpLabel is about the block before (the
+    label cut it short), whose missing terminator is already said."""
+    problems: dict[int, list[str]] = {}
+    for block in function.blocks:
+        if not block.terminator:
+            problems.setdefault(block.id, []).append("no terminator")
+    labels = {b.offset for b in function.blocks}
+    for diagnostic in diagnostics:
+        word = diagnostic.word_offset
+        if word is None or word in labels:
+            continue
+        for block in function.blocks:
+            if block.offset <= word < block.end:
+                problems.setdefault(block.id, []).append(diagnostic.message)
+                break
+    return {b: tuple(p) for b, p in problems.items()}
+
+
+def box_lines(function: FunctionCFG, block: Block, problems: tuple[str, ...]) -> list[tuple[str, str]]:
+    """The text inside a block's box, line by line, with the style of each line."""
+    count = block.instruction_count
+    info = f"{count} instr" + "".join(f" · {role}" for role in block_roles(function, block))
+    lines = [(f"%{block.name}", "block-name"), (info, "block-info")]
+    for problem in problems:
+        wrapped = textwrap.wrap(
+            f"⚠ {problem}", PROBLEM_WIDTH, subsequent_indent="  ", max_lines=PROBLEM_LINES, placeholder=" …"
+        )
+        lines += [(line, "problem") for line in wrapped]
+    return lines
+
+
+class _Ports:
+    """The edges that meet each side of each box, and the column each one gets."""
+
+    def __init__(self) -> None:
+        self.sides: dict[tuple[int, str], list[int]] = {}
+
+    def add(self, block_id: int, side: str, edge_index: int) -> None:
+        self.sides.setdefault((block_id, side), []).append(edge_index)
+
+    def edges(self, block_id: int, side: str) -> list[int]:
+        return self.sides.get((block_id, side), [])
+
+
+def draw_function(function: FunctionCFG, diagnostics: Iterable[Diagnostic] = ()) -> CfgDrawing:
+    """The layered drawing of `function`, problems from `diagnostics` marked on their blocks."""
+    return _Drawer(function, block_problems(function, diagnostics)).draw()
+
+
+class _Drawer:
+    """One drawing in the making."""
+
+    def __init__(self, function: FunctionCFG, problems: dict[int, tuple[str, ...]]) -> None:
+        self.function = function
+        self.problems = problems
+        self.edges = function.edges
+        back = set(function.back_edges)
+        self.back = frozenset(i for i, e in enumerate(self.edges) if e in back)
+        self.upward = upward_edges(function)
+        self.labels = [edge_label(e) if e.is_branch else "" for e in self.edges]
+        self.styles = [edge_style(e, i in self.back) for i, e in enumerate(self.edges)]
+
+    # -- sizes ---------------------------------------------------------------------
+
+    def _ends(self, i: int) -> tuple[int, int]:
+        """(upper block, lower block) of an edge as laid out."""
+        e = self.edges[i]
+        return (e.target, e.source) if i in self.upward else (e.source, e.target)
+
+    def _sizes(self) -> None:
+        ports = self.ports = _Ports()
+        self.loops: dict[int, dict[str, list[int]]] = {}
+        for i, e in enumerate(self.edges):
+            if e.source == e.target:
+                side = "right" if e.is_branch else "left"
+                self.loops.setdefault(e.source, {"right": [], "left": []})[side].append(i)
+                continue
+            upper, lower = self._ends(i)
+            ports.add(upper, "bottom", i)
+            ports.add(lower, "top", i)
+        self.lines = {b.id: box_lines(self.function, b, self.problems.get(b.id, ())) for b in self.function.blocks}
+        self.box_width: dict[int, int] = {}
+        self.box_height: dict[int, int] = {}
+        self.extra: dict[int, tuple[int, int]] = {}
+        for block in self.function.blocks:
+            b = block.id
+            text = max(len(line) for line, _ in self.lines[b]) + 4
+            need = [self._ports_width(ports.edges(b, side)) for side in ("bottom", "top")]
+            self.box_width[b] = max(MIN_BOX_WIDTH, text, *need)
+            loops = self.loops.get(b, {"right": [], "left": []})
+            self.box_height[b] = max(len(self.lines[b]) + 2, 2 * max(map(len, loops.values())) + 2)
+            label = max((len(self.labels[i]) for i in loops["right"]), default=0)
+            right = 2 * len(loops["right"]) + label + (1 if loops["right"] else 0)
+            self.extra[b] = (2 * len(loops["left"]) + (1 if loops["left"] else 0), right)
+
+    def _ports_width(self, edges: list[int]) -> int:
+        """Columns a border needs for these ports, each with its label and a space."""
+        return sum(2 + len(self.labels[i]) for i in edges) + 3
+
+    # -- the whole drawing ---------------------------------------------------------
+
+    def draw(self) -> CfgDrawing:
+        self._sizes()
+        slots = {b: self.box_width[b] + sum(self.extra[b]) for b in self.box_width}
+        layering = lay_out(self.function, slots, self.box_height, self.upward)
+        self.layering = layering
+        left = {b: layering.left[b] + self.extra[b][0] for b in slots}
+        self._place_ports(left)
+        jogs = self._jogs()
+        band_height = [1] * layering.layers
+        for b, r in layering.rank.items():
+            band_height[r] = max(band_height[r], self.box_height[b])
+        tracks = self._tracks(jogs, layering.layers)
+        self.band_top = tops = []
+        y = 0
+        for r in range(layering.layers):
+            tops.append(y)
+            y += band_height[r] + 2 + len(set(tracks.get(r, {}).values()))
+        height = y - 2 if layering.layers else 0
+        self.gap_top = [tops[r] + band_height[r] for r in range(layering.layers)]
+        self.rects = {b: Rect(left[b], tops[layering.rank[b]], self.box_width[b], self.box_height[b]) for b in slots}
+        width = max([layering.width] + [rect.right + 1 + self.extra[b][1] for b, rect in self.rects.items()])
+        canvas = Canvas(width, max(height, max((r.bottom + 1 for r in self.rects.values()), default=0)))
+        routes = [self._route(i, tracks) for i in range(len(self.edges))]
+        for b, rect in self.rects.items():
+            self._draw_box(canvas, b, rect)
+        self._draw_routes(canvas, routes)
+        return CfgDrawing(
+            self.function.id, "graph", canvas.chars, canvas.styles, dict(self.rects), tuple(routes), self.problems
+        )
+
+    def _place_ports(self, left: dict[int, int]) -> None:
+        """The column of every port: as near as the border allows to where the line goes
+        next (bottom ports first, then top ports under the lines coming down), so that
+        most lines run straight, each port far enough from the next for its label."""
+        self.port_x: dict[tuple[int, str], int] = {}
+        layering = self.layering
+        for side in ("bottom", "top"):
+            step = 1 if side == "bottom" else -1
+            for (b, s), edges in self.ports.sides.items():
+                if s != side:
+                    continue
+
+                def ideal(i: int) -> float:
+                    passing = layering.through.get(i, {}).get(layering.rank[b] + step)
+                    if passing is not None:
+                        return passing
+                    if side == "top":
+                        return self.port_x[(i, "bottom")]
+                    lower = self._ends(i)[1]
+                    return left[lower] + self.box_width[lower] // 2
+
+                ordered = sorted(edges, key=lambda i: (ideal(i), i))
+                lowest, highest = left[b] + 2, left[b] + self.box_width[b] - 3
+                xs = []
+                for i in ordered:
+                    floor = xs[-1] + 2 + len(self.labels[ordered[len(xs) - 1]]) if xs else lowest
+                    xs.append(max(floor, round(ideal(i))))
+                ceiling = highest
+                for k in range(len(ordered) - 1, -1, -1):
+                    xs[k] = min(xs[k], ceiling - len(self.labels[ordered[k]]))
+                    ceiling = xs[k] - 2
+                for i, x in zip(ordered, xs):
+                    self.port_x[(i, side)] = x
+
+    def _columns(self, i: int) -> list[tuple[int, int]]:
+        """(layer, column) of an edge's points from its upper end to its lower end."""
+        upper, lower = self._ends(i)
+        r0, r1 = self.layering.rank[upper], self.layering.rank[lower]
+        through = self.layering.through.get(i, {})
+        return [(r0, self.port_x[(i, "bottom")])] + [(r, through[r]) for r in range(r0 + 1, r1)] + [
+            (r1, self.port_x[(i, "top")])
+        ]
+
+    def _jogs(self) -> dict[int, list[tuple[int, int, int]]]:
+        """Per gap (the layer above it): the sideways moves (low, high, edge) made in it."""
+        jogs: dict[int, list[tuple[int, int, int]]] = {}
+        for i, e in enumerate(self.edges):
+            if e.source == e.target:
+                continue
+            points = self._columns(i)
+            for (r, xa), (_, xb) in zip(points, points[1:]):
+                if xa != xb:
+                    jogs.setdefault(r, []).append((min(xa, xb), max(xa, xb), i))
+        return jogs
+
+    @staticmethod
+    def _tracks(jogs: dict[int, list[tuple[int, int, int]]], layers: int) -> dict[int, dict[int, int]]:
+        """Per gap: edge → the row (0 = first below the starts) of its sideways move, moves
+        that overlap (or touch) on different rows."""
+        tracks: dict[int, dict[int, int]] = {}
+        for r, moves in jogs.items():
+            ends: list[int] = []
+            chosen = tracks[r] = {}
+            for low, high, i in sorted(moves):
+                for t, end in enumerate(ends):
+                    if end < low - 1:
+                        ends[t] = high
+                        break
+                else:
+                    t = len(ends)
+                    ends.append(high)
+                chosen[i] = t
+        return tracks
+
+    # -- routes --------------------------------------------------------------------
+
+    def _route(self, i: int, tracks: dict[int, dict[int, int]]) -> EdgeRoute:
+        edge = self.edges[i]
+        if edge.source == edge.target:
+            cells = self._loop_cells(i)
+        else:
+            points = self._columns(i)
+            upper, lower = self._ends(i)
+            corners = [(points[0][1], self.rects[upper].bottom + 1)]
+            for (r, xa), (_, xb) in zip(points, points[1:]):
+                if xa != xb:
+                    row = self.gap_top[r] + 1 + tracks[r][i]
+                    corners += [(xa, row), (xb, row)]
+            corners.append((points[-1][1], self.rects[lower].y - 1))
+            cells = _raster(corners)
+            if i in self.upward:
+                cells.reverse()
+        return EdgeRoute(edge, tuple(cells), self.styles[i], self.labels[i])
+
+    def _loop_cells(self, i: int) -> list[Cell]:
+        """A loop beside the block: out of one side on an upper row, round, and back in on
+        a lower row. The k-th loop of a side wraps round the ones before it."""
+        edge = self.edges[i]
+        rect = self.rects[edge.source]
+        side = "right" if edge.is_branch else "left"
+        loops = self.loops[edge.source][side]
+        k = loops.index(i)
+        n = len(loops)
+        out_row, back_row = rect.y + 1 + (n - 1 - k), rect.y + 2 * n - (n - 1 - k)
+        if side == "right":
+            label = max(len(self.labels[j]) for j in loops)
+            column = rect.right + 2 + label + 2 * k
+            start, step = rect.right + 1, 1
+        else:
+            column = rect.x - 2 - 2 * k
+            start, step = rect.x - 1, -1
+        return _raster([(start, out_row), (column, out_row), (column, back_row), (start, back_row)])
+
+    # -- painting ------------------------------------------------------------------
+
+    def _draw_box(self, canvas: Canvas, b: int, rect: Rect) -> None:
+        function = self.function
+        unreachable = b in function.unreachable
+        border_style = "problem" if b in self.problems else "unreachable" if unreachable else "box"
+        tl, tr, bl, br, h, v = UNREACHABLE_BORDER if unreachable else BOX_BORDER
+        inner = rect.width - 2
+        canvas.write(rect.x, rect.y, tl + h * inner + tr, border_style)
+        canvas.write(rect.x, rect.bottom, bl + h * inner + br, border_style)
+        for y in range(rect.y + 1, rect.bottom):
+            canvas.put(rect.x, y, v, border_style)
+            canvas.write(rect.x + 1, y, " " * inner, "")
+            canvas.put(rect.right, y, v, border_style)
+        for row, (text, style) in enumerate(self.lines[b]):
+            canvas.write(rect.x + 2, rect.y + 1 + row, text, "unreachable" if unreachable and style != "problem" else style)
+
+    def _draw_routes(self, canvas: Canvas, routes: list[EdgeRoute]) -> None:
+        bits: dict[Cell, int] = {}
+        owner: dict[Cell, int] = {}
+        order = sorted(range(len(routes)), key=lambda i: (PRIORITY.get(routes[i].style, 2), i))
+        for i in order:
+            cells = routes[i].cells
+            edge = routes[i].edge
+            source = self.rects[edge.source]
+            for k, cell in enumerate(cells[:-1]):
+                before = cells[k - 1] if k else _border_cell(source, cell)
+                bits[cell] = bits.get(cell, 0) | _toward(cell, before) | _toward(cell, cells[k + 1])
+                owner[cell] = i
+        for cell, shape in bits.items():
+            style = routes[owner[cell]].style
+            canvas.put(*cell, GLYPHS[FAMILY.get(style, "light")][_GLYPH_INDEX[shape]], style)
+        for i in order:
+            route = routes[i]
+            cells, edge = route.cells, route.edge
+            target, source = self.rects[edge.target], self.rects[edge.source]
+            canvas.put(*cells[-1], ARROWS[_toward(cells[-1], _border_cell(target, cells[-1]))], route.style)
+            port = _border_cell(source, cells[0])
+            direction = _toward(port, cells[0])
+            canvas.put(*port, {DOWN: "┬", UP: "┴", RIGHT: "├", LEFT: "┤"}[direction], route.style)
+            if route.label:
+                self._draw_label(canvas, route, port)
+
+    def _draw_label(self, canvas: Canvas, route: EdgeRoute, port: Cell) -> None:
+        """Write the label after the port: along the border, or over a loop's first cells."""
+        x, y = port
+        canvas.write(x + 1, y, route.label, LABEL_STYLES.get(route.edge.kind, "case-label"))
+
+
+def _toward(cell: Cell, other: Cell) -> int:
+    """The direction from `cell` to the neighbouring `other`."""
+    dx, dy = other[0] - cell[0], other[1] - cell[1]
+    if dx:
+        return RIGHT if dx > 0 else LEFT
+    return DOWN if dy > 0 else UP
+
+
+def _border_cell(rect: Rect, beside: Cell) -> Cell:
+    """The cell of the box's border next to `beside` (a cell touching the box)."""
+    x, y = beside
+    if y < rect.y:
+        return (x, rect.y)
+    if y > rect.bottom:
+        return (x, rect.bottom)
+    return (rect.x, y) if x < rect.x else (rect.right, y)
+
+
+def _raster(corners: list[Cell]) -> list[Cell]:
+    """The cells of a polyline of horizontal and vertical pieces, corners once each."""
+    cells = [corners[0]]
+    for (x0, y0), (x1, y1) in zip(corners, corners[1:]):
+        while (x0, y0) != (x1, y1):
+            if x0 != x1:
+                x0 += 1 if x1 > x0 else -1
+            else:
+                y0 += 1 if y1 > y0 else -1
+            cells.append((x0, y0))
+    return cells

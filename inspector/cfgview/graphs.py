@@ -1,0 +1,147 @@
+"""The control-flow graphs of one opened module, function by function, and their drawings.
+
+Textual-free, and what the CFG pane asks: which function and block hold an instruction,
+the graph of a function (built from its instructions only, so that a function of a
+half-million-instruction module costs what the function costs), and its drawing, kept
+once made. A function with more blocks than `inline_blocks` is not laid out on the
+spot: `quick_drawing` gives its one-line-per-block list at once, and the pane lays it
+out in a worker with `drawing`.
+"""
+
+from __future__ import annotations
+
+import bisect
+import threading
+from typing import NamedTuple, Protocol
+
+from codec.cfg.graph import FunctionCFG, build_cfg
+from codec.diagnostics import Diagnostic
+from codec.text.names import NameMap
+from inspector.cfgview.block_list import list_function
+from inspector.cfgview.drawing import draw_function
+from inspector.cfgview.model import CfgDrawing
+
+INLINE_BLOCKS = 80
+"""Functions up to this many blocks are laid out on the spot (grandalf takes about
+15 ms for 40 blocks and 200 ms for 250); bigger ones in a worker."""
+
+
+class FunctionModule(Protocol):
+    """What is read of the module: the contract's `LazyModule` has it."""
+
+    def functions(self) -> list: ...
+
+    def instruction(self, index: int): ...
+
+    def offset(self, index: int) -> int: ...
+
+
+class _FunctionSlice(NamedTuple):
+    """One function's instructions, seen by `build_cfg` as a module."""
+
+    instructions: list
+    tail_offset: int
+
+
+class FunctionGraphs:
+    """Per-function graphs and drawings of one module, made on demand and kept."""
+
+    def __init__(self, module: FunctionModule, names: NameMap, inline_blocks: int = INLINE_BLOCKS) -> None:
+        self.module = module
+        self.names = names
+        self.inline_blocks = inline_blocks
+        """Largest function (in blocks) laid out without a worker."""
+        self._spans: list | None = None
+        self._starts: list[int] = []
+        self._graphs: dict[int, tuple[FunctionCFG, tuple[Diagnostic, ...]]] = {}
+        self._drawings: dict[int, CfgDrawing] = {}
+        self._lists: dict[int, CfgDrawing] = {}
+        self._lock = threading.Lock()
+
+    def _function_spans(self) -> list:
+        if self._spans is None:
+            self._spans = list(self.module.functions())
+            self._starts = [span.first for span in self._spans]
+        return self._spans
+
+    def span_at(self, index: int):
+        """The span of the function holding instruction `index`, or None."""
+        spans = self._function_spans()
+        position = bisect.bisect_right(self._starts, index) - 1
+        if position < 0 or index >= spans[position].end:
+            return None
+        return spans[position]
+
+    def function(self, function_id: int) -> FunctionCFG | None:
+        """The graph of the function `function_id` (the OpFunction's result id), or None."""
+        found = self._graph(function_id)
+        return None if found is None else found[0]
+
+    def diagnostics(self, function_id: int) -> tuple[Diagnostic, ...]:
+        """What building the function's graph found wrong with it."""
+        found = self._graph(function_id)
+        return () if found is None else found[1]
+
+    def _graph(self, function_id: int) -> tuple[FunctionCFG, tuple[Diagnostic, ...]] | None:
+        with self._lock:
+            found = self._graphs.get(function_id)
+            if found is not None:
+                return found
+            span = next((s for s in self._function_spans() if s.result_id == function_id), None)
+            if span is None:
+                return None
+            instructions = [self.module.instruction(i) for i in range(span.first, span.end)]
+            end = instructions[-1].end if instructions else 0
+            built = build_cfg(_FunctionSlice(instructions, end), self.names)
+            if not built.functions:
+                return None
+            found = self._graphs[function_id] = (built.functions[0], built.diagnostics)
+            return found
+
+    def locate(self, index: int) -> tuple[int, int | None] | None:
+        """(function id, id of the block holding instruction `index`, or None between
+        blocks) for an instruction inside a function; None outside functions."""
+        span = self.span_at(index)
+        if span is None:
+            return None
+        function = self.function(span.result_id)
+        if function is None:
+            return None
+        word = self.module.offset(index)
+        for block in function.blocks:
+            if block.offset <= word < block.end:
+                return function.id, block.id
+        return function.id, None
+
+    def is_big(self, function_id: int) -> bool:
+        """True when the function is laid out in a worker (more than `inline_blocks` blocks)."""
+        function = self.function(function_id)
+        return function is not None and len(function.blocks) > self.inline_blocks
+
+    def cached_drawing(self, function_id: int) -> CfgDrawing | None:
+        """The layered drawing, if already made."""
+        return self._drawings.get(function_id)
+
+    def drawing(self, function_id: int) -> CfgDrawing | None:
+        """The layered drawing of the function, made now if need be (slow for big
+        functions: call it from a worker for those). None for an unknown function."""
+        drawn = self._drawings.get(function_id)
+        if drawn is None:
+            function = self.function(function_id)
+            if function is None:
+                return None
+            drawn = self._drawings[function_id] = draw_function(function, self.diagnostics(function_id))
+        return drawn
+
+    def quick_drawing(self, function_id: int) -> CfgDrawing | None:
+        """What to show at once: the layered drawing if made or small, else the list."""
+        drawn = self._drawings.get(function_id)
+        if drawn is not None or not self.is_big(function_id):
+            return self.drawing(function_id)
+        listed = self._lists.get(function_id)
+        if listed is None:
+            function = self.function(function_id)
+            if function is None:
+                return None
+            listed = self._lists[function_id] = list_function(function, self.diagnostics(function_id))
+        return listed

@@ -1,0 +1,140 @@
+"""What a drawn control-flow graph is made of: boxes, edge routes and a grid of styled cells.
+
+Textual-free. A drawing keeps its own model next to its characters, so that the pane
+can find the block under a cell or the rectangle of a block, and tests can check that
+every block and every edge of the codec's graph is drawn (and where) without reading
+the characters back.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import NamedTuple
+
+from codec.cfg.graph import Edge
+
+Cell = tuple[int, int]
+"""(x, y): column and row of the grid."""
+
+
+class Rect(NamedTuple):
+    """A block's box on the grid: its border included."""
+
+    x: int
+    y: int
+    width: int
+    height: int
+
+    @property
+    def right(self) -> int:
+        """The column of the right border."""
+        return self.x + self.width - 1
+
+    @property
+    def bottom(self) -> int:
+        """The row of the bottom border."""
+        return self.y + self.height - 1
+
+    def contains(self, x: int, y: int) -> bool:
+        """True when the cell is on the box or inside it."""
+        return self.x <= x <= self.right and self.y <= y <= self.bottom
+
+    def touches(self, x: int, y: int) -> bool:
+        """True when the cell is outside the box, next to its border (not diagonally)."""
+        if self.contains(x, y):
+            return False
+        beside = self.y <= y <= self.bottom and x in (self.x - 1, self.right + 1)
+        above_or_below = self.x <= x <= self.right and y in (self.y - 1, self.bottom + 1)
+        return beside or above_or_below
+
+
+@dataclass(frozen=True, slots=True)
+class EdgeRoute:
+    """How one codec edge is drawn: the cells of its line, from beside the source box to
+    the arrowhead beside the target box, and the label written on the source's border."""
+
+    edge: Edge
+    cells: tuple[Cell, ...]
+    """Four-connected; the first touches the source box, the last is the arrowhead."""
+    style: str
+    """The edge's style class (`edge`, `back-edge`, `merge-edge`, `continue-edge`, …)."""
+    label: str = ""
+    """`T`, `F`, a case value or `default`; empty for plain, merge and continue edges."""
+
+    @property
+    def arrowhead(self) -> Cell:
+        """The cell of the arrowhead, beside the target box."""
+        return self.cells[-1]
+
+
+@dataclass(slots=True)
+class CfgDrawing:
+    """A function's graph drawn on a grid of characters, each with a style class."""
+
+    function_id: int
+    kind: str
+    """`graph` (the layered drawing) or `list` (one line per block, for big functions)."""
+    chars: list[list[str]]
+    """Rows of single characters; every row as wide as the drawing."""
+    styles: list[list[str]]
+    """The style class of every cell (empty for none), same shape as `chars`."""
+    boxes: dict[int, Rect] = field(default_factory=dict)
+    """Block id → the rectangle that shows it (its row in a list drawing)."""
+    routes: tuple[EdgeRoute, ...] = ()
+    """One per codec edge, in the codec's order (none in a list drawing)."""
+    problems: dict[int, tuple[str, ...]] = field(default_factory=dict)
+    """Block id → what is wrong with it, in full (the box shows a short form)."""
+
+    @property
+    def width(self) -> int:
+        """Columns of the grid."""
+        return len(self.chars[0]) if self.chars else 0
+
+    @property
+    def height(self) -> int:
+        """Rows of the grid."""
+        return len(self.chars)
+
+    def text(self) -> str:
+        """The whole grid as plain text, one line a row (for snapshots and debugging)."""
+        return "\n".join("".join(row).rstrip() for row in self.chars)
+
+    def row_runs(self, y: int) -> list[tuple[str, str]]:
+        """Row `y` as runs of (text, style class) of equal style, left to right."""
+        chars, styles = self.chars[y], self.styles[y]
+        runs: list[tuple[str, str]] = []
+        start = 0
+        for x in range(1, len(chars) + 1):
+            if x == len(chars) or styles[x] != styles[start]:
+                runs.append(("".join(chars[start:x]), styles[start]))
+                start = x
+        return runs
+
+    def block_at(self, x: int, y: int) -> int | None:
+        """The block whose box holds the cell, or None."""
+        for block_id, rect in self.boxes.items():
+            if rect.contains(x, y):
+                return block_id
+        return None
+
+
+class Canvas:
+    """A grid being drawn: characters and style classes, grown on demand."""
+
+    def __init__(self, width: int, height: int) -> None:
+        self.chars = [[" "] * width for _ in range(height)]
+        self.styles = [[""] * width for _ in range(height)]
+
+    def put(self, x: int, y: int, char: str, style: str) -> None:
+        """Set one cell."""
+        self.chars[y][x] = char
+        self.styles[y][x] = style
+
+    def write(self, x: int, y: int, text: str, style: str) -> None:
+        """Write `text` from (x, y) rightwards, one cell per character."""
+        for offset, char in enumerate(text):
+            self.put(x + offset, y, char, style)
+
+    def style(self, x: int, y: int, style: str) -> None:
+        """Restyle one cell, keeping its character."""
+        self.styles[y][x] = style

@@ -1,0 +1,135 @@
+"""Hand-written functions for the CFG pane's tests, assembled from text with our assembler.
+
+Each body is the blocks of `main`; every label gets an OpName of its own name, so the
+drawing shows `%outer_header` rather than a number and the tests can name blocks.
+"""
+
+from __future__ import annotations
+
+import re
+
+from codec.asm import assemble
+from codec.binary.lazy import open_module
+from codec.text.names import module_names
+from inspector.cfgview.graphs import FunctionGraphs
+
+PREAMBLE = """OpCapability Shader
+OpMemoryModel Logical GLSL450
+OpEntryPoint Fragment %main "main"
+OpExecutionMode %main OriginUpperLeft
+OpName %main "main"
+{names}
+%void = OpTypeVoid
+%bool = OpTypeBool
+%int = OpTypeInt 32 1
+%cond = OpConstantTrue %bool
+%one = OpConstant %int 1
+%fn = OpTypeFunction %void
+%main = OpFunction %void None %fn
+"""
+
+DIAMOND = """%entry = OpLabel
+OpSelectionMerge %join None
+OpBranchConditional %cond %then %else
+%then = OpLabel
+OpBranch %join
+%else = OpLabel
+OpBranch %join
+%join = OpLabel
+OpReturn
+"""
+
+NESTED_LOOPS = """%entry = OpLabel
+OpBranch %outer
+%outer = OpLabel
+OpLoopMerge %outer_merge %outer_continue None
+OpBranch %inner
+%inner = OpLabel
+OpLoopMerge %inner_merge %inner_continue None
+OpBranchConditional %cond %body %inner_merge
+%body = OpLabel
+OpSelectionMerge %join None
+OpBranchConditional %cond %early %join
+%early = OpLabel
+OpBranch %inner_continue
+%join = OpLabel
+OpBranch %inner_continue
+%inner_continue = OpLabel
+OpBranch %inner
+%inner_merge = OpLabel
+OpBranch %outer_continue
+%outer_continue = OpLabel
+OpBranchConditional %cond %outer %outer_merge
+%outer_merge = OpLabel
+OpReturn
+"""
+
+SWITCH = """%entry = OpLabel
+OpSelectionMerge %end None
+OpSwitch %one %fallback 1 %first 2 %second -3 %second
+%first = OpLabel
+OpBranch %second
+%second = OpLabel
+OpBranch %end
+%fallback = OpLabel
+OpBranch %end
+%end = OpLabel
+OpReturn
+"""
+"""Case 1 falls through into case 2; two case values share a target."""
+
+UNREACHABLE = """%entry = OpLabel
+OpSelectionMerge %join None
+OpBranchConditional %cond %then %join
+%then = OpLabel
+OpReturn
+%dead = OpLabel
+OpBranch %join
+%join = OpLabel
+OpReturn
+"""
+
+SELF_LOOP = """%entry = OpLabel
+OpBranch %spin
+%spin = OpLabel
+OpLoopMerge %done %spin None
+OpBranchConditional %cond %spin %done
+%done = OpLabel
+OpReturn
+"""
+
+NO_TERMINATOR = """%entry = OpLabel
+OpBranch %open
+%open = OpLabel
+%sum = OpIAdd %int %one %one
+%after = OpLabel
+OpReturn
+"""
+
+BRANCH_TO_VALUE = """%entry = OpLabel
+OpBranchConditional %cond %good %one
+%good = OpLabel
+OpReturn
+"""
+"""The false target is a constant, not a label."""
+
+
+def module_bytes(body: str) -> bytes:
+    """The binary of a module whose `main` has `body` as its blocks."""
+    labels = re.findall(r"%(\w+) = OpLabel", body)
+    names = "\n".join(f'OpName %{label} "{label}"' for label in labels)
+    result = assemble(PREAMBLE.format(names=names) + body + "OpFunctionEnd\n")
+    assert result.ok, result.diagnostics
+    return result.binary
+
+
+def graphs_of(*bodies: str, inline_blocks: int = 80) -> FunctionGraphs:
+    """The function graphs of a module with one function per body (`main` holds the first)."""
+    data = module_bytes(bodies[0])
+    module = open_module(data)
+    return FunctionGraphs(module, module_names(module), inline_blocks)
+
+
+def main_id(graphs: FunctionGraphs) -> int:
+    """The id of `main`, the module's only function."""
+    return graphs.module.functions()[0].result_id

@@ -1,0 +1,257 @@
+"""The CFG drawing (inspector/cfgview), checked through its own model of boxes and edge
+routes: every block of the codec's graph has a box, every edge a route that leaves its
+source box, runs cell by cell around the other boxes and ends in an arrowhead pointing
+into its target box, with its condition written where it leaves."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from cfg_functions import (
+    BRANCH_TO_VALUE,
+    DIAMOND,
+    NESTED_LOOPS,
+    NO_TERMINATOR,
+    SELF_LOOP,
+    SWITCH,
+    UNREACHABLE,
+    graphs_of,
+    main_id,
+)
+from codec.binary.lazy import open_module
+from codec.cfg.graph import CONTINUE, MERGE, FunctionCFG
+from codec.text.names import module_names
+from inspector.cfgview.block_list import list_function
+from inspector.cfgview.drawing import ARROWS, DOWN, GLYPHS, LEFT, RIGHT, UP, draw_function
+from inspector.cfgview.graphs import FunctionGraphs
+from inspector.cfgview.model import CfgDrawing, Rect
+
+HAND_WRITTEN = {
+    "diamond": DIAMOND,
+    "nested loops with continue": NESTED_LOOPS,
+    "switch with fallthrough": SWITCH,
+    "unreachable block": UNREACHABLE,
+    "self-loop": SELF_LOOP,
+    "no terminator": NO_TERMINATOR,
+    "branch to a non-label": BRANCH_TO_VALUE,
+}
+
+
+def drawn(body: str) -> tuple[FunctionCFG, CfgDrawing]:
+    graphs = graphs_of(body)
+    function_id = main_id(graphs)
+    return graphs.function(function_id), graphs.drawing(function_id)
+
+
+def block_named(function: FunctionCFG, name: str) -> int:
+    return next(b.id for b in function.blocks if b.name == name)
+
+
+def arrow_into(rect: Rect, cell: tuple[int, int]) -> str:
+    """The arrowhead that, at `cell` beside `rect`, points into it."""
+    x, y = cell
+    if y < rect.y:
+        return ARROWS[DOWN]
+    if y > rect.bottom:
+        return ARROWS[UP]
+    return ARROWS[RIGHT] if x < rect.x else ARROWS[LEFT]
+
+
+def box_text(drawing: CfgDrawing, rect: Rect) -> str:
+    return "\n".join("".join(drawing.chars[y][rect.x : rect.right + 1]) for y in range(rect.y, rect.bottom + 1))
+
+
+def check_drawing(function: FunctionCFG, drawing: CfgDrawing) -> None:
+    """Every block boxed once, boxes apart; every edge routed from its source box to an
+    arrowhead into its target box, never through a box."""
+    assert set(drawing.boxes) == {b.id for b in function.blocks}
+    rects = list(drawing.boxes.values())
+    for i, a in enumerate(rects):
+        for b in rects[i + 1 :]:
+            apart = a.right < b.x or b.right < a.x or a.bottom < b.y or b.bottom < a.y
+            assert apart, f"boxes {a} and {b} overlap"
+    for block in function.blocks:
+        assert f"%{block.name}" in box_text(drawing, drawing.boxes[block.id])
+    assert [route.edge for route in drawing.routes] == list(function.edges)
+    for route in drawing.routes:
+        source, target = drawing.boxes[route.edge.source], drawing.boxes[route.edge.target]
+        cells = route.cells
+        assert len(cells) >= 2
+        assert source.touches(*cells[0]), f"{route.edge} does not leave its source box"
+        assert target.touches(*cells[-1]), f"{route.edge} does not end beside its target box"
+        for (x0, y0), (x1, y1) in zip(cells, cells[1:]):
+            assert abs(x0 - x1) + abs(y0 - y1) == 1, f"{route.edge} jumps from {(x0, y0)} to {(x1, y1)}"
+        for cell in cells:
+            assert not any(rect.contains(*cell) for rect in rects), f"{route.edge} runs through a box at {cell}"
+        x, y = route.arrowhead
+        assert drawing.chars[y][x] == arrow_into(target, route.arrowhead)
+        assert drawing.styles[y][x] == route.style
+
+
+@pytest.mark.parametrize("body", HAND_WRITTEN.values(), ids=HAND_WRITTEN.keys())
+def test_every_block_and_edge_is_drawn(body):
+    function, drawing = drawn(body)
+    check_drawing(function, drawing)
+
+
+@pytest.mark.parametrize("body", HAND_WRITTEN.values(), ids=HAND_WRITTEN.keys())
+def test_conditions_are_written_where_edges_leave(body):
+    function, drawing = drawn(body)
+    for route in drawing.routes:
+        expected = {"true": "T", "false": "F", "default": "default"}.get(route.edge.kind)
+        if route.edge.kind == "case":
+            expected = str(route.edge.value)
+        assert route.label == (expected or "")
+        if route.label:
+            x, y = route.cells[0]
+            source = drawing.boxes[route.edge.source]
+            port = (x, source.y if y < source.y else source.bottom) if not source.y <= y <= source.bottom else (source.right, y)
+            text = "".join(drawing.chars[port[1]][port[0] + 1 : port[0] + 1 + len(route.label)])
+            assert text == route.label
+
+
+def test_switch_cases_each_have_their_edge():
+    function, drawing = drawn(SWITCH)
+    labels = sorted(r.label for r in drawing.routes if r.edge.kind in ("case", "default"))
+    assert labels == sorted(["default", "1", "2", "-3"])
+    second = block_named(function, "second")
+    into_second = [r for r in drawing.routes if r.edge.target == second and r.edge.is_branch]
+    assert len(into_second) == 3, "two cases and the fallthrough from case 1 reach %second"
+    assert len({r.arrowhead for r in into_second}) == 3
+
+
+def test_loop_headers_stay_above_their_bodies():
+    function, drawing = drawn(NESTED_LOOPS)
+    assert len(function.back_edges) == 2
+    for edge in function.back_edges:
+        header, latch = drawing.boxes[edge.target], drawing.boxes[edge.source]
+        assert header.bottom < latch.y
+        route = next(r for r in drawing.routes if r.edge == edge)
+        assert route.style == "back-edge"
+        assert drawing.chars[route.arrowhead[1]][route.arrowhead[0]] == "▲"
+    outer, inner = block_named(function, "outer"), block_named(function, "inner")
+    assert drawing.boxes[outer].bottom < drawing.boxes[inner].y
+
+
+def test_edge_kinds_look_different():
+    function, drawing = drawn(NESTED_LOOPS)
+    families = {"back-edge": GLYPHS["heavy"], "merge-edge": GLYPHS["dashed"], "continue-edge": GLYPHS["dotted"]}
+    for route in drawing.routes:
+        expected = {MERGE: "merge-edge", CONTINUE: "continue-edge"}.get(route.edge.kind)
+        if route.edge in function.back_edges:
+            expected = "back-edge"
+        if expected is not None:
+            assert route.style == expected
+    for style, glyphs in families.items():
+        straight = glyphs[:2]
+        cells = [(x, y) for y, row in enumerate(drawing.styles) for x, s in enumerate(row) if s == style]
+        assert cells, f"no {style} is drawn"
+        assert any(drawing.chars[y][x] in straight for x, y in cells)
+        assert all(drawing.chars[y][x] in glyphs + "▲▼◀▶┬┴├┤" for x, y in cells)
+
+
+def test_roles_are_in_the_boxes():
+    function, drawing = drawn(NESTED_LOOPS)
+    text = {b.name: box_text(drawing, drawing.boxes[b.id]) for b in function.blocks}
+    assert "loop header" in text["outer"] and "loop header" in text["inner"]
+    assert "selection header" in text["body"]
+    assert "continue" in text["inner_continue"] and "continue" in text["outer_continue"]
+    assert "merge" in text["inner_merge"] and "merge" in text["join"]
+    assert "entry" in text["entry"]
+    assert "3 instr" in text["outer"]
+
+
+def test_unreachable_block_is_marked():
+    function, drawing = drawn(UNREACHABLE)
+    dead = block_named(function, "dead")
+    assert function.unreachable == {dead}
+    rect = drawing.boxes[dead]
+    assert "unreachable" in box_text(drawing, rect)
+    assert drawing.styles[rect.y][rect.x] == "unreachable"
+    assert drawing.chars[rect.y + 1][rect.x] == "╎", "an unreachable block's box is dashed"
+
+
+def test_self_loop_goes_round_its_block():
+    function, drawing = drawn(SELF_LOOP)
+    spin = block_named(function, "spin")
+    loops = [r for r in drawing.routes if r.edge.source == r.edge.target == spin]
+    assert {r.edge.kind for r in loops} == {"true", "continue"}
+    rect = drawing.boxes[spin]
+    for route in loops:
+        assert all(not rect.contains(*c) for c in route.cells)
+        assert rect.y < route.cells[0][1] < rect.bottom and rect.y < route.arrowhead[1] < rect.bottom
+    assert len({c for r in loops for c in r.cells}) == sum(len(r.cells) for r in loops), "the loops do not share cells"
+
+
+def test_block_without_terminator_is_marked():
+    function, drawing = drawn(NO_TERMINATOR)
+    open_block = block_named(function, "open")
+    assert drawing.problems[open_block] == ("no terminator",)
+    rect = drawing.boxes[open_block]
+    assert "⚠ no terminator" in box_text(drawing, rect)
+    assert drawing.styles[rect.y][rect.x] == "problem"
+    assert len(drawing.problems) == 1, "the diagnostic at the next label is not blamed on it"
+
+
+def test_branch_to_a_non_label_draws_the_rest():
+    function, drawing = drawn(BRANCH_TO_VALUE)
+    entry = function.entry
+    (problem,) = drawing.problems[entry]
+    assert "is not a label" in problem
+    assert [r.edge.kind for r in drawing.routes] == ["true"]
+    assert "⚠" in box_text(drawing, drawing.boxes[entry])
+
+
+def test_list_has_a_line_per_block_with_its_successors():
+    function, _ = drawn(NESTED_LOOPS)
+    listed = list_function(function)
+    assert listed.kind == "list" and listed.height == len(function.blocks)
+    names = {b.id: b.name for b in function.blocks}
+    for block in function.blocks:
+        rect = listed.boxes[block.id]
+        line = "".join(listed.chars[rect.y])
+        assert line.startswith(f"%{block.name} ")
+        for edge in function.edges:
+            if edge.source == block.id:
+                assert f"%{names[edge.target]}" in line
+    outer_continue = listed.boxes[block_named(function, "outer_continue")].y
+    assert "T:%outer" in "".join(listed.chars[outer_continue])
+
+
+def test_the_same_function_always_draws_the_same(tmp_path):
+    text = drawn(NESTED_LOOPS)[1].text()
+    assert drawn(NESTED_LOOPS)[1].text() == text
+    script = tmp_path / "draw.py"
+    script.write_text(
+        "import sys\nsys.path.insert(0, sys.argv[1])\n"
+        "from cfg_functions import NESTED_LOOPS, graphs_of, main_id\n"
+        "g = graphs_of(NESTED_LOOPS)\nprint(g.drawing(main_id(g)).text())\n"
+    )
+    here = str(Path(__file__).parent)
+    env = dict(os.environ, PYTHONHASHSEED="12345")
+    out = subprocess.run([sys.executable, str(script), here], capture_output=True, text=True, env=env, check=True)
+    assert out.stdout.rstrip("\n") == text
+
+
+def corpus_modules(limit: int) -> list[Path]:
+    root = os.environ.get("SPVINSPECT_CORPUS")
+    if not root:
+        return []
+    return sorted(Path(root).rglob("*.spv"))[:limit]
+
+
+@pytest.mark.parametrize("path", corpus_modules(40), ids=lambda p: p.name)
+def test_corpus_functions_draw_every_block_and_edge(path):
+    module = open_module(path.read_bytes())
+    module.ensure_indexed()
+    graphs = FunctionGraphs(module, module_names(module))
+    for span in module.functions():
+        function = graphs.function(span.result_id)
+        if function is None or len(function.blocks) > 60:
+            continue
+        check_drawing(function, draw_function(function, graphs.diagnostics(span.result_id)))
