@@ -15,11 +15,12 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from codec.binary.lazy import open_module
 from codec.binary.words import MAGIC, SWAPPED_MAGIC
 from codec.diagnostics import Diagnostic
 from codec.grammar import Grammar
-from codec.text.disassembler import generator_text
-from inspector._codec_shim import Listing, NameMap, Segment, module_names, open_module
+from codec.text.listing import DisassemblyOptions, Listing, Segment, generator_text
+from codec.text.names import NameMap, module_names
 from inspector.search import NAME_END, Query, SearchIndex, parse_query
 from inspector.selection import Selection
 
@@ -64,11 +65,15 @@ class Document:
         self.data = data
         self.path = Path(path) if path is not None else None
         self.module = open_module(data, grammar)
+        # Every boundary first (a fraction of a second at 8 MB): rows, offsets and the
+        # friendly names of the first screen need it.
+        self.module.ensure_indexed()
         self.grammar = self.module.grammar
         self._names: dict[bool, NameMap] = {}
         self._listings: dict[bool, Listing] = {}
         self._indexes: dict[bool, SearchIndex] = {}
         self._tail: list[str] | None = None
+        self._ids_by_name: dict[str, int] | None = None
         self._definitions: dict[int, int] | None = None
         self._function_starts: list[int] | None = None
         self.checked = False
@@ -163,9 +168,13 @@ class Document:
 
     @property
     def tail_lines(self) -> list[str]:
-        """The undecodable tail as `!0x…` lines (and trailing bytes), one row each."""
+        """The undecodable tail as `!0x…` lines (and trailing bytes), one row each, as
+        `dis --lossless` prints them; none for a module that decodes to its end."""
         if self._tail is None:
-            self._tail = self.listing(True).tail_lines()
+            module = self.module
+            whole = module.tail_offset >= len(module.words) and not module.trailing_bytes
+            lossless = DisassemblyOptions(lossless=True)
+            self._tail = [] if whole else Listing(module, self.names(True), lossless).tail_lines()
         return self._tail
 
     @property
@@ -197,7 +206,7 @@ class Document:
         """The opcode of a row's instruction, read from its first word without decoding."""
         if row >= self.module.instruction_count:
             return None
-        return self.module.words[self.module.offset(row)] & 0xFFFF
+        return self.module.opcode(row)
 
     # -- selection -------------------------------------------------------------
 
@@ -284,7 +293,6 @@ class Document:
         id and the search text in `raw`'s naming. Yields the fraction done between batches,
         so a worker can report progress and stop early; done when exhausted."""
         module = self.module
-        module.ensure_indexed()
         if not self.checked:
             module.check()
             self.checked = True
@@ -294,21 +302,25 @@ class Document:
         index = SearchIndex(raw)
         definitions: dict[int, int] = {}
         listing = self.listing(raw)
-        count = module.instruction_count
-        total = self.row_count
-        for start in range(0, count, INDEX_BATCH):
-            for row in range(start, min(start + INDEX_BATCH, count)):
-                index.add(listing.line(row))
-                result = module.instruction(row).result_id
-                if result and result not in definitions:
-                    definitions[result] = row
-            yield min(start + INDEX_BATCH, count) / max(total, 1)
+        sealed = listing.sealed
+        segments_of = listing.instruction_segments
+        add = index.add
+        total = max(self.row_count, 1)
+        for row, inst in enumerate(module.instructions()):
+            add("".join([s.text for s in segments_of(inst, row == sealed)]))
+            result = inst.result_id
+            if result and result not in definitions:
+                definitions[result] = row
+            if row % INDEX_BATCH == INDEX_BATCH - 1:
+                yield row / total
         for line in self.tail_lines:
-            index.add(line)
+            add(line)
         index.finish()
-        self._indexes[raw] = index
         if self._definitions is None:
+            names = self.names(False)
+            self._ids_by_name = {names.name(id_): id_ for id_ in definitions}
             self._definitions = definitions
+        self._indexes[raw] = index
         yield 1.0
 
     def search_index(self, raw: bool = False) -> SearchIndex | None:
@@ -317,11 +329,12 @@ class Document:
         return index if index is not None and index.complete else None
 
     def parse_query(self, text: str, raw: bool = False) -> Query | None:
-        """A search the user typed, understood against this module's names and opcodes."""
-        hints = self.names(False).id_hints()
+        """A search the user typed, understood against this module's names and opcodes
+        (friendly names of ids are known once the index is built)."""
+        ids_by_name = self._ids_by_name or {}
 
         def name_to_id(name: str) -> int | None:
-            return int(name) if name.isdigit() else hints.get(name)
+            return int(name) if name.isdigit() else ids_by_name.get(name)
 
         query = parse_query(text, set(self.grammar.by_name), name_to_id)
         if query is not None and query.kind == "id" and query.id_ is not None:

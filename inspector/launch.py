@@ -47,11 +47,16 @@ def fail(message: str) -> int:
     return 1
 
 
+def on_terminal() -> bool:
+    """True when standard output is a terminal, where the app can run."""
+    return sys.stdout.isatty()
+
+
 def main(argv: list[str]) -> int:
     """Open the app on a terminal, or print the disassembly; the exit code."""
     args = build_parser().parse_args(argv)
     path = args.file or str(EXAMPLE_MODULE)
-    if not sys.stdout.isatty():
+    if not on_terminal():
         return print_module(path, raw_ids=args.raw_id)
     if path == "-":
         return fail("the app reads keys from the terminal; give a file name, not - (stdin)")

@@ -99,7 +99,7 @@ class MainScreen(Screen):
         self.query_one(InstructionList).focus()
         if self._pane is not None:
             self.action_pane(self._pane)
-            self.action_zoom()
+            self.maximize(self.query_one(PANES[self._pane], Widget), container=False)
         self._build_index()
 
     def on_resize(self) -> None:
@@ -362,12 +362,15 @@ class MainScreen(Screen):
     def _search(self, message: SearchBar.Search) -> None:
         message.stop()
         self._focus_list()
-        query = self.document.parse_query(message.text, self.raw)
-        if query is None:
-            return
-        self._query = query
+        text = message.text
+        self._when_indexed(lambda: self._start_search(text), f"Searching for {text.strip()}")
+
+    def _start_search(self, text: str) -> None:
+        """Understand the query (friendly names are known once indexed) and go to the
+        first match after the cursor."""
+        self._query = self.document.parse_query(text, self.raw)
         self._matches = []
-        self._when_indexed(lambda: self._run_search(1), f"Searching for {query.text}")
+        self._run_search(1)
 
     @on(SearchBar.Closed)
     def _search_closed(self, message: SearchBar.Closed) -> None:

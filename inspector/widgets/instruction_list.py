@@ -20,6 +20,7 @@ from textual.reactive import var
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
+from codec.text.listing import Role
 from inspector.document import Document
 from inspector.messages import GoToDefinition, ListUses, SelectRow
 from inspector.selection import Selection
@@ -30,8 +31,8 @@ CONTROL_PICTURES = {code: chr(0x2400 + code) for code in range(32)} | {10: "↵"
 text would otherwise break the row in two); `shown_text` undoes it."""
 GUTTER_WIDTH = 11
 """Eight hex digits, a diagnostic mark and two spaces."""
-ID_ROLES = frozenset({"result_id", "id", "type_id"})
-"""Roles (by value) of segments that name an id."""
+ID_ROLES = frozenset({Role.RESULT_ID, Role.ID, Role.TYPE_ID})
+"""Roles of segments that name an id."""
 
 
 class InstructionList(ScrollView, can_focus=True):
@@ -102,6 +103,10 @@ class InstructionList(ScrollView, can_focus=True):
         self._center_next = False
         self.refresh()
 
+    def on_resize(self) -> None:
+        if self.cursor_row is not None:
+            self._scroll_to_row(self.cursor_row, center=True)
+
     def watch_raw(self) -> None:
         self._segments.clear()
         self.refresh()
@@ -151,7 +156,7 @@ class InstructionList(ScrollView, can_focus=True):
             if segments is None:
                 cached = ((self.document.row_text(row, self.raw), None, None),)
             else:
-                cached = tuple((s.text.translate(CONTROL_PICTURES), s.role.value, s.operand) for s in segments)
+                cached = tuple((s.text.translate(CONTROL_PICTURES), s.role, s.operand) for s in segments)
             self._segments[key] = cached
         return cached
 

@@ -11,12 +11,13 @@ from functools import cache
 from rich.color import Color
 from rich.style import Style
 
+from codec.text.listing import Role
 from themes import ROLE_TOKENS, pygments_style_for
 
 
 @cache
-def role_styles(theme_name: str, dark: bool = True) -> dict[str, Style]:
-    """Listing role (its value, `"opcode"`) → Rich style for the named theme."""
+def role_styles(theme_name: str, dark: bool = True) -> dict[Role, Style]:
+    """Listing role → Rich style for the named theme."""
     pygments_style = pygments_style_for(theme_name, dark)
     return {role: _rich_style(pygments_style.style_for_token(token)) for role, token in ROLE_TOKENS.items()}
 

@@ -1,0 +1,149 @@
+"""The document model without the app: header, rows, selection, definitions, uses, search."""
+
+from __future__ import annotations
+
+from codec.binary.decoder import decode
+from inspector.document import Document, looks_like_spirv
+from inspector.selection import JumpHistory, Selection
+
+
+def indexed(document: Document, raw: bool = False) -> Document:
+    for _ in document.index_steps(raw):
+        pass
+    return document
+
+
+def row_of(document: Document, text: str) -> int:
+    """The first row whose line contains `text`."""
+    return next(row for row in range(document.row_count) if text in document.row_text(row))
+
+
+def test_header_fields_are_the_decoded_header(example_bytes):
+    header = decode(example_bytes).header
+    fields = {f.name: f for f in Document(example_bytes).header_fields()}
+    assert [fields[n].value for n in ("magic", "version", "generator", "bound", "schema")] == [
+        header.magic, header.version, header.generator, header.bound, header.schema
+    ]
+    assert [fields[n].word for n in ("magic", "version", "generator", "bound", "schema")] == [0, 1, 2, 3, 4]
+    assert fields["magic"].meaning == "SPIR-V, little-endian"
+    assert fields["version"].meaning == header.version_text
+    assert dict(fields["generator"].details) == {
+        "vendor": "Khronos",
+        "tool": "Glslang Reference Front End (id 8)",
+        "version": str(header.generator_version),
+    }
+
+
+def test_a_word_selects_its_instruction_and_operand(example_document):
+    module = decode(example_document.data)
+    inst = next(i for i in module.instructions if i.opname == "OpEntryPoint")
+    index = module.instructions.index(inst)
+    name = inst.operands[2]
+    selection = example_document.select_word(name.offset + 1)
+    assert selection == Selection(name.offset + 1, index, index, 2)
+    assert example_document.select_word(inst.offset) == Selection(inst.offset, index, index, None)
+    assert example_document.select_word(2) == Selection(2, None)
+
+
+def test_rows_cover_instructions_then_the_tail(broken_bytes):
+    document = Document(broken_bytes)
+    module = decode(broken_bytes)
+    count = len(module.instructions)
+    tail_words = len(module.words) - module.tail_offset
+    assert document.row_count == count + tail_words + 1
+    assert document.row_text(document.row_count - 1) == "; Trailing bytes: abcd"
+    assert document.row_word(document.row_count - 1) == len(module.words)
+    assert document.row_text(count) == "               !0x00280000"
+    assert document.row_word(count + 1) == module.tail_offset + 1
+    assert document.select_word(module.tail_offset + 2).row == count + 2
+
+
+def test_definition_before_and_after_indexing(example_document):
+    names = example_document.names().id_hints()
+    defined = row_of(example_document, "%base = OpVariable")
+    use = row_of(example_document, "OpStore %base")
+    assert example_document.definition(names["base"], near=use) == defined
+    indexed(example_document)
+    assert example_document.definition(names["base"]) == defined
+    assert example_document.ids_defined == len({i.result_id for i in decode(example_document.data).instructions if i.result_id})
+
+
+def test_uses_are_every_operand_naming_the_id(example_document):
+    indexed(example_document)
+    id_ = example_document.names().id_hints()["sum"]
+    uses = example_document.uses(id_)
+    expected = [
+        row for row, inst in enumerate(decode(example_document.data).instructions)
+        if any(o.kind.startswith("Id") and o.kind != "IdResult" and o.value == id_ for o in inst.operands)
+    ]
+    assert [use.row for use in uses] == expected
+    for use in uses:
+        operands = decode(example_document.data).instructions[use.row].operands
+        assert operands[use.operand].value == id_
+
+
+def test_search_by_opcode_id_name_literal_and_text(example_document):
+    indexed(example_document)
+    module = decode(example_document.data)
+
+    def rows(text: str, raw: bool = False) -> list[int]:
+        return example_document.search(example_document.parse_query(text, raw), raw)
+
+    assert rows("OpLoad") == [r for r, i in enumerate(module.instructions) if i.opname == "OpLoad"]
+    main = example_document.names().id_hints()["main"]
+    assert rows("%main") == rows(f"%{main}")
+    assert rows("%main")[-1] == row_of(example_document, "%main = OpFunction")
+    assert rows("512") == [row_of(example_document, "%float_512 = OpConstant")]
+    assert rows('"uv"') == [row_of(example_document, 'OpName %uv "uv"')]
+    assert rows("glsl450") == [row_of(example_document, "OpMemoryModel")]
+    assert rows("GLSL450") == [row_of(example_document, "OpMemoryModel")]
+    assert rows("OpNoSuchThing") == []
+
+
+def test_search_waits_for_the_index(example_document):
+    query = example_document.parse_query("OpLoad")
+    assert example_document.search(query) is None
+    steps = list(example_document.index_steps())
+    assert steps[0] == 0.0 and steps[-1] == 1.0
+    assert example_document.search(query)
+
+
+def test_functions_and_blocks(example_document):
+    module = decode(example_document.data)
+    functions = [r for r, i in enumerate(module.instructions) if i.opname == "OpFunction"]
+    labels = [r for r, i in enumerate(module.instructions) if i.opname == "OpLabel"]
+    assert example_document.function_starts == functions
+    assert example_document.function_row(0, 1) == functions[0]
+    assert example_document.function_row(functions[1], -1) == functions[0]
+    assert example_document.block_row(functions[0], 1) == labels[0]
+    assert example_document.block_row(labels[1], -1) == labels[0]
+    labels_in_first = [r for r in labels if r < functions[1]]
+    assert example_document.block_row(labels_in_first[-1], 1) == functions[1]
+
+
+def test_places_name_entry_points_and_functions(example_document):
+    places = dict(example_document.places())
+    main_row = row_of(example_document, "%main = OpFunction")
+    assert places["entry point main (Fragment)"] == main_row
+    assert places["function %main"] == main_row
+    assert places["function %blur_vf2_"] == row_of(example_document, "%blur_vf2_ = OpFunction")
+
+
+def test_spirv_is_recognised_in_either_byte_order(example_bytes):
+    big = b"".join(example_bytes[i : i + 4][::-1] for i in range(0, len(example_bytes), 4))
+    assert looks_like_spirv(example_bytes) and looks_like_spirv(big)
+    assert not looks_like_spirv(b"\x7fELF\x02\x01\x01\x00")
+    assert not looks_like_spirv(b"\x03\x02")
+
+
+def test_jump_history_goes_back_and_forward():
+    history = JumpHistory()
+    a, b, c = (Selection(w, w) for w in (5, 10, 20))
+    history.record(a)
+    history.record(b)
+    assert history.back(c) == b
+    assert history.back(b) == a
+    assert history.back(a) is None
+    assert history.forward(a) == b
+    history.record(b)
+    assert history.forward(b) is None
