@@ -29,8 +29,7 @@ from textual.containers import Horizontal  # noqa: E402
 from codec.binary.lazy import LazyModule, open_module  # noqa: E402
 from codec.text.listing import OperandFormatter  # noqa: E402
 from codec.text.names import NameMap  # noqa: E402
-from codec.text.word_detail import instruction_word_kinds, locate, word_detail  # noqa: E402
-from inspector.messages import SelectWord  # noqa: E402
+from codec.text.word_detail import locate, word_detail  # noqa: E402
 from inspector.widgets.hex_view import HexView  # noqa: E402
 from inspector.widgets.word_detail import WordDetailPanel  # noqa: E402
 from themes import DEFAULT_THEME, THEMES  # noqa: E402
@@ -62,19 +61,13 @@ class HexBench(App):
     def action_nothing(self) -> None:
         """A bound key that does nothing: what the harness and Textual cost alone."""
 
-    @on(SelectWord)
-    def word_selected(self, message: SelectWord) -> None:
+    @on(HexView.WordSelected)
+    def word_selected(self, message: HexView.WordSelected) -> None:
         self.select(message.word)
 
     def select(self, word: int) -> None:
-        hex_view = self.query_one(HexView)
-        hex_view.show_word(word)
         found = locate(self.module, word)
-        if found is None:
-            hex_view.highlight(None)
-        else:
-            inst = found[1]
-            hex_view.highlight(range(inst.offset, inst.end), instruction_word_kinds(inst))
+        self.query_one(HexView).follow(word, found[1] if found is not None else None)
         detail = word_detail(self.module, word, self.formatter, definition=self.definitions.get)
         self.query_one(WordDetailPanel).show(detail)
 

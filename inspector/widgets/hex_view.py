@@ -4,8 +4,7 @@ A Line-API `ScrollView`: only the rows on screen are rendered, each cached as a 
 until the cursor, the highlight or the marks change on it, so an 8 MB module scrolls as a
 small one does. The pane shows what it is given (words, byte order, where the tail
 starts, which words diagnostics name, the kinds of the selected instruction's words) and
-posts what the user asks for (`WordSelected`, a shared `SelectWord`, and `CardRequested`);
-the screen decides.
+posts what the user asks for (`WordSelected`, `CardRequested`); the screen decides.
 """
 
 from __future__ import annotations
@@ -30,9 +29,8 @@ from textual.strip import Strip
 from textual.widgets import Input, Label
 
 from codec.binary.lazy import LazyModule
-from codec.binary.model import HEADER_WORDS, Module
-from codec.text.word_detail import WordKind
-from inspector.messages import SelectWord
+from codec.binary.model import HEADER_WORDS, Instruction, Module
+from codec.text.word_detail import WordKind, instruction_word_kinds
 
 GUTTER = 10
 """Columns of the byte-offset gutter: eight hex digits and two spaces."""
@@ -157,11 +155,18 @@ class HexView(ScrollView, can_focus=True):
     bytes_mode: reactive[bool] = reactive(False, init=False)
     """True to show bytes in file order with an ASCII column instead of words."""
 
-    class WordSelected(SelectWord):
+    class WordSelected(Message):
         """The user moved the word cursor: select that word (its instruction and operand).
 
-        A `SelectWord`, so a screen that acts on `@on(SelectWord)` needs nothing more;
-        `jump` is True only for `g`, the move the jump history should remember."""
+        Like the shared `SelectWord`, but its own type: the screen keeps the focus on the
+        hex pane for these, where a `SelectWord` from elsewhere sends it to the list."""
+
+        def __init__(self, word: int, jump: bool = False) -> None:
+            super().__init__()
+            self.word = word
+            """Word offset from the start of the module."""
+            self.jump = jump
+            """True for a jump (`g`) that the screen's jump history should remember."""
 
     class CardRequested(Message):
         """The user asked for the grammar card of the word under the cursor."""
@@ -233,6 +238,15 @@ class HexView(ScrollView, can_focus=True):
         self.highlight_kinds = tuple(kinds)
         self._repaint_words(old)
         self._repaint_words(self.highlighted)
+
+    def follow(self, word_offset: int, instruction: Instruction | None) -> None:
+        """Follow the shared selection: the cursor on `word_offset`, `instruction` (the
+        one holding it, None in the header or the tail) framed and coloured by word kind."""
+        self.show_word(word_offset)
+        if instruction is None:
+            self.highlight(None)
+        else:
+            self.highlight(range(instruction.offset, instruction.end), instruction_word_kinds(instruction))
 
     def mark(self, word_offsets: Iterable[int]) -> None:
         """Mark the words diagnostics name (replacing earlier marks), e.g. once the

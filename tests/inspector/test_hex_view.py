@@ -18,9 +18,8 @@ from codec.grammar import load_grammar
 from codec.text.grammar_card import card_for
 from codec.text.listing import OperandFormatter
 from codec.text.names import NameMap
-from codec.text.word_detail import WordKind, instruction_word_kinds, locate, word_detail
+from codec.text.word_detail import WordKind, locate, word_detail
 from inspector.commands.open import EXAMPLE_MODULE
-from inspector.messages import SelectWord
 from inspector.screens.grammar_card import GrammarCardScreen
 from inspector.widgets.hex_view import GUTTER, WORD_CELL, GotoOffsetScreen, HexView, parse_offset
 from inspector.widgets.word_detail import WordDetailPanel
@@ -49,7 +48,7 @@ class HexHost(App):
         self.definitions: dict[int, int] = {}
         for index, inst in enumerate(self.module.instructions()):
             self.definitions.setdefault(inst.result_id, index)
-        self.selections: list[SelectWord] = []
+        self.selections: list[HexView.WordSelected] = []
 
     def compose(self) -> ComposeResult:
         with Horizontal():
@@ -60,8 +59,8 @@ class HexHost(App):
         self.query_one(HexView).focus()
         self.select(0)
 
-    @on(SelectWord)
-    def word_selected(self, message: SelectWord) -> None:
+    @on(HexView.WordSelected)
+    def word_selected(self, message: HexView.WordSelected) -> None:
         self.selections.append(message)
         self.select(message.word)
 
@@ -73,14 +72,8 @@ class HexHost(App):
             self.push_screen(GrammarCardScreen(card))
 
     def select(self, word: int) -> None:
-        hex_view = self.query_one(HexView)
-        hex_view.show_word(word)
         found = locate(self.module, word)
-        if found is None:
-            hex_view.highlight(None)
-        else:
-            inst = found[1]
-            hex_view.highlight(range(inst.offset, inst.end), instruction_word_kinds(inst))
+        self.query_one(HexView).follow(word, found[1] if found is not None else None)
         detail = word_detail(self.module, word, self.formatter, definition=self.definitions.get)
         self.query_one(WordDetailPanel).show(detail)
 
