@@ -15,7 +15,7 @@ from textual.widgets import Input, Label
 
 from codec.binary.lazy import open_module
 from codec.grammar import load_grammar
-from codec.text.grammar_card import card_for
+from codec.text.grammar_card import card_for, ext_instruction_card
 from codec.text.listing import OperandFormatter
 from codec.text.names import NameMap
 from codec.text.word_detail import WordKind, locate, word_detail
@@ -290,6 +290,35 @@ async def test_card_shows_the_url_where_no_browser_can_open(monkeypatch):
         assert app.screen.card.kind == "Decoration"
         await pilot.press("o")
         assert any(app.screen.card.spec_url in n.message for n in app._notifications)
+
+
+def test_no_terminal_browser_is_started_for_the_spec(monkeypatch):
+    import webbrowser
+
+    from inspector.screens.grammar_card import open_in_browser
+
+    opened = []
+
+    class Graphical(webbrowser.BackgroundBrowser):
+        def open(self, url, new=0, autoraise=True):
+            opened.append(url)
+            return True
+
+    monkeypatch.setattr(webbrowser, "get", lambda: webbrowser.GenericBrowser("lynx"))
+    assert not open_in_browser("https://example.org")
+    monkeypatch.setattr(webbrowser, "get", lambda: Graphical("firefox"))
+    assert open_in_browser("https://example.org") and opened == ["https://example.org"]
+
+
+async def test_card_of_an_extended_instruction():
+    card = ext_instruction_card(load_grammar(), "GLSL.std.450", "FMix")
+    app = HexHost(EXAMPLE_MODULE.read_bytes())
+    async with app.run_test(size=(120, 40)) as pilot:
+        app.push_screen(GrammarCardScreen(card))
+        await pilot.pause()
+        body = app.screen.query_one("#card-body")
+        text = "\n".join(strip.text for strip in body.render_lines(body.region.reset_offset))
+        assert "GLSL.std.450" in text and "'x' (IdRef)" in text and card.spec_url in text
 
 
 def test_snapshot_120x40(snap_compare):
