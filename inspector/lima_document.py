@@ -1,0 +1,284 @@
+"""The Lima document (no Textual): one PP program opened from bytes, for every Lima pane.
+
+It holds what the panes render — the rows of the instruction list in both syntaxes, with
+branch labels and symbol names, the breakdown of each instruction, the header tree — and
+answers the questions the keys ask (the next instruction using a unit, the next branch,
+a branch's target). Opening never raises: what cannot be decoded comes back as
+diagnostics with word offsets, and the words after the last instruction are rows too.
+"""
+
+from __future__ import annotations
+
+import bisect
+from collections.abc import Sequence
+from dataclasses import dataclass
+from enum import Enum
+from functools import cached_property
+from pathlib import Path
+
+import lima
+from codec.diagnostics import Diagnostic
+from lima.breakdown import BitSelection, Breakdown, breakdown, field_unit
+from lima.disasm_seed import branch_labels, instruction_line
+from lima.fields import FIELDS
+from lima.mbs import is_mbs
+from lima.meanings import sign_extend
+from lima.model import Chunk, Instruction
+from lima.symbols import SymbolTable, instruction_names, symbol_table
+
+STYLES = lima.STYLES
+"""`seed` (the proposed syntax of seed 004, the default) and `mesa` (Mesa's disassembler)."""
+_TARGET_BITS = FIELDS[9].layout("branch").range("target").width
+
+
+class RowKind(Enum):
+    """What a row of the instruction list shows."""
+
+    LABEL = "label"
+    INSTRUCTION = "instruction"
+    UNDECODED = "undecoded"
+
+
+@dataclass(frozen=True, slots=True)
+class Row:
+    """One row of the list: a branch label, an instruction, or a word left undecoded."""
+
+    kind: RowKind
+    instruction: int | None
+    """Index of the instruction the row shows or labels; None for undecoded words."""
+    word_offset: int
+    """Stream word of the instruction (or of the undecoded word)."""
+
+
+@dataclass(frozen=True, slots=True)
+class HeaderNode:
+    """One line of the header pane's tree: a chunk, a value in it, or a summary line."""
+
+    label: str
+    byte_offset: int | None = None
+    children: tuple[HeaderNode, ...] = ()
+
+
+class LimaDocument:
+    """A PP program (MBS file or raw little-endian stream) decoded once, rendered on demand."""
+
+    def __init__(self, data: bytes, name: str | Path = "") -> None:
+        self.data = data
+        self.name = str(name)
+        self.is_mbs = is_mbs(data)
+        """True when the content is an MBS container, whatever the file name says."""
+        self.program = lima.decode(data)
+        self.instructions: tuple[Instruction, ...] = self.program.instructions
+        self.diagnostics: tuple[Diagnostic, ...] = self.program.diagnostics
+        self.symbols: SymbolTable = symbol_table(self.program.chunks)
+        self.labels: dict[int, str] = branch_labels(self.program)
+        """Stream word offset -> label name, for every branch target that starts an instruction."""
+        self._starts = [instr.word_offset for instr in self.instructions]
+        self._index_of_word = {word: i for i, word in enumerate(self._starts)}
+        self._lengths = {instr.word_offset: len(instr.words) for instr in self.instructions}
+        self.rows: tuple[Row, ...] = self._build_rows()
+        self._instruction_rows = {row.instruction: y for y, row in enumerate(self.rows) if row.kind is RowKind.INSTRUCTION}
+        self._texts: dict[tuple[int, str], str] = {}
+        self._breakdowns: dict[int, Breakdown] = {}
+
+    def _build_rows(self) -> tuple[Row, ...]:
+        rows = []
+        for i, instr in enumerate(self.instructions):
+            if instr.word_offset in self.labels:
+                rows.append(Row(RowKind.LABEL, i, instr.word_offset))
+            rows.append(Row(RowKind.INSTRUCTION, i, instr.word_offset))
+        first = self.decoded_words
+        rows += [Row(RowKind.UNDECODED, None, first + k) for k in range(len(self.program.trailing_words))]
+        return tuple(rows)
+
+    # -- sizes -----------------------------------------------------------------------
+
+    @property
+    def decoded_words(self) -> int:
+        """Words held by decoded instructions."""
+        return sum(len(instr.words) for instr in self.instructions)
+
+    @property
+    def code_byte_offset(self) -> int:
+        """Byte offset of stream word 0 in the file (the `DBIN` contents of an MBS file)."""
+        return self.program.code_byte_offset
+
+    @property
+    def row_count(self) -> int:
+        """Rows of the instruction list."""
+        return len(self.rows)
+
+    # -- text --------------------------------------------------------------------------
+
+    def instruction_text(self, index: int, style: str = "seed") -> str:
+        """Instruction `index` in `style`, with the names its loads read as a `#` comment."""
+        key = (index, style)
+        text = self._texts.get(key)
+        if text is None:
+            instr = self.instructions[index]
+            if style == "mesa":
+                text = lima.mesa_line(instr)
+            else:
+                following = self.instructions[index + 1] if index + 1 < len(self.instructions) else None
+                next_count = len(following.words) if following is not None else 0
+                text = instruction_line(instr, next_count, self.labels, self._lengths)
+            names = instruction_names(instr, self.symbols)
+            if names:
+                text = f"{text}   # {', '.join(names)}"
+            self._texts[key] = text
+        return text
+
+    def row_text(self, row: int, style: str = "seed") -> str:
+        """The text of a row: `L4:`, an instruction, or `# word N: 0x… (not decoded)`."""
+        shown = self.rows[row]
+        if shown.kind is RowKind.LABEL:
+            return f"{self.labels[shown.word_offset]}:"
+        if shown.kind is RowKind.INSTRUCTION:
+            return self.instruction_text(shown.instruction, style)
+        word = self.program.trailing_words[shown.word_offset - self.decoded_words]
+        return f"# word {shown.word_offset}: 0x{word:08x} (not decoded)"
+
+    # -- rows and instructions ----------------------------------------------------------
+
+    def instruction_row(self, index: int) -> int:
+        """The row showing instruction `index` (its label is the row above, if any)."""
+        return self._instruction_rows[index]
+
+    def instruction_at_word(self, word_offset: int) -> int | None:
+        """The instruction holding stream word `word_offset`, or None past the decoded words."""
+        if not self.instructions or word_offset < 0 or word_offset >= self.decoded_words:
+            return None
+        return bisect.bisect_right(self._starts, word_offset) - 1
+
+    def instruction_at_byte(self, byte_offset: int) -> int | None:
+        """The instruction holding the file's byte `byte_offset` (`--at`), or None."""
+        relative = byte_offset - self.code_byte_offset
+        return None if relative < 0 else self.instruction_at_word(relative // 4)
+
+    def breakdown(self, index: int) -> Breakdown:
+        """The bit-by-bit breakdown of instruction `index`."""
+        found = self._breakdowns.get(index)
+        if found is None:
+            found = self._breakdowns[index] = breakdown(self.instructions[index])
+        return found
+
+    def file_bits(self, selection: BitSelection) -> tuple[tuple[int, int], ...]:
+        """The selection in file terms: (byte offset of the word, 32-bit mask) pairs."""
+        base = self.code_byte_offset
+        return tuple((base + 4 * word, mask) for word, mask in selection.words)
+
+    # -- branches -------------------------------------------------------------------------
+
+    def branch_target_word(self, index: int) -> int | None:
+        """The stream word instruction `index` branches to; None if it has no branch."""
+        instr = self.instructions[index]
+        for f in instr.fields:
+            if f.name == "branch" and f.layout == "branch":
+                return instr.word_offset + sign_extend(f["target"], _TARGET_BITS)
+        return None
+
+    def branch_target(self, index: int) -> int | None:
+        """The instruction instruction `index` branches to, when the target starts one."""
+        word = self.branch_target_word(index)
+        return None if word is None else self._index_of_word.get(word)
+
+    # -- stepping ----------------------------------------------------------------------------
+
+    def units(self, index: int) -> tuple[str, ...]:
+        """The themes' units (`vec4-mul`, `texture`…) instruction `index` uses, in field order."""
+        return tuple(field_unit(f) for f in self.instructions[index].fields)
+
+    @cached_property
+    def units_used(self) -> tuple[str, ...]:
+        """Every unit some instruction uses, in field order of first use."""
+        seen: dict[str, None] = {}
+        for i in range(len(self.instructions)):
+            seen.update(dict.fromkeys(self.units(i)))
+        return tuple(seen)
+
+    def next_using(self, index: int, unit: str, step: int = 1) -> int | None:
+        """The next (step 1) or previous (step -1) instruction using `unit`, or None."""
+        return self._find(index, step, lambda i: unit in self.units(i))
+
+    def next_branch(self, index: int, step: int = 1) -> int | None:
+        """The next or previous instruction with a branch or discard, or None."""
+        return self._find(index, step, lambda i: "branch" in self.units(i))
+
+    def _find(self, index: int, step: int, wanted) -> int | None:
+        i = index + step
+        while 0 <= i < len(self.instructions):
+            if wanted(i):
+                return i
+            i += step
+        return None
+
+    # -- header ------------------------------------------------------------------------------
+
+    @cached_property
+    def header(self) -> tuple[HeaderNode, ...]:
+        """The header pane's tree: a summary, then for MBS files the chunk tree."""
+        words = len(self.data) // 4
+        kind = "MBS file" if self.is_mbs else "raw little-endian PP stream"
+        summary = [
+            HeaderNode(f"{kind}: {len(self.data)} bytes ({words} words)", 0),
+            HeaderNode(f"instructions: {len(self.instructions)} in {self.decoded_words} words", self.code_byte_offset),
+            HeaderNode("units used: " + (", ".join(self.units_used) or "none")),
+        ]
+        if self.program.trailing_words:
+            first = self.code_byte_offset + 4 * self.decoded_words
+            summary.append(HeaderNode(f"undecoded words: {len(self.program.trailing_words)}", first))
+        if self.diagnostics:
+            summary.append(
+                HeaderNode(
+                    f"diagnostics: {len(self.diagnostics)}",
+                    children=tuple(HeaderNode(d.format()) for d in self.diagnostics),
+                )
+            )
+        return (*summary, *_chunk_nodes(self.program.chunks))
+
+
+def _chunk_nodes(chunks: Sequence[Chunk]) -> tuple[HeaderNode, ...]:
+    nodes = []
+    for chunk in chunks:
+        values = tuple(
+            HeaderNode(
+                f"{v.name} = {repr(v.value) if isinstance(v.value, str) else v.value}"
+                + (f" ({v.meaning})" if v.meaning else "")
+                + f"  @0x{v.byte_offset:x}",
+                v.byte_offset,
+            )
+            for v in chunk.fields
+        )
+        label = f"{chunk.ident}  @0x{chunk.byte_offset:x}  {chunk.size} bytes"
+        nodes.append(HeaderNode(label, chunk.byte_offset, values + _chunk_nodes(chunk.children)))
+    return tuple(nodes)
+
+
+class InstructionHistory:
+    """Back and forward through the instructions jumps left (branch targets, go to index)."""
+
+    def __init__(self, limit: int = 200) -> None:
+        self._back: list[int] = []
+        self._forward: list[int] = []
+        self._limit = limit
+
+    def record(self, left: int) -> None:
+        """Remember instruction `left` as the place a new jump leaves; forward is dropped."""
+        if not self._back or self._back[-1] != left:
+            self._back.append(left)
+            del self._back[: -self._limit]
+        self._forward.clear()
+
+    def back(self, current: int) -> int | None:
+        """The instruction before `current` in the history, or None at its start."""
+        if not self._back:
+            return None
+        self._forward.append(current)
+        return self._back.pop()
+
+    def forward(self, current: int) -> int | None:
+        """The instruction `back` left, or None when there is nothing to go forward to."""
+        if not self._forward:
+            return None
+        self._back.append(current)
+        return self._forward.pop()

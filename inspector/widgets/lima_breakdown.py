@@ -1,0 +1,264 @@
+"""The breakdown panel: one Lima instruction bit by bit, a strip per field.
+
+It draws the `lima.breakdown.Breakdown` it is given: each strip's title (name, unit,
+width, where it starts), its bits high to low grouped by labelled range and coloured by
+unit (unknown bits in their own colour, never hidden), then one row per range with its
+bit range, name, raw value and meaning. A cursor walks the strips and their ranges;
+every move posts `FieldSelected` with exactly the bits under it, for the hex pane.
+Rendered on the Line API from rows built once per instruction and width.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from rich.segment import Segment
+from rich.style import Style
+from textual.binding import Binding
+from textual.geometry import Size
+from textual.message import Message
+from textual.reactive import var
+from textual.scroll_view import ScrollView
+from textual.strip import Strip
+
+from inspector.lexers.tokens import LIMA_UNITS
+from lima.breakdown import CONTROL_UNIT, BitSelection, BitStrip, Breakdown, Label
+
+_INDENT = 2
+_UNIT_CLASSES = {unit: f"lima-breakdown--{unit}" for unit in LIMA_UNITS}
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """What the cursor can stand on: a whole strip (label None) or one of its ranges."""
+
+    strip: BitStrip
+    label: Label | None
+
+    @property
+    def bits(self) -> BitSelection:
+        """The stream bits of the strip or range."""
+        return self.strip.bits if self.label is None else self.label.bits
+
+
+class LimaBreakdown(ScrollView, can_focus=True):
+    """The selected instruction's control word and fields as labelled bit strips."""
+
+    DEFAULT_CSS = "\n".join(
+        [
+            "LimaBreakdown { background: $surface; }",
+            "LimaBreakdown > .lima-breakdown--control { color: $lima-control-word; }",
+            "LimaBreakdown > .lima-breakdown--unknown { color: $lima-unknown-bits; text-style: italic; }",
+            "LimaBreakdown > .lima-breakdown--muted { color: $text-muted; }",
+            "LimaBreakdown > .lima-breakdown--cursor { background: $hex-selection-background; text-style: bold; }",
+            *(f"LimaBreakdown > .{cls} {{ color: $lima-unit-{unit}; }}" for unit, cls in _UNIT_CLASSES.items()),
+        ]
+    )
+    COMPONENT_CLASSES = {
+        "lima-breakdown--control",
+        "lima-breakdown--unknown",
+        "lima-breakdown--muted",
+        "lima-breakdown--cursor",
+        *_UNIT_CLASSES.values(),
+    }
+    """Control word, unknown bits, secondary text, the cursor, and one colour per unit."""
+    BINDINGS = [
+        Binding("down,j", "move(1)", "Next range", show=False, id="breakdown.down", tooltip="Next range or strip"),
+        Binding("up,k", "move(-1)", "Previous range", show=False, id="breakdown.up", tooltip="Previous range or strip"),
+        Binding("right_square_bracket", "strip(1)", "Next field", show=False, id="breakdown.next_strip", tooltip="Next field strip"),
+        Binding("left_square_bracket", "strip(-1)", "Previous field", show=False, id="breakdown.previous_strip", tooltip="Previous field strip"),
+        Binding("home", "first", "First", show=False, id="breakdown.first", tooltip="The control word"),
+    ]
+
+    class FieldSelected(Message):
+        """The user put the cursor on a strip or a range: these are its bits."""
+
+        def __init__(self, bits: BitSelection, strip: BitStrip, label: Label | None) -> None:
+            super().__init__()
+            self.bits = bits
+            """Stream words and per-word masks of exactly the selected bits."""
+            self.strip = strip
+            """The strip (control word, field or padding) the cursor is in."""
+            self.label = label
+            """The range under the cursor; None when the whole strip is selected."""
+
+    cursor: var[int] = var(0, init=False)
+    """Index into `entries`: the strip or range under the cursor."""
+
+    def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
+        super().__init__(id=id, classes=classes)
+        self.breakdown: Breakdown | None = None
+        self.entries: tuple[Entry, ...] = ()
+        """Every strip and range the cursor can stand on, in drawing order."""
+        self._lines: list[list[tuple[str, str | None, int | None]]] = []
+        self._entry_rows: list[int] = []
+        self._built_width = -1
+        self.border_title = "Breakdown"
+
+    # -- what is shown -----------------------------------------------------------------
+
+    def show(self, breakdown: Breakdown | None) -> None:
+        """Draw `breakdown`; the cursor stays on the same strip and range name if it can."""
+        previous = self.selected
+        self.breakdown = breakdown
+        entries: list[Entry] = []
+        for strip in breakdown.strips if breakdown is not None else ():
+            entries.append(Entry(strip, None))
+            entries += [Entry(strip, label) for label in strip.labels]
+        self.entries = tuple(entries)
+        self.border_title = "Breakdown" if breakdown is None else f"Breakdown · instruction {breakdown.index}"
+        self._built_width = -1
+        keep = 0
+        if previous is not None:
+            for position, entry in enumerate(self.entries):
+                same_label = (entry.label and entry.label.name) == (previous.label and previous.label.name)
+                if entry.strip.name == previous.strip.name and same_label:
+                    keep = position
+                    break
+        self.set_reactive(LimaBreakdown.cursor, keep)
+        self._rebuild()
+
+    @property
+    def selected(self) -> Entry | None:
+        """The strip or range under the cursor."""
+        return self.entries[self.cursor] if 0 <= self.cursor < len(self.entries) else None
+
+    def watch_cursor(self) -> None:
+        self._scroll_to_cursor()
+        self.refresh()
+
+    def on_resize(self) -> None:
+        self._rebuild()
+
+    def notify_style_update(self) -> None:
+        super().notify_style_update()
+        self.refresh()
+
+    # -- keys ---------------------------------------------------------------------------
+
+    def _select(self, position: int) -> None:
+        if not self.entries:
+            return
+        self.cursor = max(0, min(position, len(self.entries) - 1))
+        entry = self.entries[self.cursor]
+        self.post_message(self.FieldSelected(entry.bits, entry.strip, entry.label))
+
+    def action_move(self, step: int) -> None:
+        """Move the cursor to the next or previous strip or range."""
+        self._select(self.cursor + step)
+
+    def action_strip(self, step: int) -> None:
+        """Move the cursor to the next or previous strip as a whole."""
+        starts = [i for i, entry in enumerate(self.entries) if entry.label is None]
+        if not starts:
+            return
+        if step > 0:
+            later = [i for i in starts if i > self.cursor]
+            self._select(later[0] if later else starts[-1])
+        else:
+            earlier = [i for i in starts if i < self.cursor]
+            self._select(earlier[-1] if earlier else starts[0])
+
+    def action_first(self) -> None:
+        """Select the control word."""
+        self._select(0)
+
+    # -- layout ---------------------------------------------------------------------------
+
+    def _rebuild(self) -> None:
+        width = max(20, self.scrollable_content_region.width or 80)
+        self._built_width = width
+        self._lines = []
+        self._entry_rows = []
+        position = 0
+        for strip in self.breakdown.strips if self.breakdown is not None else ():
+            self._entry_rows.append(len(self._lines))
+            self._lines.append([(strip.title, strip.unit, position)])
+            self._lines += self._bit_rows(strip, position, width)
+            position += 1
+            for label in strip.labels:
+                self._entry_rows.append(len(self._lines))
+                self._lines.append(self._label_row(strip, label, position))
+                position += 1
+            self._lines.append([])
+        widest = max((sum(len(text) for text, _, _ in line) for line in self._lines), default=0)
+        self.virtual_size = Size(max(widest, width), len(self._lines))
+        self.refresh()
+
+    def _bit_rows(self, strip: BitStrip, first_entry: int, width: int) -> list[list]:
+        """The strip's bits, highest first, one group per range; a group starts a new row
+        when it does not fit the current one, and only a group longer than a row is split."""
+        room = max(8, width - _INDENT)
+        rows: list[list] = []
+        row: list = []
+        for position, label in reversed(list(enumerate(strip.labels, start=first_entry + 1))):
+            unit = "unknown" if label.unknown else strip.unit
+            cells = [(digit, unit, position) for digit in label.binary]
+            if row and len(row) + 1 + len(cells) > room:
+                rows.append(row)
+                row = []
+            elif row:
+                row.append((" ", None, None))
+            while len(row) + len(cells) > room:
+                cut = room - len(row)
+                rows.append(row + cells[:cut])
+                row, cells = [], cells[cut:]
+            row += cells
+        if row:
+            rows.append(row)
+        return [[(" " * _INDENT, None, None), *cells] for cells in rows]
+
+    def _label_row(self, strip: BitStrip, label: Label, position: int) -> list:
+        unit = "unknown" if label.unknown else strip.unit
+        return [
+            (f"{' ' * _INDENT}{label.bit_range_text:>5} ", "muted", position),
+            (f"{label.name:<18}", unit, position),
+            (f"{label.value_text:>10}  ", None, position),
+            (label.meaning, "unknown" if label.unknown else None, position),
+        ]
+
+    def _scroll_to_cursor(self) -> None:
+        if not self._entry_rows or self.cursor >= len(self._entry_rows):
+            return
+        row = self._entry_rows[self.cursor]
+        height = max(1, self.scrollable_content_region.height)
+        top = self.scroll_offset.y
+        if row < top:
+            self.scroll_to(y=row, animate=False, immediate=True)
+        elif row >= top + height:
+            self.scroll_to(y=row - height + 1, animate=False, immediate=True)
+
+    # -- rendering ------------------------------------------------------------------------
+
+    def _style(self, unit: str | None) -> Style:
+        if unit is None:
+            return Style()
+        if unit == CONTROL_UNIT:
+            return self.get_component_rich_style("lima-breakdown--control")
+        if unit in ("unknown", "padding"):
+            return self.get_component_rich_style("lima-breakdown--unknown")
+        if unit == "muted":
+            return self.get_component_rich_style("lima-breakdown--muted")
+        return self.get_component_rich_style(_UNIT_CLASSES[unit])
+
+    def render_line(self, y: int) -> Strip:
+        scroll_x, scroll_y = self.scroll_offset
+        width = self.scrollable_content_region.width
+        if width != self._built_width and width > 0:
+            self._rebuild()
+        row = scroll_y + y
+        if row >= len(self._lines):
+            return Strip.blank(width, self.rich_style)
+        cursor_style = self.get_component_rich_style("lima-breakdown--cursor")
+        segments = []
+        for text, unit, position in self._lines[row]:
+            style = self._style(unit)
+            if position is not None and position == self.cursor:
+                style = style + cursor_style
+            segments.append(Segment(text, style))
+        line = Strip(segments).crop(scroll_x, scroll_x + width).extend_cell_length(width)
+        return line.apply_style(self.rich_style)
+
+    def rendered_text(self) -> list[str]:
+        """Every row as plain text (for tests and copying), whatever is on screen."""
+        return ["".join(text for text, _, _ in line) for line in self._lines]

@@ -1,0 +1,49 @@
+"""The Lima header pane: a summary of the program, then (for MBS files) the chunk tree.
+
+It draws the `LimaDocument.header` nodes as a tree (identifiers, byte offsets, sizes and
+parsed values); choosing a line that has a byte offset posts `ByteSelected` for the
+screen to follow (the hex pane's cursor, or the instruction holding that byte).
+"""
+
+from __future__ import annotations
+
+from textual import on
+from textual.message import Message
+from textual.widgets import Tree
+from textual.widgets.tree import TreeNode
+
+from inspector.lima_document import HeaderNode, LimaDocument
+
+
+class LimaHeader(Tree[HeaderNode]):
+    """Length, instruction count, units used, diagnostics, and the MBS chunk tree."""
+
+    class ByteSelected(Message):
+        """The user chose a header line: select the byte it starts at."""
+
+        def __init__(self, byte_offset: int) -> None:
+            super().__init__()
+            self.byte_offset = byte_offset
+            """Byte offset in the file."""
+
+    def __init__(self, document: LimaDocument, *, id: str | None = None, classes: str | None = None) -> None:
+        super().__init__("MBS file" if document.is_mbs else "raw PP stream", id=id, classes=classes)
+        self.document = document
+        self.show_root = False
+        self.guide_depth = 2
+        self.border_title = "Header"
+        self._add(self.root, document.header, depth=0)
+
+    def _add(self, parent: TreeNode[HeaderNode], nodes: tuple[HeaderNode, ...], depth: int) -> None:
+        for node in nodes:
+            if node.children:
+                branch = parent.add(node.label, data=node, expand=depth < 2)
+                self._add(branch, node.children, depth + 1)
+            else:
+                parent.add_leaf(node.label, data=node)
+
+    @on(Tree.NodeSelected)
+    def _chosen(self, event: Tree.NodeSelected[HeaderNode]) -> None:
+        node = event.node.data
+        if node is not None and node.byte_offset is not None:
+            self.post_message(self.ByteSelected(node.byte_offset))

@@ -1,0 +1,304 @@
+"""The Lima instruction list: one PP instruction a row, branch labels, highlighted text.
+
+A Line-API `ScrollView` over a `LimaDocument`'s rows: seed-004 syntax by default, Mesa's
+one key away (`m`), coloured by the `LimaLexer` through the theme's Pygments style, with
+the instruction index and word offset in a gutter. The widget never moves its own cursor:
+keys become intents (`InstructionSelected`, `BackRequested`) for the screen, which sets
+`selected` back. Stepping keys: next/previous instruction, next/previous branch, next/
+previous instruction using a unit (`u` picks the unit), `enter` follows a branch, `:`
+goes to an index.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+
+from rich.color import Color
+from rich.segment import Segment
+from rich.style import Style
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.cache import LRUCache
+from textual.containers import Vertical
+from textual.geometry import Size
+from textual.message import Message
+from textual.reactive import var
+from textual.screen import ModalScreen
+from textual.scroll_view import ScrollView
+from textual.strip import Strip
+from textual.widgets import Input, Label
+
+from inspector.lexers.lima import LimaLexer
+from inspector.lima_document import STYLES, LimaDocument, RowKind
+from themes import pygments_style_for
+
+GUTTER_WIDTH = 13
+"""Index (5), word offset (`w` and 5 digits) and two spaces."""
+_LEXER = LimaLexer()
+
+
+@cache
+def _token_style(theme: str, dark: bool, token) -> Style:
+    spec = pygments_style_for(theme, dark).style_for_token(token)
+    color = spec.get("color")
+    return Style(
+        color=Color.parse("#" + color) if color else None,
+        bold=bool(spec.get("bold")) or None,
+        italic=bool(spec.get("italic")) or None,
+        underline=bool(spec.get("underline")) or None,
+    )
+
+
+class GotoIndexScreen(ModalScreen[int | None]):
+    """Asks for an instruction index; dismisses with it, or None when cancelled."""
+
+    DEFAULT_CSS = """
+    GotoIndexScreen { align: center middle; }
+    GotoIndexScreen > Vertical { width: 44; height: auto; border: round $primary; background: $surface; padding: 0 1; }
+    """
+    BINDINGS = [Binding("escape", "cancel", "Cancel", id="lima.goto.cancel", tooltip="Close without moving")]
+
+    def __init__(self, count: int) -> None:
+        super().__init__()
+        self.count = count
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Label(f"Go to instruction (0-{max(self.count - 1, 0)})")
+            yield Input(placeholder="index", id="lima-goto-index")
+            yield Label("", id="lima-goto-error")
+
+    @on(Input.Submitted)
+    def submit(self, event: Input.Submitted) -> None:
+        text = event.value.strip()
+        if text.isascii() and text.isdigit() and int(text) < self.count:
+            self.dismiss(int(text))
+        else:
+            self.query_one("#lima-goto-error", Label).update(f"not an index from 0 to {self.count - 1}: {text!r}")
+
+    def action_cancel(self) -> None:
+        """Close without choosing."""
+        self.dismiss(None)
+
+
+class LimaInstructionList(ScrollView, can_focus=True):
+    """Every instruction of a PP program, in the seed-004 or Mesa syntax, with a cursor."""
+
+    DEFAULT_CSS = """
+    LimaInstructionList { background: $surface; }
+    LimaInstructionList > .lima-list--gutter { color: $text-muted; }
+    LimaInstructionList > .lima-list--cursor { background: $hex-selection-background; }
+    LimaInstructionList > .lima-list--undecoded { color: $lima-unknown-bits; text-style: italic; }
+    """
+    COMPONENT_CLASSES = {"lima-list--gutter", "lima-list--cursor", "lima-list--undecoded"}
+    """Gutter, the selected instruction's row, words left undecoded."""
+    BINDINGS = [
+        Binding("down,j,n", "step(1)", "Next", show=False, id="lima.next", tooltip="Next instruction"),
+        Binding("up,k,p", "step(-1)", "Previous", show=False, id="lima.previous", tooltip="Previous instruction"),
+        Binding("pagedown", "page(1)", "Page down", show=False, id="lima.page_down"),
+        Binding("pageup", "page(-1)", "Page up", show=False, id="lima.page_up"),
+        Binding("home", "edge(0)", "First", show=False, id="lima.first", tooltip="First instruction"),
+        Binding("end,G", "edge(-1)", "Last", show=False, id="lima.last", tooltip="Last instruction"),
+        Binding("enter", "follow", "Follow branch", id="lima.follow", tooltip="Jump to the branch target of this instruction"),
+        Binding("backspace,ctrl+o", "back", "Back", id="lima.back", tooltip="Back to where the last jump left"),
+        Binding("right_square_bracket", "branch(1)", "Next branch", show=False, id="lima.next_branch", tooltip="Next instruction with a branch or discard"),
+        Binding("left_square_bracket", "branch(-1)", "Previous branch", show=False, id="lima.previous_branch", tooltip="Previous instruction with a branch or discard"),
+        Binding("right_curly_bracket", "unit(1)", "Next in unit", show=False, id="lima.next_unit", tooltip="Next instruction using the chosen unit (u chooses)"),
+        Binding("left_curly_bracket", "unit(-1)", "Previous in unit", show=False, id="lima.previous_unit", tooltip="Previous instruction using the chosen unit"),
+        Binding("u", "cycle_unit", "Unit", id="lima.cycle_unit", tooltip="Choose the unit that { and } step to"),
+        Binding("m", "toggle_style", "Mesa/seed", id="lima.toggle_style", tooltip="Switch between the seed-004 syntax and Mesa's"),
+        Binding("colon", "goto", "Go to", id="lima.goto", tooltip="Go to an instruction index"),
+    ]
+
+    class InstructionSelected(Message):
+        """Select instruction `index` (the screen sets `selected`, the other panes follow)."""
+
+        def __init__(self, index: int, jump: bool = False) -> None:
+            super().__init__()
+            self.index = index
+            self.jump = jump
+            """True for a jump (branch target, go to index) the history should remember."""
+
+    class BackRequested(Message):
+        """Go back to the instruction the last jump left."""
+
+    selected: var[int | None] = var(None, init=False)
+    """The selected instruction (set by the screen); the cursor row follows it."""
+    style: var[str] = var("seed", init=False)
+    """`seed` (the proposed syntax) or `mesa` (Mesa's disassembler)."""
+    step_unit: var[str | None] = var(None, init=False)
+    """The unit `{` and `}` step to (`texture`, `vec4-mul`…); None until chosen."""
+
+    def __init__(self, document: LimaDocument, *, id: str | None = None, classes: str | None = None) -> None:
+        super().__init__(id=id, classes=classes)
+        self.document = document
+        self._strips: LRUCache[tuple[int, str], Strip] = LRUCache(1024)
+        self._widest = 0
+        self.virtual_size = Size(GUTTER_WIDTH + 80, document.row_count)
+        self._update_title()
+
+    def _update_title(self) -> None:
+        unit = f" · step unit {self.step_unit}" if self.step_unit else ""
+        self.border_title = f"Lima · {self.style}{unit}"
+
+    # -- what is shown ---------------------------------------------------------------
+
+    def watch_selected(self, old: int | None, new: int | None) -> None:
+        if new is not None:
+            self._scroll_to_row(self.document.instruction_row(new))
+        self.refresh()
+
+    def watch_style(self) -> None:
+        self._strips.clear()
+        self._update_title()
+        self.refresh()
+
+    def watch_step_unit(self) -> None:
+        self._update_title()
+
+    def notify_style_update(self) -> None:
+        super().notify_style_update()
+        self._strips.clear()
+        self.refresh()
+
+    def on_resize(self) -> None:
+        if self.selected is not None:
+            self._scroll_to_row(self.document.instruction_row(self.selected))
+
+    def _scroll_to_row(self, row: int) -> None:
+        height = max(1, self.scrollable_content_region.height)
+        top = self.scroll_offset.y
+        label_above = row > 0 and self.document.rows[row - 1].kind is RowKind.LABEL
+        first = row - 1 if label_above else row
+        if first < top:
+            self.scroll_to(y=first, animate=False, immediate=True)
+        elif row >= top + height:
+            self.scroll_to(y=row - height + 1, animate=False, immediate=True)
+
+    # -- rendering ----------------------------------------------------------------------
+
+    def render_line(self, y: int) -> Strip:
+        scroll_x, scroll_y = self.scroll_offset
+        row = scroll_y + y
+        width = self.scrollable_content_region.width
+        if row >= self.document.row_count:
+            return Strip.blank(width, self.rich_style)
+        line = self._row_strip(row).crop(scroll_x, scroll_x + width)
+        shown = self.document.rows[row]
+        gutter = self._gutter(shown)
+        line = Strip.join([gutter, line]).extend_cell_length(width)
+        if shown.kind is RowKind.INSTRUCTION and shown.instruction == self.selected:
+            line = line.apply_style(self.get_component_rich_style("lima-list--cursor"))
+        return line.apply_style(self.rich_style)
+
+    def _gutter(self, shown) -> Strip:
+        if shown.kind is RowKind.INSTRUCTION:
+            text = f"{shown.instruction:>5} w{shown.word_offset:<5}  "
+        elif shown.kind is RowKind.UNDECODED:
+            text = f"{'':>5} w{shown.word_offset:<5}  "
+        else:
+            text = " " * GUTTER_WIDTH
+        return Strip([Segment(text[:GUTTER_WIDTH].ljust(GUTTER_WIDTH), self.get_component_rich_style("lima-list--gutter"))])
+
+    def _row_strip(self, row: int) -> Strip:
+        key = (row, self.style)
+        cached = self._strips.get(key)
+        if cached is None:
+            text = self.document.row_text(row, self.style)
+            if self.document.rows[row].kind is RowKind.UNDECODED:
+                segments = [Segment(text, self.get_component_rich_style("lima-list--undecoded"))]
+            else:
+                theme, dark = self.app.theme, self.app.current_theme.dark
+                segments = [
+                    Segment(value, _token_style(theme, dark, token))
+                    for token, value in _LEXER.get_tokens(text)
+                    if value != "\n"
+                ]
+            cached = Strip(segments)
+            self._strips[key] = cached
+            if cached.cell_length > self._widest:
+                self._widest = cached.cell_length
+                self.virtual_size = Size(GUTTER_WIDTH + self._widest, self.document.row_count)
+        return cached
+
+    def shown_text(self, row: int) -> str:
+        """A row's text as drawn, without the gutter."""
+        return self._row_strip(row).text
+
+    # -- keys: each becomes an intent -------------------------------------------------------
+
+    def _request(self, index: int | None, jump: bool = False) -> None:
+        count = len(self.document.instructions)
+        if index is None or not count:
+            return
+        self.post_message(self.InstructionSelected(max(0, min(index, count - 1)), jump))
+
+    def action_step(self, step: int) -> None:
+        """Select the next or previous instruction."""
+        self._request((self.selected if self.selected is not None else -step) + step)
+
+    def action_page(self, step: int) -> None:
+        """Select the instruction a page away."""
+        height = max(1, self.scrollable_content_region.height - 1)
+        self._request((self.selected or 0) + step * height)
+
+    def action_edge(self, which: int) -> None:
+        """Select the first (0) or last (-1) instruction."""
+        self._request(0 if which == 0 else len(self.document.instructions) - 1, jump=True)
+
+    def action_follow(self) -> None:
+        """Jump to the branch target of the selected instruction, if it starts an instruction."""
+        if self.selected is None:
+            return
+        target = self.document.branch_target(self.selected)
+        if target is None:
+            word = self.document.branch_target_word(self.selected)
+            if word is not None:
+                self.notify(f"the branch target, word {word}, does not start an instruction", severity="warning")
+            return
+        self._request(target, jump=True)
+
+    def action_back(self) -> None:
+        """Ask to return to where the last jump left."""
+        self.post_message(self.BackRequested())
+
+    def action_branch(self, step: int) -> None:
+        """Select the next or previous instruction holding a branch or discard."""
+        self._request(self.document.next_branch(self._from(step), step))
+
+    def action_unit(self, step: int) -> None:
+        """Select the next or previous instruction using the chosen unit."""
+        if self.step_unit is None:
+            self.action_cycle_unit()
+        if self.step_unit is not None:
+            self._request(self.document.next_using(self._from(step), self.step_unit, step))
+
+    def _from(self, step: int) -> int:
+        return self.selected if self.selected is not None else (-1 if step > 0 else len(self.document.instructions))
+
+    def action_cycle_unit(self) -> None:
+        """Choose the next unit the program uses as the one `{` and `}` step to."""
+        units = self.document.units_used
+        if not units:
+            return
+        position = units.index(self.step_unit) + 1 if self.step_unit in units else 0
+        self.step_unit = units[position % len(units)]
+
+    def action_toggle_style(self) -> None:
+        """Switch between the seed-004 syntax and Mesa's."""
+        self.style = STYLES[(STYLES.index(self.style) + 1) % len(STYLES)]
+
+    def action_goto(self) -> None:
+        """Ask for an index and go there."""
+
+        def chosen(index: int | None) -> None:
+            if index is not None:
+                self._request(index, jump=True)
+
+        self.app.push_screen(GotoIndexScreen(len(self.document.instructions)), chosen)
+
+    def on_click(self, event) -> None:
+        row = self.scroll_offset.y + event.y
+        if row < self.document.row_count:
+            self._request(self.document.rows[row].instruction)
