@@ -10,6 +10,8 @@ diagnostics with word offsets, and the words after the last instruction are rows
 from __future__ import annotations
 
 import bisect
+import sys
+from array import array
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum
@@ -166,6 +168,15 @@ class LimaDocument:
         """The selection in file terms: (byte offset of the word, 32-bit mask) pairs."""
         base = self.code_byte_offset
         return tuple((base + 4 * word, mask) for word, mask in selection.words)
+
+    def file_words(self) -> tuple[array, bytes]:
+        """The whole file as little-endian 32-bit words (what a hex pane shows) and the
+        bytes after the last whole word."""
+        whole = len(self.data) - len(self.data) % 4
+        words = array("I", self.data[:whole])
+        if sys.byteorder == "big":
+            words.byteswap()
+        return words, self.data[whole:]
 
     # -- branches -------------------------------------------------------------------------
 

@@ -17,7 +17,7 @@ from inspector.lima_document import InstructionHistory, LimaDocument, RowKind
 from inspector.widgets.lima_breakdown import LimaBreakdown
 from inspector.widgets.lima_header import LimaHeader
 from inspector.widgets.lima_list import GotoIndexScreen, LimaInstructionList
-from themes import DEFAULT_THEME, THEMES
+from themes import DEFAULT_THEME, PALETTES, THEMES
 
 sys.path.insert(0, str(Path(__file__).parents[1] / "lima"))
 from lima_words import REAL_INSTRUCTION, mbs_file, to_bytes  # noqa: E402
@@ -239,3 +239,28 @@ def test_snapshot_120x40(snap_compare):
 def test_snapshot_80x24(snap_compare):
     app = LimaHost(to_bytes(REAL_INSTRUCTION))
     assert snap_compare(app, terminal_size=(80, 24), press=["m", "tab", "right_square_bracket", "down"])
+
+
+def segment_colour(strip, text: str):
+    """The colour of the first segment of a rendered strip whose text is `text`."""
+    for segment in strip:
+        if segment.text == text:
+            return segment.style.color
+    raise AssertionError(f"{text!r} not in {strip.text!r}")
+
+
+async def test_ops_and_ranges_are_coloured_by_their_unit():
+    app = LimaHost(to_bytes(program_words()))
+    async with app.run_test(size=(120, 40)):
+        semantic = PALETTES[DEFAULT_THEME].semantic
+        lima_list = app.query_one(LimaInstructionList)
+        row = lima_list._row_strip(app.document.instruction_row(3))
+        assert segment_colour(row, "texld").triplet.hex == semantic["lima-unit-texture"]
+        assert segment_colour(row, "mov.v0").triplet.hex == semantic["lima-unit-vec4-mul"]
+        panel = app.query_one(LimaBreakdown)
+        panel.show(app.document.breakdown(3))
+        rows = panel._lines
+        name_units = {text.strip(): unit for line in rows for text, unit, _ in line[1:2]}
+        assert name_units["index_offset"] == "texture" and name_units["unknown_12"] == "unknown"
+        assert panel._style("texture").color.triplet.hex == semantic["lima-unit-texture"]
+        assert panel._style("unknown").color.triplet.hex == semantic["lima-unknown-bits"]

@@ -155,3 +155,9 @@ def test_history_goes_back_and_forward():
     history.record(7)
     assert history.back(9) == 7 and history.back(7) == 3 and history.back(3) is None
     assert history.forward(3) == 7
+
+
+def test_file_words_are_the_whole_file_for_the_hex_pane():
+    data = mbs_file(assembled()) + b"\x07"
+    words, rest = LimaDocument(data).file_words()
+    assert words.tobytes() == data[:-1] and rest == b"\x07"
