@@ -8,7 +8,6 @@ extended instructions, say) are derived in `codec.program`.
 
 from __future__ import annotations
 
-import threading
 from typing import NamedTuple
 
 from codec.grammar import Grammar, load_grammar
@@ -30,7 +29,6 @@ class Opcodes(NamedTuple):
 
 
 _RESOLVED: dict[int, tuple[Grammar, Opcodes]] = {}
-_LOCK = threading.Lock()
 
 
 def opcodes(grammar: Grammar | None = None) -> Opcodes:
@@ -41,7 +39,5 @@ def opcodes(grammar: Grammar | None = None) -> Opcodes:
     entry = _RESOLVED.get(id(grammar))
     if entry is None or entry[0] is not grammar:
         by_name = grammar.by_name
-        resolved = Opcodes(*(by_name[name].opcode for name in Opcodes._fields))
-        with _LOCK:
-            entry = _RESOLVED[id(grammar)] = (grammar, resolved)
+        entry = _RESOLVED[id(grammar)] = (grammar, Opcodes(*(by_name[name].opcode for name in Opcodes._fields)))
     return entry[1]

@@ -9,7 +9,8 @@ grammar's quirks settled here, as SPIRV-Tools settles them:
 
 - OpExtInst and OpExtInstWithForwardRefsKHR end at the instruction number: the
   extended instruction's own operands (`Program.ext_instructions`) take the place of
-  the grammar's trailing `IdRef*`; an unknown non-semantic set's take `VAR_ID`.
+  the grammar's trailing `IdRef*`; an unknown non-semantic set's are
+  `UNKNOWN_SET_OPERANDS`, any ids.
 - OpPhi's `PairIdRefIdRef*` is a plain list of ids (odd counts too).
 - OpSwitch's `PairLiteralIntegerIdRef*` literals take the selector's width
   (`OPT_TYPED_INT`), as OpConstant's take the result type's (`TYPED_NUM`).
@@ -54,6 +55,9 @@ REPEATS = {
     VAR_ID_LIT_INT: (OPT_ID, LIT_INT),
 }
 """What one more repetition of a repeated operand holds, in text order."""
+
+UNKNOWN_SET_OPERANDS = (VAR_ID,)
+"""The operands of an instruction of a non-semantic set the grammar does not know: ids."""
 
 FIXED_OPTIONAL = frozenset({OPT_ID, OPT_LIT_INT, OPT_LIT_STR, OPT_TYPED_INT, OPT_CIV})
 """Optional codes other than enums (which are optional when odd)."""

@@ -19,7 +19,7 @@ from codec.asm.ids import IdTable
 from codec.asm.plans import Plans
 from codec.program import (
     EXT_INST_NUM, LIT_FLOAT, LIT_INT, LIT_STR, OPT_CIV, OPT_LIT_INT, OPT_LIT_STR, OPT_TYPED_INT,
-    SPEC_OP_NUM, TYPED_NUM, VAR_ID,
+    SPEC_OP_NUM, TYPED_NUM, UNKNOWN_SET_OPERANDS,
 )
 
 MAX_WORD_COUNT = 0xFFFF
@@ -169,7 +169,7 @@ class LiteralOperands:
             digits = tok.lstrip("0")
             if len(digits) <= 10 and int(digits or "0") <= 0xFFFFFFFF:  # spirv-as reads 007 as 7
                 out.append(int(digits or "0"))
-                stack.append(VAR_ID)
+                stack.extend(reversed(UNKNOWN_SET_OPERANDS))
                 return
         set_name = ext.import_name if ext is not None else "the imported set"
         raise AssemblyError(f"'{tok}' is not an instruction of {set_name}", ("start", i))
