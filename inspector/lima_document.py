@@ -235,6 +235,16 @@ class LimaDocument:
             HeaderNode(f"instructions: {len(self.instructions)} in {self.decoded_words} words", self.code_byte_offset),
             HeaderNode("units used: " + (", ".join(self.units_used) or "none")),
         ]
+        for title, symbols in (("uniforms", self.symbols.uniforms), ("varyings", self.symbols.varyings)):
+            if symbols:
+                entries = tuple(
+                    HeaderNode(
+                        f"{symbol.name}: components {symbol.offset}-{symbol.offset + symbol.span - 1}",
+                        symbol.byte_offset,
+                    )
+                    for symbol in symbols
+                )
+                summary.append(HeaderNode(f"{title}: {len(symbols)}", children=entries))
         if self.program.trailing_words:
             first = self.code_byte_offset + 4 * self.decoded_words
             summary.append(HeaderNode(f"undecoded words: {len(self.program.trailing_words)}", first))

@@ -16,7 +16,7 @@ from functools import cache
 from rich.color import Color
 from rich.segment import Segment
 from rich.style import Style
-from textual import on
+from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.cache import LRUCache
@@ -298,7 +298,7 @@ class LimaInstructionList(ScrollView, can_focus=True):
 
         self.app.push_screen(GotoIndexScreen(len(self.document.instructions)), chosen)
 
-    def on_click(self, event) -> None:
+    def on_click(self, event: events.Click) -> None:
         row = self.scroll_offset.y + event.y
         if row < self.document.row_count:
             self._request(self.document.rows[row].instruction)

@@ -161,3 +161,11 @@ def test_file_words_are_the_whole_file_for_the_hex_pane():
     data = mbs_file(assembled()) + b"\x07"
     words, rest = LimaDocument(data).file_words()
     assert words.tobytes() == data[:-1] and rest == b"\x07"
+
+
+def test_header_lists_the_symbols_with_the_components_they_occupy():
+    doc = LimaDocument(mbs_file(assembled()))
+    (uniforms,) = [node for node in doc.header if node.label.startswith("uniforms: ")]
+    assert uniforms.label == "uniforms: 1"
+    assert [(n.label, n.byte_offset) for n in uniforms.children] == [("u_color: components 0-3", 0x4C)]
+    assert not any(node.label.startswith("varyings") for node in doc.header)
