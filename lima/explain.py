@@ -24,10 +24,15 @@ def _line(word_base: int, owner: str, bit_range: BitRange, field_bit: int | None
     ).rstrip()
 
 
+def _ident(ident: str) -> str:
+    """`CFRA` as it is; an identifier with unprintable bytes (a newline…) escaped and quoted."""
+    return ident if ident.isascii() and ident.isprintable() else ascii(ident)
+
+
 def chunk_lines(chunks: Iterable[Chunk], depth: int = 0) -> Iterator[str]:
     """The MBS chunk tree, one chunk per line with its byte offset, then its values."""
     for chunk in chunks:
-        yield f"{'  ' * depth}{chunk.ident} at byte 0x{chunk.byte_offset:x}, {chunk.size} bytes"
+        yield f"{'  ' * depth}{_ident(chunk.ident)} at byte 0x{chunk.byte_offset:x}, {chunk.size} bytes"
         for value in chunk.fields:
             meaning = f" ({value.meaning})" if value.meaning else ""
             shown = repr(value.value) if isinstance(value.value, str) else value.value

@@ -191,3 +191,10 @@ def test_lima_dis_of_deep_nesting_and_as_of_huge_numbers_print_no_traceback(cli,
 def test_only_a_newline_ends_a_line_as_in_editors():
     # str.splitlines() would also split at \x0c and \u2028 and shift every line number after
     assert only_error("stop\x0c, discard\r\nload.u 09\u2028").startswith("2:8: '09' has a leading zero")
+
+
+def test_chunk_identifiers_with_control_bytes_stay_inside_their_comment_line():
+    data = chunk(b"MBS1", chunk(b"\n\x04\r\x85", b"") + chunk(b"CFRA", b"\x07\0\0\0"))
+    lines = lima.listing_lines(lima.decode(data))
+    assert lines[1] == "#   '\\n\\x04\\r\\x85' at byte 0x8, 0 bytes"
+    assert lima.assemble("\n".join(lines)) == ([], [])

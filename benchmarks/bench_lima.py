@@ -1,0 +1,76 @@
+"""Benchmark: the Lima assembler on 10k, 100k and 1M lines, next to `lima dis` of the result.
+
+There is no reference Lima assembler to compare with, so the disassembler of the same
+words is the yardstick: both walk every instruction once. The text is a block of every
+unit's ops, a label and a branch back to it, repeated. Target: 1,000,000 lines in 30 s.
+
+Run: python benchmarks/bench_lima.py [--lines 10000,100000,1000000]
+Prints wall and CPU seconds (CPU time is steadier on a shared machine).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+import lima  # noqa: E402
+
+BLOCK = """\
+L{n}:
+load.v $0 1, load.u 1
+sync, load_persp_w.v $1.xy 2.zw, texld 3 $0.x
+mov.v0 $0 ^const0.xxxx, const0 1.0 0.5 0.0 -1.678
+add.v1 $1 $0 $2
+rcp.s2 $0.x $1.x
+mul.s0 $2.y $0.x $1.y, add.s1 $3.z ^s0 $2.w
+store.t 3 $1
+mul_x2_sat.v0 $3.xz -$1_abs.yx $2, max.v1 $1 ^v0 $4.wzyx, const1 0.25 2.0 inf -0.0
+branch_lt $0.x $1.y L{n}"""
+LINES_PER_BLOCK = BLOCK.count("\n") + 1
+TARGET_1M_SECONDS = 30
+
+
+def program_text(lines: int) -> str:
+    """About `lines` lines of assembly: whole blocks, then a last `stop` instruction."""
+    blocks = [BLOCK.format(n=n) for n in range(max(1, (lines - 1) // LINES_PER_BLOCK))]
+    return "\n".join([*blocks, "stop, discard"]) + "\n"
+
+
+def timed(work):
+    """(result, wall seconds, CPU seconds) of `work()`."""
+    wall, cpu = time.perf_counter(), time.process_time()
+    result = work()
+    return result, time.perf_counter() - wall, time.process_time() - cpu
+
+
+def disassemble(words: list[int]) -> list[str]:
+    """What `spvinspect lima dis` prints for the words, built in-process."""
+    data = b"".join(word.to_bytes(4, "little") for word in words)
+    return lima.seed_lines(lima.decode(data))
+
+
+def main() -> None:
+    """Prints one row per size: lines, words, assembler and disassembler times."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--lines", default="10000,100000,1000000", help="comma-separated sizes")
+    sizes = [int(size) for size in parser.parse_args().lines.split(",")]
+    print(f"{'lines':>9} {'words':>9}  {'lima as wall/cpu (s)':>22}  {'us/line':>7}  {'lima dis wall/cpu (s)':>22}")
+    for size in sizes:
+        text = program_text(size)
+        lines = text.count("\n")
+        (words, diagnostics), wall, cpu = timed(lambda: lima.assemble(text))
+        assert words is not None and not diagnostics, diagnostics[:3]
+        shown, dis_wall, dis_cpu = timed(lambda: disassemble(words))
+        assert len(shown) == lines
+        print(f"{lines:>9} {len(words):>9}  {wall:>10.2f} /{cpu:>9.2f}  {cpu / lines * 1e6:>7.1f}"
+              f"  {dis_wall:>10.2f} /{dis_cpu:>9.2f}")
+        del words, shown
+    print(f"target: 1,000,000 lines assembled in <= {TARGET_1M_SECONDS} s")
+
+
+if __name__ == "__main__":
+    main()
