@@ -220,9 +220,7 @@ class _Drawer:
         for b, rect in self.rects.items():
             self._draw_box(canvas, b, rect)
         self._draw_routes(canvas, routes)
-        return CfgDrawing(
-            self.function.id, "graph", canvas.chars, canvas.styles, dict(self.rects), tuple(routes), self.problems
-        )
+        return canvas.finish(self.function.id, "graph", boxes=dict(self.rects), routes=tuple(routes), problems=self.problems)
 
     def _place_ports(self, left: dict[int, int]) -> None:
         """The column of every port: as near as the border allows to where the line goes

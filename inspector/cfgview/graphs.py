@@ -2,8 +2,9 @@
 
 Textual-free, and what the CFG pane asks: which function and block hold an instruction,
 the graph of a function (built from its instructions only, so that a function of a
-half-million-instruction module costs what the function costs), and its drawing, kept
-once made. A function with more blocks than `inline_blocks` is not laid out on the
+half-million-instruction module costs what the function costs; still, decoding them and
+naming their labels can take a while on a big module, so the pane builds graphs in a
+worker), and its drawing, kept once made. A function with more blocks than `inline_blocks` is not laid out on the
 spot: `quick_drawing` gives its one-line-per-block list at once, and the pane lays it
 out in a worker with `drawing`.
 """
@@ -22,8 +23,11 @@ from inspector.cfgview.drawing import draw_function
 from inspector.cfgview.model import CfgDrawing
 
 INLINE_BLOCKS = 80
-"""Functions up to this many blocks are laid out on the spot (grandalf takes about
-15 ms for 40 blocks and 200 ms for 250); bigger ones in a worker."""
+"""Functions up to this many blocks are laid out on the spot (about 50 ms for 75 blocks
+on a loaded machine, 300 ms for 290); bigger ones in a worker."""
+DRAW_BLOCKS = 1000
+"""Functions with more blocks are only listed: their drawing would be thousands of rows
+(and seconds to lay out), too big to read."""
 
 
 class FunctionModule(Protocol):
@@ -46,16 +50,25 @@ class _FunctionSlice(NamedTuple):
 class FunctionGraphs:
     """Per-function graphs and drawings of one module, made on demand and kept."""
 
-    def __init__(self, module: FunctionModule, names: NameMap, inline_blocks: int = INLINE_BLOCKS) -> None:
+    def __init__(
+        self,
+        module: FunctionModule,
+        names: NameMap,
+        inline_blocks: int = INLINE_BLOCKS,
+        draw_blocks: int = DRAW_BLOCKS,
+    ) -> None:
         self.module = module
         self.names = names
         self.inline_blocks = inline_blocks
         """Largest function (in blocks) laid out without a worker."""
+        self.draw_blocks = draw_blocks
+        """Largest function (in blocks) laid out at all; bigger ones are only listed."""
         self._spans: list | None = None
         self._starts: list[int] = []
         self._graphs: dict[int, tuple[FunctionCFG, tuple[Diagnostic, ...]]] = {}
         self._drawings: dict[int, CfgDrawing] = {}
         self._lists: dict[int, CfgDrawing] = {}
+        self._block_starts: dict[int, list[int]] = {}
         self._lock = threading.Lock()
 
     def _function_spans(self) -> list:
@@ -98,25 +111,33 @@ class FunctionGraphs:
             found = self._graphs[function_id] = (built.functions[0], built.diagnostics)
             return found
 
-    def locate(self, index: int) -> tuple[int, int | None] | None:
-        """(function id, id of the block holding instruction `index`, or None between
-        blocks) for an instruction inside a function; None outside functions."""
-        span = self.span_at(index)
-        if span is None:
-            return None
-        function = self.function(span.result_id)
+    def has_graph(self, function_id: int) -> bool:
+        """True when the function's graph is built (asking for it costs nothing more)."""
+        return function_id in self._graphs
+
+    def block_at(self, function_id: int, word: int) -> int | None:
+        """The block of the function holding word `word`, or None (between blocks, or
+        outside the function)."""
+        function = self.function(function_id)
         if function is None:
             return None
-        word = self.module.offset(index)
-        for block in function.blocks:
-            if block.offset <= word < block.end:
-                return function.id, block.id
-        return function.id, None
+        starts = self._block_starts.get(function_id)
+        if starts is None:
+            starts = self._block_starts[function_id] = [b.offset for b in function.blocks]
+        position = bisect.bisect_right(starts, word) - 1
+        if position >= 0 and word < function.blocks[position].end:
+            return function.blocks[position].id
+        return None
 
     def is_big(self, function_id: int) -> bool:
         """True when the function is laid out in a worker (more than `inline_blocks` blocks)."""
         function = self.function(function_id)
         return function is not None and len(function.blocks) > self.inline_blocks
+
+    def drawable(self, function_id: int) -> bool:
+        """True unless the function is too big to lay out (more than `draw_blocks` blocks)."""
+        function = self.function(function_id)
+        return function is not None and len(function.blocks) <= self.draw_blocks
 
     def cached_drawing(self, function_id: int) -> CfgDrawing | None:
         """The layered drawing, if already made."""
@@ -124,7 +145,10 @@ class FunctionGraphs:
 
     def drawing(self, function_id: int) -> CfgDrawing | None:
         """The layered drawing of the function, made now if need be (slow for big
-        functions: call it from a worker for those). None for an unknown function."""
+        functions: call it from a worker for those). None for an unknown function; the
+        list for one too big to draw."""
+        if not self.drawable(function_id):
+            return self.quick_drawing(function_id)
         drawn = self._drawings.get(function_id)
         if drawn is None:
             function = self.function(function_id)
@@ -136,7 +160,7 @@ class FunctionGraphs:
     def quick_drawing(self, function_id: int) -> CfgDrawing | None:
         """What to show at once: the layered drawing if made or small, else the list."""
         drawn = self._drawings.get(function_id)
-        if drawn is not None or not self.is_big(function_id):
+        if drawn is not None or (not self.is_big(function_id) and self.drawable(function_id)):
             return self.drawing(function_id)
         listed = self._lists.get(function_id)
         if listed is None:

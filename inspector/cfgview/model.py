@@ -8,6 +8,7 @@ the characters back.
 
 from __future__ import annotations
 
+import bisect
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
@@ -67,17 +68,21 @@ class EdgeRoute:
         return self.cells[-1]
 
 
-@dataclass(slots=True)
+@dataclass(frozen=True, slots=True)
 class CfgDrawing:
-    """A function's graph drawn on a grid of characters, each with a style class."""
+    """A function's graph drawn on a grid of characters, each with a style class.
+
+    Rows are kept as strings and their styles as runs, so a drawing costs about two
+    bytes a cell (a big function's drawing has millions of cells)."""
 
     function_id: int
     kind: str
     """`graph` (the layered drawing) or `list` (one line per block, for big functions)."""
-    chars: list[list[str]]
-    """Rows of single characters; every row as wide as the drawing."""
-    styles: list[list[str]]
-    """The style class of every cell (empty for none), same shape as `chars`."""
+    rows: tuple[str, ...]
+    """The characters, one string per row, every row as wide as the drawing."""
+    runs: tuple[tuple[tuple[int, str], ...], ...]
+    """Per row: (first column, style class) of each run of cells of one style; the
+    style class is empty for none."""
     boxes: dict[int, Rect] = field(default_factory=dict)
     """Block id → the rectangle that shows it (its row in a list drawing)."""
     routes: tuple[EdgeRoute, ...] = ()
@@ -88,27 +93,32 @@ class CfgDrawing:
     @property
     def width(self) -> int:
         """Columns of the grid."""
-        return len(self.chars[0]) if self.chars else 0
+        return len(self.rows[0]) if self.rows else 0
 
     @property
     def height(self) -> int:
         """Rows of the grid."""
-        return len(self.chars)
+        return len(self.rows)
+
+    def char_at(self, x: int, y: int) -> str:
+        """The character of a cell."""
+        return self.rows[y][x]
+
+    def style_at(self, x: int, y: int) -> str:
+        """The style class of a cell."""
+        runs = self.runs[y]
+        position = bisect.bisect_right(runs, (x, "\uffff")) - 1
+        return runs[position][1] if position >= 0 else ""
 
     def text(self) -> str:
         """The whole grid as plain text, one line a row (for snapshots and debugging)."""
-        return "\n".join("".join(row).rstrip() for row in self.chars)
+        return "\n".join(row.rstrip() for row in self.rows)
 
     def row_runs(self, y: int) -> list[tuple[str, str]]:
         """Row `y` as runs of (text, style class) of equal style, left to right."""
-        chars, styles = self.chars[y], self.styles[y]
-        runs: list[tuple[str, str]] = []
-        start = 0
-        for x in range(1, len(chars) + 1):
-            if x == len(chars) or styles[x] != styles[start]:
-                runs.append(("".join(chars[start:x]), styles[start]))
-                start = x
-        return runs
+        row, runs = self.rows[y], self.runs[y]
+        ends = [start for start, _ in runs[1:]] + [len(row)]
+        return [(row[start:end], style) for (start, style), end in zip(runs, ends)]
 
     def block_at(self, x: int, y: int) -> int | None:
         """The block whose box holds the cell, or None."""
@@ -135,6 +145,14 @@ class Canvas:
         for offset, char in enumerate(text):
             self.put(x + offset, y, char, style)
 
-    def style(self, x: int, y: int, style: str) -> None:
-        """Restyle one cell, keeping its character."""
-        self.styles[y][x] = style
+    def finish(self, function_id: int, kind: str, **model) -> CfgDrawing:
+        """The drawing of what was drawn, with its model (`boxes`, `routes`, `problems`)."""
+        runs = []
+        for styles in self.styles:
+            row_runs = [(0, styles[0])] if styles else []
+            for x in range(1, len(styles)):
+                if styles[x] != styles[x - 1]:
+                    row_runs.append((x, styles[x]))
+            runs.append(tuple(row_runs))
+        rows = tuple("".join(chars) for chars in self.chars)
+        return CfgDrawing(function_id, kind, rows, tuple(runs), **model)

@@ -123,11 +123,11 @@ def module_bytes(body: str) -> bytes:
     return result.binary
 
 
-def graphs_of(*bodies: str, inline_blocks: int = 80) -> FunctionGraphs:
-    """The function graphs of a module with one function per body (`main` holds the first)."""
-    data = module_bytes(bodies[0])
-    module = open_module(data)
-    return FunctionGraphs(module, module_names(module), inline_blocks)
+def graphs_of(body: str, **limits: int) -> FunctionGraphs:
+    """The function graphs of a module whose `main` has `body` as its blocks; `limits`
+    are `FunctionGraphs`'s `inline_blocks` and `draw_blocks`."""
+    module = open_module(module_bytes(body))
+    return FunctionGraphs(module, module_names(module), **limits)
 
 
 def main_id(graphs: FunctionGraphs) -> int:

@@ -63,7 +63,7 @@ def arrow_into(rect: Rect, cell: tuple[int, int]) -> str:
 
 
 def box_text(drawing: CfgDrawing, rect: Rect) -> str:
-    return "\n".join("".join(drawing.chars[y][rect.x : rect.right + 1]) for y in range(rect.y, rect.bottom + 1))
+    return "\n".join(drawing.rows[y][rect.x : rect.right + 1] for y in range(rect.y, rect.bottom + 1))
 
 
 def check_drawing(function: FunctionCFG, drawing: CfgDrawing) -> None:
@@ -89,8 +89,8 @@ def check_drawing(function: FunctionCFG, drawing: CfgDrawing) -> None:
         for cell in cells:
             assert not any(rect.contains(*cell) for rect in rects), f"{route.edge} runs through a box at {cell}"
         x, y = route.arrowhead
-        assert drawing.chars[y][x] == arrow_into(target, route.arrowhead)
-        assert drawing.styles[y][x] == route.style
+        assert drawing.rows[y][x] == arrow_into(target, route.arrowhead)
+        assert drawing.style_at(x, y) == route.style
 
 
 @pytest.mark.parametrize("body", HAND_WRITTEN.values(), ids=HAND_WRITTEN.keys())
@@ -111,7 +111,7 @@ def test_conditions_are_written_where_edges_leave(body):
             x, y = route.cells[0]
             source = drawing.boxes[route.edge.source]
             port = (x, source.y if y < source.y else source.bottom) if not source.y <= y <= source.bottom else (source.right, y)
-            text = "".join(drawing.chars[port[1]][port[0] + 1 : port[0] + 1 + len(route.label)])
+            text = drawing.rows[port[1]][port[0] + 1 : port[0] + 1 + len(route.label)]
             assert text == route.label
 
 
@@ -133,7 +133,7 @@ def test_loop_headers_stay_above_their_bodies():
         assert header.bottom < latch.y
         route = next(r for r in drawing.routes if r.edge == edge)
         assert route.style == "back-edge"
-        assert drawing.chars[route.arrowhead[1]][route.arrowhead[0]] == "▲"
+        assert drawing.rows[route.arrowhead[1]][route.arrowhead[0]] == "▲"
     outer, inner = block_named(function, "outer"), block_named(function, "inner")
     assert drawing.boxes[outer].bottom < drawing.boxes[inner].y
 
@@ -149,10 +149,10 @@ def test_edge_kinds_look_different():
             assert route.style == expected
     for style, glyphs in families.items():
         straight = glyphs[:2]
-        cells = [(x, y) for y, row in enumerate(drawing.styles) for x, s in enumerate(row) if s == style]
+        cells = [(x, y) for y in range(drawing.height) for x in range(drawing.width) if drawing.style_at(x, y) == style]
         assert cells, f"no {style} is drawn"
-        assert any(drawing.chars[y][x] in straight for x, y in cells)
-        assert all(drawing.chars[y][x] in glyphs + "▲▼◀▶┬┴├┤" for x, y in cells)
+        assert any(drawing.rows[y][x] in straight for x, y in cells)
+        assert all(drawing.rows[y][x] in glyphs + "▲▼◀▶┬┴├┤" for x, y in cells)
 
 
 def test_roles_are_in_the_boxes():
@@ -172,8 +172,8 @@ def test_unreachable_block_is_marked():
     assert function.unreachable == {dead}
     rect = drawing.boxes[dead]
     assert "unreachable" in box_text(drawing, rect)
-    assert drawing.styles[rect.y][rect.x] == "unreachable"
-    assert drawing.chars[rect.y + 1][rect.x] == "╎", "an unreachable block's box is dashed"
+    assert drawing.style_at(rect.x, rect.y) == "unreachable"
+    assert drawing.rows[rect.y + 1][rect.x] == "╎", "an unreachable block's box is dashed"
 
 
 def test_self_loop_goes_round_its_block():
@@ -194,7 +194,7 @@ def test_block_without_terminator_is_marked():
     assert drawing.problems[open_block] == ("no terminator",)
     rect = drawing.boxes[open_block]
     assert "⚠ no terminator" in box_text(drawing, rect)
-    assert drawing.styles[rect.y][rect.x] == "problem"
+    assert drawing.style_at(rect.x, rect.y) == "problem"
     assert len(drawing.problems) == 1, "the diagnostic at the next label is not blamed on it"
 
 
@@ -214,13 +214,13 @@ def test_list_has_a_line_per_block_with_its_successors():
     names = {b.id: b.name for b in function.blocks}
     for block in function.blocks:
         rect = listed.boxes[block.id]
-        line = "".join(listed.chars[rect.y])
+        line = listed.rows[rect.y]
         assert line.startswith(f"%{block.name} ")
         for edge in function.edges:
             if edge.source == block.id:
                 assert f"%{names[edge.target]}" in line
     outer_continue = listed.boxes[block_named(function, "outer_continue")].y
-    assert "T:%outer" in "".join(listed.chars[outer_continue])
+    assert "T:%outer" in listed.rows[outer_continue]
 
 
 def test_the_same_function_always_draws_the_same(tmp_path):

@@ -1,0 +1,385 @@
+"""The CFG pane: the control-flow graph of the function holding the selection.
+
+A `ScrollView` on the Line API over a `CfgDrawing` (inspector/cfgview): `render_line`
+crops the drawing's row to the viewport, colours it by the style class of each cell
+through the pane's component classes (the theme's `$cfg-*` variables), and highlights
+the selected block and the outgoing edge chosen for the next move. The pane follows
+the screen (`follow(instruction)` or `show_block(function, block)`) and never moves the
+selection itself: moving along an edge, clicking a box or jumping to a merge or continue
+target posts `CfgView.BlockChosen`, and the screen answers with `show_block`. A function
+too big to lay out on the spot shows its one-line-per-block list at once while a worker
+lays it out; the graph itself is built in a worker too (decoding a function of a big
+module and naming its labels can take a moment), with a message shown meanwhile.
+"""
+
+from __future__ import annotations
+
+from rich.segment import Segment
+from rich.style import Style
+from textual import events, work
+from textual.binding import Binding
+from textual.cache import LRUCache
+from textual.geometry import Size
+from textual.message import Message
+from textual.reactive import var
+from textual.scroll_view import ScrollView
+from textual.strip import Strip
+from textual.worker import get_current_worker
+
+from codec.cfg.graph import FunctionCFG
+from inspector.cfgview.graphs import FunctionGraphs
+from inspector.cfgview.model import CfgDrawing
+from inspector.cfgview.navigation import continue_of, merge_of, predecessors
+
+STYLE_CLASSES = (
+    "box", "block-name", "block-info", "unreachable", "problem", "edge", "back-edge",
+    "merge-edge", "continue-edge", "true", "false", "case-label",
+)
+"""Style classes a drawing gives its cells; each is the component class `cfg-view--<name>`."""
+PAN_STEP = 8
+"""Columns or rows one pan key moves the view."""
+
+
+class CfgView(ScrollView, can_focus=True):
+    """The control-flow graph of one function, with a selected block to move from."""
+
+    DEFAULT_CSS = """
+    CfgView { background: $background; }
+    CfgView > .cfg-view--box { color: $text-muted; }
+    CfgView > .cfg-view--block-name { color: $spv-result-id; text-style: bold; }
+    CfgView > .cfg-view--block-info { color: $text-muted; }
+    CfgView > .cfg-view--unreachable { color: $cfg-unreachable; text-style: italic; }
+    CfgView > .cfg-view--problem { color: $diagnostic-error; }
+    CfgView > .cfg-view--edge { color: $cfg-edge; }
+    CfgView > .cfg-view--back-edge { color: $cfg-back-edge; }
+    CfgView > .cfg-view--merge-edge { color: $cfg-merge-edge; }
+    CfgView > .cfg-view--continue-edge { color: $cfg-continue-edge; }
+    CfgView > .cfg-view--true { color: $cfg-branch-true; }
+    CfgView > .cfg-view--false { color: $cfg-branch-false; }
+    CfgView > .cfg-view--case-label { color: $spv-literal; }
+    CfgView > .cfg-view--selected { background: $hex-selection-background; text-style: bold; }
+    CfgView > .cfg-view--chosen-edge { text-style: bold reverse; }
+    CfgView > .cfg-view--message { color: $text-muted; }
+    """
+
+    COMPONENT_CLASSES = {f"cfg-view--{name}" for name in STYLE_CLASSES} | {
+        "cfg-view--selected",
+        "cfg-view--chosen-edge",
+        "cfg-view--message",
+    }
+    """One per drawing style class, plus the selected block, the chosen edge and messages."""
+
+    BINDINGS = [
+        Binding("down,j", "successor", "Successor", id="cfg.successor", tooltip="Go along the chosen edge to its target block"),
+        Binding("up,k", "predecessor", "Predecessor", id="cfg.predecessor", tooltip="Go back to a block that branches here (the one you came from first)"),
+        Binding("right,l", "choose_edge(1)", "Next edge", show=False, id="cfg.edge_next", tooltip="Choose the next outgoing edge"),
+        Binding("left,h", "choose_edge(-1)", "Previous edge", show=False, id="cfg.edge_previous", tooltip="Choose the previous outgoing edge"),
+        Binding("m", "merge", "Merge", id="cfg.merge", tooltip="Go to the merge block of the construct this block is in"),
+        Binding("c", "continue_target", "Continue", id="cfg.continue", tooltip="Go to the continue target of the loop this block is in"),
+        Binding("home", "entry", "Entry", show=False, id="cfg.entry", tooltip="Go to the function's entry block"),
+        Binding("shift+left", "pan(-1, 0)", "Pan left", show=False, id="cfg.pan_left"),
+        Binding("shift+right", "pan(1, 0)", "Pan right", show=False, id="cfg.pan_right"),
+        Binding("shift+up", "pan(0, -1)", "Pan up", show=False, id="cfg.pan_up"),
+        Binding("shift+down", "pan(0, 1)", "Pan down", show=False, id="cfg.pan_down"),
+    ]
+
+    class BlockChosen(Message):
+        """The user chose a block in the pane: move the selection to its OpLabel."""
+
+        def __init__(self, function_id: int, block_id: int, word: int) -> None:
+            super().__init__()
+            self.function_id = function_id
+            self.block_id = block_id
+            self.word = word
+            """Word offset of the block's OpLabel, for `SelectWord`-style selection."""
+
+    drawing: var[CfgDrawing | None] = var(None, init=False)
+    """What is shown: the layered drawing, or the block list while a big one is laid out."""
+    laying_out: var[bool] = var(False, init=False)
+    """True while a worker lays out the shown function."""
+
+    def __init__(self, graphs: FunctionGraphs | None = None, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.graphs = graphs
+        """Where graphs and drawings come from; the screen may set it later (`set_graphs`)."""
+        self.function_id: int | None = None
+        self.block_id: int | None = None
+        """The selected block, as the screen last showed it."""
+        self.edge_choice = 0
+        """Index into the selected block's successors of the edge `successor` follows."""
+        self._requested: int | None = None
+        self._word: int | None = None
+        """The word to select once the graph being built is known (`follow`)."""
+        self._came_from: dict[int, int] = {}
+        self._strips: LRUCache[tuple[int, int], Strip] = LRUCache(1024)
+
+    # -- what is shown -------------------------------------------------------------
+
+    def set_graphs(self, graphs: FunctionGraphs) -> None:
+        """Show graphs from `graphs` (a new module, or new names): forget what is shown."""
+        self.graphs = graphs
+        self.function_id = self.block_id = self._requested = self._word = None
+        self._came_from.clear()
+        self.laying_out = False
+        self.drawing = None
+
+    @property
+    def function(self) -> FunctionCFG | None:
+        """The graph of the shown function, once built (never built here, on the UI thread)."""
+        graphs, function_id = self.graphs, self.function_id
+        if graphs is None or function_id is None or not graphs.has_graph(function_id):
+            return None
+        return graphs.function(function_id)
+
+    @property
+    def current_block(self) -> int | None:
+        """The block moves start from: the last one asked for, else the selected one."""
+        return self._requested if self._requested is not None else self.block_id
+
+    def follow(self, instruction: int | None) -> None:
+        """Show the function and block holding instruction `instruction` (None, or an
+        instruction outside every function: nothing). Cheap when the function is shown
+        already; else its graph is built in a worker and the block selected once known."""
+        graphs = self.graphs
+        span = None if graphs is None or instruction is None else graphs.span_at(instruction)
+        if graphs is None or span is None:
+            self.function_id = self.block_id = self._word = None
+            self.laying_out = False
+            self.drawing = None
+            return
+        word = graphs.module.offset(instruction)
+        if graphs.has_graph(span.result_id):
+            self.show_block(span.result_id, graphs.block_at(span.result_id, word))
+        else:
+            self.show_block(span.result_id, None)
+            self._word = word
+
+    def show_block(self, function_id: int, block_id: int | None) -> None:
+        """Show function `function_id` with block `block_id` selected and in view."""
+        graphs = self.graphs
+        if graphs is None:
+            return
+        self._requested = self._word = None
+        if function_id != self.function_id or (self.drawing is None and not self.laying_out):
+            self.function_id = function_id
+            self._came_from.clear()
+            ready = graphs.has_graph(function_id)
+            self.drawing = graphs.quick_drawing(function_id) if ready else None
+            self.laying_out = not ready or self._needs_layout(function_id)
+            if self.laying_out:
+                self._prepare(function_id)
+        if block_id != self.block_id:
+            self.edge_choice = 0
+        self.block_id = block_id
+        self._scroll_to_block()
+        self.refresh()
+
+    def _needs_layout(self, function_id: int) -> bool:
+        """True when the list is shown and the layered drawing can still be made."""
+        return self.drawing is not None and self.drawing.kind == "list" and self.graphs.drawable(function_id)
+
+    def watch_drawing(self, drawing: CfgDrawing | None) -> None:
+        self._strips.clear()
+        self.virtual_size = Size(drawing.width, drawing.height) if drawing is not None else Size(0, 0)
+        self._update_title()
+        self.refresh()
+
+    def watch_laying_out(self) -> None:
+        self._update_title()
+        self.refresh()
+
+    def _update_title(self) -> None:
+        function = self.function
+        if function is None:
+            self.border_title = "CFG"
+            return
+        count = len(function.blocks)
+        state = ""
+        if self.drawing is not None and self.drawing.kind == "list":
+            state = " · list, laying out…" if self.laying_out else " · list, too big to draw"
+        self.border_title = f"CFG %{function.name} · {count} block{'s' if count != 1 else ''}{state}"
+
+    @work(thread=True, exclusive=True, group="cfg-layout")
+    def _prepare(self, function_id: int) -> None:
+        """Away from the UI: build the function's graph and show its quick drawing, then
+        lay out a big function and show that, if it is still the one shown."""
+        graphs = self.graphs
+        if graphs is None:
+            return
+        worker = get_current_worker()
+        quick = graphs.quick_drawing(function_id)
+        big = quick is not None and quick.kind == "list" and graphs.drawable(function_id)
+        if worker.is_cancelled:
+            return
+        self.app.call_from_thread(self._drawn, function_id, quick, not big)
+        if big:
+            full = graphs.drawing(function_id)
+            if not worker.is_cancelled:
+                self.app.call_from_thread(self._drawn, function_id, full, True)
+
+    def _drawn(self, function_id: int, drawing: CfgDrawing | None, final: bool) -> None:
+        """A drawing made in the worker: show it if its function is still the one shown."""
+        if function_id != self.function_id:
+            return
+        if self._word is not None and self.graphs is not None:
+            self.block_id = self.graphs.block_at(function_id, self._word)
+            self._word = None
+        self.laying_out = not final
+        self.drawing = drawing
+        self._scroll_to_block()
+
+    def _scroll_to_block(self) -> None:
+        """Scroll so the selected block is in view, centred when it was not."""
+        drawing, block = self.drawing, self.block_id
+        if drawing is None or block not in drawing.boxes:
+            return
+        rect = drawing.boxes[block]
+        region = self.scrollable_content_region
+        width, height = max(1, region.width), max(1, region.height)
+        x, y = self.scroll_offset
+        if not (x <= rect.x and rect.right < x + width):
+            x = max(0, rect.x + rect.width // 2 - width // 2) if rect.width < width else rect.x
+        if not (y <= rect.y and rect.bottom < y + height):
+            y = max(0, rect.y + rect.height // 2 - height // 2)
+        self.scroll_to(x=x, y=y, animate=False, immediate=True)
+
+    def on_resize(self) -> None:
+        self._scroll_to_block()
+
+    def notify_style_update(self) -> None:
+        super().notify_style_update()
+        self._strips.clear()
+        self.refresh()
+
+    # -- rendering -----------------------------------------------------------------
+
+    def render_line(self, y: int) -> Strip:
+        scroll_x, scroll_y = self.scroll_offset
+        row = scroll_y + y
+        width = self.scrollable_content_region.width
+        drawing = self.drawing
+        if drawing is None:
+            text = ""
+            if y == 0 and self.graphs is not None:
+                text = "Building the graph…" if self.laying_out else "No function holds the selection"
+            return Strip([Segment(text, self.get_component_rich_style("cfg-view--message"))]).extend_cell_length(
+                width, self.rich_style
+            )
+        if row >= drawing.height:
+            return Strip.blank(width, self.rich_style)
+        strip = self._row_strip(drawing, row)
+        for x0, x1, name in self._highlights(drawing, row):
+            strip = _restyle(strip, x0, x1, self.get_component_rich_style(name))
+        return strip.crop(scroll_x, scroll_x + width).extend_cell_length(width).apply_style(self.rich_style)
+
+    def _row_strip(self, drawing: CfgDrawing, row: int) -> Strip:
+        key = (id(drawing), row)
+        strip = self._strips.get(key)
+        if strip is None:
+            style_of = self.get_component_rich_style
+            strip = Strip(
+                [Segment(text, style_of(f"cfg-view--{name}") if name else Style()) for text, name in drawing.row_runs(row)]
+            )
+            self._strips[key] = strip
+        return strip
+
+    def _highlights(self, drawing: CfgDrawing, row: int) -> list[tuple[int, int, str]]:
+        """Column ranges of `row` to restyle: the selected block, the chosen edge's cells."""
+        spans = []
+        rect = drawing.boxes.get(self.block_id) if self.block_id is not None else None
+        if rect is not None and rect.y <= row <= rect.bottom:
+            spans.append((rect.x, rect.right + 1, "cfg-view--selected"))
+        route = self._chosen_route(drawing)
+        if route is not None:
+            spans += [(x, x + 1, "cfg-view--chosen-edge") for x, y in route.cells if y == row]
+        return spans
+
+    def _chosen_route(self, drawing: CfgDrawing):
+        """The route of the edge `successor` would follow, in a layered drawing."""
+        function, block = self.function, self.block_id
+        if function is None or block is None:
+            return None
+        edges = [r for r in drawing.routes if r.edge.source == block and r.edge.is_branch]
+        return edges[self.edge_choice % len(edges)] if edges else None
+
+    # -- moving: each move is a request to the screen ------------------------------
+
+    def _choose(self, block_id: int | None, came_from: int | None = None) -> None:
+        function = self.function
+        if function is None or block_id is None:
+            return
+        block = function.block(block_id)
+        if block is None:
+            return
+        if came_from is not None:
+            self._came_from[block_id] = came_from
+        self._requested = block_id
+        self.post_message(self.BlockChosen(function.id, block_id, block.offset))
+
+    def _outgoing(self, block_id: int) -> list[int]:
+        """Targets of the block's branch edges, one per edge, in the codec's order."""
+        function = self.function
+        return [] if function is None else [e.target for e in function.edges if e.source == block_id and e.is_branch]
+
+    def action_successor(self) -> None:
+        """Go along the chosen outgoing edge."""
+        block = self.current_block
+        targets = [] if block is None else self._outgoing(block)
+        if targets:
+            choice = self.edge_choice % len(targets) if self._requested is None else 0
+            self._choose(targets[choice], came_from=block)
+
+    def action_predecessor(self) -> None:
+        """Go to the block this one was reached from, else its first predecessor."""
+        function, block = self.function, self.current_block
+        if function is None or block is None:
+            return
+        sources = predecessors(function, block)
+        came = self._came_from.get(block)
+        self._choose(came if came in sources else (sources[0] if sources else None))
+
+    def action_choose_edge(self, step: int) -> None:
+        """Choose another outgoing edge of the selected block for `successor`."""
+        if self.block_id is not None and self._outgoing(self.block_id):
+            self.edge_choice = (self.edge_choice + step) % len(self._outgoing(self.block_id))
+            self.refresh()
+
+    def action_merge(self) -> None:
+        """Go to the merge block of the innermost construct holding the block."""
+        function, block = self.function, self.current_block
+        if function is not None and block is not None:
+            self._choose(merge_of(function, block))
+
+    def action_continue_target(self) -> None:
+        """Go to the continue target of the innermost loop holding the block."""
+        function, block = self.function, self.current_block
+        if function is not None and block is not None:
+            self._choose(continue_of(function, block))
+
+    def action_entry(self) -> None:
+        """Go to the entry block."""
+        function = self.function
+        if function is not None and function.blocks:
+            self._choose(function.entry)
+
+    def action_pan(self, dx: int, dy: int) -> None:
+        """Move the view without moving the selection."""
+        x, y = self.scroll_offset
+        self.scroll_to(x=x + dx * PAN_STEP, y=y + dy * PAN_STEP // 2, animate=False)
+
+    def on_click(self, event: events.Click) -> None:
+        drawing = self.drawing
+        if drawing is None:
+            return
+        x, y = self.scroll_offset
+        self._choose(drawing.block_at(event.x + x, event.y + y))
+
+
+def _restyle(strip: Strip, start: int, end: int, style: Style) -> Strip:
+    """`strip` with the cells [start, end) given `style` on top of their own."""
+    length = strip.cell_length
+    start, end = max(0, start), min(end, length)
+    if start >= end:
+        return strip
+    before, middle, after = strip.divide([start, end, length])
+    return Strip.join([before, middle.apply_style(style), after])

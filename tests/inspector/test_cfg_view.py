@@ -1,0 +1,240 @@
+"""The CFG pane in a host app wired the way the main screen will wire it: the pane posts
+`CfgView.BlockChosen`, the host moves its selection to the block's OpLabel and shows the
+block back with `show_block`."""
+
+from __future__ import annotations
+
+import threading
+
+from textual import on
+from textual.app import App, ComposeResult
+
+from cfg_functions import NESTED_LOOPS, SWITCH, graphs_of, main_id
+from inspector.cfgview.graphs import FunctionGraphs
+from inspector.widgets.cfg_view import CfgView
+from themes import DEFAULT_THEME, THEMES
+
+
+class CfgHost(App):
+    """The CFG pane alone, following a selection the host keeps as a word offset."""
+
+    CSS = "CfgView { border: round $primary; height: 1fr; }"
+
+    def __init__(self, graphs: FunctionGraphs, start: str = "entry") -> None:
+        super().__init__()
+        for theme in THEMES.values():
+            self.register_theme(theme)
+        self.theme = DEFAULT_THEME
+        self.graphs = graphs
+        self.function_id = main_id(graphs)
+        self.start = start
+        self.chosen: list[CfgView.BlockChosen] = []
+        self.selected_word: int | None = None
+
+    def compose(self) -> ComposeResult:
+        yield CfgView(self.graphs)
+
+    def on_mount(self) -> None:
+        view = self.query_one(CfgView)
+        view.focus()
+        view.follow(self.label_index(self.start))
+
+    def label_index(self, name: str) -> int:
+        """The instruction index of the OpLabel named `name` (found without the graph)."""
+        module, names = self.graphs.module, self.graphs.names
+        span = module.functions()[0]
+        for index in range(span.first, span.end):
+            inst = module.instruction(index)
+            if inst.opname == "OpLabel" and names.name(inst.result_id) == name:
+                return index
+        raise LookupError(name)
+
+    def block(self, name: str) -> int:
+        function = self.graphs.function(self.function_id)
+        return next(b.id for b in function.blocks if b.name == name)
+
+    def block_name(self, block_id: int | None) -> str | None:
+        function = self.graphs.function(self.function_id)
+        return None if block_id is None else function.block(block_id).name
+
+    @on(CfgView.BlockChosen)
+    def block_chosen(self, message: CfgView.BlockChosen) -> None:
+        self.chosen.append(message)
+        self.selected_word = message.word
+        self.query_one(CfgView).show_block(message.function_id, message.block_id)
+
+
+async def settled(pilot) -> None:
+    """Wait until the pane's worker has built and drawn the graph, and the screen shows it."""
+    await pilot.app.workers.wait_for_complete()
+    await pilot.pause()
+
+
+async def test_moves_along_edges_and_back():
+    app = CfgHost(graphs_of(NESTED_LOOPS))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settled(pilot)
+        view = app.query_one(CfgView)
+        await pilot.press("j")
+        assert app.block_name(view.block_id) == "outer"
+        await pilot.press("j", "j")
+        assert app.block_name(view.block_id) == "body", "the first edge of %inner is its true edge"
+        await pilot.press("l", "j")
+        assert app.block_name(view.block_id) == "join", "right chooses the false edge"
+        await pilot.press("k")
+        assert app.block_name(view.block_id) == "body", "back to where we came from"
+        await pilot.press("m")
+        assert app.block_name(view.block_id) == "join", "the merge of the selection %body heads"
+        await pilot.press("c")
+        assert app.block_name(view.block_id) == "inner_continue"
+        await pilot.press("j")
+        assert app.block_name(view.block_id) == "inner", "along the back edge"
+        await pilot.press("m")
+        assert app.block_name(view.block_id) == "inner_merge", "a header's own merge"
+        await pilot.press("c")
+        assert app.block_name(view.block_id) == "outer_continue", "the continue target of the enclosing loop"
+        await pilot.press("home")
+        assert app.block_name(view.block_id) == "entry"
+
+
+async def test_choosing_a_block_asks_for_its_label():
+    graphs = graphs_of(NESTED_LOOPS)
+    app = CfgHost(graphs)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settled(pilot)
+        await pilot.press("j")
+        (message,) = app.chosen
+        outer = graphs.function(message.function_id).block(message.block_id)
+        assert message.word == outer.offset
+        label = graphs.module.instruction(graphs.module.index_at(message.word))
+        assert label.opname == "OpLabel" and label.result_id == outer.id
+
+
+async def test_follows_the_instruction_list():
+    graphs = graphs_of(NESTED_LOOPS)
+    app = CfgHost(graphs)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settled(pilot)
+        view = app.query_one(CfgView)
+        function = graphs.function(main_id(graphs))
+        module = graphs.module
+        for block in function.blocks:
+            last = module.index_at(block.end - 1)
+            view.follow(last)
+            await pilot.pause()
+            assert view.block_id == block.id
+        view.follow(0)
+        await pilot.pause()
+        assert view.drawing is None, "outside every function the pane shows nothing"
+
+
+async def test_clicking_a_box_chooses_its_block():
+    app = CfgHost(graphs_of(NESTED_LOOPS))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settled(pilot)
+        view = app.query_one(CfgView)
+        rect = view.drawing.boxes[app.block("outer")]
+        x, y = view.scroll_offset
+        await pilot.click(CfgView, offset=(rect.x - x + 2 + 1, rect.y - y + 1 + 1))
+        assert app.block_name(view.block_id) == "outer"
+
+
+async def test_selected_block_is_kept_in_view():
+    app = CfgHost(graphs_of(NESTED_LOOPS))
+    async with app.run_test(size=(60, 16)) as pilot:
+        await settled(pilot)
+        view = app.query_one(CfgView)
+        for _ in range(6):
+            await pilot.press("j")
+            rect = view.drawing.boxes[view.block_id]
+            x, y = view.scroll_offset
+            region = view.scrollable_content_region
+            assert y <= rect.y and rect.bottom < y + region.height
+            assert x <= rect.x < x + region.width
+
+
+class HeldGraphs(FunctionGraphs):
+    """Graphs whose building (`hold="graph"`) or layered drawing (`hold="drawing"`) waits
+    until the test releases it, so the test sees what the pane shows meanwhile."""
+
+    def __init__(self, graphs: FunctionGraphs, hold: str) -> None:
+        super().__init__(graphs.module, graphs.names, graphs.inline_blocks, graphs.draw_blocks)
+        self.hold = hold
+        self.release = threading.Event()
+
+    def _graph(self, function_id: int):
+        if self.hold == "graph" and not self.has_graph(function_id):
+            self.release.wait(10)
+        return super()._graph(function_id)
+
+    def drawing(self, function_id: int):
+        if self.hold == "drawing":
+            self.release.wait(10)
+        return super().drawing(function_id)
+
+
+async def shown(pilot, view: CfgView) -> None:
+    """Wait until the pane shows a drawing."""
+    for _ in range(200):
+        if view.drawing is not None:
+            return
+        await pilot.pause(0.01)
+
+
+async def test_graph_is_built_in_a_worker():
+    graphs = HeldGraphs(graphs_of(NESTED_LOOPS), hold="graph")
+    app = CfgHost(graphs, start="body")
+    async with app.run_test(size=(120, 40)) as pilot:
+        view = app.query_one(CfgView)
+        await pilot.pause()
+        assert view.drawing is None and view.laying_out
+        assert not graphs.has_graph(main_id(graphs))
+        assert view.render_line(0).text.startswith("Building the graph…")
+        graphs.release.set()
+        await settled(pilot)
+        assert view.drawing is graphs.cached_drawing(main_id(graphs))
+        assert view.drawing.kind == "graph" and not view.laying_out
+        assert app.block_name(view.block_id) == "body", "the block of the followed instruction"
+        assert view.border_title == "CFG %main · 10 blocks"
+
+
+async def test_big_function_shows_its_list_while_laid_out():
+    graphs = HeldGraphs(graphs_of(NESTED_LOOPS, inline_blocks=3), hold="drawing")
+    app = CfgHost(graphs)
+    async with app.run_test(size=(120, 40)) as pilot:
+        view = app.query_one(CfgView)
+        await shown(pilot, view)
+        assert view.drawing.kind == "list"
+        assert view.laying_out and "laying out" in str(view.border_title)
+        assert view.drawing.boxes[view.block_id].y == 0, "the entry's line is selected"
+        await pilot.press("j", "j")
+        assert app.block_name(view.block_id) == "inner", "moves work in the list"
+        graphs.release.set()
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert view.drawing.kind == "graph"
+        assert not view.laying_out and "list" not in str(view.border_title)
+        assert app.block_name(view.block_id) == "inner", "the selection stays"
+
+
+async def test_function_too_big_to_draw_stays_a_list():
+    graphs = graphs_of(NESTED_LOOPS, inline_blocks=3, draw_blocks=5)
+    app = CfgHost(graphs, start="body")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settled(pilot)
+        view = app.query_one(CfgView)
+        assert view.drawing.kind == "list" and not view.laying_out
+        assert view.border_title.endswith("list, too big to draw")
+        assert graphs.cached_drawing(main_id(graphs)) is None, "never laid out"
+        assert app.block_name(view.block_id) == "body"
+        assert view.render_line(view.drawing.boxes[view.block_id].y).text.startswith("%body ")
+
+
+def test_snapshot_nested_loops_120x40(snap_compare):
+    app = CfgHost(graphs_of(NESTED_LOOPS), start="inner")
+    assert snap_compare(app, terminal_size=(120, 40), run_before=settled)
+
+
+def test_snapshot_switch_120x40(snap_compare):
+    app = CfgHost(graphs_of(SWITCH), start="first")
+    assert snap_compare(app, terminal_size=(120, 40), run_before=settled)
