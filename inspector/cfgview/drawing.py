@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import textwrap
 from collections.abc import Iterable
+from dataclasses import replace
 
 from codec.cfg.graph import CASE, CONTINUE, DEFAULT, FALSE, MERGE, TRUE, Block, Edge, FunctionCFG
 from codec.diagnostics import Diagnostic
@@ -148,12 +149,25 @@ class _Drawer:
     def __init__(self, function: FunctionCFG, problems: dict[int, tuple[str, ...]]) -> None:
         self.function = function
         self.problems = problems
-        self.edges = function.edges
+        groups: dict[tuple, list[int]] = {}
+        for i, e in enumerate(function.edges):
+            groups.setdefault((e.source, e.target) if e.is_branch else (e.source, e.target, e.kind), []).append(i)
+        self.groups = list(groups.values())
+        """Edges drawn as one line: the branch edges between the same two blocks (switch
+        cases sharing a target, or both targets of a conditional), labelled together."""
+        shown = replace(function, edges=tuple(function.edges[g[0]] for g in self.groups))
+        self.shown = shown
+        self.edges = shown.edges
+        """One edge per line (the first of its group); what is laid out and routed."""
         back = set(function.back_edges)
-        self.back = frozenset(i for i, e in enumerate(self.edges) if e in back)
-        self.upward = upward_edges(function)
-        self.labels = [edge_label(e) if e.is_branch else "" for e in self.edges]
-        self.styles = [edge_style(e, i in self.back) for i, e in enumerate(self.edges)]
+        self.upward = upward_edges(shown)
+        self.labels = [",".join(filter(None, (edge_label(function.edges[i]) for i in g))) for g in self.groups]
+        kinds = [{function.edges[i].kind for i in g} for g in self.groups]
+        self.label_styles = [LABEL_STYLES.get(k.pop(), "case-label") if len(k) == 1 else "case-label" for k in kinds]
+        self.styles = []
+        for g in self.groups:
+            styles = {edge_style(function.edges[i], function.edges[i] in back) for i in g}
+            self.styles.append(styles.pop() if len(styles) == 1 else "back-edge" if "back-edge" in styles else "edge")
 
     # -- sizes ---------------------------------------------------------------------
 
@@ -197,7 +211,7 @@ class _Drawer:
     def draw(self) -> CfgDrawing:
         self._sizes()
         slots = {b: self.box_width[b] + sum(self.extra[b]) for b in self.box_width}
-        layering = lay_out(self.function, slots, self.box_height, self.upward)
+        layering = lay_out(self.shown, slots, self.box_height, self.upward)
         self.layering = layering
         left = {b: layering.left[b] + self.extra[b][0] for b in slots}
         self._place_ports(left)
@@ -205,7 +219,7 @@ class _Drawer:
         band_height = [1] * layering.layers
         for b, r in layering.rank.items():
             band_height[r] = max(band_height[r], self.box_height[b])
-        tracks = self._tracks(jogs, layering.layers)
+        tracks = self._tracks(jogs)
         self.band_top = tops = []
         y = 0
         for r in range(layering.layers):
@@ -216,10 +230,14 @@ class _Drawer:
         self.rects = {b: Rect(left[b], tops[layering.rank[b]], self.box_width[b], self.box_height[b]) for b in slots}
         width = max([layering.width] + [rect.right + 1 + self.extra[b][1] for b, rect in self.rects.items()])
         canvas = Canvas(width, max(height, max((r.bottom + 1 for r in self.rects.values()), default=0)))
-        routes = [self._route(i, tracks) for i in range(len(self.edges))]
+        lines = [self._route(i, tracks) for i in range(len(self.edges))]
         for b, rect in self.rects.items():
             self._draw_box(canvas, b, rect)
-        self._draw_routes(canvas, routes)
+        self._draw_routes(canvas, lines)
+        routes = [None] * len(self.function.edges)
+        for line, group in zip(lines, self.groups):
+            for i in group:
+                routes[i] = EdgeRoute(self.function.edges[i], line.cells, line.style, line.label)
         return canvas.finish(self.function.id, "graph", boxes=dict(self.rects), routes=tuple(routes), problems=self.problems)
 
     def _place_ports(self, left: dict[int, int]) -> None:
@@ -266,7 +284,8 @@ class _Drawer:
         ]
 
     def _jogs(self) -> dict[int, list[tuple[int, int, int]]]:
-        """Per gap (the layer above it): the sideways moves (low, high, edge) made in it."""
+        """Per gap (the layer above it): the sideways moves (from column, to column, line)
+        made in it."""
         jogs: dict[int, list[tuple[int, int, int]]] = {}
         for i, e in enumerate(self.edges):
             if e.source == e.target:
@@ -274,26 +293,43 @@ class _Drawer:
             points = self._columns(i)
             for (r, xa), (_, xb) in zip(points, points[1:]):
                 if xa != xb:
-                    jogs.setdefault(r, []).append((min(xa, xb), max(xa, xb), i))
+                    jogs.setdefault(r, []).append((xa, xb, i))
         return jogs
 
     @staticmethod
-    def _tracks(jogs: dict[int, list[tuple[int, int, int]]], layers: int) -> dict[int, dict[int, int]]:
-        """Per gap: edge → the row (0 = first below the starts) of its sideways move, moves
-        that overlap (or touch) on different rows."""
+    def _tracks(jogs: dict[int, list[tuple[int, int, int]]]) -> dict[int, dict[int, int]]:
+        """Per gap: line → the row (0 = first below the starts) of its sideways move.
+
+        Moves that overlap (or touch) go on different rows. A move that starts in the
+        column where another ends goes on a higher row than that one, else both would
+        run down the same cells between their rows."""
         tracks: dict[int, dict[int, int]] = {}
         for r, moves in jogs.items():
-            ends: list[int] = []
+            starting = {xa: i for xa, _, i in moves}
+            above = {i: starting.get(xb) for _, xb, i in moves}
+            span = {i: (min(xa, xb), max(xa, xb)) for xa, xb, i in moves}
+            rows: list[list[tuple[int, int]]] = []
             chosen = tracks[r] = {}
-            for low, high, i in sorted(moves):
-                for t, end in enumerate(ends):
-                    if end < low - 1:
-                        ends[t] = high
-                        break
-                else:
-                    t = len(ends)
-                    ends.append(high)
+
+            def place(i: int, seen: frozenset[int] = frozenset()) -> int:
+                if i in chosen:
+                    return chosen[i]
+                first = above[i]
+                floor = 0
+                if first is not None and first not in seen:
+                    floor = place(first, seen | {i}) + 1
+                low, high = span[i]
+                t = floor
+                while t < len(rows) and any(low <= h + 1 and l - 1 <= high for l, h in rows[t]):
+                    t += 1
+                if t == len(rows):
+                    rows.append([])
+                rows[t].append((low, high))
                 chosen[i] = t
+                return t
+
+            for i in sorted(span, key=lambda i: (span[i], i)):
+                place(i)
         return tracks
 
     # -- routes --------------------------------------------------------------------
@@ -376,12 +412,8 @@ class _Drawer:
             direction = _toward(port, cells[0])
             canvas.put(*port, {DOWN: "┬", UP: "┴", RIGHT: "├", LEFT: "┤"}[direction], route.style)
             if route.label:
-                self._draw_label(canvas, route, port)
-
-    def _draw_label(self, canvas: Canvas, route: EdgeRoute, port: Cell) -> None:
-        """Write the label after the port: along the border, or over a loop's first cells."""
-        x, y = port
-        canvas.write(x + 1, y, route.label, LABEL_STYLES.get(route.edge.kind, "case-label"))
+                x, y = port
+                canvas.write(x + 1, y, route.label, self.label_styles[i])
 
 
 def _toward(cell: Cell, other: Cell) -> int:

@@ -120,6 +120,7 @@ def lay_out(
         roots = [vertices[function.entry]] if function.entry in members else []
         sugiyama.init_all(roots=roots, inverted_edges=[layout_edges[i] for i in member_edges if i in upward])
         sugiyama.draw(ORDERING_ROUNDS)
+        _keep_apart(sugiyama)
         lefts = {b: vertices[b].view.xy[0] - widths[b] / 2 for b in members}
         dummies = {
             i: {r: d.view.xy[0] for r, d in sugiyama.ctrls[layout_edges[i]].items() if isinstance(d, DummyVertex)}
@@ -136,6 +137,21 @@ def lay_out(
         right = max([left[b] + widths[b] for b in members] + [x + 1 for d in through.values() for x in d.values()])
         offset = right + COMPONENT_GAP
     return Layering(rank, left, through, upward, self_loops, layers, max(0, offset - COMPONENT_GAP))
+
+
+def _keep_apart(sugiyama: SugiyamaLayout) -> None:
+    """Push apart, left to right, neighbours in a layer that came out closer than
+    `COLUMN_GAP`: grandalf averages four placements at the end, and with blocks of
+    different widths the average can overlap them."""
+    for layer in sugiyama.layers:
+        right = None
+        for vertex in sorted(layer, key=lambda v: v.view.xy[0]):
+            x, y = vertex.view.xy
+            half = vertex.view.w / 2
+            if right is not None and x - half < right + COLUMN_GAP:
+                x = right + COLUMN_GAP + half
+                vertex.view.xy = (x, y)
+            right = x + half
 
 
 def _components(function: FunctionCFG, layout_edges: dict[int, LayoutEdge]) -> list[tuple[list[int], list[int]]]:

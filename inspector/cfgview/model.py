@@ -60,7 +60,9 @@ class EdgeRoute:
     style: str
     """The edge's style class (`edge`, `back-edge`, `merge-edge`, `continue-edge`, …)."""
     label: str = ""
-    """`T`, `F`, a case value or `default`; empty for plain, merge and continue edges."""
+    """`T`, `F`, a case value or `default`, written where the line leaves; the branch
+    edges between the same two blocks share a line, and their labels join with commas
+    (`1,8,default`). Empty for plain, merge and continue edges."""
 
     @property
     def arrowhead(self) -> Cell:

@@ -114,6 +114,27 @@ OpReturn
 """The false target is a constant, not a label."""
 
 
+def chain(constructs: int) -> str:
+    """A longer function: `constructs` if-then blocks one after the other, every fifth
+    a loop around one, so layers hold blocks of different widths and long edges."""
+    lines = ["%entry = OpLabel", "OpBranch %b0"]
+    for i in range(constructs):
+        if i % 5 == 0:
+            lines += [
+                f"%b{i} = OpLabel", f"OpLoopMerge %m{i} %c{i} None", f"OpBranchConditional %cond %t{i} %m{i}",
+                f"%t{i} = OpLabel", f"OpSelectionMerge %j{i} None", f"OpBranchConditional %cond %x{i} %j{i}",
+                f"%x{i} = OpLabel", f"OpBranch %j{i}", f"%j{i} = OpLabel", f"OpBranch %c{i}",
+                f"%c{i} = OpLabel", f"OpBranch %b{i}", f"%m{i} = OpLabel", f"OpBranch %b{i + 1}",
+            ]
+        else:
+            lines += [
+                f"%b{i} = OpLabel", f"OpSelectionMerge %j{i} None", f"OpBranchConditional %cond %x{i} %j{i}",
+                f"%x{i} = OpLabel", f"OpBranch %j{i}", f"%j{i} = OpLabel", f"OpBranch %b{i + 1}",
+            ]
+    lines += [f"%b{constructs} = OpLabel", "OpReturn"]
+    return "\n".join(lines) + "\n"
+
+
 def module_bytes(body: str) -> bytes:
     """The binary of a module whose `main` has `body` as its blocks."""
     labels = re.findall(r"%(\w+) = OpLabel", body)

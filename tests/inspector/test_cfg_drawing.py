@@ -20,6 +20,7 @@ from cfg_functions import (
     SELF_LOOP,
     SWITCH,
     UNREACHABLE,
+    chain,
     graphs_of,
     main_id,
 )
@@ -39,6 +40,7 @@ HAND_WRITTEN = {
     "self-loop": SELF_LOOP,
     "no terminator": NO_TERMINATOR,
     "branch to a non-label": BRANCH_TO_VALUE,
+    "twenty constructs in a row": chain(20),
 }
 
 
@@ -68,7 +70,8 @@ def box_text(drawing: CfgDrawing, rect: Rect) -> str:
 
 def check_drawing(function: FunctionCFG, drawing: CfgDrawing) -> None:
     """Every block boxed once, boxes apart; every edge routed from its source box to an
-    arrowhead into its target box, never through a box."""
+    arrowhead into its target box, never through a box; no two lines run along the same
+    cells (edges drawn as one line, switch cases with one target, share all of theirs)."""
     assert set(drawing.boxes) == {b.id for b in function.blocks}
     rects = list(drawing.boxes.values())
     for i, a in enumerate(rects):
@@ -91,6 +94,15 @@ def check_drawing(function: FunctionCFG, drawing: CfgDrawing) -> None:
         x, y = route.arrowhead
         assert drawing.rows[y][x] == arrow_into(target, route.arrowhead)
         assert drawing.style_at(x, y) == route.style
+    lines = {}
+    for route in drawing.routes:
+        lines.setdefault(route.cells, []).append(route)
+    runs: dict = {}
+    for cells, shared in lines.items():
+        for a, b in zip(cells, cells[1:]):
+            runs.setdefault(frozenset((a, b)), []).append(shared[0].edge)
+    for step, edges in runs.items():
+        assert len(edges) == 1, f"{edges} run along the same cells at {sorted(step)}"
 
 
 @pytest.mark.parametrize("body", HAND_WRITTEN.values(), ids=HAND_WRITTEN.keys())
@@ -106,7 +118,10 @@ def test_conditions_are_written_where_edges_leave(body):
         expected = {"true": "T", "false": "F", "default": "default"}.get(route.edge.kind)
         if route.edge.kind == "case":
             expected = str(route.edge.value)
-        assert route.label == (expected or "")
+        if expected is None:
+            assert route.label == "" or route.edge.kind == "branch"
+        else:
+            assert expected in route.label.split(","), f"{route.edge} is not labelled {expected}"
         if route.label:
             x, y = route.cells[0]
             source = drawing.boxes[route.edge.source]
@@ -115,14 +130,16 @@ def test_conditions_are_written_where_edges_leave(body):
             assert text == route.label
 
 
-def test_switch_cases_each_have_their_edge():
+def test_switch_cases_sharing_a_target_share_a_line():
     function, drawing = drawn(SWITCH)
-    labels = sorted(r.label for r in drawing.routes if r.edge.kind in ("case", "default"))
-    assert labels == sorted(["default", "1", "2", "-3"])
+    labels = {r.edge.value if r.edge.kind == "case" else "default": r.label for r in drawing.routes if r.edge.kind in ("case", "default")}
+    assert labels == {"default": "default", 1: "1", 2: "2,-3", -3: "2,-3"}
     second = block_named(function, "second")
     into_second = [r for r in drawing.routes if r.edge.target == second and r.edge.is_branch]
     assert len(into_second) == 3, "two cases and the fallthrough from case 1 reach %second"
-    assert len({r.arrowhead for r in into_second}) == 3
+    assert len({r.arrowhead for r in into_second}) == 2, "one line for the two cases, one for the fallthrough"
+    entry = drawing.boxes[function.entry]
+    assert "┬2,-3" in drawing.rows[entry.bottom]
 
 
 def test_loop_headers_stay_above_their_bodies():
