@@ -3,7 +3,11 @@
 One instruction per line (a trailing comma continues it on the next line), labels as
 `name:` lines, `#` comments. Ops must follow control-word bit order. `count`,
 `next_count` and `prefetch` are computed unless written; `{name=value}` sets a range the
-syntax does not otherwise reach. Never raises: problems come back as diagnostics.
+syntax does not otherwise reach. Numbers are read by `lima.numbers` (ASCII decimal or 0x
+hex, no leading zeros). Never raises: problems come back as diagnostics.
+
+Linear in the text: fields are packed as their ops are read, except branches, which wait
+for the word offsets (one running sum) to resolve labels and the target's count.
 """
 
 from __future__ import annotations
@@ -26,6 +30,8 @@ _TOKEN = re.compile(r"[^\s,]+|,")
 """A word of an instruction, or the comma between ops."""
 _FIELDS_BIT = CONTROL.range("fields").first_bit
 _PADDING_POSITION = 32
+_SHOWN_LINE = 200
+"""Longest corrected line quoted in full in a message."""
 _PADDING_BITS = 32 * (CONTROL.range("count").mask - 1)
 """The most padding an instruction can hold: every word after the control word of the
 longest count; `_encode` checks what the instruction at hand leaves."""
@@ -79,11 +85,14 @@ class _Instruction:
 
 @dataclass
 class _Fix:
+    """Operands of one op to write in another order: columns, the new text, the message."""
+
     start: int
     end: int
     text: str
     message: str
     column: int
+    op: str
 
 
 class _Assembler:
@@ -245,15 +254,22 @@ class _Assembler:
         start = operands[0].column - 1
         end = operands[-1].column - 1 + len(operands[-1].text)
         text = " ".join(t.text for t in problem.reordered)
-        self.fixes.setdefault(line, []).append(_Fix(start, end, text, problem.message, problem.column))
+        fix = _Fix(start, end, text, problem.message, problem.column, tokens[0].text)
+        self.fixes.setdefault(line, []).append(fix)
 
     def _report_fixes(self) -> None:
+        """Each misordered op's error shows the corrected line, or the corrected op alone
+        when the line is long (the line is built once, so many fixes stay linear)."""
         for line, fixes in self.fixes.items():
-            corrected = self.lines[line - 1]
-            for fix in sorted(fixes, key=lambda f: f.start, reverse=True):
-                corrected = corrected[: fix.start] + fix.text + corrected[fix.end :]
+            original = self.lines[line - 1]
+            pieces, at = [], 0
+            for fix in sorted(fixes, key=lambda f: f.start):
+                pieces += [original[at : fix.start], fix.text]
+                at = fix.end
+            corrected = "".join([*pieces, original[at:]]).strip()
             for fix in fixes:
-                self.error(line, fix.column, f"{fix.message}; corrected line: {corrected.strip()}")
+                shown = f"corrected line: {corrected}" if len(corrected) <= _SHOWN_LINE else f"corrected op: {fix.op} {fix.text}"
+                self.error(line, fix.column, f"{fix.message}; {shown}")
 
     def _encode(self) -> list[int]:
         counts = [inst.count for inst in self.instructions]

@@ -396,8 +396,8 @@ def _check_destination_first(op: Token, unit: str, operands: list[Token]) -> Non
     if not looks_like_dest(first) and looks_like_dest(last):
         reordered = [last, *operands[:-1]]
         raise DestinationLast(
-            f"the destination comes first: found {first.text!r} where {op.text} expects its output,"
-            f" and the output {last.text!r} last",
+            f"the destination comes first: found {shown(first.text)} where {op.text} expects its output,"
+            f" and the output {shown(last.text)} last",
             first.column,
             reordered,
         )

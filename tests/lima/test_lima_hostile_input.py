@@ -198,3 +198,11 @@ def test_chunk_identifiers_with_control_bytes_stay_inside_their_comment_line():
     lines = lima.listing_lines(lima.decode(data))
     assert lines[1] == "#   '\\n\\x04\\r\\x85' at byte 0x8, 0 bytes"
     assert lima.assemble("\n".join(lines)) == ([], [])
+
+
+def test_a_long_line_of_misordered_ops_names_each_corrected_op_not_the_whole_line():
+    text = ", ".join(["load.v 1 $0"] * 20_000)  # 20,000 fixes on one line: built once, linear
+    words, diagnostics = lima.assemble(text)
+    fixes = [d.message for d in diagnostics if "destination comes first" in d.message]
+    assert words is None and len(fixes) == 20_000
+    assert fixes[0].endswith("; corrected op: load.v $0 1")
