@@ -6,8 +6,9 @@ each edge on the character grid: down from a port on the bottom border of the up
 block, through the columns the layout kept free in the layers between, across the gap
 above the lower block on a track of its own, and into an arrowhead over the lower
 block. Edges drawn upwards (back edges) leave from the top border and end in `▲` under
-their target; an edge from a block to itself loops beside it. Line styles tell edges
-apart without colour: back edges heavy, merge declarations dashed, continue
+their target; an edge from a block to itself loops beside it; the branch edges between
+the same two blocks (switch cases with one target) share a line, their labels joined
+(`2,-3`). Line styles tell edges apart without colour: back edges heavy, merge declarations dashed, continue
 declarations dotted; the style class of each cell carries the theme colour.
 """
 
@@ -220,7 +221,7 @@ class _Drawer:
         for b, r in layering.rank.items():
             band_height[r] = max(band_height[r], self.box_height[b])
         tracks = self._tracks(jogs)
-        self.band_top = tops = []
+        tops: list[int] = []
         y = 0
         for r in range(layering.layers):
             tops.append(y)

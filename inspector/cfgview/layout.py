@@ -49,10 +49,6 @@ class Layering:
     """Block id → the leftmost column of its slot (the width it was laid out with)."""
     through: dict[int, dict[int, int]]
     """Edge index → {layer: column} for the layers the edge passes between its ends."""
-    upward: frozenset[int]
-    """Indexes of edges drawn against the layering (from a lower layer to a higher one)."""
-    self_loops: frozenset[int]
-    """Indexes of edges from a block to itself (laid out beside the block)."""
     layers: int
     width: int
     """Columns the whole layout spans."""
@@ -98,13 +94,12 @@ def lay_out(
     """Lay out `function` with each block's slot `widths[id]` columns wide, the edges
     `upward` (see `upward_edges`) turned round."""
     edges = function.edges
-    self_loops = frozenset(i for i, e in enumerate(edges) if e.source == e.target)
     vertices = {b.id: Vertex(b.id) for b in function.blocks}
     for block_id, vertex in vertices.items():
         vertex.view = _View(widths[block_id], heights[block_id])
     layout_edges: dict[int, LayoutEdge] = {}
     for i, e in enumerate(edges):
-        if i not in self_loops:
+        if e.source != e.target:
             layout_edges[i] = LayoutEdge(vertices[e.source], vertices[e.target])
     rank: dict[int, int] = {}
     left: dict[int, int] = {}
@@ -134,9 +129,9 @@ def lay_out(
             layers = max(layers, rank[b] + 1)
         for i, columns in dummies.items():
             through[i] = {r: offset + round(x - low) for r, x in columns.items()}
-        right = max([left[b] + widths[b] for b in members] + [x + 1 for d in through.values() for x in d.values()])
+        right = max([left[b] + widths[b] for b in members] + [through[i][r] + 1 for i in dummies for r in through[i]])
         offset = right + COMPONENT_GAP
-    return Layering(rank, left, through, upward, self_loops, layers, max(0, offset - COMPONENT_GAP))
+    return Layering(rank, left, through, layers, max(0, offset - COMPONENT_GAP))
 
 
 def _keep_apart(sugiyama: SugiyamaLayout) -> None:

@@ -102,10 +102,6 @@ class CfgDrawing:
         """Rows of the grid."""
         return len(self.rows)
 
-    def char_at(self, x: int, y: int) -> str:
-        """The character of a cell."""
-        return self.rows[y][x]
-
     def style_at(self, x: int, y: int) -> str:
         """The style class of a cell."""
         runs = self.runs[y]
