@@ -77,10 +77,10 @@ class CfgView(ScrollView, can_focus=True):
         Binding("m", "merge", "Merge", id="cfg.merge", tooltip="Go to the merge block of the construct this block is in"),
         Binding("c", "continue_target", "Continue", id="cfg.continue", tooltip="Go to the continue target of the loop this block is in"),
         Binding("home", "entry", "Entry", show=False, id="cfg.entry", tooltip="Go to the function's entry block"),
-        Binding("shift+left", "pan(-1, 0)", "Pan left", show=False, id="cfg.pan_left"),
-        Binding("shift+right", "pan(1, 0)", "Pan right", show=False, id="cfg.pan_right"),
-        Binding("shift+up", "pan(0, -1)", "Pan up", show=False, id="cfg.pan_up"),
-        Binding("shift+down", "pan(0, 1)", "Pan down", show=False, id="cfg.pan_down"),
+        Binding("shift+left", "pan(-1, 0)", "Pan left", show=False, id="cfg.pan_left", tooltip="Move the view left without moving the selection"),
+        Binding("shift+right", "pan(1, 0)", "Pan right", show=False, id="cfg.pan_right", tooltip="Move the view right without moving the selection"),
+        Binding("shift+up", "pan(0, -1)", "Pan up", show=False, id="cfg.pan_up", tooltip="Move the view up without moving the selection"),
+        Binding("shift+down", "pan(0, 1)", "Pan down", show=False, id="cfg.pan_down", tooltip="Move the view down without moving the selection"),
     ]
 
     class BlockChosen(Message):
@@ -258,19 +258,24 @@ class CfgView(ScrollView, can_focus=True):
         row = scroll_y + y
         width = self.scrollable_content_region.width
         drawing = self.drawing
-        if drawing is None:
-            text = ""
-            if y == 0 and self.graphs is not None:
-                text = "Building the graph…" if self.laying_out else "No function holds the selection"
-            return Strip([Segment(text, self.get_component_rich_style("cfg-view--message"))]).extend_cell_length(
-                width, self.rich_style
-            )
+        if drawing is None or drawing.height == 0:
+            text = self._message() if y == 0 else ""
+            message = Strip([Segment(text, self.get_component_rich_style("cfg-view--message"))])
+            return message.extend_cell_length(width, self.rich_style)
         if row >= drawing.height:
             return Strip.blank(width, self.rich_style)
         strip = self._row_strip(drawing, row)
         for x0, x1, name in self._highlights(drawing, row):
             strip = _restyle(strip, x0, x1, self.get_component_rich_style(name))
         return strip.crop(scroll_x, scroll_x + width).extend_cell_length(width).apply_style(self.rich_style)
+
+    def _message(self) -> str:
+        """What the pane says when it has nothing to draw."""
+        if self.graphs is None:
+            return ""
+        if self.drawing is not None:
+            return "No blocks: the function is only declared"
+        return "Building the graph…" if self.laying_out else "No function holds the selection"
 
     def _row_strip(self, drawing: CfgDrawing, row: int) -> Strip:
         key = (id(drawing), row)
