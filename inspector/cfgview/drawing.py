@@ -46,6 +46,8 @@ LABEL_STYLES = {TRUE: "true", FALSE: "false", CASE: "case-label", DEFAULT: "case
 PROBLEM_WIDTH, PROBLEM_LINES = 30, 3
 """A problem is wrapped to this many columns and lines in its box; the drawing keeps
 the full text in `CfgDrawing.problems`."""
+NAME_WIDTH = 40
+"""Longer block names are cut (with `…`) to keep boxes narrow; the list shows them whole."""
 MIN_BOX_WIDTH = 9
 BOX_BORDER = "╭╮╰╯─│"
 UNREACHABLE_BORDER = "╭╮╰╯╌╎"
@@ -117,7 +119,10 @@ def box_lines(function: FunctionCFG, block: Block, problems: tuple[str, ...]) ->
     """The text inside a block's box, line by line, with the style of each line."""
     count = block.instruction_count
     info = f"{count} instr" + "".join(f" · {role}" for role in block_roles(function, block))
-    lines = [(f"%{block.name}", "block-name"), (info, "block-info")]
+    name = f"%{block.name}"
+    if len(name) > NAME_WIDTH:
+        name = name[: NAME_WIDTH - 1] + "…"
+    lines = [(name, "block-name"), (info, "block-info")]
     for problem in problems:
         wrapped = textwrap.wrap(
             f"⚠ {problem}", PROBLEM_WIDTH, subsequent_indent="  ", max_lines=PROBLEM_LINES, placeholder=" …"

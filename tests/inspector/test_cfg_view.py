@@ -230,6 +230,26 @@ async def test_function_too_big_to_draw_stays_a_list():
         assert view.render_line(view.drawing.boxes[view.block_id].y).text.startswith("%body ")
 
 
+async def test_colours_follow_the_theme():
+    app = CfgHost(graphs_of(NESTED_LOOPS), start="inner")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settled(pilot)
+        view = app.query_one(CfgView)
+        back = next(r for r in view.drawing.routes if r.style == "back-edge")
+        x, y = back.arrowhead
+
+        def colour() -> str:
+            sx, sy = view.scroll_offset
+            strip = view.render_line(y - sy).crop(x - sx, x - sx + 1)
+            (segment,) = [s for s in strip if s.text]
+            return segment.style.color.name
+
+        assert colour() == THEMES[DEFAULT_THEME].variables["cfg-back-edge"]
+        app.theme = "spvinspect-light"
+        await pilot.pause()
+        assert colour() == THEMES["spvinspect-light"].variables["cfg-back-edge"]
+
+
 def test_snapshot_nested_loops_120x40(snap_compare):
     app = CfgHost(graphs_of(NESTED_LOOPS), start="inner")
     assert snap_compare(app, terminal_size=(120, 40), run_before=settled)
