@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import argparse
+import sys
 
-from codec.asm.header import TARGET_ENV_VERSIONS
 from codec.asm.assembler import assemble
+from codec.asm.header import TARGET_ENV_VERSIONS
+from codec.binary.lazy import open_module
+from codec.text.names import module_names
 from inspector.commands.io import read_input, report, write_output
 
 DEFAULT_OUTPUT = "out.spv"
@@ -36,6 +39,12 @@ def register(subparsers) -> None:
         "--preserve-numeric-ids", action="store_true",
         help="numeric ids keep their numbers; named ids fill the gaps from 1 up",
     )
+    parser.add_argument(
+        "--ids-from", dest="ids_from", default=None, metavar="ORIGINAL.spv",
+        help="give friendly names (%%main, %%v4float) the ids they have in ORIGINAL.spv, the "
+        "module the text was disassembled from, and keep numeric ids; unedited text then "
+        "assembles to ORIGINAL.spv byte for byte, and an edit changes only what it must",
+    )
     parser.set_defaults(run=run_as)
 
 
@@ -45,11 +54,33 @@ def run_as(args: argparse.Namespace) -> int:
     if data is None:
         return 1
     text = data.decode("utf-8", "surrogateescape")
+    hints = None
+    if args.ids_from is not None:
+        hints = original_id_hints(args.ids_from)
+        if hints is None:
+            return 1
     result = assemble(
-        text, target_env=args.target_env, preserve_numeric_ids=args.preserve_numeric_ids
+        text,
+        target_env=args.target_env,
+        preserve_numeric_ids=args.preserve_numeric_ids or hints is not None,
+        id_hints=hints,
     )
     if result.binary is None:
         return report(args.file, result.diagnostics) or 1
     if not write_output(args.output, result.binary):
         return 1
     return report(args.file, result.diagnostics)
+
+
+def original_id_hints(path: str) -> dict[str, int] | None:
+    """Friendly name → id in the module at `path`; None after saying why it cannot be
+    used (unreadable, or not a SPIR-V module)."""
+    data = read_input(path)
+    if data is None:
+        return None
+    module = open_module(data)
+    if module.header is None:
+        print(f"{path}: error: --ids-from needs a SPIR-V module: the file has no SPIR-V header",
+              file=sys.stderr)
+        return None
+    return module_names(module).id_hints()
