@@ -4,15 +4,18 @@ Textual-free, and what the CFG pane asks: which function and block hold an instr
 the graph of a function (built from its instructions only, so that a function of a
 half-million-instruction module costs what the function costs; still, decoding them and
 naming their labels can take a while on a big module, so the pane builds graphs in a
-worker), and its drawing, kept once made. A function with more blocks than `inline_blocks` is not laid out on the
-spot: `quick_drawing` gives its one-line-per-block list at once, and the pane lays it
-out in a worker with `drawing`.
+worker), and its drawing, kept while among the recently used. A function with more
+blocks than `inline_blocks` is not laid out on the spot: `quick_drawing` gives its
+one-line-per-block list at once, and the pane lays it out in a worker with `drawing`.
+Thread-safe: what is kept is looked up under a short lock, so the UI thread never waits
+for a graph a worker is building.
 """
 
 from __future__ import annotations
 
 import bisect
 import threading
+from collections import OrderedDict
 from typing import NamedTuple, Protocol
 
 from codec.cfg.graph import FunctionCFG, build_cfg
@@ -40,6 +43,33 @@ class FunctionModule(Protocol):
     def offset(self, index: int) -> int: ...
 
 
+KEPT_GRAPHS = 1024
+KEPT_DRAWINGS = 128
+"""How many graphs and drawings are kept (the least recently used are dropped): a
+module of thousands of functions, browsed through, must not keep them all."""
+
+
+class _Kept(OrderedDict):
+    """A mapping that keeps only its `limit` most recently used entries."""
+
+    def __init__(self, limit: int) -> None:
+        super().__init__()
+        self.limit = limit
+
+    def get(self, key, default=None):
+        """The value, marked as just used; `default` when absent."""
+        if key not in self:
+            return default
+        self.move_to_end(key)
+        return self[key]
+
+    def __setitem__(self, key, value) -> None:
+        super().__setitem__(key, value)
+        self.move_to_end(key)
+        while len(self) > self.limit:
+            self.popitem(last=False)
+
+
 class _FunctionSlice(NamedTuple):
     """One function's instructions, seen by `build_cfg` as a module."""
 
@@ -65,11 +95,15 @@ class FunctionGraphs:
         """Largest function (in blocks) laid out at all; bigger ones are only listed."""
         self._spans: list | None = None
         self._starts: list[int] = []
-        self._graphs: dict[int, tuple[FunctionCFG, tuple[Diagnostic, ...]]] = {}
-        self._drawings: dict[int, CfgDrawing] = {}
-        self._lists: dict[int, CfgDrawing] = {}
-        self._block_starts: dict[int, list[int]] = {}
+        self._graphs: _Kept = _Kept(KEPT_GRAPHS)
+        """Function id → (graph, diagnostics)."""
+        self._drawings: _Kept = _Kept(KEPT_DRAWINGS)
+        self._lists: _Kept = _Kept(KEPT_DRAWINGS)
+        self._block_starts: _Kept = _Kept(KEPT_GRAPHS)
         self._lock = threading.Lock()
+        """Held while what is kept is looked up or changed."""
+        self._building = threading.Lock()
+        """Held while a graph is built: one at a time, the codec's caches shared."""
 
     def _function_spans(self) -> list:
         if self._spans is None:
@@ -96,8 +130,11 @@ class FunctionGraphs:
         return () if found is None else found[1]
 
     def _graph(self, function_id: int) -> tuple[FunctionCFG, tuple[Diagnostic, ...]] | None:
-        with self._lock:
-            found = self._graphs.get(function_id)
+        found = self._kept(self._graphs, function_id)
+        if found is not None:
+            return found
+        with self._building:
+            found = self._kept(self._graphs, function_id)
             if found is not None:
                 return found
             span = next((s for s in self._function_spans() if s.result_id == function_id), None)
@@ -108,12 +145,21 @@ class FunctionGraphs:
             built = build_cfg(_FunctionSlice(instructions, end), self.names)
             if not built.functions:
                 return None
-            found = self._graphs[function_id] = (built.functions[0], built.diagnostics)
-            return found
+            return self._keep(self._graphs, function_id, (built.functions[0], built.diagnostics))
+
+    def _kept(self, cache: _Kept, key: int):
+        with self._lock:
+            return cache.get(key)
+
+    def _keep(self, cache: _Kept, key: int, value):
+        with self._lock:
+            cache[key] = value
+        return value
 
     def has_graph(self, function_id: int) -> bool:
         """True when the function's graph is built (asking for it costs nothing more)."""
-        return function_id in self._graphs
+        with self._lock:
+            return function_id in self._graphs
 
     def block_at(self, function_id: int, word: int) -> int | None:
         """The block of the function holding word `word`, or None (between blocks, or
@@ -121,9 +167,9 @@ class FunctionGraphs:
         function = self.function(function_id)
         if function is None:
             return None
-        starts = self._block_starts.get(function_id)
+        starts = self._kept(self._block_starts, function_id)
         if starts is None:
-            starts = self._block_starts[function_id] = [b.offset for b in function.blocks]
+            starts = self._keep(self._block_starts, function_id, [b.offset for b in function.blocks])
         position = bisect.bisect_right(starts, word) - 1
         if position >= 0 and word < function.blocks[position].end:
             return function.blocks[position].id
@@ -141,7 +187,7 @@ class FunctionGraphs:
 
     def cached_drawing(self, function_id: int) -> CfgDrawing | None:
         """The layered drawing, if already made."""
-        return self._drawings.get(function_id)
+        return self._kept(self._drawings, function_id)
 
     def drawing(self, function_id: int) -> CfgDrawing | None:
         """The layered drawing of the function, made now if need be (slow for big
@@ -149,23 +195,23 @@ class FunctionGraphs:
         list for one too big to draw."""
         if not self.drawable(function_id):
             return self.quick_drawing(function_id)
-        drawn = self._drawings.get(function_id)
+        drawn = self._kept(self._drawings, function_id)
         if drawn is None:
             function = self.function(function_id)
             if function is None:
                 return None
-            drawn = self._drawings[function_id] = draw_function(function, self.diagnostics(function_id))
+            drawn = self._keep(self._drawings, function_id, draw_function(function, self.diagnostics(function_id)))
         return drawn
 
     def quick_drawing(self, function_id: int) -> CfgDrawing | None:
         """What to show at once: the layered drawing if made or small, else the list."""
-        drawn = self._drawings.get(function_id)
+        drawn = self._kept(self._drawings, function_id)
         if drawn is not None or (not self.is_big(function_id) and self.drawable(function_id)):
             return self.drawing(function_id)
-        listed = self._lists.get(function_id)
+        listed = self._kept(self._lists, function_id)
         if listed is None:
             function = self.function(function_id)
             if function is None:
                 return None
-            listed = self._lists[function_id] = list_function(function, self.diagnostics(function_id))
+            listed = self._keep(self._lists, function_id, list_function(function, self.diagnostics(function_id)))
         return listed

@@ -240,6 +240,15 @@ def test_list_has_a_line_per_block_with_its_successors():
     assert "T:%outer" in listed.rows[outer_continue]
 
 
+def test_drawings_are_kept():
+    graphs = graphs_of(DIAMOND)
+    function_id = main_id(graphs)
+    assert graphs.cached_drawing(function_id) is None
+    drawing = graphs.drawing(function_id)
+    assert graphs.cached_drawing(function_id) is drawing
+    assert graphs.drawing(function_id) is drawing and graphs.quick_drawing(function_id) is drawing
+
+
 def test_the_same_function_always_draws_the_same(tmp_path):
     text = drawn(NESTED_LOOPS)[1].text()
     assert drawn(NESTED_LOOPS)[1].text() == text
