@@ -1,50 +1,84 @@
-"""The decoder's fast path: instructions whose operands are all plain single words.
+"""The decoder's fast path: instructions whose operands map one to one onto their words.
 
-Most instructions of a real module (arithmetic, loads, stores, branches, access
-chains, decorations without parameters) have operand lists made only of ids, plain
-literal integers and enums without parameters, ending in at most one `*` operand.
-For those, a precomputed plan maps each word to its operand directly. Anything the
-plan cannot vouch for (a word count outside its range, id 0 or past the bound, an
-unknown enumerant) returns None and the general decoder handles it, diagnostics and
-all.
+Most instructions of a real module (arithmetic, loads, stores, branches, access chains,
+names, constants, decorations without parameters) have operand lists made only of ids,
+plain literal integers and enums, ending in at most one `*` operand, or in a string or a
+typed number that takes the remaining words. For an instruction's first word (opcode
+and word count) a `WordPlan` says what each operand word is. The fast path takes an
+instruction only when the plan vouches for every word: ids not 0 and below the bound,
+enum values known and without parameters, the string's nul in its last word, the typed
+number as wide as its type says. Anything else (and every diagnostic) is left to the
+general decoder, which gives the same operands for what the plan accepts.
 """
 
 from __future__ import annotations
 
 from array import array
+from collections.abc import Callable
 from typing import NamedTuple
 
+from codec.binary.model import Instruction, NumberType, Operand
 from codec.grammar import Grammar, InstructionDesc, OperandKind
-from codec.binary.model import Operand
 
 _new = tuple.__new__
 
 ID = 0
 LITERAL = 1
 ENUM = 2
+MASK = 3
+STRING = 4
+TYPED = 5
+"""A number whose width its result type gives (OpConstant's value)."""
+
+TRAILING = frozenset({STRING, TYPED})
+"""Checks whose operand takes every remaining word."""
+
+CACHED_FORMS = 1 << 16
+"""First words whose plan and form are kept, at most (real modules use a few hundred)."""
 
 
 class PlanEntry(NamedTuple):
-    """How one operand word is checked: as an id, a literal, or an enum value."""
+    """How one operand is checked: an id, a literal, an enum value or mask, a string, a
+    typed number."""
 
     kind: str
     name: str
     check: int
     valid: frozenset[int] | int = 0
-    """For ValueEnum: the known values; for BitEnum: the mask of known bits (as int)."""
-    is_mask: bool = False
+    """ENUM: the values without parameters; MASK: the bits without parameters."""
 
 
 class SimplePlan(NamedTuple):
-    """The operands of an instruction the fast path can decode."""
+    """The operands of an opcode the fast path can decode, as the grammar lists them."""
 
     required: tuple[PlanEntry, ...]
     optional: tuple[PlanEntry, ...]
     repeated: PlanEntry | None
+    trailing: PlanEntry | None
+    """A STRING or TYPED operand last, taking the words the others leave."""
     type_index: int
     """Index of the IdResultType operand, or -1."""
     result_index: int
     """Index of the IdResult operand, or -1."""
+
+
+class WordPlan(NamedTuple):
+    """The fast path for one first word: what each operand word is."""
+
+    opcode: int
+    opname: str
+    entries: tuple[PlanEntry, ...]
+    """One entry per operand; a trailing one covers every word from its index on."""
+    ids: tuple[int, ...]
+    """Word indexes (from the first operand word) of the ids."""
+    enums: tuple[tuple[int, frozenset[int]], ...]
+    masks: tuple[tuple[int, int], ...]
+    trailing: int
+    """Word index of the trailing string or typed number, or -1."""
+    type_index: int
+    result_index: int
+    all_ids: bool
+    """Every operand word is an id: checked with `min` and `max`."""
 
 
 def _entry(kind: str, name: str, kinds: dict[str, OperandKind]) -> PlanEntry | None:
@@ -52,26 +86,36 @@ def _entry(kind: str, name: str, kinds: dict[str, OperandKind]) -> PlanEntry | N
         return PlanEntry(kind, name, ID)
     if kind == "LiteralInteger":
         return PlanEntry(kind, name, LITERAL)
+    if kind == "LiteralString":
+        return PlanEntry(kind, name, STRING)
+    if kind == "LiteralContextDependentNumber":
+        return PlanEntry(kind, name, TYPED)
     ko = kinds.get(kind)
-    if ko is None or not ko.is_enum or any(e.parameters for e in ko.enumerants):
+    if ko is None or not ko.is_enum:
         return None
+    plain = [e for e in ko.enumerants if not e.parameters]
     if ko.category == "BitEnum":
         known = 0
-        for e in ko.enumerants:
+        for e in plain:
             known |= e.value
-        return PlanEntry(kind, name, ENUM, known, True)
-    return PlanEntry(kind, name, ENUM, frozenset(ko.by_value))
+        return PlanEntry(kind, name, MASK, known)
+    return PlanEntry(kind, name, ENUM, frozenset(e.value for e in plain))
 
 
 def _plan(desc: InstructionDesc, kinds: dict[str, OperandKind]) -> SimplePlan | None:
     required: list[PlanEntry] = []
     optional: list[PlanEntry] = []
     repeated: PlanEntry | None = None
+    trailing: PlanEntry | None = None
     for operand in desc.operands:
         entry = _entry(operand.kind, operand.name, kinds)
-        if entry is None or repeated is not None:
+        if entry is None or repeated is not None or trailing is not None:
             return None
-        if operand.quantifier is None:
+        if entry.check in TRAILING:
+            if operand.quantifier is not None or optional:
+                return None
+            trailing = entry
+        elif operand.quantifier is None:
             if optional:
                 return None
             required.append(entry)
@@ -84,13 +128,14 @@ def _plan(desc: InstructionDesc, kinds: dict[str, OperandKind]) -> SimplePlan | 
         tuple(required),
         tuple(optional),
         repeated,
+        trailing,
         kinds_in_order.index("IdResultType") if "IdResultType" in kinds_in_order else -1,
         kinds_in_order.index("IdResult") if "IdResult" in kinds_in_order else -1,
     )
 
 
 def simple_plans(grammar: Grammar, excluded: frozenset[int]) -> dict[int, SimplePlan]:
-    """A plan for every opcode whose operands are all plain single words."""
+    """A plan for every opcode whose operands the fast path can decode."""
     plans = {}
     for opcode, desc in grammar.instructions.items():
         if opcode in excluded:
@@ -101,35 +146,145 @@ def simple_plans(grammar: Grammar, excluded: frozenset[int]) -> dict[int, Simple
     return plans
 
 
-def decode_simple(
-    plan: SimplePlan, words: array, offset: int, count: int, bound: int
-) -> tuple[Operand, ...] | None:
-    """The operands, or None when the general decoder must look at this instruction."""
+def word_plan(opcode: int, opname: str, plan: SimplePlan, count: int) -> WordPlan | None:
+    """The plan for an instruction of `count` words, or None when no operand list of the
+    plan has that many words."""
     n = count - 1
-    required = plan.required
-    fixed = len(required)
-    if n < fixed:
-        return None
-    entries = required + plan.optional
-    if n > len(entries):
-        if plan.repeated is None:
+    entries = plan.required
+    if plan.trailing is not None:
+        if n <= len(entries):
             return None
-        entries = entries + (plan.repeated,) * (n - len(entries))
-    operands = []
-    append = operands.append
-    position = offset + 1
-    for entry in entries[:n]:
-        word = words[position]
-        check = entry.check
-        if check == ID:
-            if word == 0 or word >= bound:
+        entries = entries + (plan.trailing,)
+    elif n < len(entries):
+        return None
+    else:
+        entries = entries + plan.optional
+        if n > len(entries):
+            if plan.repeated is None:
                 return None
-        elif check == ENUM:
-            if entry.is_mask:
-                if word & ~entry.valid:  # type: ignore[operator]
-                    return None
-            elif word not in entry.valid:  # type: ignore[operator]
-                return None
-        append(_new(Operand, (entry.kind, entry.name, word, position, 1, None)))
-        position += 1
-    return tuple(operands)
+            entries = entries + (plan.repeated,) * (n - len(entries))
+        entries = entries[:n]
+    ids = tuple(k for k, e in enumerate(entries) if e.check == ID)
+    return WordPlan(
+        opcode,
+        opname,
+        entries,
+        ids,
+        tuple((k, e.valid) for k, e in enumerate(entries) if e.check == ENUM),  # type: ignore[misc]
+        tuple((k, e.valid) for k, e in enumerate(entries) if e.check == MASK),  # type: ignore[misc]
+        len(plan.required) if plan.trailing is not None else -1,
+        plan.type_index,
+        plan.result_index,
+        0 < len(ids) == n,
+    )
+
+
+def words_fit(plan: WordPlan, operand_words: list[int], bound: int) -> bool:
+    """True when every operand word is what the plan says (the trailing operand, which
+    needs more than the words, is checked by its decoder)."""
+    if plan.all_ids:
+        return min(operand_words) != 0 and max(operand_words) < bound
+    for k in plan.ids:
+        word = operand_words[k]
+        if not word or word >= bound:
+            return False
+    for k, valid in plan.enums:
+        if operand_words[k] not in valid:
+            return False
+    for k, known in plan.masks:
+        if operand_words[k] & ~known:
+            return False
+    return True
+
+
+def trailing_string(words: array, start: int, end: int) -> str | None:
+    """The string that fills `words[start:end]` exactly (its nul in the last word), or
+    None."""
+    raw = words[start:end].tobytes()
+    nul = raw.find(b"\0")
+    if nul < 0 or nul // 4 + 1 != end - start:
+        return None
+    return raw[:nul].decode("utf-8", "surrogateescape")
+
+
+Form = Callable[[list[int], int, "str | int | None", "NumberType | None"], object]
+"""What the fast path makes of one instruction its plan vouches for: called with the
+operand words, the instruction's offset, and the trailing operand's value (a string or a
+number, with the number's type), None when the plan has none."""
+
+
+class FastEntry(NamedTuple):
+    """What the fast path needs of a first word, flat: its form and the plan's facts."""
+
+    form: Form
+    all_ids: bool
+    trailing: int
+    result_index: int
+    type_index: int
+    plan: WordPlan
+
+
+class FastForms:
+    """For each first word the fast path takes: its plan, and the form `compile(plan)`
+    makes of it, kept once computed."""
+
+    __slots__ = ("plan_of", "compile", "prepare", "entries")
+
+    def __init__(
+        self,
+        plan_of: Callable[[int, int], WordPlan | None],
+        compile: Callable[[WordPlan], Form],
+        prepare: Callable[[list[int], int], None] | None = None,
+    ) -> None:
+        self.plan_of = plan_of
+        """`plan_of(opcode, word count)`: the plan, or None."""
+        self.compile = compile
+        self.prepare = prepare
+        """Called with the words of each run of instructions (and the offset of the first)
+        before their forms are: forms that read many words can look them up in bulk."""
+        self.entries: dict[int, FastEntry | None] = {}
+
+    def entry(self, head: int) -> FastEntry | None:
+        """The plan and form for an instruction whose first word is `head`, or None."""
+        found = self.entries.get(head, False)
+        if found is False:
+            plan = self.plan_of(head & 0xFFFF, head >> 16)
+            found = None
+            if plan is not None:
+                found = FastEntry(
+                    self.compile(plan), plan.all_ids, plan.trailing, plan.result_index, plan.type_index, plan
+                )
+            if len(self.entries) < CACHED_FORMS:
+                self.entries[head] = found
+        return found  # type: ignore[return-value]
+
+
+def instruction_form(plan: WordPlan) -> Form:
+    """The form that builds the decoded `Instruction`."""
+    entries = plan.entries
+    opcode, opname, type_index, result_index, start = (
+        plan.opcode, plan.opname, plan.type_index, plan.result_index, plan.trailing
+    )
+    heads = [(entry.kind, entry.name) for entry in entries]
+
+    def form(
+        operand_words: list[int], offset: int, value: str | int | None, number_type: NumberType | None
+    ) -> Instruction:
+        position = offset + 1
+        operands = [
+            _new(Operand, (kind, name, word, position + k, 1, None))
+            for k, ((kind, name), word) in enumerate(zip(heads, operand_words))
+        ]
+        if start >= 0:
+            kind, name = heads[start]
+            size = len(operand_words) - start
+            operands[start] = _new(Operand, (kind, name, value, position + start, size, number_type))
+        return _new(
+            Instruction,
+            (offset, opcode, opname, len(operand_words) + 1,
+             operand_words[type_index] if type_index >= 0 else 0,
+             operand_words[result_index] if result_index >= 0 else 0,
+             tuple(operands), "", True),
+        )
+
+    return form

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from array import array
 
-from codec.binary.decode_plans import decode_simple
+from codec.binary.decode_plans import STRING, FastForms, WordPlan, trailing_string, words_fit
 from codec.binary.model import Instruction, NumberType, Operand
 from codec.binary.tables import DecoderTables
 from codec.diagnostics import Diagnostic, Severity
@@ -66,7 +66,7 @@ class InstructionDecoder:
         "grammar",
         "kinds",
         "instructions",
-        "plans",
+        "word_plan",
         "bound",
         "diagnostics",
         "value_types",
@@ -86,21 +86,66 @@ class InstructionDecoder:
         self.grammar = tables.grammar
         self.kinds = tables.kinds
         self.instructions = tables.instructions
-        self.plans = tables.plans
+        self.word_plan = tables.word_plan
         self.bound = bound
         self.diagnostics: list[Diagnostic] = []
         self.value_types: dict[int, int] = {} if value_types is None else value_types
         self.number_types: dict[int, NumberType] = {} if number_types is None else number_types
         self.ext_imports: dict[int, str] = {} if ext_imports is None else ext_imports
 
-    def run(self, words: array, offsets) -> list[Instruction]:
-        """Decode the instructions starting at `offsets`, in order."""
-        decode = self.instruction
-        out = []
+    def run(self, words: array, offsets, forms: FastForms | None = None) -> list:
+        """Decode the instructions at `offsets`, in order.
+
+        An instruction whose fast-path plan vouches for every word (and whose result id
+        is new) is made by the plan's form from `forms` (the decoded `Instruction` by
+        default; a line of text for the disassembler) without walking the grammar; the
+        others are decoded by the general path, into `Instruction`s.
+        """
+        if not len(offsets):
+            return []
+        forms = forms or self.tables.instruction_forms
+        entries = forms.entries
+        entry_of = forms.entry
+        bound = self.bound
+        value_types = self.value_types
+        general = self._general
+        trailing = self._trailing
+        # The run's words as a list: slicing it and reading its ints is cheaper than
+        # boxing array elements again for every instruction.
+        first = offsets[0]
+        last = offsets[-1]
+        run_words = words[first : last + (words[last] >> 16)].tolist()
+        if forms.prepare is not None:
+            forms.prepare(run_words, first)
+        out: list = []
         append = out.append
         for offset in offsets:
-            first = words[offset]
-            append(decode(words, offset, first & 0xFFFF, first >> 16))
+            k = offset - first
+            head = run_words[k]
+            entry = entries.get(head, False)
+            if entry is False:
+                entry = entry_of(head)
+            if entry is not None:
+                form, all_ids, start, result_index, type_index, plan = entry
+                operand_words = run_words[k + 1 : k + (head >> 16)]
+                if (
+                    min(operand_words) and max(operand_words) < bound
+                    if all_ids
+                    else words_fit(plan, operand_words, bound)
+                ):
+                    value = number_type = None
+                    if start < 0 or (value := trailing(plan, operand_words, words, offset)) is not None:
+                        if type(value) is tuple:
+                            value, number_type = value
+                        if result_index < 0:
+                            append(form(operand_words, offset, value, number_type))
+                            continue
+                        result = operand_words[result_index]
+                        if result not in value_types:
+                            value_types[result] = operand_words[type_index] if type_index >= 0 else 0
+                            append(form(operand_words, offset, value, number_type))
+                            continue
+            append(general(words, offset, head & 0xFFFF, head >> 16))
         return out
 
     def error(self, offset: int, message: str) -> None:
@@ -109,24 +154,23 @@ class InstructionDecoder:
 
     # -- one instruction ---------------------------------------------------------
 
-    def instruction(self, words: array, offset: int, opcode: int, count: int) -> Instruction:
-        """Decode the instruction at `offset` (whose first word says `opcode`, `count`)."""
-        plan = self.plans.get(opcode)
-        if plan is not None:
-            operands = decode_simple(plan, words, offset, count, self.bound)
-            if operands is not None:
-                type_id = operands[plan.type_index].value if plan.type_index >= 0 else 0
-                result_id = operands[plan.result_index].value if plan.result_index >= 0 else 0
-                if result_id:
-                    if result_id in self.value_types:
-                        return self._general(words, offset, opcode, count)
-                    self.value_types[result_id] = type_id
-                return _new(
-                    Instruction,
-                    (offset, opcode, self.instructions[opcode].opname, count, type_id,
-                     result_id, operands, "", True),
-                )
-        return self._general(words, offset, opcode, count)
+    def _trailing(
+        self, plan: WordPlan, operand_words: list[int], words: array, offset: int
+    ) -> str | tuple[int, NumberType] | None:
+        """The value of the plan's trailing operand: a string, or a number with its type;
+        None when it does not fit (then the general path decodes the instruction)."""
+        start = plan.trailing
+        if plan.entries[start].check == STRING:
+            first = offset + 1 + start
+            return trailing_string(words, first, first + len(operand_words) - start)
+        number_type = self.number_types.get(operand_words[plan.type_index])
+        size = len(operand_words) - start
+        if number_type is None or (number_type.width + 31) // 32 != size or size > 2:
+            return None
+        value = operand_words[start]
+        if size == 2:
+            value |= operand_words[start + 1] << 32
+        return value, number_type
 
     def _general(self, words: array, offset: int, opcode: int, count: int) -> Instruction:
         """Decode one instruction by walking the grammar's operand list."""

@@ -27,9 +27,10 @@ from typing import NamedTuple
 
 from codec.binary.definitions import Definitions
 from codec.binary.index import InstructionIndex
+from codec.binary.decode_plans import FastForms
 from codec.binary.instruction_decoder import InstructionDecoder, number_type_of
 from codec.binary.model import HEADER_WORDS, MAGIC, Header, Instruction, Module, NumberType
-from codec.binary.tables import decoder_tables
+from codec.binary.tables import DecoderTables, decoder_tables
 from codec.binary.words import words_from_bytes
 from codec.diagnostics import Diagnostic
 from codec.grammar import Grammar, load_grammar
@@ -200,7 +201,12 @@ class LazyModule:
         return self._chunk(index // CHUNK)[index % CHUNK]
 
     def instructions(self, start: int = 0, stop: int | None = None) -> Iterator[Instruction]:
-        """Instructions `start` to `stop` (the last when None), in order, chunk by chunk."""
+        """Instructions `start` to `stop` (the last when None), in order, chunk by chunk.
+        The whole module is decoded in one pass, without filling the cache."""
+        if start == 0 and stop is None:
+            for chunk in self.in_order():
+                yield from chunk
+            return
         index = start
         while stop is None or index < stop:
             self.ensure_indexed(index)
@@ -310,14 +316,17 @@ class LazyModule:
         if len(self._cache) > CACHED_CHUNKS:
             self._cache.popitem(last=False)
 
-    def _learn(self, chunk: int, instructions: list[Instruction], diagnostics: list[Diagnostic]) -> None:
+    def _learn(self, chunk: int, instructions: list, diagnostics: list[Diagnostic]) -> None:
         """Keep what decoding `chunk` told: its diagnostics, its invalid instructions and
-        its imports' names."""
+        its imports' names. (Entries other than `Instruction`s are what a fast-path
+        `emit` made of valid instructions, never imports.)"""
         if chunk in self._chunk_diagnostics:
             return
         self._chunk_diagnostics[chunk] = diagnostics
         op_import = self._tables.op_ext_inst_import
         for k, inst in enumerate(instructions):
+            if type(inst) is not Instruction:
+                continue
             if not inst.valid:
                 self._invalid.add(chunk * CHUNK + k)
             elif inst.opcode == op_import:
@@ -339,16 +348,19 @@ class LazyModule:
 
     def check(self) -> list[Diagnostic]:
         """Decode every instruction once (nothing kept but what it tells), so that
-        `diagnostics` is complete; returns them. May run in a worker thread."""
-        for _ in self._decode_in_order(InstructionDecoder(self._tables, self._bound)):
-            pass
+        `diagnostics` is complete; returns them. May run in a worker thread. Nothing is
+        decoded again when every chunk has already been (by a pass over the whole module)."""
+        self.ensure_indexed()
+        if len(self._chunk_diagnostics) < -(-self.instruction_count // CHUNK):
+            for _ in self.in_order():
+                pass
         return self.diagnostics
 
     def to_module(self) -> Module:
         """The eager `Module`: every instruction decoded, in order."""
         instructions: list[Instruction] = []
         decoder = InstructionDecoder(self._tables, self._bound)
-        for chunk in self._decode_in_order(decoder):
+        for chunk in self._in_order(decoder, None):
             instructions.extend(chunk)
         stop = [self._index.stop] if self._index.stop is not None else []
         return Module(
@@ -361,14 +373,25 @@ class LazyModule:
             decoder.ext_imports,
         )
 
-    def _decode_in_order(self, decoder: InstructionDecoder) -> Iterator[list[Instruction]]:
+    def in_order(self, forms: FastForms | None = None) -> Iterator[list]:
+        """Every instruction, a chunk at a time, decoded in one pass from the start (the
+        chunks are learnt, not cached). With `forms`, what the decoder's fast path takes
+        is made by them instead (see `InstructionDecoder.run`)."""
+        return self._in_order(InstructionDecoder(self._tables, self._bound), forms)
+
+    @property
+    def tables(self) -> DecoderTables:
+        """The decoder's tables for this module's grammar."""
+        return self._tables
+
+    def _in_order(self, decoder: InstructionDecoder, forms: FastForms | None) -> Iterator[list]:
         """`decoder` (fresh) over every instruction, chunk by chunk; chunks not yet known
         are learnt on the way. The lock is taken per chunk, so other threads get a turn."""
         self.ensure_indexed()
         offsets = self._index.offsets
         seen = 0
         for start in range(0, len(offsets), CHUNK):
-            instructions = decoder.run(self.words, offsets[start : start + CHUNK])
+            instructions = decoder.run(self.words, offsets[start : start + CHUNK], forms)
             with self._lock:
                 self._learn(start // CHUNK, instructions, decoder.diagnostics[seen:])
             seen = len(decoder.diagnostics)

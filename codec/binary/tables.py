@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import threading
 
-from codec.binary.decode_plans import SimplePlan, simple_plans
+from codec.binary.decode_plans import FastForms, SimplePlan, WordPlan, instruction_form, simple_plans, word_plan
 from codec.grammar import Grammar, InstructionDesc, OperandKind
 
 TYPED_LITERAL_KINDS = frozenset(
@@ -28,6 +28,7 @@ class DecoderTables:
         "kinds",
         "instructions",
         "plans",
+        "instruction_forms",
         "ext_inst_opcodes",
         "typed_literal_opcodes",
         "result_positions",
@@ -64,10 +65,13 @@ class DecoderTables:
         """Opcodes whose operands may need a number type or an import: their IdResultType
         (word 1) and, for extended instructions, their set id (word 3)."""
         # Instructions that must be seen whole by the general path (state they record,
-        # literals whose width depends on context) never take the fast path.
+        # checks beyond their words' shapes) never take the fast path.
         self.plans: dict[int, SimplePlan] = simple_plans(
-            grammar, frozenset({self.op_switch, self.op_type_int, self.op_type_float})
+            grammar,
+            frozenset({self.op_switch, self.op_type_int, self.op_type_float, self.op_ext_inst_import}),
         )
+        self.instruction_forms = FastForms(self.word_plan, instruction_form)
+        """The fast path's plans, with the form that builds `Instruction`s."""
         # Word positions (from the instruction's first word) of the result id and its
         # type, 0 when the instruction has none. Every opcode below 65536 has an entry.
         self.result_positions = bytearray(65536)
@@ -79,6 +83,12 @@ class DecoderTables:
             if kinds[:1] == ["IdResultType"]:
                 self.type_positions[desc.opcode] = 1
 
+    def word_plan(self, opcode: int, count: int) -> WordPlan | None:
+        """The fast path's plan for an instruction of `count` words, or None."""
+        plan = self.plans.get(opcode)
+        if plan is None:
+            return None
+        return word_plan(opcode, self.instructions[opcode].opname, plan, count)
 
 _TABLES: dict[int, tuple[Grammar, DecoderTables]] = {}
 _TABLES_LOCK = threading.Lock()

@@ -12,6 +12,7 @@ from __future__ import annotations
 from codec.binary.lazy import LazyModule
 from codec.binary.model import Instruction, Module, Operand
 from codec.grammar import Grammar, OperandKind
+from codec.text.line_forms import line_forms
 from codec.text.listing import (
     BIG_ENDIAN_COMMENT,
     HEADER_WORDS_COMMENT,
@@ -89,27 +90,60 @@ class Disassembler:
         """Every line of the disassembly, header comments included when asked for."""
         listing = self.listing
         out = listing.header_lines()
-        module = self.module
-        if isinstance(module, LazyModule):
-            module.ensure_indexed()
-            instructions = module.instructions()
-        else:
-            instructions = iter(module.instructions)
-        segments = listing.instruction_segments
-        sealed = listing.sealed
-        offsets = self.options.offsets
-        column = OFFSET_COLUMN
-        for index, inst in enumerate(instructions):
-            line = "".join([s.text for s in segments(inst, index == sealed)])
-            if offsets:
-                width = _display_width(line)
-                needed = (width + 2 + 3) // 4 * 4
-                if needed > column:
-                    column = min(needed, OFFSET_COLUMN_MAX)
-                line = f"{line}{' ' * (max(column, needed) - width)}; 0x{inst.offset * 4:08x}"
-            out.append(line)
+        first = len(out)
+        out.extend(self._instruction_lines())
+        if self.options.offsets:
+            self._add_offsets(out, first)
         out.extend(listing.tail_lines())
         return out
+
+    def _instruction_lines(self) -> list[str]:
+        """One line per instruction. A lazy module is decoded in one pass with the lines
+        of the fast path's instructions made straight from their words (`LineForms`);
+        the others are joined from their segments."""
+        listing = self.listing
+        module = self.module
+        segments = listing.instruction_segments
+        if not isinstance(module, LazyModule):
+            sealed = listing.sealed
+            return [
+                "".join([s.text for s in segments(inst, index == sealed)])
+                for index, inst in enumerate(module.instructions)
+            ]
+        if listing.broken_lossless:
+            module.ensure_indexed()
+            sealed = listing.sealed
+            return [
+                "".join([s.text for s in segments(inst, index == sealed)])
+                for index, inst in enumerate(module.instructions())
+            ]
+        forms = line_forms(listing, module.tables, module.header.bound if module.header is not None else 0)
+        out: list[str] = []
+        for chunk in module.in_order(forms):
+            out.extend(
+                [
+                    entry if type(entry) is str else "".join([s.text for s in segments(entry)])
+                    for entry in chunk
+                ]
+            )
+        return out
+
+    def _add_offsets(self, lines: list[str], first: int) -> None:
+        """Append `; 0x…` byte offsets to the instruction lines from `first` on, in a
+        column that moves right after a long line, as spirv-dis aligns them."""
+        module = self.module
+        if isinstance(module, LazyModule):
+            offsets = [module.offset(i) for i in range(module.instruction_count)]
+        else:
+            offsets = [inst.offset for inst in module.instructions]
+        column = OFFSET_COLUMN
+        for k, offset in enumerate(offsets, first):
+            line = lines[k]
+            width = _display_width(line)
+            needed = (width + 2 + 3) // 4 * 4
+            if needed > column:
+                column = min(needed, OFFSET_COLUMN_MAX)
+            lines[k] = f"{line}{' ' * (max(column, needed) - width)}; 0x{offset * 4:08x}"
 
     def text(self) -> str:
         """The whole disassembly, newline-terminated."""

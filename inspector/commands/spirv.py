@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from codec.binary.decoder import decode
+from codec.binary.lazy import open_module
 from codec.text.disassembler import DisassemblyOptions, disassemble
 from codec.text.explain import explain_text
 from codec.text.reading_aids import ReadingAids, reading_text
@@ -59,7 +59,7 @@ def run_dis(args: argparse.Namespace) -> int:
     data = read_input(args.file)
     if data is None:
         return 1
-    module = decode(data)
+    module = open_module(data)
     options = DisassemblyOptions(
         friendly_names=not args.raw_id,
         header=not args.no_header,
@@ -75,7 +75,7 @@ def run_dis(args: argparse.Namespace) -> int:
     text = reading_text(module, options, aids) if aids != ReadingAids() else disassemble(module, options)
     if not write_output(args.output, text.encode("utf-8", "surrogateescape")):
         return 1
-    return report(args.file, module.diagnostics)
+    return report(args.file, module.check())
 
 
 def run_explain(args: argparse.Namespace) -> int:
@@ -83,7 +83,7 @@ def run_explain(args: argparse.Namespace) -> int:
     data = read_input(args.file)
     if data is None:
         return 1
-    module = decode(data)
+    module = open_module(data)
     if not write_output(args.output, explain_text(module).encode("utf-8", "surrogateescape")):
         return 1
-    return report(args.file, module.diagnostics)
+    return report(args.file, module.check())
