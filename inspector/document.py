@@ -225,6 +225,8 @@ class Document:
     def select_word(self, word: int) -> Selection:
         """The selection on word `word`: its instruction and operand, a tail row, or the header."""
         module = self.module
+        if word >= len(module.words) and module.trailing_bytes and self.tail_lines:
+            return Selection(len(module.words), self.row_count - 1)
         word = max(0, min(word, max(len(module.words) - 1, 0)))
         index = module.index_at(word)
         if index is None:
@@ -246,6 +248,19 @@ class Document:
         if self._function_starts is None:
             self._function_starts = [span.first for span in self.module.functions()]
         return self._function_starts
+
+    def function_name(self, row: int, raw: bool = False) -> str | None:
+        """The name (`%main`) of the function holding `row`, or None outside functions."""
+        spans = self.module.functions()
+        k = bisect.bisect_right(self.function_starts, row) - 1
+        if k < 0 or row >= spans[k].end:
+            return None
+        return "%" + self.names(raw).name(spans[k].result_id)
+
+    def operand_text(self, row: int, operand: int, raw: bool = False) -> str:
+        """An operand as the line shows it (`%v4float`, `"main"`, `Function`)."""
+        segments = self.segments(row, raw) or ()
+        return "".join(s.text for s in segments if s.operand == operand)
 
     def function_row(self, row: int, step: int) -> int | None:
         """The first row of the next (`step` 1) or previous (-1) function from `row`."""

@@ -84,6 +84,7 @@ class MainScreen(Screen):
             with Vertical(id="main"):
                 instruction_list = InstructionList(document, id="list")
                 instruction_list.raw = self.raw
+                instruction_list.border_title = "Instructions"
                 yield instruction_list
                 yield DiagnosticsPanel(id="diagnostics")
         yield SearchBar(id="search")
@@ -147,6 +148,9 @@ class MainScreen(Screen):
         status.place = place
         status.detail = self._operand_text(selection)
         status.mode = "raw ids" if self.raw else "friendly names"
+        instruction_list = self.query_one(InstructionList)
+        function = document.function_name(selection.row, self.raw) if selection.row is not None else None
+        instruction_list.border_subtitle = f"in {function}" if function else ""
 
     def _operand_text(self, selection: Selection) -> str:
         matches = self._matches
@@ -157,7 +161,9 @@ class MainScreen(Screen):
         if selection.instruction is None or selection.operand is None:
             return ""
         operand = self.document.module.instruction(selection.instruction).operands[selection.operand]
-        return f"{operand.name or operand.kind} ({operand.kind})" if operand.name else operand.kind
+        shown = self.document.operand_text(selection.instruction, selection.operand, self.raw)
+        label = f"'{operand.name}' " if operand.name else ""
+        return f"{label}{operand.kind} {shown}"
 
     def places(self) -> list[tuple[str, Callable[[], None]]]:
         """Entry points and functions, each with a callback that jumps there."""

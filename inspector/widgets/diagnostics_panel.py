@@ -28,9 +28,11 @@ class DiagnosticsPanel(OptionList):
 
     def show_diagnostics(self, diagnostics: list[Diagnostic]) -> None:
         """Replace the listed diagnostics."""
-        if diagnostics == self._shown:
+        ordered = sorted(diagnostics, key=lambda d: -1 if d.word_offset is None else d.word_offset)
+        if ordered == self._shown:
             return
-        self._shown = list(diagnostics)
+        self._shown = ordered
+        diagnostics = ordered
         style = self.get_component_rich_style
         options = []
         for number, diagnostic in enumerate(diagnostics[:SHOWN_AT_MOST]):

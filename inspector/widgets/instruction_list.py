@@ -190,7 +190,9 @@ class InstructionList(ScrollView, can_focus=True):
         on_cursor = selection is not None and selection.row == row
         operand_cursor = selection.operand if on_cursor and selection is not None else None
         same_id = self._selected_id_text()
-        component = self.get_component_rich_style
+        def component(name: str) -> Style:
+            return self.get_component_rich_style(name, partial=True)
+
         same_id_style = component("instruction-list--same-id")
         operand_style = component("instruction-list--operand")
         parts = []
@@ -215,7 +217,7 @@ class InstructionList(ScrollView, can_focus=True):
         )
         line = Strip.join([gutter, text_strip]).extend_cell_length(width)
         if on_cursor:
-            line = line.apply_style(component("instruction-list--cursor"))
+            line = line.apply_style(self.get_component_rich_style("instruction-list--cursor"))
         return line.apply_style(base)
 
     def _note_width(self, cells: int) -> None:
