@@ -36,6 +36,11 @@ STYLE_CLASSES = (
     "merge-edge", "continue-edge", "true", "false", "case-label",
 )
 """Style classes a drawing gives its cells; each is the component class `cfg-view--<name>`."""
+LEGEND = (
+    "[$cfg-branch-true]T[/]/[$cfg-branch-false]F[/] branch  [$cfg-back-edge]━ back[/]  "
+    "[$cfg-merge-edge]╌ merge[/]  [$cfg-continue-edge]┈ continue[/]"
+)
+"""The border's key to the edges of a layered drawing, in the theme's colours."""
 PAN_STEP = 8
 """Columns or rows one pan key moves the view."""
 
@@ -192,12 +197,14 @@ class CfgView(ScrollView, can_focus=True):
         function = self.function
         if function is None:
             self.border_title = "CFG"
+            self.border_subtitle = ""
             return
         count = len(function.blocks)
         state = ""
         if self.drawing is not None and self.drawing.kind == "list":
             state = " · list, laying out…" if self.laying_out else " · list, too big to draw"
         self.border_title = f"CFG %{function.name} · {count} block{'s' if count != 1 else ''}{state}"
+        self.border_subtitle = LEGEND if self.drawing is not None and self.drawing.kind == "graph" else ""
 
     @work(thread=True, exclusive=True, group="cfg-layout")
     def _prepare(self, function_id: int) -> None:
