@@ -115,10 +115,15 @@ def block_problems(function: FunctionCFG, diagnostics: Iterable[Diagnostic]) -> 
     return {b: tuple(p) for b, p in problems.items()}
 
 
-def box_lines(function: FunctionCFG, block: Block, problems: tuple[str, ...]) -> list[tuple[str, str]]:
-    """The text inside a block's box, line by line, with the style of each line."""
+def box_lines(
+    function: FunctionCFG, block: Block, problems: tuple[str, ...], hidden_edges: int = 0
+) -> list[tuple[str, str]]:
+    """The text inside a block's box, line by line, with the style of each line;
+    `hidden_edges` (in a neighbourhood) counts its edges to blocks not drawn."""
     count = block.instruction_count
     info = f"{count} instr" + "".join(f" · {role}" for role in block_roles(function, block))
+    if hidden_edges:
+        info += f" · {hidden_edges} more edge{'s' if hidden_edges != 1 else ''}"
     name = f"%{block.name}"
     if len(name) > NAME_WIDTH:
         name = name[: NAME_WIDTH - 1] + "…"
@@ -144,24 +149,42 @@ class _Ports:
         return self.sides.get((block_id, side), [])
 
 
-def draw_function(function: FunctionCFG, diagnostics: Iterable[Diagnostic] = ()) -> CfgDrawing:
-    """The layered drawing of `function`, problems from `diagnostics` marked on their blocks."""
-    return _Drawer(function, block_problems(function, diagnostics)).draw()
+def draw_function(
+    function: FunctionCFG, diagnostics: Iterable[Diagnostic] = (), only: Iterable[int] | None = None
+) -> CfgDrawing:
+    """The layered drawing of `function`, problems from `diagnostics` marked on their
+    blocks. With `only` (block ids), a neighbourhood: just those blocks and the edges
+    between them, each box saying how many of its edges lead out of it."""
+    return _Drawer(function, block_problems(function, diagnostics), only).draw()
 
 
 class _Drawer:
     """One drawing in the making."""
 
-    def __init__(self, function: FunctionCFG, problems: dict[int, tuple[str, ...]]) -> None:
+    def __init__(
+        self, function: FunctionCFG, problems: dict[int, tuple[str, ...]], only: Iterable[int] | None
+    ) -> None:
         self.function = function
-        self.problems = problems
+        kept = None if only is None else set(only)
+        self.kind = "graph" if kept is None else "neighbourhood"
+        self.blocks = [b for b in function.blocks if kept is None or b.id in kept]
+        self.problems = {b: p for b, p in problems.items() if kept is None or b in kept}
+        self.drawn = [i for i, e in enumerate(function.edges) if kept is None or {e.source, e.target} <= kept]
+        """Indexes of the edges drawn: all, or those inside the neighbourhood."""
+        self.hidden: dict[int, int] = {}
+        if kept is not None:
+            for e in function.edges:
+                for end, other in ((e.source, e.target), (e.target, e.source)):
+                    if end in kept and other not in kept:
+                        self.hidden[end] = self.hidden.get(end, 0) + 1
         groups: dict[tuple, list[int]] = {}
-        for i, e in enumerate(function.edges):
+        for i in self.drawn:
+            e = function.edges[i]
             groups.setdefault((e.source, e.target) if e.is_branch else (e.source, e.target, e.kind), []).append(i)
         self.groups = list(groups.values())
         """Edges drawn as one line: the branch edges between the same two blocks (switch
         cases sharing a target, or both targets of a conditional), labelled together."""
-        shown = replace(function, edges=tuple(function.edges[g[0]] for g in self.groups))
+        shown = replace(function, blocks=tuple(self.blocks), edges=tuple(function.edges[g[0]] for g in self.groups))
         self.shown = shown
         self.edges = shown.edges
         """One edge per line (the first of its group); what is laid out and routed."""
@@ -193,11 +216,13 @@ class _Drawer:
             upper, lower = self._ends(i)
             ports.add(upper, "bottom", i)
             ports.add(lower, "top", i)
-        self.lines = {b.id: box_lines(self.function, b, self.problems.get(b.id, ())) for b in self.function.blocks}
+        self.lines = {
+            b.id: box_lines(self.function, b, self.problems.get(b.id, ()), self.hidden.get(b.id, 0)) for b in self.blocks
+        }
         self.box_width: dict[int, int] = {}
         self.box_height: dict[int, int] = {}
         self.extra: dict[int, tuple[int, int]] = {}
-        for block in self.function.blocks:
+        for block in self.blocks:
             b = block.id
             text = max(len(line) for line, _ in self.lines[b]) + 4
             need = [self._ports_width(ports.edges(b, side)) for side in ("bottom", "top")]
@@ -240,11 +265,17 @@ class _Drawer:
         for b, rect in self.rects.items():
             self._draw_box(canvas, b, rect)
         self._draw_routes(canvas, lines)
-        routes = [None] * len(self.function.edges)
+        routes: dict[int, EdgeRoute] = {}
         for line, group in zip(lines, self.groups):
             for i in group:
                 routes[i] = EdgeRoute(self.function.edges[i], line.cells, line.style, line.label)
-        return canvas.finish(self.function.id, "graph", boxes=dict(self.rects), routes=tuple(routes), problems=self.problems)
+        return canvas.finish(
+            self.function.id,
+            self.kind,
+            boxes=dict(self.rects),
+            routes=tuple(routes[i] for i in self.drawn),
+            problems=self.problems,
+        )
 
     def _place_ports(self, left: dict[int, int]) -> None:
         """The column of every port: as near as the border allows to where the line goes

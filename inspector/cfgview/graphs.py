@@ -6,7 +6,8 @@ half-million-instruction module costs what the function costs; still, decoding t
 naming their labels can take a while on a big module, so the pane builds graphs in a
 worker), and its drawing, kept while among the recently used. A function with more
 blocks than `inline_blocks` is not laid out on the spot: `quick_drawing` gives its
-one-line-per-block list at once, and the pane lays it out in a worker with `drawing`.
+one-line-per-block list at once (`neighbourhood_drawing`, the blocks round the selected
+one), and the pane lays it out in a worker with `drawing`.
 Thread-safe: what is kept is looked up under a short lock, so the UI thread never waits
 for a graph a worker is building.
 """
@@ -24,6 +25,7 @@ from codec.text.names import NameMap
 from inspector.cfgview.block_list import list_function
 from inspector.cfgview.drawing import draw_function
 from inspector.cfgview.model import CfgDrawing
+from inspector.cfgview.navigation import neighbourhood
 
 INLINE_BLOCKS = 80
 """Functions up to this many blocks are laid out on the spot (about 50 ms for 75 blocks
@@ -99,6 +101,7 @@ class FunctionGraphs:
         """Function id → (graph, diagnostics)."""
         self._drawings: _Kept = _Kept(KEPT_DRAWINGS)
         self._lists: _Kept = _Kept(KEPT_DRAWINGS)
+        self._neighbourhoods: _Kept = _Kept(KEPT_DRAWINGS)
         self._block_starts: _Kept = _Kept(KEPT_GRAPHS)
         self._lock = threading.Lock()
         """Held while what is kept is looked up or changed."""
@@ -147,11 +150,11 @@ class FunctionGraphs:
                 return None
             return self._keep(self._graphs, function_id, (built.functions[0], built.diagnostics))
 
-    def _kept(self, cache: _Kept, key: int):
+    def _kept(self, cache: _Kept, key):
         with self._lock:
             return cache.get(key)
 
-    def _keep(self, cache: _Kept, key: int, value):
+    def _keep(self, cache: _Kept, key, value):
         with self._lock:
             cache[key] = value
         return value
@@ -215,3 +218,16 @@ class FunctionGraphs:
                 return None
             listed = self._keep(self._lists, function_id, list_function(function, self.diagnostics(function_id)))
         return listed
+
+    def neighbourhood_drawing(self, function_id: int, block_id: int) -> CfgDrawing | None:
+        """The layered drawing of the blocks near `block_id` (see `navigation.neighbourhood`):
+        what a big function shows round the selected block. None for an unknown block."""
+        key = (function_id, block_id)
+        drawn = self._kept(self._neighbourhoods, key)
+        if drawn is None:
+            function = self.function(function_id)
+            if function is None or function.block(block_id) is None:
+                return None
+            near = neighbourhood(function, block_id)
+            drawn = self._keep(self._neighbourhoods, key, draw_function(function, self.diagnostics(function_id), near))
+        return drawn

@@ -79,7 +79,8 @@ class CfgDrawing:
 
     function_id: int
     kind: str
-    """`graph` (the layered drawing) or `list` (one line per block, for big functions)."""
+    """`graph` (the layered drawing), `neighbourhood` (the layered drawing of a few blocks
+    round one) or `list` (one line per block); the last two stand in for big functions."""
     rows: tuple[str, ...]
     """The characters, one string per row, every row as wide as the drawing."""
     runs: tuple[tuple[tuple[int, str], ...], ...]
@@ -88,7 +89,8 @@ class CfgDrawing:
     boxes: dict[int, Rect] = field(default_factory=dict)
     """Block id → the rectangle that shows it (its row in a list drawing)."""
     routes: tuple[EdgeRoute, ...] = ()
-    """One per codec edge, in the codec's order (none in a list drawing)."""
+    """One per codec edge drawn (all of them in a `graph`, those between its blocks in a
+    `neighbourhood`, none in a `list`), in the codec's order."""
     problems: dict[int, tuple[str, ...]] = field(default_factory=dict)
     """Block id → what is wrong with it, in full (the box shows a short form)."""
 

@@ -1,5 +1,6 @@
-"""Moving between blocks along a function's graph: successors, predecessors, and the
-merge and continue targets of the construct a block is in. Textual-free."""
+"""Moving between blocks along a function's graph: successors, predecessors, the merge
+and continue targets of the construct a block is in, and the blocks near one.
+Textual-free."""
 
 from __future__ import annotations
 
@@ -39,3 +40,24 @@ def continue_of(function: FunctionCFG, block_id: int) -> int | None:
         if header.continue_target and header.continue_target != block_id:
             return header.continue_target
     return None
+
+
+def neighbourhood(function: FunctionCFG, block_id: int, radius: int = 2, limit: int = 24) -> list[int]:
+    """`block_id` and the blocks at most `radius` branch edges away from it, either way,
+    nearest first (at most `limit` blocks)."""
+    near: dict[int, list[int]] = {}
+    for e in function.edges:
+        if e.is_branch:
+            near.setdefault(e.source, []).append(e.target)
+            near.setdefault(e.target, []).append(e.source)
+    found = {block_id: 0}
+    frontier = [block_id]
+    for distance in range(1, radius + 1):
+        following = []
+        for b in frontier:
+            for other in near.get(b, ()):
+                if other not in found and len(found) < limit:
+                    found[other] = distance
+                    following.append(other)
+        frontier = following
+    return list(found)

@@ -7,8 +7,8 @@ the selected block and the outgoing edge chosen for the next move. The pane foll
 the screen (`follow(instruction)` or `show_block(function, block)`) and never moves the
 selection itself: moving along an edge, clicking a box or jumping to a merge or continue
 target posts `CfgView.BlockChosen`, and the screen answers with `show_block`. A function
-too big to lay out on the spot shows its one-line-per-block list at once while a worker
-lays it out; the graph itself is built in a worker too (decoding a function of a big
+too big to lay out on the spot shows at once the blocks near the selected one (or, with
+`v`, one line per block) while a worker lays it out; the graph itself is built in a worker too (decoding a function of a big
 module and naming its labels can take a moment), with a message shown meanwhile.
 """
 
@@ -81,6 +81,7 @@ class CfgView(ScrollView, can_focus=True):
         Binding("left,h", "choose_edge(-1)", "Previous edge", show=False, id="cfg.edge_previous", tooltip="Choose the previous outgoing edge"),
         Binding("m", "merge", "Merge", id="cfg.merge", tooltip="Go to the merge block of the construct this block is in"),
         Binding("c", "continue_target", "Continue", id="cfg.continue", tooltip="Go to the continue target of the loop this block is in"),
+        Binding("v", "toggle_list", "List", show=False, id="cfg.list", tooltip="For a big function not (yet) drawn: the blocks near the selection, or every block listed"),
         Binding("home", "entry", "Entry", show=False, id="cfg.entry", tooltip="Go to the function's entry block"),
         Binding("shift+left", "pan(-1, 0)", "Pan left", show=False, id="cfg.pan_left", tooltip="Move the view left without moving the selection"),
         Binding("shift+right", "pan(1, 0)", "Pan right", show=False, id="cfg.pan_right", tooltip="Move the view right without moving the selection"),
@@ -99,9 +100,13 @@ class CfgView(ScrollView, can_focus=True):
             """Word offset of the block's OpLabel, for `SelectWord`-style selection."""
 
     drawing: var[CfgDrawing | None] = var(None, init=False)
-    """What is shown: the layered drawing, or the block list while a big one is laid out."""
+    """What is shown: the layered drawing, or for a big function not (yet) drawn the
+    blocks near the selection or the list of every block."""
     laying_out: var[bool] = var(False, init=False)
     """True while a worker lays out the shown function."""
+    list_view: var[bool] = var(False, init=False)
+    """While a big function has no layered drawing: list every block rather than draw
+    the blocks near the selected one."""
 
     def __init__(self, graphs: FunctionGraphs | None = None, *, id: str | None = None) -> None:
         super().__init__(id=id)
@@ -169,19 +174,28 @@ class CfgView(ScrollView, can_focus=True):
             self.function_id = function_id
             self._came_from.clear()
             ready = graphs.has_graph(function_id)
-            self.drawing = graphs.quick_drawing(function_id) if ready else None
-            self.laying_out = not ready or self._needs_layout(function_id)
+            quick = graphs.quick_drawing(function_id) if ready else None
+            self.drawing = quick if quick is None or quick.kind == "graph" else self._stand_in(function_id, block_id)
+            self.laying_out = not ready or (quick.kind != "graph" and graphs.drawable(function_id))
             if self.laying_out:
                 self._prepare(function_id)
+        elif block_id != self.block_id and self.drawing is not None and self.drawing.kind == "neighbourhood":
+            self.drawing = self._stand_in(function_id, block_id)
         if block_id != self.block_id:
             self.edge_choice = 0
         self.block_id = block_id
         self._scroll_to_block()
         self.refresh()
 
-    def _needs_layout(self, function_id: int) -> bool:
-        """True when the list is shown and the layered drawing can still be made."""
-        return self.drawing is not None and self.drawing.kind == "list" and self.graphs.drawable(function_id)
+    def _stand_in(self, function_id: int, block_id: int | None) -> CfgDrawing | None:
+        """What shows while a big function has no layered drawing: the blocks near the
+        selected one, or (`list_view`, or nothing selected) the list of every block."""
+        graphs = self.graphs
+        if not self.list_view and block_id is not None:
+            near = graphs.neighbourhood_drawing(function_id, block_id)
+            if near is not None:
+                return near
+        return graphs.quick_drawing(function_id)
 
     def watch_drawing(self, drawing: CfgDrawing | None) -> None:
         self._strips.clear()
@@ -201,8 +215,10 @@ class CfgView(ScrollView, can_focus=True):
             return
         count = len(function.blocks)
         state = ""
-        if self.drawing is not None and self.drawing.kind == "list":
-            state = " · list, laying out…" if self.laying_out else " · list, too big to draw"
+        kind = self.drawing.kind if self.drawing is not None else "graph"
+        if kind != "graph":
+            shown = "list" if kind == "list" else "blocks near the selection"
+            state = f" · {shown}, " + ("laying out…" if self.laying_out else "too big to draw")
         self.border_title = f"CFG %{function.name} · {count} block{'s' if count != 1 else ''}{state}"
         self.border_subtitle = LEGEND if self.drawing is not None and self.drawing.kind == "graph" else ""
 
@@ -232,6 +248,8 @@ class CfgView(ScrollView, can_focus=True):
             self.block_id = self.graphs.block_at(function_id, self._word)
             self._word = None
         self.laying_out = not final
+        if drawing is not None and drawing.kind == "list":
+            drawing = self._stand_in(function_id, self.block_id)
         self.drawing = drawing
         self._scroll_to_block()
 
@@ -373,6 +391,16 @@ class CfgView(ScrollView, can_focus=True):
         function = self.function
         if function is not None and function.blocks:
             self._choose(function.entry)
+
+    def action_toggle_list(self) -> None:
+        """Switch between the blocks near the selection and the list of every block, for a
+        big function shown without its layered drawing."""
+        drawing = self.drawing
+        if drawing is None or drawing.kind == "graph" or self.function_id is None:
+            return
+        self.list_view = not self.list_view
+        self.drawing = self._stand_in(self.function_id, self.block_id)
+        self._scroll_to_block()
 
     def action_pan(self, dx: int, dy: int) -> None:
         """Move the view without moving the selection."""

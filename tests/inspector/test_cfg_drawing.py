@@ -31,6 +31,7 @@ from inspector.cfgview.block_list import list_function
 from inspector.cfgview.drawing import ARROWS, DOWN, GLYPHS, LEFT, RIGHT, UP, draw_function
 from inspector.cfgview.graphs import FunctionGraphs
 from inspector.cfgview.model import CfgDrawing, Rect
+from inspector.cfgview.navigation import neighbourhood
 
 HAND_WRITTEN = {
     "diamond": DIAMOND,
@@ -68,19 +69,21 @@ def box_text(drawing: CfgDrawing, rect: Rect) -> str:
     return "\n".join(drawing.rows[y][rect.x : rect.right + 1] for y in range(rect.y, rect.bottom + 1))
 
 
-def check_drawing(function: FunctionCFG, drawing: CfgDrawing) -> None:
-    """Every block boxed once, boxes apart; every edge routed from its source box to an
-    arrowhead into its target box, never through a box; no two lines run along the same
-    cells (edges drawn as one line, switch cases with one target, share all of theirs)."""
-    assert set(drawing.boxes) == {b.id for b in function.blocks}
+def check_drawing(function: FunctionCFG, drawing: CfgDrawing, only: list[int] | None = None) -> None:
+    """Every block (of `only`, for a neighbourhood) boxed once, boxes apart; every edge
+    between them routed from its source box to an arrowhead into its target box, never
+    through a box; no two lines run along the same cells (edges drawn as one line,
+    switch cases with one target, share all of theirs)."""
+    blocks = {b.id for b in function.blocks} if only is None else set(only)
+    assert set(drawing.boxes) == blocks
     rects = list(drawing.boxes.values())
     for i, a in enumerate(rects):
         for b in rects[i + 1 :]:
             apart = a.right < b.x or b.right < a.x or a.bottom < b.y or b.bottom < a.y
             assert apart, f"boxes {a} and {b} overlap"
-    for block in function.blocks:
-        assert f"%{block.name}" in box_text(drawing, drawing.boxes[block.id])
-    assert [route.edge for route in drawing.routes] == list(function.edges)
+    for block_id in blocks:
+        assert f"%{function.block(block_id).name}" in box_text(drawing, drawing.boxes[block_id])
+    assert [route.edge for route in drawing.routes] == [e for e in function.edges if {e.source, e.target} <= blocks]
     for route in drawing.routes:
         source, target = drawing.boxes[route.edge.source], drawing.boxes[route.edge.target]
         cells = route.cells
@@ -238,6 +241,18 @@ def test_list_has_a_line_per_block_with_its_successors():
                 assert f"%{names[edge.target]}" in line
     outer_continue = listed.boxes[block_named(function, "outer_continue")].y
     assert "T:%outer" in listed.rows[outer_continue]
+
+
+def test_neighbourhood_draws_the_blocks_near_one():
+    function, _ = drawn(NESTED_LOOPS)
+    body = block_named(function, "body")
+    near = neighbourhood(function, body, radius=1)
+    assert {function.block(b).name for b in near} == {"body", "inner", "early", "join"}
+    drawing = draw_function(function, (), near)
+    assert drawing.kind == "neighbourhood" and set(drawing.boxes) == set(near)
+    check_drawing(function, drawing, near)
+    inner = box_text(drawing, drawing.boxes[block_named(function, "inner")])
+    assert "loop header · 5 more edges" in inner, "its merge, continue, back and false edges, and the one from %outer"
 
 
 def test_drawings_are_kept():

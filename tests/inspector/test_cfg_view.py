@@ -198,35 +198,42 @@ async def test_graph_is_built_in_a_worker():
         assert view.border_title == "CFG %main · 10 blocks"
 
 
-async def test_big_function_shows_its_list_while_laid_out():
+async def test_big_function_shows_the_blocks_near_the_selection_while_laid_out():
     graphs = HeldGraphs(graphs_of(NESTED_LOOPS, inline_blocks=3), hold="drawing")
     app = CfgHost(graphs)
     async with app.run_test(size=(120, 40)) as pilot:
         view = app.query_one(CfgView)
         await shown(pilot, view)
-        assert view.drawing.kind == "list"
-        assert view.laying_out and "laying out" in str(view.border_title)
-        assert view.drawing.boxes[view.block_id].y == 0, "the entry's line is selected"
+        assert view.drawing.kind == "neighbourhood"
+        assert view.laying_out and "blocks near the selection, laying out…" in str(view.border_title)
+        assert {app.block_name(b) for b in view.drawing.boxes} == {"entry", "outer", "inner", "outer_continue"}
         await pilot.press("j", "j")
-        assert app.block_name(view.block_id) == "inner", "moves work in the list"
+        assert app.block_name(view.block_id) == "inner", "moves work in the neighbourhood"
+        assert view.drawing.kind == "neighbourhood" and view.block_id in view.drawing.boxes
+        await pilot.press("v")
+        assert view.drawing.kind == "list" and len(view.drawing.boxes) == 10
+        assert view.drawing.boxes[view.block_id].y == 2, "the list shows every block, the selected one marked"
+        await pilot.press("j")
+        assert app.block_name(view.block_id) == "body", "moves work in the list"
         graphs.release.set()
-        await app.workers.wait_for_complete()
-        await pilot.pause()
+        await settled(pilot)
         assert view.drawing.kind == "graph"
-        assert not view.laying_out and "list" not in str(view.border_title)
-        assert app.block_name(view.block_id) == "inner", "the selection stays"
+        assert not view.laying_out and "laying out" not in str(view.border_title)
+        assert app.block_name(view.block_id) == "body", "the selection stays"
 
 
-async def test_function_too_big_to_draw_stays_a_list():
+async def test_function_too_big_to_draw_is_shown_near_the_selection():
     graphs = graphs_of(NESTED_LOOPS, inline_blocks=3, draw_blocks=5)
     app = CfgHost(graphs, start="body")
     async with app.run_test(size=(120, 40)) as pilot:
         await settled(pilot)
         view = app.query_one(CfgView)
-        assert view.drawing.kind == "list" and not view.laying_out
-        assert view.border_title.endswith("list, too big to draw")
+        assert view.drawing.kind == "neighbourhood" and not view.laying_out
+        assert view.border_title.endswith("too big to draw")
         assert graphs.cached_drawing(main_id(graphs)) is None, "never laid out"
         assert app.block_name(view.block_id) == "body"
+        await pilot.press("v")
+        assert view.drawing.kind == "list"
         assert view.render_line(view.drawing.boxes[view.block_id].y).text.startswith("%body ")
 
 
