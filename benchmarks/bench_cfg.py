@@ -171,9 +171,9 @@ def main() -> int:
     print(f"first show of the pane on the largest function (%{largest.name}, {len(largest.blocks)} blocks)")
     print(f"{'  module names settled (once)':<34}{names_s * 1e3:>8.1f}ms  (the codec's NameMap, lazy module)")
     print(f"{'  then its graph (decode, build)':<34}{graph_s * 1e3:>8.1f}ms")
-    for label, (ready, painted, kind) in (("cold module", cold), ("names settled", warm)):
-        print(f"  show_block to drawn, {label:<13}{ready * 1e3:>8.1f}ms  ({kind}; target 100 ms)")
-        print(f"  show_block to painted, {label:<11}{painted * 1e3:>8.1f}ms  (+ the headless app's next frame)")
+    for label, (ready, painted, kind) in (("cold", cold), ("names settled", warm)):
+        print(f"{'  show_block to drawn, ' + label:<34}{ready * 1e3:>8.1f}ms  ({kind}; target 100 ms)")
+        print(f"{'  ... to painted, ' + label:<34}{painted * 1e3:>8.1f}ms  (+ the headless app's next frame)")
     return 0
 
 
