@@ -176,7 +176,7 @@ class CfgView(ScrollView, can_focus=True):
             ready = graphs.has_graph(function_id)
             quick = graphs.quick_drawing(function_id) if ready else None
             self.drawing = quick if quick is None or quick.kind == "graph" else self._stand_in(function_id, block_id)
-            self.laying_out = not ready or (quick.kind != "graph" and graphs.drawable(function_id))
+            self.laying_out = not ready or (quick is not None and quick.kind != "graph" and graphs.drawable(function_id))
             if self.laying_out:
                 self._prepare(function_id)
         elif block_id != self.block_id and self.drawing is not None and self.drawing.kind == "neighbourhood":
