@@ -25,8 +25,8 @@ from inspector.search import NAME_END, Query, SearchIndex, parse_query
 from inspector.selection import Selection
 
 HEADER_FIELDS = ("magic", "version", "generator", "bound", "schema")
-INDEX_BATCH = 4096
-"""Rows disassembled between two progress reports of `index_steps`."""
+INDEX_BATCH = 512
+"""Rows disassembled between two yields of `index_steps` (a few milliseconds of work)."""
 
 
 def looks_like_spirv(data: bytes) -> bool:
@@ -304,13 +304,11 @@ class Document:
     # -- definitions, uses, search ---------------------------------------------
 
     def index_steps(self, raw: bool = False) -> Iterator[float]:
-        """Build what needs the whole module: the diagnostics pass, the definition of every
-        id and the search text in `raw`'s naming. Yields the fraction done between batches,
-        so a worker can report progress and stop early; done when exhausted."""
+        """Build what needs the whole module in one pass over its instructions: the complete
+        diagnostics, the definition of every id and the search text in `raw`'s naming.
+        Yields the fraction done between batches of `INDEX_BATCH` rows, so a worker can
+        report progress, pause for the UI and stop early; done when exhausted."""
         module = self.module
-        if not self.checked:
-            module.check()
-            self.checked = True
         yield 0.0
         if raw in self._indexes and self._indexes[raw].complete:
             return
@@ -331,6 +329,8 @@ class Document:
         for line in self.tail_lines:
             add(line)
         index.finish()
+        # The pass decoded every instruction in order: the diagnostics are complete.
+        self.checked = True
         if self._definitions is None:
             names = self.names(False)
             self._ids_by_name = {names.name(id_): id_ for id_ in definitions}

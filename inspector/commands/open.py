@@ -5,15 +5,18 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from codec.binary.decoder import decode
-from codec.text.disassembler import DisassemblyOptions, disassemble
-from inspector.commands.io import read_input, report, write_output
-
 EXAMPLE_MODULE = Path(__file__).resolve().parent.parent / "examples" / "example.spv"
 
 
 def print_module(path: str, raw_ids: bool = False) -> int:
-    """Print the disassembly of the module at `path`; the exit code (1 on errors)."""
+    """Print the disassembly of the module at `path`; the exit code (1 on errors).
+
+    The codec is imported here, not at the top: the app's start-up (which imports this
+    module for `EXAMPLE_MODULE`) does not need the eager decoder."""
+    from codec.binary.decoder import decode
+    from codec.text.disassembler import DisassemblyOptions, disassemble
+    from inspector.commands.io import read_input, report, write_output
+
     data = read_input(path)
     if data is None:
         return 1

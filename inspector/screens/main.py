@@ -10,6 +10,7 @@ columns. Below 100 columns the side column folds away and each pane is one key a
 from __future__ import annotations
 
 import bisect
+import time
 from collections.abc import Callable
 
 from textual import on, work
@@ -33,6 +34,12 @@ from inspector.widgets.instruction_list import InstructionList
 from inspector.widgets.search_bar import SearchBar
 from inspector.widgets.status_line import StatusLine
 
+WORK_SLICE = 0.012
+"""Seconds the index worker works before resting …"""
+REST = 0.004
+"""… and seconds it rests, so keys and repaints never wait long for the GIL."""
+PROGRESS_EVERY = 0.25
+"""Seconds between two progress reports of the index worker."""
 NARROW_BELOW = 100
 """Terminal width under which the side column folds away."""
 PANES = {"header": "#header", "list": "#list", "diagnostics": "#diagnostics"}
@@ -101,7 +108,8 @@ class MainScreen(Screen):
         if self._pane is not None:
             self.action_pane(self._pane)
             self.maximize(self.query_one(PANES[self._pane], Widget), container=False)
-        self._build_index()
+        # After the first paint: the worker would otherwise compete with it for the GIL.
+        self.call_after_refresh(self._build_index)
 
     def on_resize(self) -> None:
         self.set_class(self.size.width < NARROW_BELOW, "-narrow")
@@ -242,11 +250,21 @@ class MainScreen(Screen):
 
     @work(thread=True, exclusive=True, group="index")
     def _build_index(self) -> None:
+        """Index the whole module in time-boxed batches: pure-Python work holds the GIL, so
+        after each slice of work the thread sleeps briefly and the UI runs at once."""
         worker = get_current_worker()
+        reported = rested = time.perf_counter()
         for fraction in self.document.index_steps(self.raw):
             if worker.is_cancelled:
                 return
-            self.post_message(IndexProgress(fraction))
+            now = time.perf_counter()
+            if now - reported > PROGRESS_EVERY:
+                self.post_message(IndexProgress(fraction))
+                reported = now
+            if now - rested > WORK_SLICE:
+                time.sleep(REST)
+                rested = time.perf_counter()
+        self.post_message(IndexProgress(1.0))
 
     @on(IndexProgress)
     def _index_progress(self, message: IndexProgress) -> None:

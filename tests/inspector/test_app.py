@@ -22,6 +22,7 @@ def row_of(app, text: str, raw: bool = False) -> int:
 
 async def settle(pilot) -> None:
     """Let the index worker finish and every message land."""
+    await pilot.pause()
     await pilot.app.workers.wait_for_complete()
     await pilot.pause()
 

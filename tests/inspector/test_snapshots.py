@@ -8,6 +8,7 @@ from inspector.commands.open import EXAMPLE_MODULE
 
 async def settle(pilot) -> None:
     """Wait for the index worker, so the counts and diagnostics are final."""
+    await pilot.pause()
     await pilot.app.workers.wait_for_complete()
     await pilot.pause()
 
