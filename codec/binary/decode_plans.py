@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from array import array
 from collections.abc import Callable
+from itertools import repeat
 from typing import NamedTuple
 
 from codec.binary.model import Instruction, NumberType, Operand
@@ -261,30 +262,34 @@ class FastForms:
 
 def instruction_form(plan: WordPlan) -> Form:
     """The form that builds the decoded `Instruction`."""
-    entries = plan.entries
     opcode, opname, type_index, result_index, start = (
         plan.opcode, plan.opname, plan.type_index, plan.result_index, plan.trailing
     )
-    heads = [(entry.kind, entry.name) for entry in entries]
+    kinds = [entry.kind for entry in plan.entries]
+    names = [entry.name for entry in plan.entries]
+    if start >= 0:
+        del kinds[start], names[start]
+    operand = repeat(Operand)
+    one = repeat(1)
+    untyped = repeat(None)
 
     def form(
         operand_words: list[int], offset: int, value: str | int | None, number_type: NumberType | None
     ) -> Instruction:
         position = offset + 1
-        operands = [
-            _new(Operand, (kind, name, word, position + k, 1, None))
-            for k, ((kind, name), word) in enumerate(zip(heads, operand_words))
-        ]
+        # Each operand is made by tuple.__new__ over zip's tuples: no Python-level call.
+        fields = zip(kinds, names, operand_words, range(position, position + len(kinds)), one, untyped)
+        operands = tuple(map(_new, operand, fields))
         if start >= 0:
-            kind, name = heads[start]
             size = len(operand_words) - start
-            operands[start] = _new(Operand, (kind, name, value, position + start, size, number_type))
+            trailing = plan.entries[start]
+            operands += (_new(Operand, (trailing.kind, trailing.name, value, position + start, size, number_type)),)
         return _new(
             Instruction,
             (offset, opcode, opname, len(operand_words) + 1,
              operand_words[type_index] if type_index >= 0 else 0,
              operand_words[result_index] if result_index >= 0 else 0,
-             tuple(operands), "", True),
+             operands, "", True),
         )
 
     return form

@@ -102,12 +102,24 @@ class LazyModule:
     # -- the index -------------------------------------------------------------------
 
     def ensure_indexed(self, upto: int | None = None) -> None:
-        """Index instruction boundaries up to instruction `upto` (all when None)."""
+        """Index instruction boundaries up to instruction `upto`. With None: every
+        boundary, and which instructions define which ids, so that any chunk then
+        decodes at once (otherwise that scan runs up to a chunk when it is first
+        decoded). Idempotent; may run in a worker thread (the lock is taken in steps)."""
         index = self._index
         while not index.done and (upto is None or len(index.offsets) <= upto):
             step = len(index.offsets) + INDEX_STEP
             with self._lock:
                 index.extend(step if upto is None else min(upto, step))
+        if upto is None:
+            definitions = self._definitions
+            while definitions.scanned < len(index.offsets):
+                with self._lock:
+                    definitions.extend(index.offsets, definitions.scanned + INDEX_STEP)
+
+    def _index_all(self) -> None:
+        """Every instruction boundary (and nothing more)."""
+        self.ensure_indexed(1 << 62)
 
     def _index_word(self, word_offset: int) -> None:
         """Index at least up to the instruction holding `word_offset`."""
@@ -167,7 +179,7 @@ class LazyModule:
         """Every function: OpFunction up to its OpFunctionEnd (or the next OpFunction, or
         the last instruction, when a function is cut short)."""
         if self._functions is None:
-            self.ensure_indexed()
+            self._index_all()
             words = self.words
             op_function, op_end = self._tables.op_function, self._tables.op_function_end
             spans = []
@@ -350,7 +362,7 @@ class LazyModule:
         """Decode every instruction once (nothing kept but what it tells), so that
         `diagnostics` is complete; returns them. May run in a worker thread. Nothing is
         decoded again when every chunk has already been (by a pass over the whole module)."""
-        self.ensure_indexed()
+        self._index_all()
         if len(self._chunk_diagnostics) < -(-self.instruction_count // CHUNK):
             for _ in self.in_order():
                 pass
@@ -385,14 +397,19 @@ class LazyModule:
         return self._tables
 
     def _in_order(self, decoder: InstructionDecoder, forms: FastForms | None) -> Iterator[list]:
-        """`decoder` (fresh) over every instruction, chunk by chunk; chunks not yet known
-        are learnt on the way. The lock is taken per chunk, so other threads get a turn."""
-        self.ensure_indexed()
+        """`decoder` (fresh) over every instruction, chunk by chunk, indexing as it goes;
+        chunks not yet known are learnt on the way. The lock is taken per chunk, so
+        other threads get a turn."""
         offsets = self._index.offsets
         seen = 0
-        for start in range(0, len(offsets), CHUNK):
+        start = 0
+        while True:
+            self.ensure_indexed(start + CHUNK - 1)
+            if start >= len(offsets):
+                return
             instructions = decoder.run(self.words, offsets[start : start + CHUNK], forms)
             with self._lock:
                 self._learn(start // CHUNK, instructions, decoder.diagnostics[seen:])
             seen = len(decoder.diagnostics)
+            start += CHUNK
             yield instructions

@@ -12,7 +12,8 @@ from __future__ import annotations
 from codec.binary.lazy import LazyModule
 from codec.binary.model import Instruction, Module, Operand
 from codec.grammar import Grammar, OperandKind
-from codec.text.line_forms import line_forms
+from codec.binary.decode_plans import FastForms
+from codec.text.line_forms import LineForms
 from codec.text.listing import (
     BIG_ENDIAN_COMMENT,
     HEADER_WORDS_COMMENT,
@@ -97,35 +98,63 @@ class Disassembler:
         out.extend(listing.tail_lines())
         return out
 
+    def text(self) -> str:
+        """The whole disassembly, newline-terminated."""
+        if not self._fast or self.options.offsets:
+            lines = self.lines()
+            return "\n".join(lines) + "\n" if lines else ""
+        listing = self.listing
+        forms, fast = self._line_forms()
+        parts = [line + "\n" for line in listing.header_lines()]
+        for chunk in self.module.in_order(fast):  # type: ignore[union-attr]
+            parts.append(forms.text(self._pieces(forms, chunk)))
+        parts.extend(line + "\n" for line in listing.tail_lines())
+        return "".join(parts)
+
+    @property
+    def _fast(self) -> bool:
+        """True when the lines are made in one pass over a lazy module with line forms."""
+        return isinstance(self.module, LazyModule) and not self.listing.broken_lossless
+
+    def _line_forms(self) -> tuple[LineForms, FastForms]:
+        module = self.module
+        assert isinstance(module, LazyModule)
+        forms = LineForms(self.listing, module.header.bound if module.header is not None else 0)
+        return forms, FastForms(module.tables.word_plan, forms.compile, forms.prepare)
+
+    def _pieces(self, forms: LineForms, chunk: list) -> list[str]:
+        """The pieces of a chunk, with the lines of instructions the fast path did not
+        take (decoded, then joined from their segments) put in place."""
+        segments = self.listing.instruction_segments
+        return [
+            entry
+            if type(entry) is str
+            else forms.place(entry.offset, entry.word_count, "".join([s.text for s in segments(entry)]))
+            for entry in chunk
+        ]
+
     def _instruction_lines(self) -> list[str]:
-        """One line per instruction. A lazy module is decoded in one pass with the lines
-        of the fast path's instructions made straight from their words (`LineForms`);
-        the others are joined from their segments."""
+        """One line per instruction."""
         listing = self.listing
         module = self.module
         segments = listing.instruction_segments
-        if not isinstance(module, LazyModule):
-            sealed = listing.sealed
+        sealed = listing.sealed
+        if not self._fast:
+            instructions = module.instructions() if isinstance(module, LazyModule) else module.instructions
             return [
                 "".join([s.text for s in segments(inst, index == sealed)])
-                for index, inst in enumerate(module.instructions)
+                for index, inst in enumerate(instructions)
             ]
-        if listing.broken_lossless:
-            module.ensure_indexed()
-            sealed = listing.sealed
-            return [
-                "".join([s.text for s in segments(inst, index == sealed)])
-                for index, inst in enumerate(module.instructions())
-            ]
-        forms = line_forms(listing, module.tables, module.header.bound if module.header is not None else 0)
+        assert isinstance(module, LazyModule)
+        forms, fast = self._line_forms()
+        words = module.words
         out: list[str] = []
-        for chunk in module.in_order(forms):
-            out.extend(
-                [
-                    entry if type(entry) is str else "".join([s.text for s in segments(entry)])
-                    for entry in chunk
-                ]
-            )
+        index = 0
+        for chunk in module.in_order(fast):
+            for piece in self._pieces(forms, chunk):
+                offset = module.offset(index)
+                out.append(forms.line(piece, offset, words[offset] >> 16))
+                index += 1
         return out
 
     def _add_offsets(self, lines: list[str], first: int) -> None:
@@ -144,12 +173,6 @@ class Disassembler:
             if needed > column:
                 column = min(needed, OFFSET_COLUMN_MAX)
             lines[k] = f"{line}{' ' * (max(column, needed) - width)}; 0x{offset * 4:08x}"
-
-    def text(self) -> str:
-        """The whole disassembly, newline-terminated."""
-        lines = self.lines()
-        return "\n".join(lines) + "\n" if lines else ""
-
 
 def _display_width(line: str) -> int:
     """Width in bytes, as SPIRV-Tools counts it when aligning offset comments."""

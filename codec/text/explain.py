@@ -63,7 +63,6 @@ def explain(
         return
     formatter = OperandFormatter(grammar, names or module_names(module, True, grammar))
     if isinstance(module, LazyModule):
-        module.ensure_indexed()
         instructions = module.instructions()
     else:
         instructions = iter(module.instructions)

@@ -1,23 +1,29 @@
-"""Whole lines straight from words, for the instructions the decoder's fast path takes.
+"""Disassembly lines straight from words, for the instructions the decoder's fast path takes.
 
-Disassembling a large module line by line through decoded operands and segments costs
-several microseconds an instruction. Most instructions, though, are ones the decoder's
-fast path vouches for word by word (`codec.binary.decode_plans.WordPlan`); for each such
-plan a *line form* is compiled once: a format template of the whole line and, for each
-operand word, how it reads — an id through the module's names, an enumerant through the
-formatter's tables, a literal as its number, the trailing string quoted, the trailing
-number as its type says. The forms follow `OperandFormatter`'s rules and the Listing's
-layout; `LineForms.emit` is the fast path's `emit`, so decoding and checking stay the
-decoder's.
+Making every line of a large module through decoded operands and segments costs several
+microseconds an instruction. Most instructions, though, are ones the decoder's fast
+path vouches for word by word (`codec.binary.decode_plans.WordPlan`), and for those a
+*line form* is compiled once per plan. The decoder runs the forms in its fast path
+(`InstructionDecoder.run`), so checking the words stays the decoder's.
+
+A form returns a *piece*: a format template of the instruction's line, newline
+included, whose fields read the instruction's words from `LineForms.texts` — the id
+text of every word of the run, looked up at once when the run starts. The piece skips
+the first word with an empty field and shows each operand with a field, in the order
+of the line (the result id, moved before its type, first). A line that needs more than
+id texts (enumerants, literals, a string, a typed number) is made whole, following
+`OperandFormatter`'s rules, and put in the place of the instruction's first word; its
+piece shows just that. The pieces of a run are then formatted together, in one call,
+or one by one when each line is wanted on its own.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from itertools import repeat
 
-from codec.binary.decode_plans import ENUM, ID, MASK, STRING, FastForms, Form, WordPlan
+from codec.binary.decode_plans import ENUM, LITERAL, MASK, STRING, Form, WordPlan
 from codec.binary.model import NumberType
-from codec.binary.tables import DecoderTables
 from codec.text.listing import INDENT, Listing, enum_text, quote_string
 from codec.text.number_format import format_number
 
@@ -26,85 +32,116 @@ ID_TABLE_LIMIT = 1 << 21
 ids are spelled as they come."""
 
 
-def line_forms(listing: Listing, tables: DecoderTables, bound: int) -> FastForms:
-    """The fast path's forms that make the lines of `listing`."""
-    forms = LineForms(listing, bound)
-    return FastForms(tables.word_plan, forms.compile, forms.prepare if forms.table else None)
-
-
 class LineForms:
-    """Compiles the line forms of one listing (its names and layout)."""
+    """Compiles the line forms of one listing (its names and layout) and holds the id
+    texts of the run being decoded."""
 
     def __init__(self, listing: Listing, bound: int) -> None:
         self.listing = listing
         self.formatter = listing.formatter
         names = listing.names.table()
-        self.table: dict[int, str] | None = None
-        """`%name` of every id from 1 to the bound (when the bound allows a table)."""
         if bound <= ID_TABLE_LIMIT:
-            self.table = {i: f"%{i}" for i in range(1, bound)}
-            self.table.update((id_, "%" + name) for id_, name in names.items() if 0 < id_ < bound)
-            self.id_text: Callable[[int], str] = self.table.__getitem__
+            table = {i: f"%{i}" for i in range(1, bound)}
+            table.update((id_, "%" + name) for id_, name in names.items() if 0 < id_ < bound)
+            self._lookup: Callable[[list[int]], list[str]] = lambda words: list(map(table.get, words, repeat("")))
         else:
-            self.id_text = lambda id_: "%" + (names.get(id_) or str(id_))
-        self.texts: list[str | None] = []
-        """The id text of every word of the current run (None for words that are no id)."""
+            self._lookup = lambda words: ["%" + (names.get(w) or str(w)) for w in words]
+        self.texts: list[str] = []
+        """The id text of every word of the current run ('' for words no id can be)."""
         self.first = 0
+        """The word offset of the current run's first word."""
+        self._whole: dict[int, str] = {}
 
     def prepare(self, run_words: list[int], first: int) -> None:
         """Look up the id text of every word of a run at once."""
-        self.texts = list(map(self.table.get, run_words))  # type: ignore[union-attr]
-        self.first = first - 1
+        self.texts = self._lookup(run_words)
+        self.first = first
 
-    def _template(self, plan: WordPlan) -> str:
-        """`{1:>12} = OpIAdd {0} {2} {3}`: the line with a field per shown operand word."""
-        indent = INDENT if self.listing.options.indent else 0
-        fields = [f" {{{k}}}" for k in range(len(plan.entries)) if k != plan.result_index]
-        body = plan.opname + "".join(fields)
-        if plan.result_index < 0:
-            return " " * indent + body
-        width = f":>{indent - 3}" if indent else ""
-        return f"{{{plan.result_index}{width}}} = {body}"
+    def place(self, offset: int, word_count: int, line: str) -> str:
+        """Put a whole line in the place of the instruction at `offset`; its piece."""
+        self.texts[offset - self.first] = line
+        return self.whole_piece(word_count)
+
+    def whole_piece(self, word_count: int) -> str:
+        """The piece of an instruction of `word_count` words whose line is in place."""
+        piece = self._whole.get(word_count)
+        if piece is None:
+            piece = self._whole[word_count] = "{}" + "{:.0}" * (word_count - 1) + "\n"
+        return piece
+
+    def text(self, pieces: list[str]) -> str:
+        """The lines of the current run's pieces, in one call."""
+        return "".join(pieces).format(*self.texts)
+
+    def line(self, piece: str, offset: int, word_count: int) -> str:
+        """The line of one instruction of the current run, without its newline."""
+        start = offset - self.first
+        return piece.format(*self.texts[start : start + word_count])[:-1]
 
     def compile(self, plan: WordPlan) -> Form:
-        """The form that makes the line of an instruction of `plan`."""
-        template = self._template(plan).format
-        id_text = self.id_text
-        if plan.all_ids:
-            if self.table is None:
-                return lambda words, offset, value, number_type: template(*map(id_text, words))
-
-            def ids_form(words: list[int], offset: int, value: object, number_type: object) -> str:
-                start = offset - self.first
-                return template(*self.texts[start : start + len(words)])
-
-            return ids_form
+        """The form that makes the piece of an instruction of `plan`: it spells the
+        words that are no ids in place (enumerants, literals, the trailing string or
+        number), moves the result id first, and returns the plan's piece."""
+        indent = INDENT if self.listing.options.indent else 0
+        if plan.result_index < 0:
+            lead = " " * indent
+        else:
+            lead = f"{{:>{indent - 3}}} = " if indent else "{} = "
+        trailing = plan.trailing
+        shown = [" {}"] * len(plan.entries)
+        if plan.result_index >= 0:
+            del shown[plan.result_index]
+        piece = "{:.0}" + lead + plan.opname + "".join(shown)
         kinds = self.listing.grammar.operand_kinds
         value_names = self.formatter.value_names
         converters: list[tuple[int, Callable[[int], str]]] = []
         for k, entry in enumerate(plan.entries):
-            if entry.check == ID:
-                converters.append((k, id_text))
-            elif entry.check == ENUM:
+            if entry.check == ENUM:
                 converters.append((k, value_names[entry.kind].__getitem__))
             elif entry.check == MASK:
                 kind = kinds[entry.kind]
                 converters.append((k, lambda word, kind=kind: enum_text(kind, word)))
-        trailing = plan.trailing
+            elif entry.check == LITERAL:
+                converters.append((k, str))
+        swap = plan.result_index == 1
+        if trailing < 0 and not converters:
+            if not swap:
+                piece += "\n"
+                return lambda words, offset, value, number_type: piece
         string = trailing >= 0 and plan.entries[trailing].check == STRING
+        endings = self._endings(piece)
 
         def form(
             words: list[int], offset: int, value: str | int | None, number_type: NumberType | None
         ) -> str:
-            args: list = list(words)
+            texts = self.texts
+            base = offset - self.first + 1
             for k, convert in converters:
-                args[k] = convert(args[k])
+                texts[base + k] = convert(words[k])
+            size = 0
             if trailing >= 0:
-                args[trailing] = (
+                size = len(words) - trailing
+                texts[base + trailing] = (
                     quote_string(value)  # type: ignore[arg-type]
                     if string
-                    else format_number(value, number_type, len(words) - trailing)  # type: ignore[arg-type]
+                    else format_number(value, number_type, size)  # type: ignore[arg-type]
                 )
-            return template(*args)
+            if swap:
+                texts[base], texts[base + 1] = texts[base + 1], texts[base]
+            return endings(size)
 
         return form
+
+    @staticmethod
+    def _endings(piece: str) -> Callable[[int], str]:
+        """The piece ended for a trailing operand of `size` words (0: none): its words
+        after the first are skipped, then the newline."""
+        ended: dict[int, str] = {}
+
+        def ending(size: int) -> str:
+            found = ended.get(size)
+            if found is None:
+                found = ended[size] = piece + "{:.0}" * max(0, size - 1) + "\n"
+            return found
+
+        return ending

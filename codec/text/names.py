@@ -19,10 +19,11 @@ from __future__ import annotations
 
 import re
 import threading
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 
-from codec.binary.lazy import CHUNK, LazyModule
-from codec.binary.model import Instruction, Module
+from codec.binary.decode_plans import FastForms, Form, WordPlan
+from codec.binary.lazy import LazyModule
+from codec.binary.model import Instruction, Module, NumberType
 from codec.float_formats import ENCODED_FORMATS
 from codec.grammar import Grammar, load_grammar
 from codec.text.number_format import format_number
@@ -132,65 +133,80 @@ class FriendlyNames:
 
     def build(self, instructions: Iterable[Instruction]) -> dict[int, str]:
         """Name every id defined or named in `instructions` (continuing the pass)."""
-        save = self.save
-        name = self.name
         names = self.names
-        simple = _SIMPLE_TYPE_NAMES
+        naming = NAMING_OPNAMES
         for inst in instructions:
             if not inst.valid:
                 continue
-            op = inst.opname
-            ops = inst.operands
-            result = inst.result_id
-            if op == "OpName":
-                save(ops[0].value, ops[1].value)
-            elif op == "OpDecorate":
-                if ops[1].value == 11 and len(ops) > 2:  # Decoration BuiltIn
-                    suggested = self.builtin_names.get(ops[2].value)
-                    if suggested is not None:
-                        save(ops[0].value, suggested)
-            elif op in simple:
-                save(result, simple[op])
-            elif op == "OpTypeInt":
-                width, signed = ops[1].value, ops[2].value
-                root = _INT_ROOTS.get(width)
-                prefix = "" if root else "i"
-                if root is None:
-                    root = str(width)
-                if signed == 0:
-                    prefix = "u"
-                save(result, prefix + root)
-            elif op == "OpTypeFloat":
-                width = ops[1].value
-                encoded = ENCODED_FORMATS.get(ops[2].value) if len(ops) > 2 else None
-                save(result, encoded.name if encoded else _FLOAT_NAMES.get(width) or f"fp{width}")
-            elif op == "OpTypeVector":
-                save(result, f"v{ops[2].value}{name(ops[1].value)}")
-            elif op == "OpTypeMatrix":
-                save(result, f"mat{ops[2].value}{name(ops[1].value)}")
-            elif op == "OpTypeArray":
-                save(result, f"_arr_{name(ops[1].value)}_{name(ops[2].value)}")
-            elif op == "OpTypeRuntimeArray":
-                save(result, f"_runtimearr_{name(ops[1].value)}")
-            elif op == "OpTypePointer":
-                save(result, f"_ptr_{self.storage_class(ops[1].value)}_{name(ops[2].value)}")
-            elif op == "OpTypeUntypedPointerKHR":
-                save(result, f"_ptr_{self.storage_class(ops[1].value)}")
-            elif op == "OpTypeNodePayloadArrayAMDX":
-                save(result, f"_payloadarr_{name(ops[1].value)}")
-            elif op == "OpTypePipe":
-                save(result, f"Pipe{self.access_names.get(ops[1].value, ops[1].value)}")
-            elif op == "OpTypeOpaque":
-                save(result, f"Opaque_{sanitize(ops[1].value)}")
-            elif op == "OpTypeStruct":
-                save(result, f"_struct_{result}")
-            elif op == "OpConstant":
-                literal = ops[2]
-                text = format_number(literal.value, literal.number_type, literal.num_words)
-                save(result, f"{name(inst.type_id)}_{text.replace('-', 'n')}")
-            elif result and result not in names:
-                save(result, str(result))
+            if inst.opname in naming:
+                operands = inst.operands
+                literal = None
+                if inst.opname == "OpConstant":
+                    literal = (operands[2].value, operands[2].number_type, operands[2].num_words)
+                self.visit(inst.opname, inst.result_id, inst.type_id, [o.value for o in operands], literal)
+            elif inst.result_id and inst.result_id not in names:
+                self.save(inst.result_id, str(inst.result_id))
         return names
+
+    def visit(
+        self,
+        op: str,
+        result: int,
+        type_id: int,
+        values: list,
+        literal: tuple[int, NumberType, int] | None = None,
+    ) -> None:
+        """Name what one valid instruction of a naming opcode (`NAMING_OPNAMES`) names:
+        `values` are its operands' values, `literal` OpConstant's value, type and width
+        in words."""
+        save = self.save
+        name = self.name
+        if op == "OpName":
+            save(values[0], values[1])
+        elif op == "OpDecorate":
+            if values[1] == 11 and len(values) > 2:  # Decoration BuiltIn
+                suggested = self.builtin_names.get(values[2])
+                if suggested is not None:
+                    save(values[0], suggested)
+        elif op in _SIMPLE_TYPE_NAMES:
+            save(result, _SIMPLE_TYPE_NAMES[op])
+        elif op == "OpTypeInt":
+            width, signed = values[1], values[2]
+            root = _INT_ROOTS.get(width)
+            prefix = "" if root else "i"
+            if root is None:
+                root = str(width)
+            if signed == 0:
+                prefix = "u"
+            save(result, prefix + root)
+        elif op == "OpTypeFloat":
+            width = values[1]
+            encoded = ENCODED_FORMATS.get(values[2]) if len(values) > 2 else None
+            save(result, encoded.name if encoded else _FLOAT_NAMES.get(width) or f"fp{width}")
+        elif op == "OpTypeVector":
+            save(result, f"v{values[2]}{name(values[1])}")
+        elif op == "OpTypeMatrix":
+            save(result, f"mat{values[2]}{name(values[1])}")
+        elif op == "OpTypeArray":
+            save(result, f"_arr_{name(values[1])}_{name(values[2])}")
+        elif op == "OpTypeRuntimeArray":
+            save(result, f"_runtimearr_{name(values[1])}")
+        elif op == "OpTypePointer":
+            save(result, f"_ptr_{self.storage_class(values[1])}_{name(values[2])}")
+        elif op == "OpTypeUntypedPointerKHR":
+            save(result, f"_ptr_{self.storage_class(values[1])}")
+        elif op == "OpTypeNodePayloadArrayAMDX":
+            save(result, f"_payloadarr_{name(values[1])}")
+        elif op == "OpTypePipe":
+            save(result, f"Pipe{self.access_names.get(values[1], values[1])}")
+        elif op == "OpTypeOpaque":
+            save(result, f"Opaque_{sanitize(values[1])}")
+        elif op == "OpTypeStruct":
+            save(result, f"_struct_{result}")
+        elif op == "OpConstant":
+            value, number_type, num_words = literal  # type: ignore[misc]
+            text = format_number(value, number_type, num_words)
+            save(result, f"{name(type_id)}_{text.replace('-', 'n')}")
 
 
 NAMING_OPNAMES = frozenset(
@@ -221,6 +237,33 @@ def friendly_names(instructions: Iterable[Instruction], grammar: Grammar | None 
     return FriendlyNames(grammar).build(instructions)
 
 
+class _NamingForms:
+    """The fast path's forms for the naming pass: what an instruction names, without
+    building it — its result id, or for a naming opcode the arguments of `visit`."""
+
+    def compile(self, plan: WordPlan) -> Form:
+        """The form for instructions of `plan`."""
+        result_index, type_index, start = plan.result_index, plan.type_index, plan.trailing
+        if plan.opname not in NAMING_OPNAMES:
+            if result_index < 0:
+                return lambda words, offset, value, number_type: 0
+            return lambda words, offset, value, number_type: words[result_index]
+        op = plan.opname
+
+        def form(words: list[int], offset: int, value: object, number_type: object) -> tuple:
+            values = list(words)
+            literal = None
+            if start >= 0:
+                del values[start + 1 :]
+                values[start] = value
+                if number_type is not None:
+                    literal = (value, number_type, len(words) - start)
+            result = words[result_index] if result_index >= 0 else 0
+            return (op, result, words[type_index] if type_index >= 0 else 0, values, literal)
+
+        return form
+
+
 class NameMap:
     """The names of one module's ids: raw numbers, or friendly names. Thread-safe."""
 
@@ -231,13 +274,20 @@ class NameMap:
         self._module = module
         self._lock = threading.Lock()
         self._namer = FriendlyNames(module.grammar if isinstance(module, LazyModule) else grammar)
-        self._next = 0
-        """The ordered pass has named the instructions before this index."""
         self._settled = not self.friendly
         """True once every name is in `_namer.names` (all others are numbers)."""
+        self._next = 0
+        """The ordered pass has named the instructions before this index."""
+        self._pass: Iterator[list] | None = None
+        """The lazy module's instructions in order, a chunk at a time, as the naming pass
+        sees them (see `_NamingForms`)."""
+        self._pending: list = []
+        """What is left of the chunk the pass is in."""
         if self.friendly and isinstance(module, Module):
             self._namer.build(module.instructions)
             self._settled = True
+        elif self.friendly and isinstance(module, LazyModule):
+            self._pass = module.in_order(FastForms(module.tables.word_plan, _NamingForms().compile))
 
     def name(self, id_: int) -> str:
         """The id's name without `%`: `main`, `v4float`, or the number `42`."""
@@ -261,7 +311,7 @@ class NameMap:
         friendly-named text reassembles to the very same ids."""
         if not self.friendly:
             return {}
-        if isinstance(self._module, LazyModule):
+        if self._pass is not None:
             with self._lock:
                 self._complete()
         return {name: id_ for id_, name in self._namer.names.items()}
@@ -275,19 +325,44 @@ class NameMap:
         assert isinstance(module, LazyModule)
         names = self._namer.names
         while wanted is None or wanted not in names:
-            module.ensure_indexed(self._next + CHUNK)
-            end = module.first_function
-            if end is None:
-                end = module.instruction_count
-            if self._next >= end:
-                if end == module.instruction_count and not module.indexed:
-                    continue
+            entries = self._take()
+            if not entries:
                 break
-            stop = min(end, (self._next // CHUNK + 1) * CHUNK)
-            self._namer.build(module.instructions(self._next, stop))
-            self._next = stop
+            end = module.first_function
+            if end is not None and self._next + len(entries) > end:
+                self._pending = entries[end - self._next :]
+                entries = entries[: end - self._next]
+            self._visit(entries)
         if wanted is None or wanted not in names:
             self._settle()
+
+    def _take(self) -> list:
+        """The next entries of the pass before the first function (none past it)."""
+        module = self._module
+        assert isinstance(module, LazyModule) and self._pass is not None
+        end = module.first_function
+        if end is not None and self._next >= end:
+            return []
+        if self._pending:
+            entries, self._pending = self._pending, []
+            return entries
+        return next(self._pass, [])
+
+    def _visit(self, entries: list) -> None:
+        """Continue the ordered pass over what the pass made of some instructions."""
+        namer = self._namer
+        names = namer.names
+        save = namer.save
+        for entry in entries:
+            kind = type(entry)
+            if kind is int:
+                if entry and entry not in names:
+                    save(entry, str(entry))
+            elif kind is tuple:
+                namer.visit(*entry)
+            else:
+                namer.build((entry,))
+        self._next += len(entries)
 
     def _settle(self) -> None:
         """The part before the functions is named: the bodies' ids keep their numbers,
@@ -309,11 +384,11 @@ class NameMap:
 
     def _complete(self) -> None:
         """Run the ordered pass to the end of the module."""
-        module = self._module
-        assert isinstance(module, LazyModule)
-        self._namer.build(module.instructions(self._next))
-        module.ensure_indexed()
-        self._next = module.instruction_count
+        assert self._pass is not None
+        entries, self._pending = self._pending, []
+        self._visit(entries)
+        for entries in self._pass:
+            self._visit(entries)
         self._settled = True
 
 
