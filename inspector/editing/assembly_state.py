@@ -1,0 +1,215 @@
+"""A good assembly of the editor's text, kept so that the next edit can be assembled in part.
+
+`assemble_full(lines, hints)` assembles the whole text exactly as
+`codec.asm.assembler.assemble(text, id_hints=hints, preserve_numeric_ids=True)` does
+(what `spvinspect as --ids-from` does: the same header comments, id pinning and quick
+paths) and keeps what an incremental re-assembly continues from: the id table, the
+types and imports declared, how often each id word occurs, and where each instruction
+group starts in the text and in the words. A *group* is a run of instructions whose
+first one starts a line: in `dis` text, one instruction per line, so one per group.
+"""
+
+from __future__ import annotations
+
+import re
+from array import array
+from bisect import bisect_right
+from collections import Counter
+from dataclasses import dataclass, field
+from sys import byteorder
+
+from codec.asm.assembler import assemble
+from codec.asm.errors import AssemblyError
+from codec.asm.header import ASSEMBLER_GENERATOR, DEFAULT_VERSION, MAGIC, HeaderError, read_header_comment
+from codec.asm.ids import numeric_ids
+from codec.asm.lexer import SourceMap, tokenize, word_offsets
+from codec.asm.plans import load_plans
+from codec.asm.quick import QuickEncoder
+from codec.diagnostics import Diagnostic
+
+_EXACT_LINE = re.compile('["\\\\;,()\x0b\x0c\x1c-\x1f\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]')
+"""Characters after which `str.split` may split a line differently from spirv-as."""
+
+
+def line_words(line: str) -> list[str]:
+    """The words of one line as the assembler splits them."""
+    return tokenize(line) if _EXACT_LINE.search(line) else line.split()
+
+
+@dataclass(slots=True)
+class Declared:
+    """What a whole assembly run declared: the tables later operands are read against."""
+
+    numbers: dict[str, int]
+    """Id word → number, for every id word of the text (and every pinned name)."""
+    pinned: frozenset[str]
+    """Id words whose number does not depend on where they first appear: numeric ids
+    and the disassembler's names."""
+    types: dict
+    value_types: dict[int, int]
+    imports: dict
+    version: int
+
+
+@dataclass(slots=True)
+class AssemblyState:
+    """One good assembly: the text, its words, and what continuing from it needs."""
+
+    lines: list[str]
+    """The text, split at '\\n' (never mutated: an edit makes a new list)."""
+    words: array
+    """The module's words in host order, header included."""
+    big_endian: bool
+    trailing_bytes: bytes
+    declared: Declared
+    counts: Counter
+    """Id word → occurrences in the text. Shared along a chain of incremental states
+    and updated when the session accepts one (`count_changes`)."""
+    group_lines: array | None
+    """First line (0-based) of each instruction group; None when the text has not
+    been assembled by `assemble_full`'s own run (a NUL, a bad header comment), which
+    turns incremental re-assembly off until the next full one."""
+    group_words: array | None
+    """First word of each group (word 5 is the first instruction)."""
+    count_changes: dict[str, int] = field(default_factory=dict)
+    """Changes to `counts` this state brings, applied once when it is accepted."""
+    full: bool = True
+    """True when the whole text was assembled (False: spliced from an earlier state)."""
+
+    @property
+    def binary(self) -> bytes:
+        """The module's bytes as the file holds them."""
+        if (byteorder == "big") == self.big_endian:
+            return self.words.tobytes() + self.trailing_bytes
+        swapped = array("I", self.words)
+        swapped.byteswap()
+        return swapped.tobytes() + self.trailing_bytes
+
+    @property
+    def text(self) -> str:
+        """The text this state was assembled from."""
+        return "\n".join(self.lines)
+
+
+@dataclass(frozen=True, slots=True)
+class FullAssembly:
+    """The outcome of a whole assembly: a state, or the diagnostics that stopped it."""
+
+    state: AssemblyState | None
+    diagnostics: list[Diagnostic]
+
+
+def assemble_full(lines: list[str], hints: dict[str, int]) -> FullAssembly:
+    """Assemble the whole text (`lines` joined with '\\n'); never raises."""
+    text = "\n".join(lines)
+    if "\0" in text or not text:
+        return _plain(text, hints)
+    plans = load_plans()
+    try:
+        header = read_header_comment(text, plans.grammar)
+    except HeaderError:
+        return _plain(text, hints)
+    version = header.version if header is not None else DEFAULT_VERSION
+    pins = {"%" + name.lstrip("%"): number & 0xFFFFFFFF for name, number in hints.items()}
+    toks = tokenize(text)
+    numbered = numeric_ids(toks)
+    source = SourceMap(text)
+
+    def punctuation(index: int) -> str:
+        offset = source.word_start(index)
+        return text[offset : offset + 1]
+
+    encoder = QuickEncoder(toks, plans, version, frozenset(numbered.values()) | frozenset(pins.values()), punctuation)
+    encoder.ids.pin(numbered)
+    encoder.ids.pin(pins)
+    try:
+        encoder.run()
+    except AssemblyError:
+        return _plain(text, hints)
+    bound = encoder.ids.bound
+    if header is not None:
+        words = array("I", header.words) if header.words is not None else array(
+            "I", (MAGIC, version, header.generator if header.generator is not None else ASSEMBLER_GENERATOR,
+                  max(bound, header.bound), header.schema)
+        )
+    else:
+        words = array("I", (MAGIC, version, ASSEMBLER_GENERATOR, bound, 0))
+    words += encoder.out
+    n = encoder.n
+    del toks[n:]  # the two empty words the encoder added
+    groups = instruction_groups(lines, toks, encoder.inst_first, encoder.inst_words, 5)
+    declared = Declared(
+        encoder.ids.numbers, frozenset(numbered) | frozenset(pins),
+        encoder.declared.types, encoder.declared.value_types, encoder.declared.imports, version,
+    )
+    counts = Counter(tok for tok in toks if tok[:1] == "%")
+    return FullAssembly(
+        AssemblyState(
+            list(lines), words,
+            header is not None and header.big_endian,
+            header.trailing_bytes if header is not None else b"",
+            declared, counts,
+            *groups,
+        ),
+        [],
+    )
+
+
+def _plain(text: str, hints: dict[str, int]) -> FullAssembly:
+    """The codec's own assembly: its exact diagnostics, and a state without the
+    tables incremental work needs (a text with a NUL or a bad header comment)."""
+    result = assemble(text, id_hints=hints, preserve_numeric_ids=True)
+    if not result.ok:
+        return FullAssembly(None, result.diagnostics)
+    words = result.words
+    assert words is not None
+    declared = Declared({}, frozenset(), {}, {}, {}, words[1])
+    state = AssemblyState(text.split("\n"), words, result.big_endian, result.trailing_bytes, declared,
+                          Counter(), None, None)
+    return FullAssembly(state, [])
+
+
+def instruction_groups(
+    lines: list[str], toks: list[str], inst_first, inst_words, first_word: int, first_line: int = 0
+) -> tuple[array, array]:
+    """First line and first word of each instruction group of `lines`, whose words are
+    `toks` and whose instructions start at words `inst_first` of the text and at
+    `inst_words` of the output (plus `first_word`); lines are numbered from
+    `first_line`."""
+    starts = _line_start_words(lines, len(toks))
+    group_lines, group_words = array("I"), array("I")
+    if starts is not None:
+        line = 0
+        count = len(lines)
+        for first, word in zip(inst_first, inst_words):
+            while line + 1 < count and starts[line + 1] <= first:
+                line += 1
+            if starts[line] == first:
+                group_lines.append(line + first_line)
+                group_words.append(word + first_word)
+        return group_lines, group_words
+    text = "\n".join(lines)
+    offsets = word_offsets(text)
+    line_starts = [0] + [m.end() for m in re.finditer("\n", text)]
+    previous_end = -1
+    for first, word in zip(inst_first, inst_words):
+        line = bisect_right(line_starts, offsets[first]) - 1
+        if first > 0:
+            before = first - 1
+            previous_end = bisect_right(line_starts, offsets[before] + max(len(toks[before]), 1) - 1) - 1
+        if previous_end < line:
+            group_lines.append(line + first_line)
+            group_words.append(word + first_word)
+    return group_lines, group_words
+
+
+def _line_start_words(lines: list[str], total: int) -> array | None:
+    """The index of the first word of each line, when every word lies within one line
+    (None when a quoted string runs over several)."""
+    starts = array("I")
+    count = 0
+    for line in lines:
+        starts.append(count)
+        if line:
+            count += len(line_words(line))
+    return starts if count == total else None

@@ -1,0 +1,204 @@
+"""Re-assembling only the instructions an edit touched, and splicing their words in.
+
+`splice(state, lines)` takes the last good assembly and the edited text. It finds the
+changed lines (equal leading and trailing lines are skipped), widens them to whole
+instruction groups plus one group of context on each side, and assembles that stretch
+alone against the tables the whole run declared (ids, types, imports, value types).
+The result is the whole assembly's words, or None when it cannot be sure of that —
+then the caller assembles the whole text. It is sure when the edit
+
+- lies after the header comments and the text before the first instruction,
+- neither introduces an id word nor removes the last use of one, and touches only ids
+  whose numbers are fixed (numeric ids and the disassembler's names: a name numbered on
+  first sight could change number when its first appearance moves),
+- defines the same names as before, with the same result types and the same number
+  types (later operands are read against those), and imports no extended set,
+- and the stretch assembles without error (errors get the whole run's exact diagnostics).
+
+One case is not covered: an operand whose encoding depends on a type or a value
+defined further down (a forward reference, which a valid module never holds) is read
+against the final tables here but against the tables so far by the whole run.
+"""
+
+from __future__ import annotations
+
+from array import array
+from bisect import bisect_right
+from collections import ChainMap, Counter
+
+from codec.asm.errors import AssemblyError
+from codec.asm.lexer import SourceMap, tokenize
+from codec.asm.plans import load_plans
+from codec.asm.quick import QuickEncoder
+from inspector.editing.assembly_state import AssemblyState, instruction_groups
+
+
+class _Overlay(dict):
+    """A table a stretch records into, read through to the whole run's.
+
+    `in` and `setdefault` see the stretch's own entries only, so a type the stretch
+    declares again is recorded again (not refused as declared twice) and then compared
+    with the whole run's; `get` reads through."""
+
+    __slots__ = ("base",)
+
+    def __init__(self, base: dict) -> None:
+        super().__init__()
+        self.base = base
+
+    def get(self, key, default=None):
+        """This stretch's entry, else the whole run's."""
+        found = dict.get(self, key)
+        return found if found is not None else self.base.get(key, default)
+
+    def agrees(self, defined: list[int]) -> bool:
+        """True when every entry the stretch recorded, and the entry of every number
+        it defines, is the whole run's."""
+        base = self.base
+        return all(base.get(number) == dict.get(self, number) for number in defined) and all(
+            base.get(key) == value for key, value in self.items()
+        )
+
+
+def changed_lines(old: list[str], new: list[str]) -> tuple[int, int, int] | None:
+    """(first changed line, end in `old`, end in `new`), or None when equal (a binary
+    search over prefix lengths: a few passes over the lists; the session knows the
+    change from its edits and passes it to `splice` instead)."""
+    if old is new or old == new:
+        return None
+    shortest = min(len(old), len(new))
+    lo, hi = 0, shortest
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if old[:mid] == new[:mid]:
+            lo = mid
+        else:
+            hi = mid - 1
+    prefix = lo
+    lo, hi = 0, shortest - prefix
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if old[len(old) - mid :] == new[len(new) - mid :]:
+            lo = mid
+        else:
+            hi = mid - 1
+    return prefix, len(old) - lo, len(new) - lo
+
+
+def _defined(toks: list[str]) -> list[str]:
+    """The id words defined (`%x =`) in a stretch, sorted."""
+    return sorted(tok for tok, nxt in zip(toks, toks[1:]) if nxt == "=")
+
+
+def _shifted(values: array, by: int) -> array:
+    """`values` plus `by`, each."""
+    if by == 0:
+        return values
+    return array("I", [value + by for value in values])
+
+
+def merge_changes(change: tuple[int, int, int] | None, edit: tuple[int, int, int]) -> tuple[int, int, int]:
+    """Two changes in a row as one: `change` is (first line, end in the old text, end
+    in the new text); `edit`, in the new text's lines, replaces [start, end) by lines
+    [start, new_end)."""
+    start, end, new_end = edit
+    if change is None:
+        return edit
+    first, old_end, mid_end = change
+    return min(first, start), old_end + max(0, end - mid_end), max(mid_end, end) + (new_end - end)
+
+
+def splice(
+    state: AssemblyState, lines: list[str], change: tuple[int, int, int] | None = None
+) -> AssemblyState | None:
+    """The assembly of `lines` made from `state` by re-assembling the changed
+    instructions only; `state` itself when nothing changed; None when the whole text
+    must be assembled (see the module's docstring for when). `change` says which lines
+    changed (as `changed_lines` gives it), when the caller knows."""
+    group_lines, group_words = state.group_lines, state.group_words
+    if group_lines is None or group_words is None or not group_lines:
+        return None
+    if change is None:
+        change = changed_lines(state.lines, lines)
+        if change is None:
+            return state
+    first, old_end, new_end = change
+    if first < group_lines[0]:
+        return None
+    count = len(group_lines)
+    g0 = max(bisect_right(group_lines, first) - 2, 0)
+    g1 = min(bisect_right(group_lines, max(first, old_end - 1)), count - 1)
+    line0, word0 = group_lines[g0], group_words[g0]
+    line1 = group_lines[g1 + 1] if g1 + 1 < count else len(state.lines)
+    word1 = group_words[g1 + 1] if g1 + 1 < count else len(state.words)
+    line_delta = len(lines) - len(state.lines)
+    old_stretch = state.lines[line0:line1]
+    new_stretch = lines[line0 : line1 + line_delta]
+    old_toks = tokenize("\n".join(old_stretch))
+    new_text = "\n".join(new_stretch)
+    new_toks = tokenize(new_text)
+    defined = _defined(new_toks)
+    if _defined(old_toks) != defined:
+        return None
+    changes = _count_changes(state, old_toks, new_toks)
+    if changes is None:
+        return None
+    encoder = _stretch_encoder(state, new_toks, new_text)
+    try:
+        encoder.run()
+    except AssemblyError:
+        return None
+    declared = encoder.declared
+    numbers = [state.declared.numbers[name] for name in defined]
+    if encoder.ids.numbers.maps[0] or declared.imports.maps[0]:
+        return None
+    if not (declared.types.agrees(numbers) and declared.value_types.agrees(numbers)):
+        return None
+    del new_toks[encoder.n :]
+    groups = instruction_groups(new_stretch, new_toks, encoder.inst_first, encoder.inst_words, word0, line0)
+    if not groups[0] or groups[0][0] != line0:
+        return None
+    out = encoder.out
+    word_delta = len(out) - (word1 - word0)
+    words = state.words[:word0] + out + state.words[word1:]
+    return AssemblyState(
+        lines, words, state.big_endian, state.trailing_bytes, state.declared, state.counts,
+        group_lines[:g0] + groups[0] + _shifted(group_lines[g1 + 1 :], line_delta),
+        group_words[:g0] + groups[1] + _shifted(group_words[g1 + 1 :], word_delta),
+        count_changes=changes, full=False,
+    )
+
+
+def _count_changes(state: AssemblyState, old_toks: list[str], new_toks: list[str]) -> dict[str, int] | None:
+    """How the id words' counts change; None when an id word appears or disappears
+    from the text, or one whose number depends on its first appearance is touched."""
+    changes = Counter(tok for tok in new_toks if tok[:1] == "%")
+    changes.subtract(tok for tok in old_toks if tok[:1] == "%")
+    counts, declared = state.counts, state.declared
+    for tok, change in changes.items():
+        if tok not in declared.pinned:
+            return None
+        before = counts.get(tok, 0)
+        if before == 0 or before + change <= 0:
+            return None
+    return {tok: change for tok, change in changes.items() if change}
+
+
+def _stretch_encoder(state: AssemblyState, toks: list[str], text: str) -> QuickEncoder:
+    """An encoder over a stretch of the text that reads ids, types and imports from
+    the whole run's tables and writes what it declares to tables of its own. (An
+    OpExtInstImport in the stretch is refused as importing twice: edits next to one
+    are assembled whole.)"""
+    source = SourceMap(text)
+
+    def punctuation(index: int) -> str:
+        offset = source.word_start(index)
+        return text[offset : offset + 1]
+
+    declared = state.declared
+    encoder = QuickEncoder(toks, load_plans(), declared.version, frozenset(), punctuation)
+    encoder.ids.numbers = ChainMap({}, declared.numbers)
+    encoder.declared.types = _Overlay(declared.types)
+    encoder.declared.imports = ChainMap({}, declared.imports)
+    encoder.declared.value_types = _Overlay(declared.value_types)
+    return encoder
