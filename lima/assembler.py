@@ -6,22 +6,22 @@ One instruction per line (a trailing comma continues it on the next line), label
 syntax does not otherwise reach. Numbers are read by `lima.numbers` (ASCII decimal or 0x
 hex, no leading zeros). Never raises: problems come back as diagnostics.
 
-Linear in the text: fields are packed as their ops are read, except branches, which wait
-for the word offsets (one running sum) to resolve labels and the target's count.
+Linear in the text: fields are packed as their ops are read, and `lima.asm_words` writes
+each instruction once the next is read; branches wait for the end, where the labels and
+the counts of their targets are known.
 """
 
 from __future__ import annotations
 
 import gc
 import re
-from dataclasses import dataclass, field
-from itertools import accumulate
+from dataclasses import dataclass
+from itertools import islice
 
-from codec.diagnostics import Diagnostic, Severity, has_errors
-from lima.decoder import fields_size, words_needed
-from lima.encoder import pack_bits, split_words
+from codec.diagnostics import Diagnostic, Severity
+from lima.asm_words import Branch, ParsedInstruction, WordWriter, pack_field
 from lima.fields import CONTROL, FieldSpec
-from lima.seed_ops import DestinationLast, ParsedOp, op_field, parse_op, parse_override
+from lima.seed_ops import DestinationLast, op_field, parse_op, parse_override
 from lima.syntax import AsmError, Token, parse_int
 
 _CONTROL_KEYWORDS = {"count": 0, "stop": 5, "sync": 6, "next_count": 19, "prefetch": 25}
@@ -30,11 +30,16 @@ _TOKEN = re.compile(r"[^\s,]+|,")
 """A word of an instruction, or the comma between ops."""
 _FIELDS_BIT = CONTROL.range("fields").first_bit
 _PADDING_POSITION = 32
+MAX_INSTRUCTION_WORDS = 4096
+"""Words (ops, operands, commas) one instruction may have: far more than its twelve fields
+and control items can use, few enough to bound what a runaway continuation holds."""
+MAX_ERRORS = 1000
+"""Errors after which the assembler stops reading: past that, more only cost time and memory."""
 _SHOWN_LINE = 200
 """Longest corrected line quoted in full in a message."""
 _PADDING_BITS = 32 * (CONTROL.range("count").mask - 1)
 """The most padding an instruction can hold: every word after the control word of the
-longest count; `_encode` checks what the instruction at hand leaves."""
+longest count; `WordWriter` checks what the instruction at hand leaves."""
 
 
 @dataclass(slots=True)
@@ -55,34 +60,6 @@ class _Item:
         return f"{self.token.text} ({self.what.name}, field {self.what.index})"
 
 
-_Overrides = list[tuple[Token, str, int]]
-"""`{name=value}` items of one op: the token, the range name and its value."""
-
-
-@dataclass(slots=True)
-class _Branch:
-    """A branch op, packed last: its target and next_count need every instruction's offset."""
-
-    parsed: ParsedOp
-    applied: _Overrides
-
-
-@dataclass(slots=True)
-class _Instruction:
-    """One instruction as parsed: its fields already packed, except branches."""
-
-    line: int
-    fields: list[tuple[FieldSpec, int | _Branch]] = field(default_factory=list)
-    control: dict[str, int] = field(default_factory=dict)
-    padding: tuple[Token, int] | None = None
-    presence: int = 0
-
-    @property
-    def count(self) -> int:
-        """The count written, or the one the fields need."""
-        return self.control.get("count", words_needed(self.presence))
-
-
 @dataclass
 class _Fix:
     """Operands of one op to write in another order: columns, the new text, the message."""
@@ -97,39 +74,63 @@ class _Fix:
 
 class _Assembler:
     def __init__(self, text: str) -> None:
-        self.lines = text.split("\n")
-        """Lines as editors count them: only `\\n` ends one (`\\r` is blank space)."""
+        self.text = text
         self.diagnostics: list[Diagnostic] = []
-        self.instructions: list[_Instruction] = []
+        self.errors = 0
         self.labels: dict[str, tuple[int, Token, int]] = {}
-        self.fixes: dict[int, list[_Fix]] = {}
-        self.offsets: list[int] = []
-        """Word offset of each instruction, then the total; filled by `_encode`."""
+        """Label -> (word offset of the instruction after it, its token, its line)."""
+        self.fixes: dict[int, tuple[str, list[_Fix]]] = {}
+        """Line -> (its text, the misordered ops in it)."""
+        self.misordered = 0
+        self.lines: dict[int, str] = {}
+        """Text of the lines of the instruction being read."""
+        self.writer = WordWriter(self.error)
 
     def error(self, line: int, column: int | None, message: str, severity=Severity.ERROR) -> None:
         self.diagnostics.append(Diagnostic(message, severity, line=line, column=column or 1))
+        self.errors += severity is Severity.ERROR
 
     def run(self) -> list[int] | None:
         for line, items in self._logical_lines():
-            self._instruction(line, items)
+            self.writer.add(self._instruction(line, items))
+            if self.errors or self.fixes:
+                self.writer.stop_writing()
+            if self._too_many():
+                self.error(line, 1, f"stopped after {self.errors + self.misordered} errors; what follows is not read")
+                break
         self._report_fixes()
-        if has_errors(self.diagnostics):
-            return None
-        words = self._encode()
-        return None if has_errors(self.diagnostics) else words
+        words = self.writer.finish(self._resolve)
+        return None if self.errors else words
+
+    def _too_many(self) -> bool:
+        return self.errors + self.misordered >= MAX_ERRORS
 
     def _logical_lines(self):
+        """(first line, items) of each instruction; labels are taken on the way."""
         pending: list[tuple[int, list[Token]]] = []
-        for number, text in enumerate(self.lines, start=1):
-            text = text.split("#", 1)[0]
-            tokens = [Token(m.group(), m.start() + 1) for m in _TOKEN.finditer(text)]
+        held = 0
+        for number, text in enumerate(_source_lines(self.text), start=1):
+            if not pending:
+                self.lines.clear()
+                held = 0
+            code = text.split("#", 1)[0]
+            room = MAX_INSTRUCTION_WORDS - held
+            tokens = [Token(m.group(), m.start() + 1) for m in islice(_TOKEN.finditer(code), room + 1)]
             if not tokens:
                 continue
             if not pending and len(tokens) == 1 and tokens[0].text.endswith(":"):
                 self._label(number, tokens[0])
                 continue
-            pending.append((number, tokens))
-            if tokens[-1].text != ",":
+            if len(tokens) > room:
+                if room:
+                    self.error(number, tokens[room].column, f"an instruction has more than {MAX_INSTRUCTION_WORDS}"
+                               " words (ops, operands and commas); the rest of it is not read")
+                tokens = tokens[:room]
+            if tokens:
+                pending.append((number, tokens))
+                self.lines[number] = text
+                held += len(tokens)
+            if not code.rstrip().endswith(","):
                 yield pending[0][0], self._items(pending)
                 pending = []
         if pending:
@@ -142,6 +143,8 @@ class _Assembler:
         for number, tokens in lines:
             current: list[Token] = []
             for token in tokens:
+                if token.text == "," and self._too_many():
+                    return items
                 if token.text == ",":
                     if not current:
                         self.error(number, token.column, "expected an op before this comma, found nothing")
@@ -162,12 +165,14 @@ class _Assembler:
             first = self.labels[name][2]
             self.error(line, token.column, f"label {name!r} is already defined on line {first}")
         else:
-            self.labels[name] = (len(self.instructions), token, line)
+            self.labels[name] = (self.writer.total, token, line)
 
-    def _instruction(self, line: int, items: list[tuple[int, list[Token]]]) -> None:
-        instruction = _Instruction(line)
+    def _instruction(self, line: int, items: list[tuple[int, list[Token]]]) -> ParsedInstruction:
+        instruction = ParsedInstruction(line)
         previous: _Item | None = None
         for item_line, tokens in items:
+            if self._too_many():
+                break
             try:
                 item = self._item(instruction, item_line, tokens)
             except AsmError as problem:
@@ -186,9 +191,9 @@ class _Assembler:
                     message = f"{previous.label} must come after {item.label}"
                     self.error(previous.line, previous.token.column, message)
             previous = item
-        self.instructions.append(instruction)
+        return instruction
 
-    def _item(self, instruction: _Instruction, line: int, tokens: list[Token]) -> _Item | None:
+    def _item(self, instruction: ParsedInstruction, line: int, tokens: list[Token]) -> _Item | None:
         head, *rest = tokens
         if head.text == "nop":
             if rest:
@@ -210,9 +215,9 @@ class _Assembler:
         if not instruction.presence & (1 << parsed.field.index):
             instruction.presence |= 1 << parsed.field.index
             if parsed.layout == "branch":
-                instruction.fields.append((parsed.field, _Branch(parsed, applied)))
+                instruction.fields.append((parsed.field, Branch.of(parsed, applied)))
             else:
-                instruction.fields.append((parsed.field, self._pack(line, parsed, parsed.values, applied)))
+                instruction.fields.append((parsed.field, pack_field(parsed, applied, line, self.error)))
         return _Item(_FIELDS_BIT + parsed.field.index, head, parsed.field)
 
     def _unparsed_item(self, head: Token) -> _Item | None:
@@ -221,7 +226,7 @@ class _Assembler:
             return None
         return _Item(_FIELDS_BIT + spec.index, head, spec)
 
-    def _control_item(self, instruction: _Instruction, head: Token, rest: list[Token]) -> _Item:
+    def _control_item(self, instruction: ParsedInstruction, head: Token, rest: list[Token]) -> _Item:
         bit_range = CONTROL.range(head.text)
         if head.text in ("stop", "sync"):
             if rest:
@@ -236,7 +241,7 @@ class _Assembler:
         where = f"control bit {last}" if bit_range.width == 1 else f"control bits {bit_range.first_bit}-{last}"
         return _Item(_CONTROL_KEYWORDS[head.text], head, f"{head.text} ({where})")
 
-    def _control_override(self, instruction: _Instruction, tokens: list[Token]) -> _Item:
+    def _control_override(self, instruction: ParsedInstruction, tokens: list[Token]) -> _Item:
         if len(tokens) != 1:
             raise tokens[1].fail(f"expected a comma after {tokens[0].text}, found {tokens[1].text!r}")
         token = tokens[0]
@@ -255,13 +260,13 @@ class _Assembler:
         end = operands[-1].column - 1 + len(operands[-1].text)
         text = " ".join(t.text for t in problem.reordered)
         fix = _Fix(start, end, text, problem.message, problem.column, tokens[0].text)
-        self.fixes.setdefault(line, []).append(fix)
+        self.fixes.setdefault(line, (self.lines[line], []))[1].append(fix)
+        self.misordered += 1
 
     def _report_fixes(self) -> None:
         """Each misordered op's error shows the corrected line, or the corrected op alone
         when the line is long (the line is built once, so many fixes stay linear)."""
-        for line, fixes in self.fixes.items():
-            original = self.lines[line - 1]
+        for line, (original, fixes) in self.fixes.items():
             pieces, at = [], 0
             for fix in sorted(fixes, key=lambda f: f.start):
                 pieces += [original[at : fix.start], fix.text]
@@ -271,88 +276,21 @@ class _Assembler:
                 shown = f"corrected line: {corrected}" if len(corrected) <= _SHOWN_LINE else f"corrected op: {fix.op} {fix.text}"
                 self.error(line, fix.column, f"{fix.message}; {shown}")
 
-    def _encode(self) -> list[int]:
-        counts = [inst.count for inst in self.instructions]
-        self.offsets = list(accumulate(counts, initial=0))
-        starts = dict(zip(self.offsets, counts))
-        words: list[int] = []
-        for i, inst in enumerate(self.instructions):
-            has_next = i + 1 < len(self.instructions)
-            control = {
-                "count": counts[i],
-                "fields": inst.presence,
-                "next_count": counts[i + 1] if has_next else 0,
-                "prefetch": int(has_next),
-                **inst.control,
-            }
-            fields = [
-                (spec, raw if isinstance(raw, int) else self._branch(inst.line, raw, self.offsets[i], starts))
-                for spec, raw in sorted(inst.fields, key=lambda item: item[0].index)
-            ]
-            padding = inst.padding[1] if inst.padding else 0
-            value = pack_bits(CONTROL.pack(control), fields, padding)
-            if self._fits(inst, counts[i], value, padding):
-                words.extend(split_words(value, counts[i]))
-        return words
-
-    def _fits(self, inst: _Instruction, count: int, value: int, padding: int) -> bool:
-        """False (with an error) when the bits reach past `count` words.
-
-        A count below what the fields need is kept when the bits it cuts off are zero:
-        that is how the decoder reads such an instruction, so its text assembles back.
-        """
-        if count == 0:
-            self.error(inst.line, 1, "count 0 leaves no room for the control word (the least is 1)")
-            return False
-        needed = words_needed(inst.presence)
-        room = 32 * (count - 1) - fields_size(inst.presence)
-        if inst.padding and padding >> max(room, 0):
-            token = inst.padding[0]
-            self.error(inst.line, token.column, f"padding 0x{padding:x} does not fit in the {max(room, 0)} padding bits")
-            return False
-        if needed <= count:
-            return True
-        excess = value >> (32 * count)
-        if excess:
-            first = 32 * count + (excess & -excess).bit_length() - 1
-            self.error(inst.line, 1, f"count {count} is too small: the fields need {needed} words and bit"
-                       f" {first} of the instruction is set, past its last word (word {count - 1})")
-            return False
-        self.error(inst.line, 1, f"count {count} cuts the fields short (they need {needed} words);"
-                   " the bits left out are zero", Severity.WARNING)
-        return True
-
-    def _branch(self, line: int, branch: _Branch, offset: int, starts: dict[int, int]) -> int:
-        values = dict(branch.parsed.values)
-        if branch.parsed.label is not None:
-            target = self._resolve(line, branch.parsed.label)
-            if target is not None:
-                values["target"] = target - offset
-        values["next_count"] = branch_next_count(offset + values["target"], starts)
-        return self._pack(line, branch.parsed, values, branch.applied)
-
-    def _pack(self, line: int, parsed: ParsedOp, values: dict[str, int], applied: _Overrides) -> int:
-        """The field's raw bits from `values` and the overrides, which win."""
-        for _token, name, value in applied:
-            values[name] = value
-        raw = parsed.field.layout(parsed.layout).pack(values)
-        chosen = parsed.field.choose(raw)
-        if chosen != parsed.layout:
-            self.error(line, applied[-1][0].column if applied else 1,
-                       f"these bits read as the {chosen} layout of {parsed.field.name}, not {parsed.layout}",
-                       Severity.WARNING)
-        return raw
-
-    def _resolve(self, line: int, label: Token) -> int | None:
+    def _resolve(self, label: Token, line: int) -> int | None:
         if label.text not in self.labels:
             self.error(line, label.column, f"undefined label {label.text!r}")
             return None
-        return self.offsets[self.labels[label.text][0]]
+        return self.labels[label.text][0]
 
 
-def branch_next_count(target: int, starts: dict[int, int]) -> int:
-    """The `next_count` a branch gets by default: the count of the instruction it jumps to."""
-    return starts.get(target, 0)
+def _source_lines(text: str):
+    """The lines as editors count them: only `\\n` ends one (`\\r` is blank space). One at a
+    time, so that a long text is not held twice."""
+    start = 0
+    while (end := text.find("\n", start)) >= 0:
+        yield text[start:end]
+        start = end + 1
+    yield text[start:]
 
 
 def assemble(text: str) -> tuple[list[int] | None, list[Diagnostic]]:

@@ -7,7 +7,7 @@ appended as `{name=value}`, so the text always assembles back to the same bits.
 
 from __future__ import annotations
 
-from lima.assembler import branch_next_count
+from lima.asm_words import branch_next_count
 from lima.decoder import words_needed
 from lima.meanings import COMPONENTS, half_text, index_text, mask_text, sign_extend
 from lima.model import BitRange, Field, Instruction, LimaProgram

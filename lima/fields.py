@@ -34,6 +34,10 @@ class RangeSpec:
         """This range's value out of the field's raw bits."""
         return (raw >> self.first_bit) & self.mask
 
+    def insert(self, raw: int, value: int) -> int:
+        """`raw` with this range replaced by `value` (taken modulo the width)."""
+        return (raw & ~(self.mask << self.first_bit)) | ((value & self.mask) << self.first_bit)
+
 
 @dataclass(frozen=True, slots=True)
 class Layout:

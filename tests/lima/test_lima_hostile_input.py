@@ -7,6 +7,7 @@ from lima_words import REAL_INSTRUCTION, chunk, mbs_file
 
 import lima
 from codec.diagnostics import Severity
+from lima.assembler import MAX_ERRORS
 from lima.mbs import MAX_DEPTH
 
 HUGE_DECIMAL = "9" * 5000
@@ -201,8 +202,28 @@ def test_chunk_identifiers_with_control_bytes_stay_inside_their_comment_line():
 
 
 def test_a_long_line_of_misordered_ops_names_each_corrected_op_not_the_whole_line():
-    text = ", ".join(["load.v 1 $0"] * 20_000)  # 20,000 fixes on one line: built once, linear
+    text = ", ".join(["load.v 1 $0"] * 300)  # 300 fixes on one line: the line is built once
     words, diagnostics = lima.assemble(text)
     fixes = [d.message for d in diagnostics if "destination comes first" in d.message]
-    assert words is None and len(fixes) == 20_000
+    assert words is None and len(fixes) == 300
     assert fixes[0].endswith("; corrected op: load.v $0 1")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "mov.v0 $0 $99\n" * 5_000,  # an error a line
+        "mov.v0 $0 $1,\n" * 5_000,  # one instruction continued over every line
+        "load.v 1 $0, " * 5_000,  # misordered ops
+        "," * 50_000,
+    ],
+)
+def test_errors_stop_at_a_thousand_and_runaway_instructions_are_cut(text):
+    words, diagnostics = lima.assemble(text)
+    errors = [d for d in diagnostics if d.severity is Severity.ERROR]
+    assert words is None and 1 <= len(errors) <= MAX_ERRORS + 3, len(errors)
+
+
+def test_an_instruction_of_more_than_4096_words_is_cut_with_an_error():
+    words, diagnostics = lima.assemble("mov.v0 $0 $1" + ", stop" * 3000)
+    assert any(d.message.startswith("an instruction has more than 4096 words") for d in diagnostics)
