@@ -88,9 +88,21 @@ def text_program(rng: random.Random) -> str:
     return "\n".join(lines)
 
 
+GIANT = 0.002
+"""Share of inputs that are giant: thousands of instructions or lines, tokens of 200k characters."""
+
+
+def giant_words(rng: random.Random) -> list[int]:
+    """About 16,000 words of instructions."""
+    words: list[int] = []
+    while len(words) < 16_000:
+        words += stream_words(rng)
+    return words
+
+
 def stream_input(rng: random.Random) -> bytes:
     """A stream after zero to three mutations: bits, words, counts, truncation, splices."""
-    words = stream_words(rng)
+    words = giant_words(rng) if rng.random() < GIANT else stream_words(rng)
     data = mutate.bytes_of(words)
     for _ in range(rng.randint(0, 3)):
         choice = rng.randrange(6)
@@ -125,7 +137,7 @@ def _symbol(rng: random.Random, ident: bytes) -> bytes:
 
 def container(rng: random.Random) -> bytes:
     """An MBS file: a fragment program with its tables and code, sometimes a vertex program."""
-    code = mutate.bytes_of(stream_words(rng))
+    code = mutate.bytes_of(giant_words(rng) if rng.random() < GIANT else stream_words(rng))
     uniforms = [_symbol(rng, b"VUNI") for _ in range(rng.randint(0, 3))]
     varyings = [_symbol(rng, b"VVAR") for _ in range(rng.randint(0, 3))]
     fragment = _chunk(
@@ -181,7 +193,10 @@ def mbs_input(rng: random.Random) -> bytes:
 
 def text_input(rng: random.Random) -> str:
     """Realistic lines or what `lima dis` prints for a random stream, after one to four edits."""
-    if rng.random() < 0.5:
+    pick = rng.random()
+    if pick < GIANT:
+        text = rng.choice(("\n".join(text_program(rng) for _ in range(2000)), "load.u 1 " + "9" * 200_000))
+    elif pick < 0.5:
         text = text_program(rng)
     else:
         text = "\n".join(lima.listing_lines(lima.decode(stream_input(rng))))
