@@ -1,0 +1,324 @@
+"""The assembly editor: a `TextArea` highlighted by our Pygments lexers, with diagnostics.
+
+It edits text only and posts intents: `TextEdited` for every change (typing, paste,
+undo, redo, the Lima order fix), in the whole text's line numbers (the editor may show a
+window of a huge module: `first_line` is the window's first line), `CursorLineChanged`
+for the panes to follow, and `Closed` on escape. The screen drives the editing session
+and hands back the messages to show (`show_messages`): a mark in the gutter on each
+line that has one, the message of the cursor's line under the editor, `f8`/`shift+f8`
+to step through them. In Lima mode, `ctrl+o` fixes the order diagnostics of the
+cursor's line.
+
+Highlighting: `TextArea` highlights with tree-sitter; here `_build_highlight_map` (its
+hook) fills the per-line highlight table from Pygments tokens, each distinct line
+lexed once and cached by its text, so an edit lexes only the lines it changed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from pygments.lexer import Lexer
+from pygments.token import _TokenType
+from rich.color import Color
+from rich.segment import Segment
+from rich.style import Style
+from textual.binding import Binding
+from textual.message import Message
+from textual.strip import Strip
+from textual.widgets import TextArea
+from textual.widgets.text_area import Edit, EditResult, TextAreaTheme
+
+from codec.diagnostics import Severity
+from inspector.editing.incremental import changed_lines
+from inspector.editing.lima_fix import fixed_line
+from inspector.editing.session import LineMessage
+from inspector.lexers.lima import LimaLexer
+from inspector.lexers.spirv import SpirvLexer
+from themes import pygments_style_for
+
+LEX_CACHE_LINES = 50_000
+"""Distinct lines whose highlights are kept; the cache is emptied past this."""
+
+Highlight = tuple[int, int | None, str]
+
+
+class AsmEditor(TextArea):
+    """SPIR-V or Lima assembly text under edit (see the module's docstring)."""
+
+    DEFAULT_CSS = """
+    AsmEditor { border-subtitle-align: left; }
+    AsmEditor > .asm-editor--error-mark { color: $error; text-style: bold; }
+    AsmEditor > .asm-editor--warning-mark { color: $warning; text-style: bold; }
+    """
+    COMPONENT_CLASSES = {"asm-editor--error-mark", "asm-editor--warning-mark"}
+
+    BINDINGS = [
+        Binding("escape", "close", "Back to panes", id="editor.close", tooltip="Leave the editor; the text is kept"),
+        Binding("f8", "next_message", "Next problem", id="editor.next_message",
+                tooltip="Move to the next line with a diagnostic"),
+        Binding("shift+f8", "previous_message", "Previous problem", id="editor.previous_message",
+                tooltip="Move to the previous line with a diagnostic"),
+        Binding("ctrl+o", "fix_order", "Fix order", id="editor.fix_order",
+                tooltip="Lima: put the line's ops in control-word order and destinations first"),
+    ]
+
+    _pygments_style = None
+    """The app theme's Pygments style, once mounted."""
+
+    class TextEdited(Message):
+        """Lines [start, end) of the whole text now read `lines`."""
+
+        def __init__(self, editor: AsmEditor, start: int, end: int, lines: list[str]) -> None:
+            super().__init__()
+            self.editor = editor
+            self.start = start
+            self.end = end
+            self.lines = lines
+
+        @property
+        def control(self) -> AsmEditor:
+            return self.editor
+
+    class CursorLineChanged(Message):
+        """The cursor moved to another line (of the whole text)."""
+
+        def __init__(self, editor: AsmEditor, line: int) -> None:
+            super().__init__()
+            self.editor = editor
+            self.line = line
+
+        @property
+        def control(self) -> AsmEditor:
+            return self.editor
+
+    class Closed(Message):
+        """Leave the editor for the panes (the text stays in the session)."""
+
+        def __init__(self, editor: AsmEditor, line: int) -> None:
+            super().__init__()
+            self.editor = editor
+            self.line = line
+            """The cursor's line in the whole text, for the panes to select."""
+
+        @property
+        def control(self) -> AsmEditor:
+            return self.editor
+
+    def __init__(
+        self,
+        text: str = "",
+        *,
+        lima: bool = False,
+        first_line: int = 0,
+        name: str | None = None,
+        id: str | None = None,
+        classes: str | None = None,
+    ) -> None:
+        # Set before TextArea's __init__, which loads the text and moves the cursor.
+        self.lima = lima
+        """True for Lima (seed-004) text: the Lima lexer and the order fix."""
+        self.first_line = first_line
+        """The whole text's line shown as this editor's first (a huge module's window)."""
+        self._lexer: Lexer = LimaLexer() if lima else SpirvLexer()
+        self._lexed: dict[str, list[Highlight]] = {}
+        self._messages: dict[int, list[LineMessage]] = {}
+        self._last_cursor_line = -1
+        super().__init__(
+            text, language=None, soft_wrap=False, show_line_numbers=True, tab_behavior="focus",
+            name=name, id=id, classes=classes,
+        )
+        self.line_number_start = first_line + 1
+
+    # ------------------------------------------------------------ content
+
+    def load_window(self, text: str, first_line: int, cursor_line: int | None = None) -> None:
+        """Show `text` as the whole text's lines from `first_line` (clears undo)."""
+        self.first_line = first_line
+        self.line_number_start = first_line + 1
+        self.load_text(text)
+        if cursor_line is not None:
+            self.move_cursor((max(0, cursor_line - first_line), 0), center=True)
+
+    def edit(self, edit: Edit) -> EditResult:
+        """Apply an edit and post the lines it changed."""
+        top, bottom = edit.top, edit.bottom
+        result = super().edit(edit)
+        lines = [self.document.get_line(row) for row in range(top[0], result.end_location[0] + 1)]
+        self.post_message(self.TextEdited(self, self.first_line + top[0], self.first_line + bottom[0] + 1, lines))
+        return result
+
+    def undo(self) -> None:
+        """Undo the last batch of edits and post what changed."""
+        self._post_difference(super().undo)
+
+    def redo(self) -> None:
+        """Redo the last undone batch and post what changed."""
+        self._post_difference(super().redo)
+
+    def _post_difference(self, action) -> None:
+        before = list(self.document.lines)
+        action()
+        after = list(self.document.lines)
+        change = changed_lines(before, after)
+        if change is not None:
+            first, old_end, new_end = change
+            offset = self.first_line
+            self.post_message(self.TextEdited(self, offset + first, offset + old_end, after[first:new_end]))
+
+    # ---------------------------------------------------------- highlighting
+
+    def _build_highlight_map(self) -> None:
+        """Highlights from Pygments tokens, one cached lexing per distinct line."""
+        self._line_cache.clear()
+        highlights = self._highlights
+        highlights.clear()
+        if self._pygments_style is None:  # not mounted yet: on_mount highlights
+            return
+        lexed = self._lexed
+        if len(lexed) > LEX_CACHE_LINES:
+            lexed.clear()
+        for row, line in enumerate(self.document.lines):
+            spans = lexed.get(line)
+            if spans is None:
+                spans = lexed[line] = self._lex(line)
+            if spans:
+                highlights[row] = spans
+
+    def _lex(self, line: str) -> list[Highlight]:
+        """(start byte, end byte, style name) of each token of one line."""
+        spans: list[Highlight] = []
+        ascii_only = line.isascii()
+        styles = self._theme.syntax_styles if self._theme is not None else {}
+        for index, token_type, value in self._lexer.get_tokens_unprocessed(line):
+            if not value or value.isspace():
+                continue
+            name = str(token_type)
+            if name not in styles:
+                styles[name] = self._style_of(token_type)
+            start = index if ascii_only else len(line[:index].encode("utf-8"))
+            end = start + (len(value) if ascii_only else len(value.encode("utf-8")))
+            spans.append((start, end, name))
+        return spans
+
+    def _style_of(self, token_type: _TokenType) -> Style:
+        spec = self._pygments_style.style_for_token(token_type)
+        color = spec.get("color")
+        return Style(
+            color=Color.parse("#" + color) if color else None,
+            bold=bool(spec.get("bold")) or None,
+            italic=bool(spec.get("italic")) or None,
+            underline=bool(spec.get("underline")) or None,
+        )
+
+    def _use_theme(self) -> None:
+        """A TextArea theme whose syntax styles come from the app theme's Pygments style."""
+        app_theme = self.app.current_theme
+        self._pygments_style = pygments_style_for(self.app.theme, app_theme.dark)
+        name = f"spvinspect-editor-{self.app.theme}"
+        self.register_theme(TextAreaTheme(name, syntax_styles={}))
+        self._lexed.clear()
+        self.theme = name
+
+    def on_mount(self) -> None:
+        self.watch(self.app, "theme", self._theme_changed, init=False)
+        self._use_theme()
+        self._build_highlight_map()
+
+    def _theme_changed(self, _theme: str) -> None:
+        self._use_theme()
+        self._build_highlight_map()
+        self.refresh()
+
+    # ------------------------------------------------------------ messages
+
+    def show_messages(self, messages: Iterable[LineMessage]) -> None:
+        """Show diagnostics (whole-text lines): gutter marks and the cursor line's message."""
+        by_line: dict[int, list[LineMessage]] = {}
+        for message in messages:
+            row = message.line - self.first_line
+            if 0 <= row < self.document.line_count:
+                by_line.setdefault(row, []).append(message)
+        self._messages = by_line
+        self._line_cache.clear()
+        self._show_cursor_message()
+        self.refresh()
+
+    @property
+    def message_lines(self) -> list[int]:
+        """Rows (of this editor) that carry a message, in order."""
+        return sorted(self._messages)
+
+    def _render_line(self, y: int) -> Strip:
+        strip = super()._render_line(y)
+        if not self._messages or not self.show_line_numbers:
+            return strip
+        info = self.wrapped_document._offset_to_line_info
+        offset = y + self.scroll_offset.y
+        if offset >= len(info) or info[offset] is None:
+            return strip
+        row, section = info[offset]
+        messages = self._messages.get(row)
+        if not messages or section != 0:
+            return strip
+        error = any(m.diagnostic.severity is Severity.ERROR for m in messages)
+        style = self.get_component_rich_style("asm-editor--error-mark" if error else "asm-editor--warning-mark")
+        mark = Strip([Segment("●" if error else "▲", style)], 1)
+        return Strip.join([mark, strip.crop(1, strip.cell_length)])
+
+    def _show_cursor_message(self) -> None:
+        messages = self._messages.get(self.cursor_location[0])
+        if not messages:
+            self.border_subtitle = ""
+            return
+        first = messages[0]
+        more = f" (+{len(messages) - 1})" if len(messages) > 1 else ""
+        where = f"{first.line + 1}:{first.column + 1}"
+        self.border_subtitle = f"{where} {first.diagnostic.severity.value}: {first.diagnostic.message}{more}"
+
+    def _watch_selection(self, previous_selection, selection) -> None:
+        super()._watch_selection(previous_selection, selection)
+        self._show_cursor_message()
+        row = selection.end[0]
+        if row != self._last_cursor_line:
+            self._last_cursor_line = row
+            self.post_message(self.CursorLineChanged(self, self.first_line + row))
+
+    # ------------------------------------------------------------- actions
+
+    def action_close(self) -> None:
+        """Back to the panes."""
+        self.post_message(self.Closed(self, self.first_line + self.cursor_location[0]))
+
+    def action_next_message(self) -> None:
+        """To the next line with a message (wrapping round)."""
+        rows = self.message_lines
+        if rows:
+            here = self.cursor_location[0]
+            row = next((r for r in rows if r > here), rows[0])
+            self._go_to_message(row)
+
+    def action_previous_message(self) -> None:
+        """To the previous line with a message (wrapping round)."""
+        rows = self.message_lines
+        if rows:
+            here = self.cursor_location[0]
+            row = next((r for r in reversed(rows) if r < here), rows[-1])
+            self._go_to_message(row)
+
+    def _go_to_message(self, row: int) -> None:
+        self.move_cursor((row, self._messages[row][0].column), center=True)
+
+    def action_fix_order(self) -> None:
+        """Lima: fix the cursor line's field-order and destination-order diagnostics."""
+        if not self.lima:
+            self.notify("The order fix is for Lima text", severity="warning")
+            return
+        row = self.cursor_location[0]
+        messages = [m.diagnostic.message for m in self._messages.get(row, [])]
+        line = self.document.get_line(row)
+        fixed = fixed_line(line, messages)
+        if fixed is None:
+            self.notify("Nothing to fix on this line", severity="information")
+            return
+        self.replace(fixed, (row, 0), (row, len(line)))
