@@ -126,7 +126,7 @@ class LazyModule:
         index = self._index
         while not index.done and index.next_offset <= word_offset:
             with self._lock:
-                index.extend(len(index.offsets) + INDEX_STEP)
+                index.extend(len(index.offsets) + CHUNK)
 
     @property
     def indexed(self) -> bool:

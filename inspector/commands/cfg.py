@@ -8,6 +8,7 @@ from codec.cfg.graph import build_cfg
 from codec.binary.decoder import decode
 from codec.diagnostics import has_errors
 from codec.cfg.dot import to_dot
+from codec.text.names import module_names
 from inspector.commands.io import read_input, report, write_output
 
 
@@ -35,7 +36,7 @@ def run_cfg(args: argparse.Namespace) -> int:
     if data is None:
         return 1
     module = decode(data)
-    cfg = build_cfg(module)
+    cfg = build_cfg(module, module_names(module))
     diagnostics = [*module.diagnostics, *cfg.diagnostics]
     if not cfg.functions and has_errors(diagnostics):
         return report(args.file, diagnostics)

@@ -12,16 +12,16 @@ def print_module(path: str, raw_ids: bool = False) -> int:
     """Print the disassembly of the module at `path`; the exit code (1 on errors).
 
     The codec is imported here, not at the top: the app's start-up (which imports this
-    module for `EXAMPLE_MODULE`) does not need the eager decoder."""
-    from codec.binary.decoder import decode
+    module for `EXAMPLE_MODULE`) does not need the disassembler."""
+    from codec.binary.lazy import open_module
     from codec.text.disassembler import DisassemblyOptions, disassemble
     from inspector.commands.io import read_input, report, write_output
 
     data = read_input(path)
     if data is None:
         return 1
-    module = decode(data)
+    module = open_module(data)
     text = disassemble(module, DisassemblyOptions(friendly_names=not raw_ids))
     if not write_output(None, text.encode("utf-8", "surrogateescape")):
         return 1
-    return report(path, module.diagnostics)
+    return report(path, module.check())

@@ -5,6 +5,8 @@ from __future__ import annotations
 from conftest import corpus_files
 
 from codec.binary.decoder import decode
+from codec.binary.lazy import open_module
+from codec.binary.model import Module
 from codec.text.explain import explain
 from inspector.cli import main
 from inspector.commands.open import EXAMPLE_MODULE
@@ -17,6 +19,24 @@ def assert_every_word_explained(data: bytes, name: str) -> None:
     for entry in entries:
         assert entry.value == module.words[entry.offset]
         assert entry.text.strip(), f"{name}: word {entry.offset} has no meaning"
+    owners = word_owners(module)
+    for entry in entries:
+        assert (entry.instruction, entry.operand) == owners.get(entry.offset, (None, None)), (
+            f"{name}: word {entry.offset} attributed to {entry.instruction, entry.operand}"
+        )
+    assert list(explain(open_module(data))) == entries, f"{name}: the lazy module explains otherwise"
+
+
+def word_owners(module: Module) -> dict[int, tuple[int, int | None]]:
+    """Instruction index and operand index of every word, from the model's offsets: the
+    first word of an instruction has no operand; header and tail words no instruction."""
+    owners: dict[int, tuple[int, int | None]] = {}
+    for index, inst in enumerate(module.instructions):
+        owners[inst.offset] = (index, None)
+        for number, operand in enumerate(inst.operands):
+            for offset in range(operand.offset, operand.end):
+                owners[offset] = (index, number)
+    return owners
 
 
 def test_example_module_lines(capsys):

@@ -1,0 +1,145 @@
+"""Names once: a module's friendly names (or raw numbers) computed once, lazily, and
+exactly those of the ordered pass over every instruction."""
+
+from __future__ import annotations
+
+import random
+import struct
+
+import pytest
+from conftest import corpus_files
+
+from codec.binary import lazy
+from codec.binary.decoder import decode
+from codec.binary.instruction_decoder import InstructionDecoder
+from codec.binary.lazy import open_module
+from codec.cfg.graph import build_cfg
+from codec.text.explain import explain
+from codec.text.names import friendly_names, module_names
+from inspector.commands.open import EXAMPLE_MODULE
+
+HEADER = [0x07230203, 0x00010500, 0x00080001, 40, 0]
+
+
+def words_of(data: bytes) -> list[int]:
+    return list(struct.unpack(f"<{len(data) // 4}I", data))
+
+
+def pack(words: list[int]) -> bytes:
+    return struct.pack(f"<{len(words)}I", *words)
+
+
+def string_words(text: str) -> list[int]:
+    raw = text.encode() + b"\0"
+    raw += b"\0" * (-len(raw) % 4)
+    return list(struct.unpack(f"<{len(raw) // 4}I", raw))
+
+
+def op_name(target: int, text: str) -> list[int]:
+    words = string_words(text)
+    return [(2 + len(words)) << 16 | 5, target, *words]
+
+
+def assert_names_are_the_ordered_pass(data: bytes, rng: random.Random, name: str) -> None:
+    """The lazy names, asked for in any order (and as a table), are the eager pass's."""
+    eager = friendly_names(decode(data).instructions)
+    module = open_module(data)
+    names = module_names(module)
+    ids = list(eager) + list(range(60))
+    rng.shuffle(ids)
+    for id_ in ids:
+        assert names.name(id_) == (eager.get(id_) or str(id_)), f"{name}: id {id_}"
+    table = names.table()
+    assert {i: table.get(i) or str(i) for i in ids} == {i: eager.get(i) or str(i) for i in ids}, name
+    assert module_names(open_module(data)).id_hints() == {n: i for i, n in eager.items()}, name
+
+
+def test_corpus_names_are_the_ordered_pass(corpus):
+    rng = random.Random(3)
+    files = corpus_files("spv")
+    assert files
+    for path in files:
+        assert_names_are_the_ordered_pass(path.read_bytes(), rng, path.name)
+
+
+def test_raw_names_are_numbers():
+    names = module_names(open_module(EXAMPLE_MODULE.read_bytes()), friendly=False)
+    assert names.name(5) == "5" and names.id_hints() == {} and names.table() == {}
+
+
+def test_first_names_need_no_function_body(monkeypatch):
+    """Naming the ids of the first lines reads only the part before the functions."""
+    monkeypatch.setattr(lazy, "CHUNK", 8)
+    decoded: list[int] = []
+    run = InstructionDecoder.run
+
+    def spy(self, words, offsets, forms=None):
+        decoded.extend(offsets)
+        return run(self, words, offsets, forms)
+
+    monkeypatch.setattr(InstructionDecoder, "run", spy)
+    data = EXAMPLE_MODULE.read_bytes()
+    eager = decode(data)
+    decoded.clear()
+    module = open_module(data)
+    names = module_names(module)
+    main = eager.instructions[3].operands[1].value  # OpEntryPoint's function
+    assert names.name(main) == "main"
+    first_function = next(i for i in eager.instructions if i.opname == "OpFunction")
+    assert decoded and max(decoded) < first_function.offset
+
+
+def test_names_in_a_function_body_are_named_in_order():
+    """A broken module that names things inside a function body: the ordered pass runs
+    through the bodies, so the names stay exactly the eager pass's."""
+    data = EXAMPLE_MODULE.read_bytes()
+    eager = decode(data)
+    words = words_of(data)
+    label = next(i for i in eager.instructions if i.opname == "OpLabel")
+    body_id = [i for i in eager.instructions if i.result_id][-1].result_id  # defined later
+    words[label.end : label.end] = op_name(body_id, "late_value")
+    assert_names_are_the_ordered_pass(pack(words), random.Random(4), "OpName in a body")
+    names = module_names(open_module(pack(words)))
+    assert names.name(body_id) == "late_value"
+
+
+def test_a_body_id_whose_number_is_taken_gets_a_suffix():
+    data = EXAMPLE_MODULE.read_bytes()
+    eager = decode(data)
+    words = words_of(data)
+    label = next(i for i in eager.instructions if i.opname == "OpLabel")
+    first_name = next(i for i in eager.instructions if i.opname == "OpName")
+    main = eager.instructions[3].operands[1].value  # named before its own OpName
+    words[first_name.offset : first_name.offset] = op_name(main, str(label.result_id))
+    data = pack(words)
+    assert_names_are_the_ordered_pass(data, random.Random(5), "number taken")
+    assert module_names(open_module(data)).name(label.result_id) == f"{label.result_id}_0"
+
+
+@pytest.mark.parametrize("chunk", [3, 256])
+def test_shuffled_modules_names_are_the_ordered_pass(monkeypatch, chunk):
+    monkeypatch.setattr(lazy, "CHUNK", chunk)
+    rng = random.Random(chunk)
+    eager = decode(EXAMPLE_MODULE.read_bytes())
+    instructions = [list(eager.words[i.offset : i.end]) for i in eager.instructions]
+    for _ in range(30):
+        edited = [list(words) for words in instructions]
+        for _ in range(rng.randrange(1, 4)):
+            source, target = rng.randrange(len(edited)), rng.randrange(len(edited) + 1)
+            if rng.random() < 0.5:
+                edited.insert(target, list(edited[source]))
+            else:
+                edited.insert(target, edited.pop(source))
+        data = pack([*eager.words[:5], *(w for words in edited for w in words)])
+        assert_names_are_the_ordered_pass(data, rng, "shuffled")
+
+
+def test_the_name_map_is_handed_to_explain_and_the_cfg():
+    data = EXAMPLE_MODULE.read_bytes()
+    module = decode(data)
+    raw = module_names(module, friendly=False)
+    cfg = build_cfg(module, raw)
+    assert all(block.name == str(block.id) for f in cfg.functions for block in f.blocks)
+    assert build_cfg(module, module_names(module)).functions[0].name == "main"
+    assert not any("%main" in e.text for e in explain(module, names=raw))
+    assert any("%main" in t for t in (e.text for e in explain(open_module(data))))
