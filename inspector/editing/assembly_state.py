@@ -25,7 +25,7 @@ from codec.asm.ids import numeric_ids
 from codec.asm.lexer import SourceMap, tokenize, word_offsets
 from codec.asm.plans import load_plans
 from codec.asm.quick import QuickEncoder
-from codec.diagnostics import Diagnostic
+from codec.diagnostics import Diagnostic, Severity
 
 _EXACT_LINE = re.compile('["\\\\;,()\x0b\x0c\x1c-\x1f\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]')
 """Characters after which `str.split` may split a line differently from spirv-as."""
@@ -124,8 +124,8 @@ def assemble_full(lines: list[str], hints: dict[str, int]) -> FullAssembly:
     encoder.ids.pin(pins)
     try:
         encoder.run()
-    except AssemblyError:
-        return _plain(text, hints)
+    except AssemblyError as error:
+        return FullAssembly(None, [_diagnostic(error, source)])
     bound = encoder.ids.bound
     if header is not None:
         words = array("I", header.words) if header.words is not None else array(
@@ -153,6 +153,22 @@ def assemble_full(lines: list[str], hints: dict[str, int]) -> FullAssembly:
         ),
         [],
     )
+
+
+def _diagnostic(error: AssemblyError, source: SourceMap) -> Diagnostic:
+    """The error at its line:col, placed as `codec.asm.assembler.assemble` places it (a
+    word's start or end, a character, or the end of the text)."""
+    kind, index = error.where
+    if kind == "start":
+        offset = source.word_start(index)
+    elif kind == "end":
+        offset = source.word_end(index)
+    elif kind == "char":
+        offset = index
+    else:
+        offset = len(source.text)
+    line, column = source.line_col(offset)
+    return Diagnostic(error.message, Severity.ERROR, line=line, column=column)
 
 
 def _plain(text: str, hints: dict[str, int]) -> FullAssembly:

@@ -1,0 +1,178 @@
+"""Saving an edit: atomic, .bak on the first save, changed-on-disk detection, clear failures
+that keep the edit, never a binary that failed to assemble."""
+
+from __future__ import annotations
+
+import errno
+import os
+import struct
+
+import lima
+import pytest
+
+from inspector.commands.open import EXAMPLE_MODULE
+from inspector.editing.saving import (
+    ChangedOnDisk, NotAssembled, SavedFile, SaveError, mbs_with_code, save_assembly, save_binary, save_lima,
+)
+from inspector.editing.session import EditSession
+from lima.mbs import parse_mbs
+
+
+def settled(session: EditSession) -> EditSession:
+    while (job := session.request()) is not None:
+        session.accept(job.run())
+    return session
+
+
+@pytest.fixture
+def opened(tmp_path):
+    """The example module copied to a file, with its editing session and saved file."""
+    path = tmp_path / "module.spv"
+    path.write_bytes(EXAMPLE_MODULE.read_bytes())
+    return path, settled(EditSession.open(path.read_bytes())), SavedFile(path)
+
+
+def edit_a_constant(session: EditSession) -> None:
+    row = next(i for i, line in enumerate(session.lines) if "OpConstant %float " in line)
+    end = len(session.lines[row])
+    session.edit((row, end), (row, end), "5")
+    settled(session)
+
+
+def test_unchanged_text_saves_byte_identical_and_keeps_a_backup(opened):
+    path, session, file = opened
+    original = path.read_bytes()
+    save_binary(session, file)
+    assert path.read_bytes() == original
+    assert file.backup_path.read_bytes() == original
+
+
+def test_the_backup_is_the_original_even_after_later_saves(opened):
+    path, session, file = opened
+    original = path.read_bytes()
+    edit_a_constant(session)
+    assert session.modified
+    save_binary(session, file)
+    assert path.read_bytes() == session.binary != original
+    assert not session.modified
+    edit_a_constant(session)
+    save_binary(session, file)
+    assert file.backup_path.read_bytes() == original
+
+
+def test_a_failure_before_the_rename_leaves_the_original(opened, monkeypatch):
+    path, session, file = opened
+    original = path.read_bytes()
+    edit_a_constant(session)
+
+    def failing_replace(source, target):
+        if str(target) == str(path):
+            raise OSError(errno.EIO, "Input/output error")
+        return os.rename(source, target)
+
+    monkeypatch.setattr(os, "replace", failing_replace)
+    with pytest.raises(SaveError, match="the edit is still in memory"):
+        save_binary(session, file)
+    assert path.read_bytes() == original
+    assert session.modified and "5" in session.text
+    assert [p.name for p in path.parent.iterdir() if p.name.endswith(".tmp")] == []
+
+
+def test_a_full_disk_is_said_in_words_and_leaves_the_original(opened, monkeypatch):
+    path, session, file = opened
+    original = path.read_bytes()
+    edit_a_constant(session)
+    real_write = os.write
+
+    def full_disk(fd, data):
+        if os.fstat(fd).st_size > 0 or len(data) > 100:
+            raise OSError(errno.ENOSPC, "No space left on device")
+        return real_write(fd, data)
+
+    monkeypatch.setattr(os, "write", full_disk)
+    with pytest.raises(SaveError) as failure:
+        save_binary(session, file)
+    assert "is full" in str(failure.value) and "still in memory" in str(failure.value)
+    assert path.read_bytes() == original
+
+
+def test_a_file_changed_on_disk_is_not_overwritten_unless_asked(opened):
+    path, session, file = opened
+    edit_a_constant(session)
+    path.write_bytes(path.read_bytes() + b"\0\0\0\0")
+    assert file.changed_on_disk()
+    with pytest.raises(ChangedOnDisk):
+        save_binary(session, file)
+    save_binary(session, file, overwrite=True)
+    assert path.read_bytes() == session.binary and not file.changed_on_disk()
+
+
+def test_touching_the_file_without_changing_it_is_not_a_change(opened):
+    path, _, file = opened
+    os.utime(path, ns=(1, 1))
+    assert not file.changed_on_disk()
+
+
+def test_a_binary_that_failed_to_assemble_is_never_saved(opened):
+    path, session, file = opened
+    original = path.read_bytes()
+    row = next(i for i, line in enumerate(session.lines) if "OpConstant %float " in line)
+    session.edit((row, 0), (row, len(session.lines[row])), "%bad = OpConstant %float zz")
+    settled(session)
+    with pytest.raises(NotAssembled, match=rf"{row + 1}:\d+"):
+        save_binary(session, file)
+    assert path.read_bytes() == original and not file.backup_path.exists()
+
+
+def test_an_edit_not_assembled_yet_is_assembled_for_the_save(opened):
+    path, session, file = opened
+    row = next(i for i, line in enumerate(session.lines) if "OpConstant %float " in line)
+    end = len(session.lines[row])
+    session.edit((row, end), (row, end), "5")
+    assert session.busy
+    save_binary(session, file)
+    assert path.read_bytes() == settled(session).binary != EXAMPLE_MODULE.read_bytes()
+
+
+def test_save_as_assembly_text_and_into_a_missing_directory(opened, tmp_path):
+    _, session, file = opened
+    text_path = save_assembly(session, file, tmp_path / "module.spvasm")
+    assert text_path.read_text(encoding="utf-8") == session.text
+    with pytest.raises(SaveError, match="does not exist.*still in memory"):
+        save_binary(session, file, tmp_path / "no" / "such" / "dir.spv")
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root may write a read-only file")
+def test_a_read_only_file_is_said_in_words(opened):
+    path, session, file = opened
+    path.chmod(0o444)
+    with pytest.raises(SaveError, match="read-only"):
+        save_binary(session, file)
+
+
+def chunk(ident: bytes, body: bytes) -> bytes:
+    return ident + struct.pack("<I", len(body)) + body
+
+
+def test_lima_saves_a_raw_stream_and_an_mbs_with_the_edited_code(tmp_path):
+    text = "stop, mov.v0 $0 $1"
+    words, _ = lima.assemble(text)
+    program = chunk(b"CFRA", struct.pack("<I", 7) + chunk(b"FDIS", b"\0" * 4) + chunk(b"DBIN", b"\xee" * 8))
+    container = chunk(b"MBS1", program + chunk(b"CVER", struct.pack("<I", 6) + chunk(b"DBIN", b"\xff" * 16)))
+    original = tmp_path / "shader.mbs"
+    original.write_bytes(container)
+    file = SavedFile(original)
+    save_lima(text, file, tmp_path / "shader.bin")
+    assert (tmp_path / "shader.bin").read_bytes() == struct.pack(f"<{len(words)}I", *words)
+    save_lima(text, file, mbs=True)
+    saved = parse_mbs(original.read_bytes())
+    assert saved.diagnostics == []
+    assert original.read_bytes()[saved.code_offset : saved.code_offset + saved.code_size] == struct.pack(
+        f"<{len(words)}I", *words
+    )
+    assert original.read_bytes().endswith(chunk(b"CVER", struct.pack("<I", 6) + chunk(b"DBIN", b"\xff" * 16)))
+    assert file.backup_path.read_bytes() == container
+    with pytest.raises(NotAssembled):
+        save_lima("load.u 1, load.v 1 $0", file, mbs=True)
+    with pytest.raises(SaveError, match="not an MBS"):
+        mbs_with_code(b"\0" * 16, words)
