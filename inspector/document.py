@@ -10,7 +10,6 @@ in batches, so a half-million-instruction module opens at once and stays respons
 from __future__ import annotations
 
 import bisect
-import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -21,7 +20,7 @@ from codec.diagnostics import Diagnostic
 from codec.grammar import Grammar
 from codec.text.listing import DisassemblyOptions, Listing, Segment, generator_text
 from codec.text.names import NameMap, module_names
-from inspector.search import NAME_END, Query, SearchIndex, parse_query
+from inspector.search import Query, SearchIndex, parse_query
 from inspector.selection import Selection
 
 HEADER_FIELDS = ("magic", "version", "generator", "bound", "schema")
@@ -354,14 +353,13 @@ class Document:
         query = parse_query(text, set(self.grammar.by_name), name_to_id)
         if query is not None and query.kind == "id" and query.id_ is not None:
             # Spell the id as the index spells it, whatever naming the user typed in.
-            spelled = "%" + re.escape(self.names(raw).name(query.id_)) + NAME_END
-            query = Query(query.text, query.kind, re.compile(spelled), query.id_)
+            query = query.spelled(self.names(raw).name(query.id_))
         return query
 
     def search(self, query: Query, raw: bool = False) -> list[int] | None:
         """Rows matching `query`, or None while the index is being built."""
         index = self.search_index(raw)
-        return None if index is None else index.rows_matching(query.pattern)
+        return None if index is None else index.rows_matching(query)
 
     def definition(self, id_: int, near: int | None = None) -> int | None:
         """The row defining `id_`. Before the index is built, the function holding `near`

@@ -1,8 +1,9 @@
 """Search over a whole module: every instruction's line in one string, and queries on it.
 
 Textual-free. Building the index disassembles every instruction once (in a worker, in
-batches); afterwards a query is one regular-expression scan of the joined text, which
-takes milliseconds even for half a million lines, and each match maps back to its row
+batches); afterwards a query is a scan of the joined text with `str.find` (a fast
+substring search, far quicker than a regular expression with look-arounds on tens of
+megabytes), each hit checked for what may stand around it, and mapped back to its row
 by bisection over the line starts.
 """
 
@@ -13,8 +14,10 @@ import re
 from array import array
 from dataclasses import dataclass
 
-NAME_END = r"(?![A-Za-z0-9_])"
-"""An id name ends where the characters an id name may hold end."""
+NAME_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_")
+"""The characters an id name (and an opcode name) is made of."""
+NUMBER_NEIGHBOURS = NAME_CHARS | {".", "%", "-"}
+"""A number literal is not part of a longer number, name or id."""
 
 _NUMBER = re.compile(r"-?(?:0x[0-9a-fA-F]+|\d+(?:\.\d*)?(?:[eE][-+]?\d+)?)")
 _OPNAME = re.compile(r"Op[A-Za-z0-9_]+")
@@ -22,18 +25,28 @@ _OPNAME = re.compile(r"Op[A-Za-z0-9_]+")
 
 @dataclass(frozen=True, slots=True)
 class Query:
-    """What the user typed, understood: a description for the status line and a pattern."""
+    """What the user typed, understood: the text to find and what may not touch it."""
 
     text: str
     kind: str
     """`id`, `opcode`, `literal` or `text`."""
-    pattern: re.Pattern[str]
+    needle: str
+    """The text searched for (lower case when `ignore_case`)."""
+    not_before: frozenset[str] = frozenset()
+    """Characters that may not come just before a hit."""
+    not_after: frozenset[str] = frozenset()
+    """Characters that may not come just after a hit."""
+    ignore_case: bool = False
     id_: int | None = None
 
     @property
     def description(self) -> str:
         """How the status line names the search."""
         return f"{self.kind} {self.text}"
+
+    def spelled(self, name: str) -> Query:
+        """The same id query with the id spelled `%name` (as the index spells it)."""
+        return Query(self.text, self.kind, "%" + name, self.not_before, self.not_after, False, self.id_)
 
 
 class SearchIndex:
@@ -45,6 +58,7 @@ class SearchIndex:
         self._starts = array("q")
         self._length = 0
         self.text = ""
+        self._folded: str | None = None
         self.complete = False
 
     def add(self, line: str) -> None:
@@ -68,43 +82,68 @@ class SearchIndex:
         """The row whose line holds character `position` of the text."""
         return bisect.bisect_right(self._starts, position) - 1
 
-    def line_start(self, row: int) -> int:
-        """Where row `row`'s line starts in the text."""
-        return self._starts[row]
+    def _haystack(self, query: Query) -> str:
+        if not query.ignore_case:
+            return self.text
+        if self._folded is None:
+            # Lower-casing keeps every position (the listing is ASCII but for strings,
+            # whose rare non-ASCII letters may change length; they are then only found
+            # case-sensitively, which `find` on the unfolded text still does).
+            folded = self.text.lower()
+            self._folded = folded if len(folded) == len(self.text) else self.text
+        return self._folded
 
-    def rows_matching(self, pattern: re.Pattern[str]) -> list[int]:
-        """Every row with a match of `pattern`, in order, each once."""
-        rows: list[int] = []
+    def rows_matching(self, query: Query) -> list[int]:
+        """Every row with a hit of `query`, in order, each once."""
+        text = self._haystack(query)
+        needle = query.needle
+        if not needle:
+            return []
         starts = self._starts
-        row_at = bisect.bisect_right
-        next_start = -1
-        for match in pattern.finditer(self.text):
-            position = match.start()
-            if position < next_start:
-                continue  # another match on the row just recorded
-            row = row_at(starts, position) - 1
-            rows.append(row)
-            next_start = starts[row + 1] if row + 1 < len(starts) else len(self.text) + 1
+        end = len(text)
+        before, after = query.not_before, query.not_after
+        rows: list[int] = []
+        position = text.find(needle)
+        while position >= 0:
+            stop = position + len(needle)
+            if (position == 0 or text[position - 1] not in before) and (stop >= end or text[stop] not in after):
+                row = bisect.bisect_right(starts, position) - 1
+                rows.append(row)
+                if row + 1 >= len(starts):
+                    break
+                position = text.find(needle, starts[row + 1])  # one hit a row is enough
+            else:
+                position = text.find(needle, position + 1)
         return rows
 
     def uses(self, name: str) -> list[int]:
         """Rows where the id spelled `%name` appears as an operand (not where it is defined)."""
-        pattern = re.compile("%" + re.escape(name) + NAME_END)
+        spelled = "%" + name
+        query = Query(spelled, "id", spelled, not_after=NAME_CHARS)
         text = self.text
         rows = []
-        for row in self.rows_matching(pattern):
+        for row in self.rows_matching(query):
             start = self._starts[row]
-            first = pattern.search(text, start)
-            defined_here = first is not None and not text[start : first.start()].strip() and (
-                text.startswith(" = ", first.end())
-            )
-            if defined_here and pattern.search(text, first.end(), self._line_end(row)) is None:
+            line_end = self._starts[row + 1] - 1 if row + 1 < len(self._starts) else len(text)
+            line = text[start:line_end]
+            hits = _hits(line, spelled)
+            defined_here = hits and not line[: hits[0]].strip() and line.startswith(" = ", hits[0] + len(spelled))
+            if defined_here and len(hits) == 1:
                 continue
             rows.append(row)
         return rows
 
-    def _line_end(self, row: int) -> int:
-        return self._starts[row + 1] - 1 if row + 1 < len(self._starts) else len(self.text)
+
+def _hits(line: str, spelled: str) -> list[int]:
+    """Where `%name` stands whole in one line."""
+    found = []
+    position = line.find(spelled)
+    while position >= 0:
+        stop = position + len(spelled)
+        if stop >= len(line) or line[stop] not in NAME_CHARS:
+            found.append(position)
+        position = line.find(spelled, position + 1)
+    return found
 
 
 def parse_query(text: str, opnames: set[str], name_to_id) -> Query | None:
@@ -116,14 +155,13 @@ def parse_query(text: str, opnames: set[str], name_to_id) -> Query | None:
     if not text:
         return None
     if text.startswith("%") and len(text) > 1:
-        id_ = name_to_id(text[1:])
-        pattern = re.compile(re.escape(text) + NAME_END)
-        return Query(text, "id", pattern, id_)
+        return Query(text, "id", text, not_after=NAME_CHARS, id_=name_to_id(text[1:]))
     if _OPNAME.fullmatch(text) and text in opnames:
-        return Query(text, "opcode", re.compile(r"(?<![A-Za-z0-9_])" + text + NAME_END))
+        return Query(text, "opcode", text, NAME_CHARS, NAME_CHARS)
     if _NUMBER.fullmatch(text):
-        return Query(text, "literal", re.compile(r"(?<![\w.%-])" + re.escape(text) + r"(?![\w.])"))
+        return Query(text, "literal", text, NUMBER_NEIGHBOURS, NAME_CHARS | {"."})
     if len(text) >= 2 and text[0] == text[-1] == '"':
-        return Query(text, "literal", re.compile(re.escape(text)))
-    flags = re.IGNORECASE if text == text.lower() else 0
-    return Query(text, "text", re.compile(re.escape(text), flags))
+        return Query(text, "literal", text)
+    if text == text.lower():
+        return Query(text, "text", text, ignore_case=True)
+    return Query(text, "text", text)

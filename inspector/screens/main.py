@@ -91,7 +91,7 @@ class MainScreen(Screen):
             with Vertical(id="main"):
                 instruction_list = InstructionList(document, id="list")
                 instruction_list.raw = self.raw
-                instruction_list.border_title = "Instructions"
+                instruction_list.border_title = f"Instructions · {document.name}"
                 yield instruction_list
                 yield DiagnosticsPanel(id="diagnostics")
         yield SearchBar(id="search")
@@ -148,7 +148,7 @@ class MainScreen(Screen):
         if selection is None:
             return
         rows = document.row_count
-        place = f"{document.name}  {selection.byte_offset:#010x} w{selection.word}"
+        place = f"{selection.byte_offset:#010x} w{selection.word}"
         if selection.row is not None:
             place += f"  row {selection.row + 1:,}/{rows:,}"
         else:

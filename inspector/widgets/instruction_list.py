@@ -258,7 +258,13 @@ class InstructionList(ScrollView, can_focus=True):
         self._pending_g = True
 
     def on_key(self, event: events.Key) -> None:
+        """Two-key commands are read here, before bindings: keys typed in one burst reach
+        the widget before the app has run the first key's binding."""
         if not self._pending_g:
+            if event.key == "g":
+                event.stop()
+                event.prevent_default()
+                self._pending_g = True
             return
         self._pending_g = False
         second = {"g": self.action_first, "d": self.action_definition, "r": self.action_uses}.get(event.key)
