@@ -320,6 +320,15 @@ class EditSession:
         at = bisect_right(state.group_words, word) - 1
         return state.group_lines[at] if at >= 0 else None
 
+    def word_of_line(self, line: int) -> int | None:
+        """The first word of the instruction group on or before `line` (0-based), for
+        the panes to follow the editor's cursor; None before the first instruction."""
+        state = self.state
+        if state is None or state.group_lines is None:
+            return None
+        at = bisect_right(state.group_lines, line) - 1
+        return state.group_words[at] if at >= 0 else None
+
     def messages(self) -> list[LineMessage]:
         """Assembler and validator messages with their lines, in line order."""
         found = [

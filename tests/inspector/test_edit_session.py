@@ -190,3 +190,21 @@ def test_incremental_reassembly_equals_whole_on_the_example(edits):
         col = int(column * len(line))
         session.edit((row, col), (row, min(col + removed, len(line))), inserted)
         incremental_matches_whole(session)
+
+
+def test_lines_and_words_map_both_ways(session):
+    module = session.module
+    module.ensure_indexed()
+    for index in (0, module.instruction_count // 2, module.instruction_count - 1):
+        word = module.offset(index)
+        line = session.line_of_word(word)
+        assert session.lines[line].strip() == module_line(session, index)
+        assert session.word_of_line(line) == word
+    assert session.word_of_line(0) is None  # the header comments
+
+
+def module_line(session: EditSession, index: int) -> str:
+    from codec.text.listing import Listing
+    from codec.text.names import module_names
+
+    return Listing(session.module, module_names(session.module)).line(index).strip()

@@ -1,0 +1,134 @@
+"""The editing session in Lima mode: seed-004 text, re-assembled whole on each edit.
+
+The same protocol as `inspector.editing.session.EditSession` (edit / request / run /
+accept, generations, one job at a time, `messages()` for the editor), over the text
+`spvinspect lima dis` prints. A Lima program is a few hundred instructions at most, and
+the Lima assembler is linear, so every job assembles the whole text. The new file is the
+original with its code replaced: the raw stream itself, or the MBS container with its
+code chunk replaced (`inspector.editing.saving.mbs_with_code`).
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+import lima
+from codec.diagnostics import Diagnostic
+from inspector.editing.changes import ChangedWords, changed_words
+from inspector.editing.saving import lima_raw, mbs_with_code
+from inspector.editing.session import LineMessage
+from lima.mbs import is_mbs
+
+
+@dataclass(frozen=True, slots=True)
+class LimaOutcome:
+    """What one job made of the text of one generation."""
+
+    generation: int
+    data: bytes | None
+    """The whole file with the edited code (raw stream or MBS), or None on errors."""
+    diagnostics: list[Diagnostic]
+    changed: ChangedWords | None = None
+    """Words of the file that differ from the original."""
+    seconds: float = 0.0
+
+
+@dataclass(slots=True)
+class LimaJob:
+    """One assembly of the whole text; touches no session state (thread-safe)."""
+
+    generation: int
+    lines: list[str]
+    original: bytes
+
+    def run(self) -> LimaOutcome:
+        """Assemble and rebuild the file."""
+        start = time.perf_counter()
+        words, diagnostics = lima.assemble("\n".join(self.lines))
+        if words is None:
+            return LimaOutcome(self.generation, None, diagnostics, seconds=time.perf_counter() - start)
+        data = mbs_with_code(self.original, words) if is_mbs(self.original) else lima_raw(words)
+        return LimaOutcome(
+            self.generation, data, diagnostics, changed_words(self.original, data), time.perf_counter() - start
+        )
+
+
+@dataclass(slots=True)
+class LimaEditSession:
+    """A Lima program's editing session (see the module's docstring)."""
+
+    original: bytes
+    lines: list[str]
+    generation: int = 0
+    data: bytes | None = None
+    """The last good file (None until the first job is accepted: then `original`)."""
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    changed: ChangedWords = field(default_factory=ChangedWords)
+    saved_generation: int = 0
+    _running: bool = False
+    _shown_generation: int = -1
+
+    @classmethod
+    def open(cls, data: bytes) -> LimaEditSession:
+        """A session over a raw stream or MBS file, its text as `lima dis` prints it."""
+        return cls(data, lima.listing_lines(lima.decode(data), "seed"))
+
+    @property
+    def text(self) -> str:
+        """The whole text being edited."""
+        return "\n".join(self.lines)
+
+    def edit(self, start: tuple[int, int], end: tuple[int, int], text: str) -> int:
+        """Replace the text between two (line, column) locations; the new generation."""
+        (row0, col0), (row1, col1) = sorted((start, end))
+        return self.replace_lines(row0, row1 + 1, (self.lines[row0][:col0] + text + self.lines[row1][col1:]).split("\n"))
+
+    def replace_lines(self, start: int, end: int, new_lines: list[str]) -> int:
+        """Replace lines [start, end); the new generation."""
+        self.lines = self.lines[:start] + list(new_lines) + self.lines[end:]
+        self.generation += 1
+        return self.generation
+
+    @property
+    def modified(self) -> bool:
+        """True when the text differs from what was opened or last saved."""
+        return self.generation != self.saved_generation
+
+    @property
+    def assembles(self) -> bool:
+        """True when the newest text assembled."""
+        return not any(d.severity.value == "error" for d in self.diagnostics)
+
+    @property
+    def binary(self) -> bytes:
+        """The last good file: the original until an edit assembles."""
+        return self.data if self.data is not None else self.original
+
+    def request(self) -> LimaJob | None:
+        """The job to run now, or None (one is running, or the newest text is done)."""
+        if self._running or self._shown_generation == self.generation:
+            return None
+        self._running = True
+        return LimaJob(self.generation, self.lines, self.original)
+
+    def accept(self, outcome: LimaOutcome) -> bool:
+        """Take a job's outcome; True when it is for the newest text."""
+        self._running = False
+        if outcome.generation != self.generation:
+            return False
+        self._shown_generation = outcome.generation
+        self.diagnostics = outcome.diagnostics
+        if outcome.data is not None:
+            self.data = outcome.data
+            self.changed = outcome.changed or ChangedWords()
+        return True
+
+    def messages(self) -> list[LineMessage]:
+        """The assembler's diagnostics with their (0-based) lines, in line order."""
+        found = [LineMessage((d.line or 1) - 1, (d.column or 1) - 1, d) for d in self.diagnostics]
+        return sorted(found, key=lambda m: (m.line, m.column))
+
+    def mark_saved(self) -> None:
+        """The text now matches the file."""
+        self.saved_generation = self.generation
