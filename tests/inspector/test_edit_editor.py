@@ -24,6 +24,7 @@ class EditorHost(App):
         self.lima_mode = lima_mode
         self.edits: list[AsmEditor.TextEdited] = []
         self.closed: list[int] = []
+        self.cursor_lines: list[int] = []
 
     def compose(self) -> ComposeResult:
         yield AsmEditor(self.text, lima=self.lima_mode)
@@ -40,6 +41,9 @@ class EditorHost(App):
 
     def on_asm_editor_closed(self, message: AsmEditor.Closed) -> None:
         self.closed.append(message.line)
+
+    def on_asm_editor_cursor_line_changed(self, message: AsmEditor.CursorLineChanged) -> None:
+        self.cursor_lines.append(message.line)
 
 
 def example_session() -> EditSession:
@@ -143,3 +147,23 @@ async def test_the_lima_order_fix_rewrites_the_line_in_one_key():
         assert pilot.app.edits[-1].lines == ["load.v $0 1, load.u 1"]
         await pilot.press("ctrl+z")
         assert editor.text == source
+
+
+async def test_a_window_reports_edits_and_cursor_lines_in_the_whole_text():
+    session = example_session()
+    start, end = session.window(150, limit=40)
+    window = "\n".join(session.lines[start:end])
+    async with EditorHost(session).run_test() as pilot:
+        editor = pilot.app.query_one(AsmEditor)
+        editor.load_window(window, start, cursor_line=start + 3)
+        editor.focus()
+        assert editor.cursor_location == (3, 0)
+        editor.insert(" ", (3, 0))
+        await pilot.pause()
+        assert (pilot.app.edits[-1].start, pilot.app.edits[-1].end) == (start + 3, start + 4)
+        assert session.lines[start + 3].startswith(" ") and session.assembles
+        assert session.binary == EXAMPLE_MODULE.read_bytes()  # a blank changes no word
+        editor.move_cursor((5, 0))
+        await pilot.pause()
+        assert pilot.app.cursor_lines[-1] == start + 5
+        assert session.word_of_line(start + 5) is not None
