@@ -6,18 +6,19 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, settings
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from oracle import corpus_dir  # noqa: E402
+# corpus_files lives in oracle, a module only one file is named after (three are named
+# `conftest`); it is re-exported here for the tests that import it from conftest.
+from oracle import corpus_dir, corpus_files  # noqa: E402, F401
 
-
-def corpus_files(subdir: str, pattern: str = "*") -> list[Path]:
-    """Files of the shared corpus, sorted; empty when SPVINSPECT_CORPUS is unset."""
-    root = corpus_dir()
-    if root is None:
-        return []
-    return sorted((root / subdir).glob(pattern))
+# Property tests check behaviour, never speed: on a shared machine, or with a worker per
+# core under pytest-xdist, one example can take seconds, and Hypothesis's default 200 ms
+# deadline and slow-generation health check would fail tests that are correct.
+settings.register_profile("spvinspect", deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile("spvinspect")
 
 
 @pytest.fixture
