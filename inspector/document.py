@@ -18,7 +18,9 @@ from codec.binary.lazy import open_module
 from codec.binary.words import MAGIC, SWAPPED_MAGIC
 from codec.diagnostics import Diagnostic
 from codec.grammar import Grammar
-from codec.text.listing import DisassemblyOptions, Listing, Segment, generator_text
+from codec.text.listing import DisassemblyOptions, Listing, Role, Segment, generator_text
+from codec.text.reading_aids import ReadingAids, reading_rows
+from inspector.layouts import AidedLayout, PlainLayout
 from codec.text.names import NameMap, module_names
 from inspector.search import Query, SearchIndex, parse_query
 from inspector.selection import Selection
@@ -74,7 +76,8 @@ class Document:
         self._tail: list[str] | None = None
         self._ids_by_name: dict[str, int] | None = None
         self._definitions: dict[int, int] | None = None
-        self._function_starts: list[int] | None = None
+        self._layout: PlainLayout | None = None
+        self._function_rows: list[int] | None = None
         self.checked = False
         """True once the whole-module diagnostics pass has run."""
         by_name = self.grammar.by_name
@@ -176,83 +179,134 @@ class Document:
             self._tail = [] if whole else Listing(module, self.names(True), lossless).tail_lines()
         return self._tail
 
+    # -- the layout: which row shows which instruction ------------------------------
+
+    @property
+    def layout(self) -> PlainLayout:
+        """The current rows: the plain disassembly, or the reading aids (`use_layout`)."""
+        if self._layout is None:
+            self._layout = PlainLayout(self.module.instruction_count, len(self.tail_lines))
+        return self._layout
+
+    def use_layout(self, layout: PlainLayout | None) -> None:
+        """Show `layout`'s rows (None: the plain disassembly)."""
+        self._layout = layout
+        self._function_rows = None
+
+    def reading_aids_layout(self, raw: bool = False) -> AidedLayout:
+        """The rows of `dis --comment --nested-indent --reorder-blocks` (the whole module is
+        decoded at once: call it from a worker; `READING_AIDS_LIMIT` bounds the size)."""
+        rows = reading_rows(self.listing(raw), ReadingAids(comment=True, nested_indent=True, reorder_blocks=True))
+        header = len(self.listing(raw).header_lines())
+        return AidedLayout(rows[header:], len(self.tail_lines))
+
     @property
     def row_count(self) -> int:
         """Rows of the instruction list."""
-        return self.module.instruction_count + len(self.tail_lines)
+        return self.layout.count
 
-    def row_word(self, row: int) -> int:
-        """Word offset of a row's first word."""
-        count = self.module.instruction_count
-        if row < count:
-            return self.module.offset(row)
-        return min(self.module.tail_offset + row - count, len(self.module.words))
+    def row_instruction(self, row: int) -> int | None:
+        """The instruction a row shows, or None (a comment, blank or tail row)."""
+        return self.layout.instruction(row)
+
+    def row_word(self, row: int) -> int | None:
+        """Word offset of a row's first word; None for a comment or blank row."""
+        layout = self.layout
+        index = layout.instruction(row)
+        if index is not None:
+            return self.module.offset(index)
+        tail = layout.tail(row)
+        if tail is None:
+            return None
+        return min(self.module.tail_offset + tail, len(self.module.words))
 
     def segments(self, row: int, raw: bool = False) -> tuple[Segment, ...] | None:
         """A row's coloured parts, or None for a tail row (see `row_text`)."""
-        if row < self.module.instruction_count:
-            return self.listing(raw).segments(row)
-        return None
+        layout = self.layout
+        index = layout.instruction(row)
+        if index is not None:
+            return layout.segments(row, self.listing(raw).segments(index))
+        own = layout.text(row)
+        if own is None:
+            return None
+        return (Segment(own, Role.COMMENT, None),) if own else ()
 
     def row_text(self, row: int, raw: bool = False) -> str:
-        """A row's text, exactly as `spvinspect dis` prints it."""
-        count = self.module.instruction_count
-        if row < count:
-            return self.listing(raw).line(row)
-        return self.tail_lines[row - count]
+        """A row's text, exactly as `spvinspect dis` prints it (with the layout's aids)."""
+        layout = self.layout
+        own = layout.text(row)
+        if own is not None:
+            return own
+        index = layout.instruction(row)
+        if index is not None:
+            return self.listing(raw).line(index)
+        return self.tail_lines[layout.tail(row) or 0]
 
     def opcode(self, row: int) -> int | None:
         """The opcode of a row's instruction, read from its first word without decoding."""
-        if row >= self.module.instruction_count:
-            return None
-        return self.module.opcode(row)
+        index = self.layout.instruction(row)
+        return None if index is None else self.module.opcode(index)
 
     # -- selection -------------------------------------------------------------
 
     def select_row(self, row: int, operand: int | None = None) -> Selection:
-        """The selection on `row` (clamped), on `operand` of its instruction when given."""
+        """The selection on `row` (clamped), on `operand` of its instruction when given;
+        on a comment row, the word of the instruction after it."""
         if self.row_count == 0:
             return Selection(0, None)
         row = max(0, min(row, self.row_count - 1))
-        if row >= self.module.instruction_count:
-            return Selection(self.row_word(row), row)
-        operands = self.module.instruction(row).operands
+        index = self.layout.instruction(row)
+        if index is None:
+            word = self.row_word(row)
+            if word is None:
+                following = next((r for r in range(row + 1, self.row_count) if self.row_word(r) is not None), None)
+                word = self.row_word(following) if following is not None else 0
+            return Selection(word or 0, row)
+        return self.select_instruction(index, operand)
+
+    def select_instruction(self, index: int, operand: int | None = None) -> Selection:
+        """The selection on instruction `index`, on `operand` when given."""
+        row = self.layout.row_of(index)
+        operands = self.module.instruction(index).operands
         if operand is not None and 0 <= operand < len(operands):
-            return Selection(operands[operand].offset, row, row, operand)
-        return Selection(self.module.offset(row), row, row, None)
+            return Selection(operands[operand].offset, row, index, operand)
+        return Selection(self.module.offset(index), row, index, None)
 
     def select_word(self, word: int) -> Selection:
         """The selection on word `word`: its instruction and operand, a tail row, or the header."""
         module = self.module
+        layout = self.layout
         if word >= len(module.words) and module.trailing_bytes and self.tail_lines:
             return Selection(len(module.words), self.row_count - 1)
         word = max(0, min(word, max(len(module.words) - 1, 0)))
         index = module.index_at(word)
         if index is None:
-            if self.row_count and word >= module.tail_offset and word >= 5:
-                row = module.instruction_count + word - module.tail_offset
-                return Selection(word, min(row, self.row_count - 1))
+            if self.tail_lines and word >= module.tail_offset and word >= 5:
+                return Selection(word, layout.tail_row(word - module.tail_offset))
             return Selection(word, None)
         operand = next(
             (k for k, o in enumerate(module.instruction(index).operands) if o.offset <= word < o.end),
             None,
         )
-        return Selection(word, index, index, operand)
+        return Selection(word, layout.row_of(index), index, operand)
 
     # -- functions and blocks ----------------------------------------------------
 
     @property
     def function_starts(self) -> list[int]:
-        """Row of every OpFunction, in order."""
-        if self._function_starts is None:
-            self._function_starts = [span.first for span in self.module.functions()]
-        return self._function_starts
+        """Row of every OpFunction, in order (functions keep their order in every layout)."""
+        if self._function_rows is None:
+            self._function_rows = [self.layout.row_of(span.first) for span in self.module.functions()]
+        return self._function_rows
 
     def function_name(self, row: int, raw: bool = False) -> str | None:
         """The name (`%main`) of the function holding `row`, or None outside functions."""
         spans = self.module.functions()
         k = bisect.bisect_right(self.function_starts, row) - 1
-        if k < 0 or row >= spans[k].end:
+        if k < 0:
+            return None
+        index = self.layout.instruction(row)
+        if index is None and self.layout.tail(row) is not None or index is not None and index >= spans[k].end:
             return None
         return "%" + self.names(raw).name(spans[k].result_id)
 
@@ -271,9 +325,9 @@ class Document:
         return starts[k] if k >= 0 else None
 
     def block_row(self, row: int, step: int) -> int | None:
-        """The next (`step` 1) or previous (-1) OpLabel from `row`, within reach of its function."""
+        """The next (`step` 1) or previous (-1) OpLabel row from `row`, within reach of its function."""
         stop = self.function_row(row, step)
-        end = (self.module.instruction_count if step > 0 else -1) if stop is None else stop
+        end = (self.row_count if step > 0 else -1) if stop is None else stop
         for candidate in range(row + step, end, step):
             if self.opcode(candidate) == self.op_label:
                 return candidate
@@ -283,21 +337,22 @@ class Document:
         """("entry point main (Fragment)" or "function %main", row) for every entry point
         and function, for "go to" in the command palette."""
         names = self.names(False)
-        starts = self.function_starts
-        by_id = {self.module.instruction(row).result_id: row for row in starts}
+        firsts = [span.first for span in self.module.functions()]
+        by_id = {self.module.instruction(index).result_id: index for index in firsts}
         entry = self.grammar.by_name["OpEntryPoint"].opcode
         model_kind = self.grammar.operand_kinds["ExecutionModel"]
+        row_of = self.layout.row_of
         places = []
-        for row in range(starts[0] if starts else 0):
-            if self.opcode(row) != entry:
+        for index in range(firsts[0] if firsts else 0):
+            if self.module.opcode(index) != entry:
                 continue
-            operands = self.module.instruction(row).operands
+            operands = self.module.instruction(index).operands
             if len(operands) < 3 or operands[1].value not in by_id:
                 continue
             model = model_kind.by_value.get(operands[0].value)
             label = f"entry point {operands[2].value} ({model.name if model else operands[0].value})"
-            places.append((label, by_id[operands[1].value]))
-        places += [(f"function %{names.name(id_)}", row) for id_, row in by_id.items()]
+            places.append((label, row_of(by_id[operands[1].value])))
+        places += [(f"function %{names.name(id_)}", row_of(index)) for id_, index in by_id.items()]
         return places
 
     # -- definitions, uses, search ---------------------------------------------
@@ -357,49 +412,60 @@ class Document:
         return query
 
     def search(self, query: Query, raw: bool = False) -> list[int] | None:
-        """Rows matching `query`, or None while the index is being built."""
-        index = self.search_index(raw)
-        return None if index is None else index.rows_matching(query)
-
-    def definition(self, id_: int, near: int | None = None) -> int | None:
-        """The row defining `id_`. Before the index is built, the function holding `near`
-        and the part before the first function are scanned (where nearly all ids live)."""
-        if self._definitions is not None:
-            return self._definitions.get(id_)
-        starts = self.function_starts
-        ranges = [range(0, starts[0] if starts else self.module.instruction_count)]
-        if near is not None and starts:
-            k = bisect.bisect_right(starts, near) - 1
-            if k >= 0:
-                end = starts[k + 1] if k + 1 < len(starts) else self.module.instruction_count
-                ranges.insert(0, range(starts[k], end))
-        instruction = self.module.instruction
-        for rows in ranges:
-            for row in rows:
-                if instruction(row).result_id == id_:
-                    return row
-        return None
-
-    def uses(self, id_: int, raw: bool = False, limit: int = 1000) -> list[Use] | None:
-        """Where `id_` is used (at most `limit`, in order), or None while indexing."""
+        """Rows matching `query` in the current layout, in order; None while indexing."""
         index = self.search_index(raw)
         if index is None:
             return None
-        spelled = self.names(raw).name(id_)
+        return self._layout_rows(index.rows_matching(query))
+
+    def _layout_rows(self, indexed: list[int]) -> list[int]:
+        """Rows of the index (instructions, then tail lines) as rows of the layout."""
+        layout = self.layout
+        if not layout.aided:
+            return indexed
+        count = self.module.instruction_count
+        return sorted(layout.row_of(r) if r < count else layout.tail_row(r - count) for r in indexed)
+
+    def definition(self, id_: int, near: int | None = None) -> int | None:
+        """The instruction defining `id_`. Before the index is built, the function holding
+        instruction `near` and the part before the first function are scanned (where
+        nearly all ids live)."""
+        if self._definitions is not None:
+            return self._definitions.get(id_)
+        firsts = [span.first for span in self.module.functions()]
+        count = self.module.instruction_count
+        ranges = [range(0, firsts[0] if firsts else count)]
+        if near is not None and firsts:
+            k = bisect.bisect_right(firsts, near) - 1
+            if k >= 0:
+                end = firsts[k + 1] if k + 1 < len(firsts) else count
+                ranges.insert(0, range(firsts[k], end))
+        instruction = self.module.instruction
+        for indexes in ranges:
+            for index in indexes:
+                if instruction(index).result_id == id_:
+                    return index
+        return None
+
+    def uses(self, id_: int, raw: bool = False, limit: int = 1000) -> list[Use] | None:
+        """Where `id_` is used (at most `limit`, in module order), or None while indexing."""
+        index = self.search_index(raw)
+        if index is None:
+            return None
+        spelled = "%" + self.names(raw).name(id_)
         uses = []
-        for row in index.uses(spelled)[:limit]:
-            operand = next(
-                (s.operand for s in self.listing(raw).segments(row) if s.text == "%" + spelled and s.operand is not None),
-                None,
-            )
-            uses.append(Use(row, operand, self.row_text(row, raw)))
+        for instruction in index.uses(spelled[1:])[:limit]:
+            segments = self.listing(raw).segments(instruction)
+            operand = next((s.operand for s in segments if s.text == spelled and s.operand is not None), None)
+            uses.append(Use(self.layout.row_of(instruction), operand, self.listing(raw).line(instruction)))
         return uses
 
-    def operand_id(self, row: int, operand: int | None) -> int | None:
-        """The id an operand names (ids, types and results), or None for anything else."""
-        if operand is None or row >= self.module.instruction_count:
+    def operand_id(self, index: int, operand: int | None) -> int | None:
+        """The id an operand of instruction `index` names (ids, types and results), or
+        None for anything else."""
+        if operand is None or index >= self.module.instruction_count:
             return None
-        operands = self.module.instruction(row).operands
+        operands = self.module.instruction(index).operands
         if not 0 <= operand < len(operands):
             return None
         chosen = operands[operand]

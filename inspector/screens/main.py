@@ -24,6 +24,7 @@ from textual.widgets import Footer
 from textual.worker import get_current_worker
 
 from inspector.document import Document, Use
+from inspector.layouts import PlainLayout
 from inspector.messages import GoToDefinition, IndexProgress, ListUses, SelectRow, SelectWord
 from inspector.search import Query
 from inspector.selection import JumpHistory, Selection
@@ -40,6 +41,9 @@ REST = 0.004
 """… and seconds it rests, so keys and repaints never wait long for the GIL."""
 PROGRESS_EVERY = 0.25
 """Seconds between two progress reports of the index worker."""
+READING_AIDS_LIMIT = 150_000
+"""Instructions up to which the reading aids are offered: they decode the whole module at
+once and keep every instruction (a few hundred bytes each)."""
 NARROW_BELOW = 100
 """Terminal width under which the side column folds away."""
 PANES = {"header": "#header", "list": "#list", "diagnostics": "#diagnostics"}
@@ -56,6 +60,14 @@ class MainScreen(Screen):
         Binding("ctrl+o,alt+left", "back", "Back", id="main.back", tooltip="Back to where the last jump left"),
         Binding("ctrl+n,alt+right", "forward", "Forward", show=False, id="main.forward"),
         Binding("r", "toggle_raw", "Raw ids", id="main.raw", tooltip="Raw id numbers or friendly names"),
+        Binding(
+            "a",
+            "toggle_reading_aids",
+            "Reading aids",
+            show=False,
+            id="main.reading_aids",
+            tooltip="Section comments, decorations beside definitions, blocks nested in structured order (spirv-dis --comment --nested-indent --reorder-blocks)",
+        ),
         Binding("z", "zoom", "Zoom", id="main.zoom", tooltip="Zoom the focused pane to the whole screen, or back"),
         Binding("x", "hide_pane", "Hide pane", show=False, id="main.hide", tooltip="Hide the focused pane (its number key shows it again)"),
         Binding("1", "pane('header')", "Header", show=False, id="main.pane_header"),
@@ -155,7 +167,7 @@ class MainScreen(Screen):
             place += "  header"
         status.place = place
         status.detail = self._operand_text(selection)
-        status.mode = "raw ids" if self.raw else "friendly names"
+        status.mode = ("raw ids" if self.raw else "friendly names") + (" · reading aids" if document.layout.aided else "")
         instruction_list = self.query_one(InstructionList)
         function = document.function_name(selection.row, self.raw) if selection.row is not None else None
         instruction_list.border_subtitle = f"in {function}" if function else ""
@@ -169,7 +181,7 @@ class MainScreen(Screen):
         if selection.instruction is None or selection.operand is None:
             return ""
         operand = self.document.module.instruction(selection.instruction).operands[selection.operand]
-        shown = self.document.operand_text(selection.instruction, selection.operand, self.raw)
+        shown = self.document.operand_text(selection.row, selection.operand, self.raw) if selection.row is not None else ""
         label = f"'{operand.name}' " if operand.name else ""
         return f"{label}{operand.kind} {shown}"
 
@@ -239,12 +251,49 @@ class MainScreen(Screen):
     def watch_raw(self, raw: bool) -> None:
         if not self.is_mounted:
             return
+        if self.document.layout.aided:
+            # The reading aids' rows hold names: lay them out again in the new naming.
+            self._show_layout(None)
+            self._build_reading_aids(raw)
         self.query_one(InstructionList).raw = raw
         self._update_status()
         if self._query is not None:
             self._query = self.document.parse_query(self._query.text, raw)
             self._matches = []
         self._build_index()
+
+    # -- reading aids ----------------------------------------------------------------
+
+    def action_toggle_reading_aids(self) -> None:
+        """Switch between the plain disassembly and spirv-dis's reading aids."""
+        if self.document.layout.aided:
+            self._show_layout(None)
+        elif self.document.instruction_count > READING_AIDS_LIMIT:
+            self.notify(
+                f"Reading aids lay out the whole module at once: offered up to {READING_AIDS_LIMIT:,} instructions",
+                severity="warning",
+            )
+        else:
+            self._build_reading_aids(self.raw)
+
+    @work(thread=True, exclusive=True, group="reading-aids")
+    def _build_reading_aids(self, raw: bool) -> None:
+        layout = self.document.reading_aids_layout(raw)
+        if not get_current_worker().is_cancelled:
+            self.app.call_from_thread(self._show_layout, layout)
+
+    def _show_layout(self, layout: PlainLayout | None) -> None:
+        """Show the rows of `layout` (None: plain), keeping the selected word."""
+        kept = self.selection
+        self.document.use_layout(layout)
+        self._matches = []
+        self.query_one(InstructionList).rows_changed()
+        self._show_diagnostics()
+        if kept is not None:
+            if kept.instruction is not None:
+                self.selection = self.document.select_instruction(kept.instruction, kept.operand)
+            else:
+                self.selection = self.document.select_word(kept.word)
 
     # -- the whole-module index (a thread worker, in batches) ---------------------
 
@@ -278,7 +327,7 @@ class MainScreen(Screen):
         header.progress = None
         status.busy = ""
         self._show_diagnostics()
-        self.query_one(InstructionList).rows_changed()
+        self.query_one(InstructionList).refresh()
         header.refresh()
         pending, self._pending = self._pending, None
         if pending is not None:
@@ -316,25 +365,25 @@ class MainScreen(Screen):
         if id_ is None:
             self.notify("No id under the cursor: move onto one with ← →", severity="warning")
             return
-        row = self.document.definition(id_, near=self.selection.row if self.selection else None)
-        if row is not None:
-            self._jump_to_definition(id_, row)
+        index = self.document.definition(id_, near=self.selection.instruction if self.selection else None)
+        if index is not None:
+            self._jump_to_definition(id_, index)
         elif self.document.ids_defined is None:
             self._when_indexed(lambda: self._definition_after_index(id_), "Going to the definition")
         else:
             self.notify(f"%{self.document.names(self.raw).name(id_)} is not defined in this module", severity="warning")
 
     def _definition_after_index(self, id_: int) -> None:
-        row = self.document.definition(id_)
-        if row is None:
+        index = self.document.definition(id_)
+        if index is None:
             self.notify(f"%{self.document.names(self.raw).name(id_)} is not defined in this module", severity="warning")
         else:
-            self._jump_to_definition(id_, row)
+            self._jump_to_definition(id_, index)
 
-    def _jump_to_definition(self, id_: int, row: int) -> None:
-        operands = self.document.module.instruction(row).operands
+    def _jump_to_definition(self, id_: int, index: int) -> None:
+        operands = self.document.module.instruction(index).operands
         result = next((k for k, o in enumerate(operands) if o.kind == "IdResult" and o.value == id_), None)
-        self.select(self.document.select_row(row, result), jump=True)
+        self.select(self.document.select_instruction(index, result), jump=True)
 
     @on(ListUses)
     def _list_uses(self, message: ListUses) -> None:

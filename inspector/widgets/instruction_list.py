@@ -116,8 +116,9 @@ class InstructionList(ScrollView, can_focus=True):
         self.refresh()
 
     def rows_changed(self) -> None:
-        """The document gained rows (indexing went on, or an edit): resize and redraw."""
-        self.virtual_size = Size(self.virtual_size.width, self.document.row_count)
+        """The document's rows changed (another layout, an edit): resize and redraw."""
+        self._widest = 0
+        self.virtual_size = Size(GUTTER_WIDTH + 80, self.document.row_count)
         self._segments.clear()
         self.refresh()
 
@@ -168,9 +169,9 @@ class InstructionList(ScrollView, can_focus=True):
 
     def _selected_id_text(self) -> str | None:
         selection = self.selection
-        if selection is None or selection.instruction is None or selection.operand is None:
+        if selection is None or selection.row is None or selection.operand is None:
             return None
-        for text, role, operand in self._row_segments(selection.instruction):
+        for text, role, operand in self._row_segments(selection.row):
             if operand == selection.operand and role in ID_ROLES:
                 return text
         return None
@@ -206,11 +207,11 @@ class InstructionList(ScrollView, can_focus=True):
         text_strip = Strip(parts)
         self._note_width(text_strip.cell_length)
         text_strip = text_strip.crop(scroll_x, scroll_x + width - GUTTER_WIDTH)
-        byte = self.document.row_word(row) * 4
+        word = self.document.row_word(row)
         mark = "●" if row in self.diagnostic_rows else " "
         gutter = Strip(
             [
-                RichSegment(f"{byte:08x}", component("instruction-list--gutter")),
+                RichSegment(f"{word * 4:08x}" if word is not None else " " * 8, component("instruction-list--gutter")),
                 RichSegment(mark, component("instruction-list--mark")),
                 RichSegment("  "),
             ]
