@@ -125,7 +125,7 @@ def assemble_full(lines: list[str], hints: dict[str, int]) -> FullAssembly:
     try:
         encoder.run()
     except AssemblyError as error:
-        return FullAssembly(None, [_diagnostic(error, source)])
+        return FullAssembly(None, [error_diagnostic(error, source)])
     bound = encoder.ids.bound
     if header is not None:
         words = array("I", header.words) if header.words is not None else array(
@@ -155,7 +155,7 @@ def assemble_full(lines: list[str], hints: dict[str, int]) -> FullAssembly:
     )
 
 
-def _diagnostic(error: AssemblyError, source: SourceMap) -> Diagnostic:
+def error_diagnostic(error: AssemblyError, source: SourceMap) -> Diagnostic:
     """The error at its line:col, placed as `codec.asm.assembler.assemble` places it (a
     word's start or end, a character, or the end of the text)."""
     kind, index = error.where

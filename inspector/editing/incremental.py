@@ -7,13 +7,16 @@ alone against the tables the whole run declared (ids, types, imports, value type
 The result is the whole assembly's words, or None when it cannot be sure of that —
 then the caller assembles the whole text. It is sure when the edit
 
-- lies after the header comments and the text before the first instruction,
+- lies after the header comments and the text before the first instruction, and
+  leaves no string open at the stretch's end,
 - neither introduces an id word nor removes the last use of one, and touches only ids
   whose numbers are fixed (numeric ids and the disassembler's names: a name numbered on
   first sight could change number when its first appearance moves),
 - defines the same names as before, with the same result types and the same number
   types (later operands are read against those), and imports no extended set,
-- and the stretch assembles without error (errors get the whole run's exact diagnostics).
+- and the stretch assembles. When it does not, its first error is returned
+  (`StretchError`); the session shows it at once on a huge text and otherwise assembles
+  the whole text for the whole run's own diagnostic.
 
 One case is not covered: an operand whose encoding depends on a type or a value
 defined further down (a forward reference, which a valid module never holds) is read
@@ -25,12 +28,14 @@ from __future__ import annotations
 from array import array
 from bisect import bisect_right
 from collections import ChainMap, Counter
+from dataclasses import dataclass
 
 from codec.asm.errors import AssemblyError
 from codec.asm.lexer import SourceMap, tokenize
 from codec.asm.plans import load_plans
 from codec.asm.quick import QuickEncoder
-from inspector.editing.assembly_state import AssemblyState, instruction_groups
+from codec.diagnostics import Diagnostic
+from inspector.editing.assembly_state import AssemblyState, instruction_groups, error_diagnostic
 
 
 class _Overlay(dict):
@@ -85,6 +90,15 @@ def changed_lines(old: list[str], new: list[str]) -> tuple[int, int, int] | None
     return prefix, len(old) - lo, len(new) - lo
 
 
+def _closed(text: str, toks: list[str]) -> bool:
+    """True when the stretch's words end where it ends: no string left open, no
+    backslash escaping the line end, no NUL (which ends the whole text)."""
+    if "\0" in text:
+        return False
+    followed = tokenize(text + "\nOpNop")
+    return len(followed) == len(toks) + 1 and followed[-1] == "OpNop"
+
+
 def _defined(toks: list[str]) -> list[str]:
     """The id words defined (`%x =`) in a stretch, sorted."""
     return sorted(tok for tok, nxt in zip(toks, toks[1:]) if nxt == "=")
@@ -110,11 +124,12 @@ def merge_changes(change: tuple[int, int, int] | None, edit: tuple[int, int, int
 
 def splice(
     state: AssemblyState, lines: list[str], change: tuple[int, int, int] | None = None
-) -> AssemblyState | None:
+) -> AssemblyState | StretchError | None:
     """The assembly of `lines` made from `state` by re-assembling the changed
-    instructions only; `state` itself when nothing changed; None when the whole text
-    must be assembled (see the module's docstring for when). `change` says which lines
-    changed (as `changed_lines` gives it), when the caller knows."""
+    instructions only; `state` itself when nothing changed; the stretch's first error
+    when it does not assemble; None when the whole text must be assembled (see the
+    module's docstring for when). `change` says which lines changed (as
+    `changed_lines` gives it), when the caller knows."""
     group_lines, group_words = state.group_lines, state.group_words
     if group_lines is None or group_words is None or not group_lines:
         return None
@@ -137,6 +152,8 @@ def splice(
     old_toks = tokenize("\n".join(old_stretch))
     new_text = "\n".join(new_stretch)
     new_toks = tokenize(new_text)
+    if not _closed(new_text, new_toks):
+        return None
     defined = _defined(new_toks)
     if _defined(old_toks) != defined:
         return None
@@ -146,8 +163,8 @@ def splice(
     encoder = _stretch_encoder(state, new_toks, new_text)
     try:
         encoder.run()
-    except AssemblyError:
-        return None
+    except AssemblyError as error:
+        return _stretch_error(error, encoder, new_text, line0)
     declared = encoder.declared
     numbers = [state.declared.numbers[name] for name in defined]
     if encoder.ids.numbers.maps[0] or declared.imports.maps[0]:
@@ -167,6 +184,26 @@ def splice(
         group_words[:g0] + groups[1] + _shifted(group_words[g1 + 1 :], word_delta),
         count_changes=changes, full=False,
     )
+
+
+@dataclass(frozen=True, slots=True)
+class StretchError:
+    """The changed stretch does not assemble: its first error, placed in the whole text.
+
+    With the text outside the stretch as it was in a good assembly, the whole run's
+    first error is this one, up to the forward references the module's docstring names;
+    an error the stretch's own ends or tables could cause (the end of the stretch, an
+    import seen again) is not given here (splice returns None for those)."""
+
+    diagnostic: Diagnostic
+
+
+def _stretch_error(error: AssemblyError, encoder: QuickEncoder, text: str, line0: int) -> StretchError | None:
+    kind, index = error.where
+    if kind not in ("start", "end") or index >= encoder.n or "import" in error.message:
+        return None
+    found = error_diagnostic(error, SourceMap(text))
+    return StretchError(Diagnostic(found.message, found.severity, line=(found.line or 1) + line0, column=found.column))
 
 
 def _count_changes(state: AssemblyState, old_toks: list[str], new_toks: list[str]) -> dict[str, int] | None:

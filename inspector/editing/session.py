@@ -27,7 +27,7 @@ from codec.text.disassembler import DisassemblyOptions, disassemble
 from codec.text.names import module_names
 from inspector.editing.assembly_state import AssemblyState, assemble_full
 from inspector.editing.changes import ChangedWords, changed_words
-from inspector.editing.incremental import merge_changes, splice
+from inspector.editing.incremental import StretchError, merge_changes, splice
 from inspector.editing.validation import Validation, validate
 
 _FUNCTION = re.compile(r"(?:^|\s)OpFunction(?:\s|$)")
@@ -72,11 +72,18 @@ class AssemblyJob:
 
     def run(self, stale: Callable[[], bool] = lambda: False) -> AssemblyOutcome:
         """Assemble: splice into the base when possible, else the whole text; `stale`
-        says a newer edit has come, and a whole assembly is then not started."""
+        says a newer edit has come, and a whole assembly is then not started. On a huge
+        text, an error in the changed stretch is reported from the stretch alone (see
+        `incremental.StretchError`) rather than after a whole assembly of seconds."""
         start = time.perf_counter()
         state = None
         if self.base is not None:
             state = self.base if self.change is None else splice(self.base, self.lines, self.change)
+        if isinstance(state, StretchError):
+            if len(self.lines) >= HUGE_LINES:
+                return AssemblyOutcome(self.generation, None, [state.diagnostic], incremental=True,
+                                       seconds=time.perf_counter() - start)
+            state = None
         incremental = state is not None
         diagnostics: list[Diagnostic] = []
         if state is None:

@@ -4,6 +4,7 @@ stale results are dropped, and the incremental path gives what a whole assembly 
 from __future__ import annotations
 
 import re
+from unittest.mock import patch
 
 import pytest
 from hypothesis import given, settings
@@ -208,3 +209,13 @@ def module_line(session: EditSession, index: int) -> str:
     from codec.text.names import module_names
 
     return Listing(session.module, module_names(session.module)).line(index).strip()
+
+
+@pytest.mark.skipif(not EDIT_MODULES, reason="SPVINSPECT_CORPUS is not set: corpus tests skipped")
+@settings(max_examples=60)
+@given(module=st.sampled_from(EDIT_MODULES), edits=EDITS)
+def test_errors_found_in_the_changed_stretch_are_the_whole_assemblys(module, edits):
+    """On a huge text a stretch's error is shown without a whole assembly; it must be
+    the error the whole assembly reports (here every text counts as huge)."""
+    with patch("inspector.editing.session.HUGE_LINES", 0):
+        test_incremental_reassembly_equals_whole_reassembly.hypothesis.inner_test(module, edits)
