@@ -309,11 +309,14 @@ class AsmEditor(TextArea):
     def _go_to_message(self, row: int) -> None:
         self.move_cursor((row, self._messages[row][0].column), center=True)
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """The order fix is Lima's only: in SPIR-V text its key goes on to the screen."""
+        if action == "fix_order" and not self.lima:
+            return False
+        return super().check_action(action, parameters)
+
     def action_fix_order(self) -> None:
         """Lima: fix the cursor line's field-order and destination-order diagnostics."""
-        if not self.lima:
-            self.notify("The order fix is for Lima text", severity="warning")
-            return
         row = self.cursor_location[0]
         messages = [m.diagnostic.message for m in self._messages.get(row, [])]
         line = self.document.get_line(row)

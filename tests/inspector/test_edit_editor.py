@@ -167,3 +167,12 @@ async def test_a_window_reports_edits_and_cursor_lines_in_the_whole_text():
         await pilot.pause()
         assert pilot.app.cursor_lines[-1] == start + 5
         assert session.word_of_line(start + 5) is not None
+
+
+async def test_the_order_fix_key_is_left_to_the_screen_in_spirv_text():
+    async with EditorHost(text="OpNop").run_test() as pilot:
+        editor = pilot.app.query_one(AsmEditor)
+        editor.focus()
+        assert editor.check_action("fix_order", ()) is False
+        await pilot.press("ctrl+o")
+        assert editor.text == "OpNop"
