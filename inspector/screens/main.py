@@ -54,7 +54,14 @@ class MainScreen(Screen):
     """The inspector: header, instruction list and diagnostics over one document."""
 
     BINDINGS = [
-        Binding("slash", "search", "Search", id="main.search", tooltip="Search: opcode, %id or name, literal, text"),
+        Binding(
+            "slash",
+            "search",
+            "Search",
+            id="main.search",
+            tooltip="Search: opcode, %id or name, literal, text",
+            priority=True,  # acted on before the next key is routed, so a typed burst lands in the bar
+        ),
         Binding("n", "search_step(1)", "Next match", show=False, id="main.search_next"),
         Binding("N", "search_step(-1)", "Previous match", show=False, id="main.search_previous"),
         Binding("ctrl+o,alt+left", "back", "Back", id="main.back", tooltip="Back to where the last jump left"),

@@ -226,6 +226,12 @@ class InstructionList(ScrollView, can_focus=True):
         if cells > self._widest:
             self._widest = cells
             self.virtual_size = Size(GUTTER_WIDTH + cells, self.virtual_size.height)
+            # A horizontal scrollbar may have just appeared and covered the cursor's row.
+            self.call_after_refresh(self._keep_cursor_visible)
+
+    def _keep_cursor_visible(self) -> None:
+        if self.cursor_row is not None:
+            self._scroll_to_row(self.cursor_row, center=False)
 
     # -- keys: each becomes an intent ----------------------------------------------
 

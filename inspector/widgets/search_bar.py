@@ -29,7 +29,8 @@ class SearchBar(Input):
     def open(self) -> None:
         """Show the bar, focused, with the last query selected."""
         self.display = True
-        self.focus()
+        # At once, not after a refresh: keys typed in the same burst as `/` are the query.
+        self.screen.set_focus(self)
         self.select_all()
 
     def action_close(self) -> None:
