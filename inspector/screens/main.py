@@ -23,7 +23,8 @@ from textual.widget import Widget
 from textual.widgets import Footer
 from textual.worker import get_current_worker
 
-from inspector.document import Document, Use
+from inspector.document import Document
+from inspector.module_index import Use
 from inspector.layouts import PlainLayout
 from inspector.messages import GoToDefinition, IndexProgress, ListUses, SelectRow, SelectWord
 from inspector.search import Query

@@ -11,7 +11,7 @@ from textual.screen import ModalScreen
 from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 
-from inspector.document import Use
+from inspector.module_index import Use
 
 
 class UsesScreen(ModalScreen[Use | None]):

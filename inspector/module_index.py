@@ -1,0 +1,157 @@
+"""What needs the whole module: complete diagnostics, the definition of every id, the
+search text; and the queries on them (search, uses, definitions). Textual-free.
+
+`ModuleIndex` is a part of `inspector.document.Document`, kept apart because it is the
+one part built in a worker: `index_steps` makes it in batches, with progress.
+"""
+
+from __future__ import annotations
+
+import bisect
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from inspector.search import Query, SearchIndex, parse_query
+
+INDEX_BATCH = 512
+"""Rows disassembled between two yields of `index_steps` (a few milliseconds of work)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Use:
+    """One place an id is used: the row and the operand there that names it."""
+
+    row: int
+    operand: int | None
+    line: str
+
+
+class ModuleIndex:
+    """The whole-module index of a `Document` (which provides the module, names, listing,
+    layout and tail this reads)."""
+
+    def __init__(self) -> None:
+        self._indexes: dict[bool, SearchIndex] = {}
+        self._ids_by_name: dict[str, int] | None = None
+        self._definitions: dict[int, int] | None = None
+        self.checked = False
+        """True once the whole-module diagnostics pass has run."""
+
+    @property
+    def ids_defined(self) -> int | None:
+        """How many ids the module defines, once the definitions are indexed."""
+        return None if self._definitions is None else len(self._definitions)
+
+    def index_steps(self, raw: bool = False) -> Iterator[float]:
+        """Build what needs the whole module in one pass over its instructions: the complete
+        diagnostics, the definition of every id and the search text in `raw`'s naming.
+        Yields the fraction done between batches of `INDEX_BATCH` rows, so a worker can
+        report progress, pause for the UI and stop early; done when exhausted."""
+        module = self.module
+        yield 0.0
+        if raw in self._indexes and self._indexes[raw].complete:
+            return
+        index = SearchIndex(raw)
+        definitions: dict[int, int] = {}
+        listing = self.listing(raw)
+        sealed = listing.sealed
+        segments_of = listing.instruction_segments
+        add = index.add
+        total = max(self.row_count, 1)
+        for row, inst in enumerate(module.instructions()):
+            add("".join([s.text for s in segments_of(inst, row == sealed)]))
+            result = inst.result_id
+            if result and result not in definitions:
+                definitions[result] = row
+            if row % INDEX_BATCH == INDEX_BATCH - 1:
+                yield row / total
+        for line in self.tail_lines:
+            add(line)
+        index.finish()
+        # The pass decoded every instruction in order: the diagnostics are complete.
+        self.checked = True
+        if self._definitions is None:
+            names = self.names(False)
+            self._ids_by_name = {names.name(id_): id_ for id_ in definitions}
+            self._definitions = definitions
+        self._indexes[raw] = index
+        yield 1.0
+
+    def search_index(self, raw: bool = False) -> SearchIndex | None:
+        """The finished search index for `raw`'s naming, or None while it is being built."""
+        index = self._indexes.get(raw)
+        return index if index is not None and index.complete else None
+
+    def parse_query(self, text: str, raw: bool = False) -> Query | None:
+        """A search the user typed, understood against this module's names and opcodes
+        (friendly names of ids are known once the index is built)."""
+        ids_by_name = self._ids_by_name or {}
+
+        def name_to_id(name: str) -> int | None:
+            return int(name) if name.isdigit() else ids_by_name.get(name)
+
+        query = parse_query(text, set(self.grammar.by_name), name_to_id)
+        if query is not None and query.kind == "id" and query.id_ is not None:
+            # Spell the id as the index spells it, whatever naming the user typed in.
+            query = query.spelled(self.names(raw).name(query.id_))
+        return query
+
+    def search(self, query: Query, raw: bool = False) -> list[int] | None:
+        """Rows matching `query` in the current layout, in order; None while indexing."""
+        index = self.search_index(raw)
+        if index is None:
+            return None
+        return self._layout_rows(index.rows_matching(query))
+
+    def _layout_rows(self, indexed: list[int]) -> list[int]:
+        """Rows of the index (instructions, then tail lines) as rows of the layout."""
+        layout = self.layout
+        if not layout.aided:
+            return indexed
+        count = self.module.instruction_count
+        return sorted(layout.row_of(r) if r < count else layout.tail_row(r - count) for r in indexed)
+
+    def definition(self, id_: int, near: int | None = None) -> int | None:
+        """The instruction defining `id_`. Before the index is built, the function holding
+        instruction `near` and the part before the first function are scanned (where
+        nearly all ids live)."""
+        if self._definitions is not None:
+            return self._definitions.get(id_)
+        firsts = [span.first for span in self.module.functions()]
+        count = self.module.instruction_count
+        ranges = [range(0, firsts[0] if firsts else count)]
+        if near is not None and firsts:
+            k = bisect.bisect_right(firsts, near) - 1
+            if k >= 0:
+                end = firsts[k + 1] if k + 1 < len(firsts) else count
+                ranges.insert(0, range(firsts[k], end))
+        instruction = self.module.instruction
+        for indexes in ranges:
+            for index in indexes:
+                if instruction(index).result_id == id_:
+                    return index
+        return None
+
+    def uses(self, id_: int, raw: bool = False, limit: int = 1000) -> list[Use] | None:
+        """Where `id_` is used (at most `limit`, in module order), or None while indexing."""
+        index = self.search_index(raw)
+        if index is None:
+            return None
+        spelled = "%" + self.names(raw).name(id_)
+        uses = []
+        for instruction in index.uses(spelled[1:])[:limit]:
+            segments = self.listing(raw).segments(instruction)
+            operand = next((s.operand for s in segments if s.text == spelled and s.operand is not None), None)
+            uses.append(Use(self.layout.row_of(instruction), operand, self.listing(raw).line(instruction)))
+        return uses
+
+    def operand_id(self, index: int, operand: int | None) -> int | None:
+        """The id an operand of instruction `index` names (ids, types and results), or
+        None for anything else."""
+        if operand is None or index >= self.module.instruction_count:
+            return None
+        operands = self.module.instruction(index).operands
+        if not 0 <= operand < len(operands):
+            return None
+        chosen = operands[operand]
+        return chosen.value if chosen.kind.startswith("Id") and isinstance(chosen.value, int) else None
