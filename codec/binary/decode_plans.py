@@ -16,10 +16,13 @@ from __future__ import annotations
 from array import array
 from collections.abc import Callable
 from itertools import repeat
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from codec.binary.model import Instruction, NumberType, Operand
-from codec.grammar import Grammar, InstructionDesc, OperandKind
+
+if TYPE_CHECKING:
+    from codec.binary.tables import DecoderTables
+from codec.grammar import Grammar, OperandDesc, OperandKind
 
 _new = tuple.__new__
 
@@ -30,6 +33,10 @@ MASK = 3
 STRING = 4
 TYPED = 5
 """A number whose width its result type gives (OpConstant's value)."""
+EXT_NUMBER = 6
+"""An extended instruction's number: the plan is the one of that instruction."""
+CASE = 7
+"""An OpSwitch case literal of one word, as wide as the selector's type says."""
 
 TRAILING = frozenset({STRING, TYPED})
 """Checks whose operand takes every remaining word."""
@@ -80,6 +87,12 @@ class WordPlan(NamedTuple):
     result_index: int
     all_ids: bool
     """Every operand word is an id: checked with `min` and `max`."""
+    ext_inst_set: str = ""
+    """For an extended instruction: the import name of its set …"""
+    ext_opname: str = ""
+    """… and the instruction's name in it."""
+    case_type: NumberType | None = None
+    """For OpSwitch: the selector's type, which its case literals take."""
 
 
 def _entry(kind: str, name: str, kinds: dict[str, OperandKind]) -> PlanEntry | None:
@@ -91,6 +104,8 @@ def _entry(kind: str, name: str, kinds: dict[str, OperandKind]) -> PlanEntry | N
         return PlanEntry(kind, name, STRING)
     if kind == "LiteralContextDependentNumber":
         return PlanEntry(kind, name, TYPED)
+    if kind == "LiteralExtInstInteger":
+        return PlanEntry(kind, name, EXT_NUMBER)
     ko = kinds.get(kind)
     if ko is None or not ko.is_enum:
         return None
@@ -103,12 +118,13 @@ def _entry(kind: str, name: str, kinds: dict[str, OperandKind]) -> PlanEntry | N
     return PlanEntry(kind, name, ENUM, frozenset(e.value for e in plain))
 
 
-def _plan(desc: InstructionDesc, kinds: dict[str, OperandKind]) -> SimplePlan | None:
+def simple_plan(operands: tuple[OperandDesc, ...], kinds: dict[str, OperandKind]) -> SimplePlan | None:
+    """The plan of an operand list, or None when the fast path cannot decode it."""
     required: list[PlanEntry] = []
     optional: list[PlanEntry] = []
     repeated: PlanEntry | None = None
     trailing: PlanEntry | None = None
-    for operand in desc.operands:
+    for operand in operands:
         entry = _entry(operand.kind, operand.name, kinds)
         if entry is None or repeated is not None or trailing is not None:
             return None
@@ -124,7 +140,7 @@ def _plan(desc: InstructionDesc, kinds: dict[str, OperandKind]) -> SimplePlan | 
             optional.append(entry)
         else:
             repeated = entry
-    kinds_in_order = [o.kind for o in desc.operands]
+    kinds_in_order = [o.kind for o in operands]
     return SimplePlan(
         tuple(required),
         tuple(optional),
@@ -141,13 +157,15 @@ def simple_plans(grammar: Grammar, excluded: frozenset[int]) -> dict[int, Simple
     for opcode, desc in grammar.instructions.items():
         if opcode in excluded:
             continue
-        plan = _plan(desc, grammar.operand_kinds)
+        plan = simple_plan(desc.operands, grammar.operand_kinds)
         if plan is not None:
             plans[opcode] = plan
     return plans
 
 
-def word_plan(opcode: int, opname: str, plan: SimplePlan, count: int) -> WordPlan | None:
+def word_plan(
+    opcode: int, opname: str, plan: SimplePlan, count: int, ext_inst_set: str = "", ext_opname: str = ""
+) -> WordPlan | None:
     """The plan for an instruction of `count` words, or None when no operand list of the
     plan has that many words."""
     n = count - 1
@@ -177,6 +195,8 @@ def word_plan(opcode: int, opname: str, plan: SimplePlan, count: int) -> WordPla
         plan.type_index,
         plan.result_index,
         0 < len(ids) == n,
+        ext_inst_set,
+        ext_opname,
     )
 
 
@@ -225,45 +245,102 @@ class FastEntry(NamedTuple):
     plan: WordPlan
 
 
+EXTENDED = FastEntry(None, False, -1, -1, -1, None)  # type: ignore[arg-type]
+"""The entry of an extended instruction's first word: its plan depends on the set it
+imports and on its instruction number (see `FastForms.extended`)."""
+SWITCH = FastEntry(None, False, -2, -1, -1, None)  # type: ignore[arg-type]
+"""The entry of OpSwitch's first word: its plan depends on the selector's type (see
+`FastForms.switch`)."""
+
+
+def switch_plan(opcode: int, opname: str, count: int, case_type: NumberType) -> WordPlan | None:
+    """OpSwitch's plan: selector, default, then (case literal, label) pairs, for a selector
+    type whose literals take one word; None for other types or an unpaired literal."""
+    if case_type.category != "int" or not 0 < case_type.width <= 32 or (count - 3) % 2:
+        return None
+    entries = (
+        PlanEntry("IdRef", "Selector", ID),
+        PlanEntry("IdRef", "Default", ID),
+        *(PlanEntry("LiteralInteger", "Target", CASE), PlanEntry("IdRef", "Target", ID)) * ((count - 3) // 2),
+    )
+    ids = tuple(k for k, e in enumerate(entries) if e.check == ID)
+    return WordPlan(opcode, opname, entries, ids, (), (), -1, -1, -1, False, case_type=case_type)
+
+
 class FastForms:
     """For each first word the fast path takes: its plan, and the form `compile(plan)`
     makes of it, kept once computed."""
 
-    __slots__ = ("plan_of", "compile", "prepare", "entries")
+    __slots__ = ("tables", "compile", "prepare", "entries", "_others", "_extended", "_switches")
 
     def __init__(
         self,
-        plan_of: Callable[[int, int], WordPlan | None],
+        tables: DecoderTables,
         compile: Callable[[WordPlan], Form],
         prepare: Callable[[list[int], int], None] | None = None,
     ) -> None:
-        self.plan_of = plan_of
-        """`plan_of(opcode, word count)`: the plan, or None."""
+        self.tables = tables
         self.compile = compile
         self.prepare = prepare
         """Called with the words of each run of instructions (and the offset of the first)
         before their forms are: forms that read many words can look them up in bulk."""
-        self.entries: dict[int, FastEntry | None] = {}
+        self.entries: dict[int, FastEntry] = {}
+        self._others: dict[int, FastEntry | None] = {}
+        self._extended: dict[tuple[int, str, int], FastEntry | None] = {}
+        self._switches: dict[tuple[int, NumberType], FastEntry | None] = {}
 
     def entry(self, head: int) -> FastEntry | None:
-        """The plan and form for an instruction whose first word is `head`, or None."""
-        found = self.entries.get(head, False)
+        """The plan and form for an instruction whose first word is `head`: the entry,
+        `EXTENDED` or `SWITCH` (then the plan depends on more than the first word), or
+        None. Entries are kept in `entries`, markers and None in `_others`."""
+        found = self.entries.get(head) or self._others.get(head, False)
         if found is False:
-            plan = self.plan_of(head & 0xFFFF, head >> 16)
-            found = None
-            if plan is not None:
-                found = FastEntry(
-                    self.compile(plan), plan.all_ids, plan.trailing, plan.result_index, plan.type_index, plan
-                )
-            if len(self.entries) < CACHED_FORMS:
-                self.entries[head] = found
+            opcode, count = head & 0xFFFF, head >> 16
+            if opcode in self.tables.ext_inst_opcodes:
+                found = EXTENDED if count >= 5 else None
+            elif opcode == self.tables.op_switch:
+                found = SWITCH if count >= 3 else None
+            else:
+                found = self._entry(self.tables.word_plan(opcode, count))
+            if len(self.entries) + len(self._others) < CACHED_FORMS:
+                if found is None or found is EXTENDED or found is SWITCH:
+                    self._others[head] = found
+                else:
+                    self.entries[head] = found
         return found  # type: ignore[return-value]
+
+    def extended(self, head: int, import_name: str, number: int) -> FastEntry | None:
+        """The plan and form for an extended instruction of the set imported as
+        `import_name`, with instruction number `number`, or None."""
+        key = (head, import_name, number)
+        found = self._extended.get(key, False)
+        if found is False:
+            plan = self.tables.ext_word_plan(head & 0xFFFF, head >> 16, import_name, number)
+            found = self._entry(plan)
+            if len(self._extended) < CACHED_FORMS:
+                self._extended[key] = found
+        return found  # type: ignore[return-value]
+
+    def switch(self, head: int, case_type: NumberType) -> FastEntry | None:
+        """The plan and form for an OpSwitch whose selector has type `case_type`, or None."""
+        key = (head, case_type)
+        found = self._switches.get(key, False)
+        if found is False:
+            opcode = head & 0xFFFF
+            plan = switch_plan(opcode, self.tables.instructions[opcode].opname, head >> 16, case_type)
+            found = self._switches[key] = self._entry(plan)
+        return found  # type: ignore[return-value]
+
+    def _entry(self, plan: WordPlan | None) -> FastEntry | None:
+        if plan is None:
+            return None
+        return FastEntry(self.compile(plan), plan.all_ids, plan.trailing, plan.result_index, plan.type_index, plan)
 
 
 def instruction_form(plan: WordPlan) -> Form:
     """The form that builds the decoded `Instruction`."""
-    opcode, opname, type_index, result_index, start = (
-        plan.opcode, plan.opname, plan.type_index, plan.result_index, plan.trailing
+    opcode, opname, type_index, result_index, start, ext_inst_set = (
+        plan.opcode, plan.opname, plan.type_index, plan.result_index, plan.trailing, plan.ext_inst_set
     )
     kinds = [entry.kind for entry in plan.entries]
     names = [entry.name for entry in plan.entries]
@@ -272,6 +349,8 @@ def instruction_form(plan: WordPlan) -> Form:
     operand = repeat(Operand)
     one = repeat(1)
     untyped = repeat(None)
+    if plan.case_type is not None:
+        untyped = [plan.case_type if entry.check == CASE else None for entry in plan.entries]  # type: ignore[assignment]
 
     def form(
         operand_words: list[int], offset: int, value: str | int | None, number_type: NumberType | None
@@ -289,7 +368,7 @@ def instruction_form(plan: WordPlan) -> Form:
             (offset, opcode, opname, len(operand_words) + 1,
              operand_words[type_index] if type_index >= 0 else 0,
              operand_words[result_index] if result_index >= 0 else 0,
-             operands, "", True),
+             operands, ext_inst_set, True),
         )
 
     return form

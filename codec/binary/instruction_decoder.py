@@ -16,7 +16,16 @@ from __future__ import annotations
 
 from array import array
 
-from codec.binary.decode_plans import STRING, FastForms, WordPlan, trailing_string, words_fit
+from codec.binary.decode_plans import (
+    EXTENDED,
+    STRING,
+    SWITCH,
+    FastEntry,
+    FastForms,
+    WordPlan,
+    trailing_string,
+    words_fit,
+)
 from codec.binary.model import Instruction, NumberType, Operand
 from codec.binary.tables import DecoderTables
 from codec.diagnostics import Diagnostic, Severity
@@ -72,6 +81,7 @@ class InstructionDecoder:
         "value_types",
         "number_types",
         "ext_imports",
+        "general",
     )
 
     def __init__(
@@ -92,6 +102,9 @@ class InstructionDecoder:
         self.value_types: dict[int, int] = {} if value_types is None else value_types
         self.number_types: dict[int, NumberType] = {} if number_types is None else number_types
         self.ext_imports: dict[int, str] = {} if ext_imports is None else ext_imports
+        self.general: list[int] = []
+        """Indexes, in the list the last `run` returned, of the instructions the general
+        path decoded (the `Instruction`s, when the fast path's forms make something else)."""
 
     def run(self, words: array, offsets, forms: FastForms | None = None) -> list:
         """Decode the instructions at `offsets`, in order.
@@ -101,11 +114,12 @@ class InstructionDecoder:
         default; a line of text for the disassembler) without walking the grammar; the
         others are decoded by the general path, into `Instruction`s.
         """
+        self.general = general_indexes = []
         if not len(offsets):
             return []
         forms = forms or self.tables.instruction_forms
-        entries = forms.entries
-        entry_of = forms.entry
+        known = forms.entries.get
+        resolve = self._resolve
         bound = self.bound
         value_types = self.value_types
         general = self._general
@@ -122,9 +136,7 @@ class InstructionDecoder:
         for offset in offsets:
             k = offset - first
             head = run_words[k]
-            entry = entries.get(head, False)
-            if entry is False:
-                entry = entry_of(head)
+            entry = known(head) or resolve(forms, head, run_words, k)
             if entry is not None:
                 form, all_ids, start, result_index, type_index, plan = entry
                 operand_words = run_words[k + 1 : k + (head >> 16)]
@@ -134,9 +146,11 @@ class InstructionDecoder:
                     else words_fit(plan, operand_words, bound)
                 ):
                     value = number_type = None
-                    if start < 0 or (value := trailing(plan, operand_words, words, offset)) is not None:
+                    if start >= 0:
+                        value = trailing(plan, operand_words, words, offset)
                         if type(value) is tuple:
                             value, number_type = value
+                    if start < 0 or value is not None:
                         if result_index < 0:
                             append(form(operand_words, offset, value, number_type))
                             continue
@@ -145,8 +159,22 @@ class InstructionDecoder:
                             value_types[result] = operand_words[type_index] if type_index >= 0 else 0
                             append(form(operand_words, offset, value, number_type))
                             continue
+            general_indexes.append(len(out))
             append(general(words, offset, head & 0xFFFF, head >> 16))
         return out
+
+    def _resolve(self, forms: FastForms, head: int, run_words: list[int], k: int) -> FastEntry | None:
+        """The fast path's entry for an instruction whose first word `forms` has not
+        cached an entry for: a new first word, an extended instruction (whose plan
+        depends on its import and number) or OpSwitch (on its selector's type)."""
+        entry = forms.entry(head)
+        if entry is EXTENDED:
+            name = self.ext_imports.get(run_words[k + 3])
+            return None if name is None else forms.extended(head, name, run_words[k + 4])
+        if entry is SWITCH:
+            case_type = self.number_types.get(self.value_types.get(run_words[k + 1], 0))
+            return None if case_type is None else forms.switch(head, case_type)
+        return entry
 
     def error(self, offset: int, message: str) -> None:
         """Record an error at a word offset."""

@@ -43,6 +43,15 @@ INDEX_STEP = 1 << 16
 """Instructions indexed per step while holding the lock, so other threads get a turn."""
 
 
+class DecodedRun(NamedTuple):
+    """A chunk of instructions decoded in module order: what the decoder made of each."""
+
+    entries: list
+    """`Instruction`s, or what the fast path's forms made of the instructions they took."""
+    general: list[int]
+    """Indexes in `entries` of the instructions the general path decoded (`Instruction`s)."""
+
+
 class FunctionSpan(NamedTuple):
     """A function's instructions: indexes [first, end) from OpFunction to OpFunctionEnd."""
 
@@ -157,6 +166,19 @@ class LazyModule:
         """The opcode of instruction `index`, from its first word (no decoding)."""
         return self.words[self.offset(index)] & 0xFFFF
 
+    def opcodes(self, start: int = 0) -> Iterator[int]:
+        """The opcodes of instructions `start` on, from their first words (no decoding)."""
+        words = self.words
+        offsets = self._index.offsets
+        index = start
+        while True:
+            self.ensure_indexed(index + INDEX_STEP - 1)
+            stop = min(index + INDEX_STEP, len(offsets))
+            if index >= stop:
+                return
+            yield from [words[offset] & 0xFFFF for offset in offsets[index:stop]]
+            index = stop
+
     def index_at(self, word_offset: int) -> int | None:
         """The index of the instruction holding word `word_offset`, or None (header, tail)."""
         if word_offset < HEADER_WORDS:
@@ -216,8 +238,8 @@ class LazyModule:
         """Instructions `start` to `stop` (the last when None), in order, chunk by chunk.
         The whole module is decoded in one pass, without filling the cache."""
         if start == 0 and stop is None:
-            for chunk in self.in_order():
-                yield from chunk
+            for run in self.in_order():
+                yield from run.entries
             return
         index = start
         while stop is None or index < stop:
@@ -323,22 +345,23 @@ class LazyModule:
                 break
         decoder = InstructionDecoder(tables, self._bound, value_types, number_types, ext_imports)
         instructions = decoder.run(words, offsets[start : start + CHUNK])
-        self._learn(chunk, instructions, decoder.diagnostics)
+        self._learn(chunk, instructions, decoder.general, decoder.diagnostics)
         self._cache[chunk] = instructions
         if len(self._cache) > CACHED_CHUNKS:
             self._cache.popitem(last=False)
 
-    def _learn(self, chunk: int, instructions: list, diagnostics: list[Diagnostic]) -> None:
+    def _learn(
+        self, chunk: int, entries: list, general: list[int], diagnostics: list[Diagnostic]
+    ) -> None:
         """Keep what decoding `chunk` told: its diagnostics, its invalid instructions and
-        its imports' names. (Entries other than `Instruction`s are what a fast-path
-        `emit` made of valid instructions, never imports.)"""
+        its imports' names (all among the `general` entries: the fast path takes only
+        valid instructions, and never an import)."""
         if chunk in self._chunk_diagnostics:
             return
         self._chunk_diagnostics[chunk] = diagnostics
         op_import = self._tables.op_ext_inst_import
-        for k, inst in enumerate(instructions):
-            if type(inst) is not Instruction:
-                continue
+        for k in general:
+            inst = entries[k]
             if not inst.valid:
                 self._invalid.add(chunk * CHUNK + k)
             elif inst.opcode == op_import:
@@ -372,8 +395,8 @@ class LazyModule:
         """The eager `Module`: every instruction decoded, in order."""
         instructions: list[Instruction] = []
         decoder = InstructionDecoder(self._tables, self._bound)
-        for chunk in self._in_order(decoder, None):
-            instructions.extend(chunk)
+        for run in self._in_order(decoder, None):
+            instructions.extend(run.entries)
         stop = [self._index.stop] if self._index.stop is not None else []
         return Module(
             self.words,
@@ -385,7 +408,7 @@ class LazyModule:
             decoder.ext_imports,
         )
 
-    def in_order(self, forms: FastForms | None = None) -> Iterator[list]:
+    def in_order(self, forms: FastForms | None = None) -> Iterator[DecodedRun]:
         """Every instruction, a chunk at a time, decoded in one pass from the start (the
         chunks are learnt, not cached). With `forms`, what the decoder's fast path takes
         is made by them instead (see `InstructionDecoder.run`)."""
@@ -396,7 +419,7 @@ class LazyModule:
         """The decoder's tables for this module's grammar."""
         return self._tables
 
-    def _in_order(self, decoder: InstructionDecoder, forms: FastForms | None) -> Iterator[list]:
+    def _in_order(self, decoder: InstructionDecoder, forms: FastForms | None) -> Iterator[DecodedRun]:
         """`decoder` (fresh) over every instruction, chunk by chunk, indexing as it goes;
         chunks not yet known are learnt on the way. The lock is taken per chunk, so
         other threads get a turn."""
@@ -407,9 +430,9 @@ class LazyModule:
             self.ensure_indexed(start + CHUNK - 1)
             if start >= len(offsets):
                 return
-            instructions = decoder.run(self.words, offsets[start : start + CHUNK], forms)
+            entries = decoder.run(self.words, offsets[start : start + CHUNK], forms)
             with self._lock:
-                self._learn(start // CHUNK, instructions, decoder.diagnostics[seen:])
+                self._learn(start // CHUNK, entries, decoder.general, decoder.diagnostics[seen:])
             seen = len(decoder.diagnostics)
             start += CHUNK
-            yield instructions
+            yield DecodedRun(entries, decoder.general)

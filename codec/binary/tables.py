@@ -10,7 +10,15 @@ from __future__ import annotations
 
 import threading
 
-from codec.binary.decode_plans import FastForms, SimplePlan, WordPlan, instruction_form, simple_plans, word_plan
+from codec.binary.decode_plans import (
+    FastForms,
+    SimplePlan,
+    WordPlan,
+    instruction_form,
+    simple_plan,
+    simple_plans,
+    word_plan,
+)
 from codec.grammar import Grammar, InstructionDesc, OperandKind
 
 TYPED_LITERAL_KINDS = frozenset(
@@ -68,9 +76,10 @@ class DecoderTables:
         # checks beyond their words' shapes) never take the fast path.
         self.plans: dict[int, SimplePlan] = simple_plans(
             grammar,
-            frozenset({self.op_switch, self.op_type_int, self.op_type_float, self.op_ext_inst_import}),
+            frozenset({self.op_switch, self.op_type_int, self.op_type_float, self.op_ext_inst_import})
+            | self.ext_inst_opcodes,
         )
-        self.instruction_forms = FastForms(self.word_plan, instruction_form)
+        self.instruction_forms = FastForms(self, instruction_form)
         """The fast path's plans, with the form that builds `Instruction`s."""
         # Word positions (from the instruction's first word) of the result id and its
         # type, 0 when the instruction has none. Every opcode below 65536 has an entry.
@@ -89,6 +98,23 @@ class DecoderTables:
         if plan is None:
             return None
         return word_plan(opcode, self.instructions[opcode].opname, plan, count)
+
+    def ext_word_plan(self, opcode: int, count: int, import_name: str, number: int) -> WordPlan | None:
+        """The fast path's plan for an extended instruction (`opcode` one of
+        `ext_inst_opcodes`) of `count` words, whose set is imported as `import_name` and
+        whose instruction number is `number`; None when the set or instruction is
+        unknown to the grammar or its operands are not for the fast path."""
+        ext = self.grammar.ext_inst_set(import_name)
+        desc = ext.instructions.get(number) if ext is not None else None
+        if desc is None:
+            return None
+        core = self.instructions[opcode]
+        # The extended instruction's operands take the place of the grammar's trailing
+        # operand list; its own operand kinds come before the core ones.
+        plan = simple_plan(core.operands[:4] + desc.operands, {**self.kinds, **ext.operand_kinds})
+        if plan is None:
+            return None
+        return word_plan(opcode, core.opname, plan, count, import_name, desc.opname)
 
 _TABLES: dict[int, tuple[Grammar, DecoderTables]] = {}
 _TABLES_LOCK = threading.Lock()

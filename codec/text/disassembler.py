@@ -9,7 +9,7 @@ the assembler turns back into the same words.
 
 from __future__ import annotations
 
-from codec.binary.lazy import LazyModule
+from codec.binary.lazy import DecodedRun, LazyModule
 from codec.binary.model import Instruction, Module, Operand
 from codec.grammar import Grammar, OperandKind
 from codec.binary.decode_plans import FastForms
@@ -106,8 +106,8 @@ class Disassembler:
         listing = self.listing
         forms, fast = self._line_forms()
         parts = [line + "\n" for line in listing.header_lines()]
-        for chunk in self.module.in_order(fast):  # type: ignore[union-attr]
-            parts.append(forms.text(self._pieces(forms, chunk)))
+        for run in self.module.in_order(fast):  # type: ignore[union-attr]
+            parts.append(forms.text(self._pieces(forms, run)))
         parts.extend(line + "\n" for line in listing.tail_lines())
         return "".join(parts)
 
@@ -120,18 +120,17 @@ class Disassembler:
         module = self.module
         assert isinstance(module, LazyModule)
         forms = LineForms(self.listing, module.header.bound if module.header is not None else 0)
-        return forms, FastForms(module.tables.word_plan, forms.compile, forms.prepare)
+        return forms, FastForms(module.tables, forms.compile, forms.prepare)
 
-    def _pieces(self, forms: LineForms, chunk: list) -> list[str]:
-        """The pieces of a chunk, with the lines of instructions the fast path did not
+    def _pieces(self, forms: LineForms, run: DecodedRun) -> list[str]:
+        """The pieces of a run, with the lines of the instructions the fast path did not
         take (decoded, then joined from their segments) put in place."""
         segments = self.listing.instruction_segments
-        return [
-            entry
-            if type(entry) is str
-            else forms.place(entry.offset, entry.word_count, "".join([s.text for s in segments(entry)]))
-            for entry in chunk
-        ]
+        pieces = run.entries
+        for k in run.general:
+            inst = pieces[k]
+            pieces[k] = forms.place(inst.offset, inst.word_count, "".join([s.text for s in segments(inst)]))
+        return pieces
 
     def _instruction_lines(self) -> list[str]:
         """One line per instruction."""
@@ -150,8 +149,8 @@ class Disassembler:
         words = module.words
         out: list[str] = []
         index = 0
-        for chunk in module.in_order(fast):
-            for piece in self._pieces(forms, chunk):
+        for run in module.in_order(fast):
+            for piece in self._pieces(forms, run):
                 offset = module.offset(index)
                 out.append(forms.line(piece, offset, words[offset] >> 16))
                 index += 1

@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from itertools import repeat
 
-from codec.binary.decode_plans import ENUM, LITERAL, MASK, STRING, Form, WordPlan
+from codec.binary.decode_plans import CASE, ENUM, EXT_NUMBER, LITERAL, MASK, STRING, Form, WordPlan
 from codec.binary.model import NumberType
 from codec.text.listing import INDENT, Listing, enum_text, quote_string
 from codec.text.number_format import format_number
@@ -41,7 +41,7 @@ class LineForms:
         self.formatter = listing.formatter
         names = listing.names.table()
         if bound <= ID_TABLE_LIMIT:
-            table = {i: f"%{i}" for i in range(1, bound)}
+            table = dict(zip(range(1, bound), map("%{}".format, range(1, bound))))
             table.update((id_, "%" + name) for id_, name in names.items() if 0 < id_ < bound)
             self._lookup: Callable[[list[int]], list[str]] = lambda words: list(map(table.get, words, repeat("")))
         else:
@@ -88,26 +88,44 @@ class LineForms:
         else:
             lead = f"{{:>{indent - 3}}} = " if indent else "{} = "
         trailing = plan.trailing
-        shown = [" {}"] * len(plan.entries)
+        # The extended instruction's name is the same for every instruction of the plan:
+        # written in the piece, its word skipped.
+        shown = [f" {plan.ext_opname}{{:.0}}" if e.check == EXT_NUMBER else " {}" for e in plan.entries]
         if plan.result_index >= 0:
             del shown[plan.result_index]
         piece = "{:.0}" + lead + plan.opname + "".join(shown)
         kinds = self.listing.grammar.operand_kinds
+        ext = self.listing.grammar.ext_inst_set(plan.ext_inst_set) if plan.ext_inst_set else None
+        ext_kinds = ext.operand_kinds if ext is not None else {}
         value_names = self.formatter.value_names
         converters: list[tuple[int, Callable[[int], str]]] = []
         for k, entry in enumerate(plan.entries):
-            if entry.check == ENUM:
+            if entry.check in (ENUM, MASK) and entry.kind in ext_kinds:
+                kind = ext_kinds[entry.kind]
+                converters.append((k, lambda word, kind=kind: enum_text(kind, word)))
+            elif entry.check == ENUM:
                 converters.append((k, value_names[entry.kind].__getitem__))
             elif entry.check == MASK:
                 kind = kinds[entry.kind]
                 converters.append((k, lambda word, kind=kind: enum_text(kind, word)))
             elif entry.check == LITERAL:
                 converters.append((k, str))
+            elif entry.check == CASE:
+                case_type = plan.case_type
+                converters.append((k, lambda word, case_type=case_type: format_number(word, case_type, 1)))
         swap = plan.result_index == 1
         if trailing < 0 and not converters:
+            piece += "\n"
             if not swap:
-                piece += "\n"
                 return lambda words, offset, value, number_type: piece
+
+            def result_first(words: list[int], offset: int, value: object, number_type: object) -> str:
+                texts = self.texts
+                at = offset - self.first + 1
+                texts[at], texts[at + 1] = texts[at + 1], texts[at]
+                return piece
+
+            return result_first
         string = trailing >= 0 and plan.entries[trailing].check == STRING
         endings = self._endings(piece)
 

@@ -22,7 +22,7 @@ import threading
 from collections.abc import Iterable, Iterator
 
 from codec.binary.decode_plans import FastForms, Form, WordPlan
-from codec.binary.lazy import LazyModule
+from codec.binary.lazy import DecodedRun, LazyModule
 from codec.binary.model import Instruction, Module, NumberType
 from codec.float_formats import ENCODED_FORMATS
 from codec.grammar import Grammar, load_grammar
@@ -278,7 +278,7 @@ class NameMap:
         """True once every name is in `_namer.names` (all others are numbers)."""
         self._next = 0
         """The ordered pass has named the instructions before this index."""
-        self._pass: Iterator[list] | None = None
+        self._pass: Iterator[DecodedRun] | None = None
         """The lazy module's instructions in order, a chunk at a time, as the naming pass
         sees them (see `_NamingForms`)."""
         self._pending: list = []
@@ -287,7 +287,7 @@ class NameMap:
             self._namer.build(module.instructions)
             self._settled = True
         elif self.friendly and isinstance(module, LazyModule):
-            self._pass = module.in_order(FastForms(module.tables.word_plan, _NamingForms().compile))
+            self._pass = module.in_order(FastForms(module.tables, _NamingForms().compile))
 
     def name(self, id_: int) -> str:
         """The id's name without `%`: `main`, `v4float`, or the number `42`."""
@@ -346,7 +346,8 @@ class NameMap:
         if self._pending:
             entries, self._pending = self._pending, []
             return entries
-        return next(self._pass, [])
+        run = next(self._pass, None)
+        return run.entries if run is not None else []
 
     def _visit(self, entries: list) -> None:
         """Continue the ordered pass over what the pass made of some instructions."""
@@ -369,16 +370,13 @@ class NameMap:
         unless a body names something or a number is taken (then name everything)."""
         module = self._module
         assert isinstance(module, LazyModule)
-        module.ensure_indexed()
         grammar = module.grammar
         naming = frozenset(grammar.by_name[n].opcode for n in NAMING_OPNAMES if n in grammar.by_name)
-        words = module.words
-        offsets = (module.offset(i) for i in range(self._next, module.instruction_count))
         taken = any(
             name.isascii() and name.isdigit() and name == str(int(name)) and int(name) not in self._namer.names
             for name in self._namer.used
         )
-        if taken or any(words[offset] & 0xFFFF in naming for offset in offsets):
+        if taken or not naming.isdisjoint(module.opcodes(self._next)):
             self._complete()
         self._settled = True
 
@@ -387,8 +385,8 @@ class NameMap:
         assert self._pass is not None
         entries, self._pending = self._pending, []
         self._visit(entries)
-        for entries in self._pass:
-            self._visit(entries)
+        for run in self._pass:
+            self._visit(run.entries)
         self._settled = True
 
 
