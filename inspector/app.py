@@ -38,9 +38,11 @@ class InspectorApp(App[None]):
         pane: str | None = None,
         raw: bool = False,
         theme: str | None = None,
+        notice: str | None = None,
     ) -> None:
         super().__init__()
         self.document = document
+        self._notice = notice
         self._at = at
         self._pane = pane
         self._raw = raw
@@ -57,7 +59,15 @@ class InspectorApp(App[None]):
         return MainScreen(self.document, at=self._at, pane=self._pane, raw=self._raw)
 
     def on_mount(self) -> None:
-        self.theme_changed_signal.subscribe(self, lambda theme: save_theme(theme.name))
+        self.theme_changed_signal.subscribe(self, self._remember_theme)
+        if self._notice:
+            self.notify(self._notice, severity="warning", timeout=8)
+
+    def _remember_theme(self, theme) -> None:
+        """Save a theme chosen in the app for the next start; say so when it cannot be."""
+        problem = save_theme(theme.name)
+        if problem:
+            self.notify(problem, severity="warning")
 
     def action_help(self) -> None:
         """Show every key and what each pane shows."""

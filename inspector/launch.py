@@ -91,7 +91,9 @@ def run_app(data: bytes, path: str, at: int | None, pane: str | None, raw: bool,
     from inspector.config import load_config
     from inspector.document import Document
 
+    config = load_config()
     document = Document(data, path)
     word = at // 4 if at is not None else None
-    InspectorApp(document, at=word, pane=pane, raw=raw, theme=theme or load_config().theme).run()
+    app = InspectorApp(document, at=word, pane=pane, raw=raw, theme=theme or config.theme, notice=config.problem)
+    app.run()
     return 0
