@@ -16,6 +16,7 @@ from array import array
 from bisect import bisect_right
 from collections import Counter
 from dataclasses import dataclass, field
+from itertools import accumulate, repeat
 from sys import byteorder
 
 from codec.asm.assembler import assemble
@@ -29,11 +30,6 @@ from codec.diagnostics import Diagnostic, Severity
 
 _EXACT_LINE = re.compile('["\\\\;,()\x0b\x0c\x1c-\x1f\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]')
 """Characters after which `str.split` may split a line differently from spirv-as."""
-
-
-def line_words(line: str) -> list[str]:
-    """The words of one line as the assembler splits them."""
-    return tokenize(line) if _EXACT_LINE.search(line) else line.split()
 
 
 @dataclass(slots=True)
@@ -195,13 +191,10 @@ def instruction_groups(
     starts = _line_start_words(lines, len(toks))
     group_lines, group_words = array("I"), array("I")
     if starts is not None:
-        line = 0
-        count = len(lines)
-        for first, word in zip(inst_first, inst_words):
-            while line + 1 < count and starts[line + 1] <= first:
-                line += 1
-            if starts[line] == first:
-                group_lines.append(line + first_line)
+        rows = map(bisect_right, repeat(starts), inst_first)
+        for first, word, row in zip(inst_first, inst_words, rows):
+            if starts[row - 1] == first:  # the instruction's first word starts its line
+                group_lines.append(row - 1 + first_line)
                 group_words.append(word + first_word)
         return group_lines, group_words
     text = "\n".join(lines)
@@ -219,13 +212,20 @@ def instruction_groups(
     return group_lines, group_words
 
 
-def _line_start_words(lines: list[str], total: int) -> array | None:
+def _line_start_words(lines: list[str], total: int) -> list[int] | None:
     """The index of the first word of each line, when every word lies within one line
-    (None when a quoted string runs over several)."""
-    starts = array("I")
-    count = 0
-    for line in lines:
-        starts.append(count)
-        if line:
-            count += len(line_words(line))
-    return starts if count == total else None
+    (None when a quoted string runs over several). Lines are split by `str.split`, and
+    those holding a character it may split differently at by the assembler's rules."""
+    counts = list(map(len, map(str.split, lines)))
+    text = "\n".join(lines)
+    line_ends = None
+    done = -1
+    for match in _EXACT_LINE.finditer(text):
+        if line_ends is None:
+            line_ends = list(accumulate(len(line) + 1 for line in lines))
+        row = bisect_right(line_ends, match.start())
+        if row != done:
+            counts[row] = len(tokenize(lines[row]))
+            done = row
+    starts = list(accumulate(counts, initial=0))
+    return starts[:-1] if starts[-1] == total else None
