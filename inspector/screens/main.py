@@ -159,6 +159,11 @@ class MainScreen(Screen):
     def _select_word(self, message: SelectWord) -> None:
         message.stop()
         self.select(self.document.select_word(message.word), message.jump)
+
+    @on(DiagnosticsPanel.Chosen)
+    def _diagnostic_chosen(self, message: DiagnosticsPanel.Chosen) -> None:
+        message.stop()
+        self.select(self.document.select_word(message.word), jump=True)
         self._focus_list()
 
     def _update_status(self) -> None:

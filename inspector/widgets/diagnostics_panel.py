@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from rich.text import Text
 from textual import on
+from textual.message import Message
 from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 
 from codec.diagnostics import Diagnostic
-from inspector.messages import SelectWord
 
 SHOWN_AT_MOST = 5000
 """A hostile file can have a diagnostic per word; the list stays quick to build."""
@@ -20,6 +20,13 @@ class DiagnosticsPanel(OptionList):
 
     COMPONENT_CLASSES = {"diagnostics-panel--offset", "diagnostics-panel--error", "diagnostics-panel--warning"}
     """The position column and the severity words."""
+
+    class Chosen(Message):
+        """The user picked a diagnostic: show the word it names."""
+
+        def __init__(self, word: int) -> None:
+            super().__init__()
+            self.word = word
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
@@ -56,4 +63,4 @@ class DiagnosticsPanel(OptionList):
         event.stop()
         word = self._shown[int(event.option.id or 0)].word_offset
         if word is not None:
-            self.post_message(SelectWord(word))
+            self.post_message(self.Chosen(word))
