@@ -210,9 +210,10 @@ class MainScreen(Screen):
     def action_pane(self, name: str) -> None:
         """Show and focus a pane; below 100 columns it fills the screen."""
         widget = self.query_one(PANES[name], Widget)
+        if name == "diagnostics" and not self.document.diagnostics:
+            self.notify("No diagnostics: the module decodes cleanly", timeout=3)
+            return
         widget.display = True
-        if widget.parent is not None and isinstance(widget.parent, Widget):
-            widget.parent.display = True
         widget.focus()
         if self.has_class("-narrow") and name != "list":
             self.maximize(widget, container=False)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from rich.text import Text
 from textual import on
+from textual.binding import Binding
 from textual.message import Message
 from textual.widgets import OptionList
 from textual.widgets.option_list import Option
@@ -17,6 +18,11 @@ SHOWN_AT_MOST = 5000
 
 class DiagnosticsPanel(OptionList):
     """Every diagnostic with its word offset and byte offset; `enter` jumps to the word."""
+
+    BINDINGS = [
+        Binding("j", "cursor_down", "Down", show=False, id="diagnostics.down"),
+        Binding("k", "cursor_up", "Up", show=False, id="diagnostics.up"),
+    ]
 
     COMPONENT_CLASSES = {"diagnostics-panel--offset", "diagnostics-panel--error", "diagnostics-panel--warning"}
     """The position column and the severity words."""
@@ -57,6 +63,10 @@ class DiagnosticsPanel(OptionList):
         more = len(diagnostics) - SHOWN_AT_MOST
         self.border_title = f"Diagnostics ({len(diagnostics):,})"
         self.border_subtitle = f"first {SHOWN_AT_MOST:,} shown, {more:,} more" if more > 0 else ""
+
+    def on_focus(self) -> None:
+        if self.highlighted is None and self.option_count:
+            self.highlighted = 0
 
     @on(OptionList.OptionSelected)
     def _chosen(self, event: OptionList.OptionSelected) -> None:
