@@ -267,3 +267,19 @@ async def test_movement_by_line_page_function_and_block(example_bytes):
         await pilot.press("G")
         await pilot.pause()
         assert app.screen.selection.row == document.row_count - 1
+
+
+async def test_command_palette_goes_to_a_function(example_bytes):
+    app = make_app(example_bytes)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await pilot.press("ctrl+p")
+        await pilot.pause()
+        await pilot.press(*"Go to function %blur")
+        await pilot.pause(0.5)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert app.screen.selection.row == row_of(app, "%blur_vf2_ = OpFunction")
+        await pilot.press("ctrl+o")
+        await pilot.pause()
+        assert app.screen.selection.row == 0
