@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from conftest import corpus_files
+from oracle import corpus_files
 
 from codec.binary.decoder import decode
 from inspector.cli import main

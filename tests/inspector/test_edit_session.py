@@ -15,9 +15,9 @@ from codec.binary.decoder import decode
 from inspector.commands.open import EXAMPLE_MODULE
 from inspector.editing.assembly_state import assemble_full
 from inspector.editing.session import EditSession
-from oracle import corpus_dir
+from oracle import corpus_files
 
-EDIT_MODULES = sorted((corpus_dir() / "spv").glob("*.spv"))[::60] if corpus_dir() else []
+EDIT_MODULES = corpus_files("spv", "*.spv")[::60]
 """A spread of corpus modules for the property tests (every 60th)."""
 
 
