@@ -16,16 +16,8 @@ from __future__ import annotations
 
 from array import array
 
-from codec.binary.decode_plans import (
-    EXTENDED,
-    STRING,
-    SWITCH,
-    FastEntry,
-    FastForms,
-    WordPlan,
-    trailing_string,
-    words_fit,
-)
+from codec.binary.decode_plans import STRING, WordPlan, trailing_string, words_fit
+from codec.binary.fast_forms import EXTENDED, SWITCH, FastEntry, FastForms
 from codec.binary.model import Instruction, NumberType, Operand
 from codec.binary.tables import DecoderTables
 from codec.diagnostics import Diagnostic, Severity

@@ -27,7 +27,7 @@ from typing import NamedTuple
 
 from codec.binary.definitions import Definitions
 from codec.binary.index import InstructionIndex
-from codec.binary.decode_plans import FastForms
+from codec.binary.fast_forms import FastForms
 from codec.binary.instruction_decoder import InstructionDecoder, number_type_of
 from codec.binary.model import HEADER_WORDS, MAGIC, Header, Instruction, Module, NumberType
 from codec.binary.tables import DecoderTables, decoder_tables

@@ -10,15 +10,8 @@ from __future__ import annotations
 
 import threading
 
-from codec.binary.decode_plans import (
-    FastForms,
-    SimplePlan,
-    WordPlan,
-    instruction_form,
-    simple_plan,
-    simple_plans,
-    word_plan,
-)
+from codec.binary.decode_plans import SimplePlan, WordPlan, simple_plan, simple_plans, word_plan
+from codec.binary.fast_forms import FastForms, instruction_form
 from codec.grammar import Grammar, InstructionDesc, OperandKind
 
 TYPED_LITERAL_KINDS = frozenset(

@@ -9,36 +9,15 @@ the assembler turns back into the same words.
 
 from __future__ import annotations
 
+from codec.binary.fast_forms import FastForms
 from codec.binary.lazy import DecodedRun, LazyModule
-from codec.binary.model import Instruction, Module, Operand
-from codec.grammar import Grammar, OperandKind
-from codec.binary.decode_plans import FastForms
+from codec.binary.model import Module
+from codec.grammar import Grammar
 from codec.text.line_forms import LineForms
-from codec.text.listing import (
-    BIG_ENDIAN_COMMENT,
-    HEADER_WORDS_COMMENT,
-    INDENT,
-    TRAILING_BYTES_COMMENT,
-    DisassemblyOptions,
-    Listing,
-    generator_text,
-    header_lines,
-    quote_string,
-)
+from codec.text.listing import DisassemblyOptions, Listing
 from codec.text.names import NameMap
 
-__all__ = [
-    "BIG_ENDIAN_COMMENT",
-    "HEADER_WORDS_COMMENT",
-    "INDENT",
-    "TRAILING_BYTES_COMMENT",
-    "Disassembler",
-    "DisassemblyOptions",
-    "disassemble",
-    "generator_text",
-    "header_lines",
-    "quote_string",
-]
+__all__ = ["Disassembler", "DisassemblyOptions", "disassemble"]
 
 OFFSET_COLUMN = 52
 """Offset comments start in this column, or further right after a longer line …"""
@@ -59,33 +38,11 @@ class Disassembler:
         self.module = module
         self.options = options
         self.listing = Listing(module, names, options, grammar)
-        self.grammar = self.listing.grammar
-        self.broken_lossless = self.listing.broken_lossless
-        self.name_map = self.listing.names
-
-    @property
-    def names(self) -> dict[int, str]:
-        """Every id whose name is not its number, with its name."""
-        return self.name_map.table()
-
-    def instruction_text(self, inst: Instruction) -> str:
-        """The text of one instruction after its `%result =`, without indentation."""
-        return self.listing.instruction_text(inst)
-
-    def operand_text(
-        self, operand: Operand, inst: Instruction, ext_kinds: dict[str, OperandKind] | None
-    ) -> str:
-        """One operand as spirv-dis prints it."""
-        return self.listing.formatter.operand_text(operand, inst, ext_kinds)
-
-    def result_id(self, inst: Instruction) -> int:
-        """The id printed before `=` for this instruction, or 0."""
-        return self.listing.result_id(inst)
 
     def id_hints(self) -> dict[str, int]:
         """Friendly name → id number, for `codec.asm.assembler.assemble(id_hints=…)`: with
         it, friendly-named text reassembles to the very same ids."""
-        return self.name_map.id_hints()
+        return self.listing.names.id_hints()
 
     def lines(self) -> list[str]:
         """Every line of the disassembly, header comments included when asked for."""

@@ -22,7 +22,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from itertools import repeat
 
-from codec.binary.decode_plans import CASE, ENUM, EXT_NUMBER, LITERAL, MASK, STRING, Form, WordPlan
+from codec.binary.decode_plans import CASE, ENUM, EXT_NUMBER, LITERAL, MASK, STRING, WordPlan
+from codec.binary.fast_forms import Form
 from codec.binary.model import NumberType
 from codec.text.listing import INDENT, Listing, enum_text, quote_string
 from codec.text.number_format import format_number

@@ -21,7 +21,8 @@ import re
 import threading
 from collections.abc import Iterable, Iterator
 
-from codec.binary.decode_plans import FastForms, Form, WordPlan
+from codec.binary.decode_plans import WordPlan
+from codec.binary.fast_forms import FastForms, Form
 from codec.binary.lazy import DecodedRun, LazyModule
 from codec.binary.model import Instruction, Module, NumberType
 from codec.float_formats import ENCODED_FORMATS
@@ -237,31 +238,28 @@ def friendly_names(instructions: Iterable[Instruction], grammar: Grammar | None 
     return FriendlyNames(grammar).build(instructions)
 
 
-class _NamingForms:
-    """The fast path's forms for the naming pass: what an instruction names, without
+def _naming_form(plan: WordPlan) -> Form:
+    """The fast path's form for the naming pass: what an instruction names, without
     building it — its result id, or for a naming opcode the arguments of `visit`."""
+    result_index, type_index, start = plan.result_index, plan.type_index, plan.trailing
+    if plan.opname not in NAMING_OPNAMES:
+        if result_index < 0:
+            return lambda words, offset, value, number_type: 0
+        return lambda words, offset, value, number_type: words[result_index]
+    op = plan.opname
 
-    def compile(self, plan: WordPlan) -> Form:
-        """The form for instructions of `plan`."""
-        result_index, type_index, start = plan.result_index, plan.type_index, plan.trailing
-        if plan.opname not in NAMING_OPNAMES:
-            if result_index < 0:
-                return lambda words, offset, value, number_type: 0
-            return lambda words, offset, value, number_type: words[result_index]
-        op = plan.opname
+    def form(words: list[int], offset: int, value: object, number_type: object) -> tuple:
+        values = list(words)
+        literal = None
+        if start >= 0:
+            del values[start + 1 :]
+            values[start] = value
+            if number_type is not None:
+                literal = (value, number_type, len(words) - start)
+        result = words[result_index] if result_index >= 0 else 0
+        return (op, result, words[type_index] if type_index >= 0 else 0, values, literal)
 
-        def form(words: list[int], offset: int, value: object, number_type: object) -> tuple:
-            values = list(words)
-            literal = None
-            if start >= 0:
-                del values[start + 1 :]
-                values[start] = value
-                if number_type is not None:
-                    literal = (value, number_type, len(words) - start)
-            result = words[result_index] if result_index >= 0 else 0
-            return (op, result, words[type_index] if type_index >= 0 else 0, values, literal)
-
-        return form
+    return form
 
 
 class NameMap:
@@ -280,14 +278,14 @@ class NameMap:
         """The ordered pass has named the instructions before this index."""
         self._pass: Iterator[DecodedRun] | None = None
         """The lazy module's instructions in order, a chunk at a time, as the naming pass
-        sees them (see `_NamingForms`)."""
+        sees them (see `_naming_form`)."""
         self._pending: list = []
         """What is left of the chunk the pass is in."""
         if self.friendly and isinstance(module, Module):
             self._namer.build(module.instructions)
             self._settled = True
         elif self.friendly and isinstance(module, LazyModule):
-            self._pass = module.in_order(FastForms(module.tables, _NamingForms().compile))
+            self._pass = module.in_order(FastForms(module.tables, _naming_form))
 
     def name(self, id_: int) -> str:
         """The id's name without `%`: `main`, `v4float`, or the number `42`."""

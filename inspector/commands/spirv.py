@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import argparse
+import gc
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 from codec.binary.lazy import open_module
 from codec.text.disassembler import DisassemblyOptions, disassemble
@@ -54,8 +57,26 @@ def register(subparsers) -> None:
     explain.set_defaults(run=run_explain)
 
 
+@contextmanager
+def few_collections() -> Iterator[None]:
+    """Run the cyclic garbage collector less often meanwhile: disassembling allocates
+    many short-lived objects, none in cycles, and frequent collections of them cost a
+    tenth of the time on a large module. (The codec itself leaves the collector alone.)"""
+    threshold = gc.get_threshold()
+    gc.set_threshold(100_000, *threshold[1:])
+    try:
+        yield
+    finally:
+        gc.set_threshold(*threshold)
+
+
 def run_dis(args: argparse.Namespace) -> int:
     """Disassemble; diagnostics go to stderr and make the exit code 1."""
+    with few_collections():
+        return _dis(args)
+
+
+def _dis(args: argparse.Namespace) -> int:
     data = read_input(args.file)
     if data is None:
         return 1
@@ -80,6 +101,11 @@ def run_dis(args: argparse.Namespace) -> int:
 
 def run_explain(args: argparse.Namespace) -> int:
     """Explain every word; diagnostics go to stderr and make the exit code 1."""
+    with few_collections():
+        return _explain(args)
+
+
+def _explain(args: argparse.Namespace) -> int:
     data = read_input(args.file)
     if data is None:
         return 1
