@@ -11,6 +11,7 @@ code chunk replaced (`inspector.editing.saving.mbs_with_code`).
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import lima
@@ -42,8 +43,9 @@ class LimaJob:
     lines: list[str]
     original: bytes
 
-    def run(self) -> LimaOutcome:
-        """Assemble and rebuild the file."""
+    def run(self, stale: Callable[[], bool] = lambda: False) -> LimaOutcome:
+        """Assemble and rebuild the file (`stale` is taken for the same call as
+        `AssemblyJob.run`; a Lima assembly is too short to stop early)."""
         start = time.perf_counter()
         words, diagnostics = lima.assemble("\n".join(self.lines))
         if words is None:
@@ -123,6 +125,10 @@ class LimaEditSession:
             self.data = outcome.data
             self.changed = outcome.changed or ChangedWords()
         return True
+
+    def cancelled(self, generation: int) -> Callable[[], bool]:
+        """For `LimaJob.run`, as `EditSession.cancelled`."""
+        return lambda: self.generation != generation
 
     def messages(self) -> list[LineMessage]:
         """The assembler's diagnostics with their (0-based) lines, in line order."""
