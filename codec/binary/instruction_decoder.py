@@ -67,7 +67,6 @@ class InstructionDecoder:
         "grammar",
         "kinds",
         "instructions",
-        "word_plan",
         "bound",
         "diagnostics",
         "value_types",
@@ -88,7 +87,6 @@ class InstructionDecoder:
         self.grammar = tables.grammar
         self.kinds = tables.kinds
         self.instructions = tables.instructions
-        self.word_plan = tables.word_plan
         self.bound = bound
         self.diagnostics: list[Diagnostic] = []
         self.value_types: dict[int, int] = {} if value_types is None else value_types
