@@ -32,6 +32,19 @@ class SelectRow(Message):
         """True to remember the place left in the jump history."""
 
 
+class SelectInstruction(Message):
+    """Select an instruction by its index in the module (a CFG block's label, a use), and
+    an operand of it; whatever row the list's layout gives it."""
+
+    def __init__(self, index: int, operand: int | None = None, jump: bool = False) -> None:
+        super().__init__()
+        self.index = index
+        self.operand = operand
+        """Index into the instruction's operands; None for the opcode."""
+        self.jump = jump
+        """True to remember the place left in the jump history."""
+
+
 class GoToDefinition(Message):
     """Jump to where the id under the selection is defined."""
 

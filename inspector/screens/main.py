@@ -26,7 +26,7 @@ from textual.worker import get_current_worker
 from inspector.document import Document
 from inspector.module_index import Use
 from inspector.layouts import PlainLayout
-from inspector.messages import GoToDefinition, IndexProgress, ListUses, SelectRow, SelectWord
+from inspector.messages import GoToDefinition, IndexProgress, ListUses, SelectInstruction, SelectRow, SelectWord
 from inspector.search import Query
 from inspector.selection import JumpHistory, Selection
 from inspector.screens.uses import UsesScreen
@@ -154,6 +154,12 @@ class MainScreen(Screen):
     def _select_row(self, message: SelectRow) -> None:
         message.stop()
         self.select(self.document.select_row(message.row, message.operand), message.jump)
+
+    @on(SelectInstruction)
+    def _select_instruction(self, message: SelectInstruction) -> None:
+        message.stop()
+        if 0 <= message.index < self.document.instruction_count:
+            self.select(self.document.select_instruction(message.index, message.operand), message.jump)
 
     @on(SelectWord)
     def _select_word(self, message: SelectWord) -> None:

@@ -283,3 +283,23 @@ async def test_command_palette_goes_to_a_function(example_bytes):
         await pilot.press("ctrl+o")
         await pilot.pause()
         assert app.screen.selection.row == 0
+
+
+async def test_other_panes_select_by_word_and_by_instruction(example_bytes):
+    from inspector.messages import SelectInstruction, SelectWord
+
+    module = decode(example_bytes)
+    app = make_app(example_bytes)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        target = module.instructions[120]
+        app.screen.post_message(SelectWord(target.offset + 1))
+        await pilot.pause()
+        assert (app.screen.selection.instruction, app.screen.selection.word) == (120, target.offset + 1)
+        app.screen.post_message(SelectInstruction(130, 0, jump=True))
+        await pilot.pause()
+        selection = app.screen.selection
+        assert (selection.instruction, selection.operand, selection.word) == (130, 0, module.instructions[130].operands[0].offset)
+        await pilot.press("ctrl+o")
+        await pilot.pause()
+        assert app.screen.selection.instruction == 120
