@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
-from benchmarks.fuzzing import checks, lima_inputs, spirv_inputs
+from benchmarks.fuzzing import checks, lima_inputs, mutate, spirv_inputs
 
 Input = bytes | str
 
@@ -26,6 +26,8 @@ class Kind:
     """Every property `check` can report."""
     suffix: str
     """File name suffix of a reproducer."""
+    pieces: Callable[[Input], list] | None = None
+    """Cuts an input into parts the shrinker tries removing whole (instructions)."""
 
 
 SEED_MODULE_BYTES = 16_384
@@ -47,6 +49,7 @@ KINDS: dict[str, Kind] = {
             checks.spirv_binary,
             checks.SPIRV_ROUND_TRIPS,
             ".spv",
+            lambda data: mutate.counted_pieces(data, 5, lambda word: word >> 16),
         ),
         Kind(
             "spirv-text",
@@ -56,7 +59,7 @@ KINDS: dict[str, Kind] = {
             ".spvasm",
         ),
         Kind("lima-stream", lambda rng, corpus: lima_inputs.stream_input(rng), checks.lima_bytes,
-             checks.LIMA_ROUND_TRIPS, ".bin"),
+             checks.LIMA_ROUND_TRIPS, ".bin", lambda data: mutate.counted_pieces(data, 0, lambda word: word & 0x1F)),
         Kind("mbs", lambda rng, corpus: lima_inputs.mbs_input(rng), checks.lima_bytes,
              checks.LIMA_ROUND_TRIPS, ".mbs"),
         Kind("lima-text", lambda rng, corpus: lima_inputs.text_input(rng), checks.lima_text,

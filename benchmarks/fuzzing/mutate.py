@@ -78,6 +78,19 @@ def delete_words(words: list[int], rng: random.Random, first: int = 0) -> list[i
     return words[:at] + words[at + rng.randint(1, 16) :]
 
 
+def counted_pieces(data: bytes, first: int, count_of) -> list[bytes]:
+    """`data` cut into units a shrinker removes whole: the first `first` words, then one piece
+    per instruction as `count_of(word)` sizes it, then what is left."""
+    words, _ = words_of(data)
+    pieces = [data[: 4 * first]]
+    at = first
+    while at < len(words) and 0 < count_of(words[at]) <= len(words) - at:
+        pieces.append(data[4 * at : 4 * (at + count_of(words[at]))])
+        at += count_of(words[at])
+    pieces.append(data[4 * at :])
+    return [piece for piece in pieces if piece]
+
+
 def truncate(data: bytes, rng: random.Random) -> bytes:
     """`data` cut short at any byte, often mid-word."""
     return data[: rng.randrange(len(data) + 1)] if data else data

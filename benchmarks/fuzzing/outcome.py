@@ -50,10 +50,13 @@ def evaluate(kind: Kind, data: Input) -> Outcome:
         return Outcome(exception=exception_signature(error), detail=traceback.format_exc(limit=-12))
 
 
-def _units(data: Input, fine: bool) -> list:
+def _units(data: Input, level: int, pieces) -> list:
+    """Level 0: the kind's own pieces (instructions); 1: lines or words; 2: characters or bytes."""
+    if level == 0:
+        return pieces(data) if pieces else []
     if isinstance(data, str):
-        return list(data) if fine else data.splitlines(keepends=True)
-    if fine or len(data) % 4:
+        return list(data) if level == 2 else data.splitlines(keepends=True)
+    if level == 2 or len(data) % 4:
         return [data[i : i + 1] for i in range(len(data))]
     return [data[i : i + 4] for i in range(0, len(data), 4)]
 
@@ -62,12 +65,19 @@ def _join(units: list, like: Input) -> Input:
     return "".join(units) if isinstance(like, str) else b"".join(units)
 
 
-def shrink(data: Input, fails: Callable[[Input], bool], seconds: float, report: Callable[[Input], None] = lambda _: None) -> Input:
-    """A smaller input on which `fails` still holds: runs of lines or words, then of characters
-    or bytes, removed while they can be, halving the run length, until `seconds` run out."""
+def shrink(
+    data: Input,
+    fails: Callable[[Input], bool],
+    seconds: float,
+    report: Callable[[Input], None] = lambda _: None,
+    pieces: Callable[[Input], list] | None = None,
+) -> Input:
+    """A smaller input on which `fails` still holds: runs of `pieces` (whole instructions),
+    then of lines or words, then of characters or bytes, removed while they can be, halving
+    the run length, until `seconds` run out."""
     deadline = time.monotonic() + seconds
-    for fine in (False, True):
-        units = _units(data, fine)
+    for level in (0, 1, 2):
+        units = _units(data, level, pieces)
         run = max(1, len(units) // 2)
         while run >= 1 and time.monotonic() < deadline:
             at = 0
@@ -85,4 +95,5 @@ def shrink(data: Input, fails: Callable[[Input], bool], seconds: float, report: 
 
 def minimize(kind: Kind, data: Input, signature: str, seconds: float, report: Callable[[Input], None]) -> Input:
     """`data` shrunk while `kind`'s check still gives the finding `signature`."""
-    return shrink(data, lambda candidate: signature in evaluate(kind, candidate).signatures, seconds, report)
+    fails = lambda candidate: signature in evaluate(kind, candidate).signatures  # noqa: E731
+    return shrink(data, fails, seconds, report, kind.pieces)
