@@ -29,6 +29,14 @@ RAW = "Raw"
 """The kind given to words that could not be decoded."""
 
 
+def _after_nul(words: array, last: int) -> bytes:
+    """The non-zero bytes after the first nul of a string's last word (b"" when the
+    padding is all zero, as the specification requires): words that no string literal
+    can give back, so the operand does not fit the grammar."""
+    raw = words[last : last + 1].tobytes()
+    return raw[raw.find(b"\0") :].strip(b"\0")
+
+
 class OperandError(Exception):
     """An operand does not fit the grammar; caught per instruction, never escapes.
 
@@ -45,9 +53,9 @@ def number_type_of(tables: DecoderTables, words: array, offset: int) -> NumberTy
     """The numeric type a valid OpTypeInt or OpTypeFloat at `offset` declares, else None."""
     first = words[offset]
     opcode, count = first & 0xFFFF, first >> 16
-    if opcode == tables.op_type_int and count >= 4:
+    if opcode == tables.opcodes.OpTypeInt and count >= 4:
         return NumberType("int", words[offset + 2], words[offset + 3] != 0)
-    if opcode == tables.op_type_float and count >= 3:
+    if opcode == tables.opcodes.OpTypeFloat and count >= 3:
         encoding = words[offset + 3] if count >= 4 else None
         return NumberType("float", words[offset + 2], True, encoding)
     return None
@@ -180,7 +188,9 @@ class InstructionDecoder:
         start = plan.trailing
         if plan.entries[start].check == STRING:
             first = offset + 1 + start
-            return trailing_string(words, first, first + len(operand_words) - start)
+            end = first + len(operand_words) - start
+            text = trailing_string(words, first, end)
+            return text if text is not None and not _after_nul(words, end - 1) else None
         number_type = self.number_types.get(operand_words[plan.type_index])
         size = len(operand_words) - start
         if number_type is None or (number_type.width + 31) // 32 != size or size > 2:
@@ -324,7 +334,7 @@ class InstructionDecoder:
             self._string(state, desc)
             return
         if kind == "LiteralContextDependentNumber" or (
-            kind == "LiteralInteger" and state.desc.opcode == self.tables.op_switch
+            kind == "LiteralInteger" and state.desc.opcode == self.tables.opcodes.OpSwitch
         ):
             self._typed_number(state, desc)
             return
@@ -372,17 +382,24 @@ class InstructionDecoder:
             )
         text = raw[:nul].decode("utf-8", "surrogateescape")
         if (
-            state.desc.opcode == self.tables.op_ext_inst_import
+            state.desc.opcode == self.tables.opcodes.OpExtInstImport
             and self.grammar.ext_inst_set(text) is None
             and not text.startswith("NonSemantic.")
         ):
             raise OperandError(f"imports extended instruction set {text!r}, which is unknown")
         num_words = nul // 4 + 1
+        last = position + num_words - 1
+        if _after_nul(words, last):
+            raise OperandError(
+                f"has string operand '{desc.name or 'LiteralString'}' with non-zero bytes after "
+                f"its terminating nul, in word {last}",
+                at=last,
+            )
         state.operands.append(Operand("LiteralString", desc.name, text, position, num_words))
         state.position = position + num_words
 
     def _typed_number(self, state: _InstructionState, desc: OperandDesc) -> None:
-        if state.desc.opcode == self.tables.op_switch:
+        if state.desc.opcode == self.tables.opcodes.OpSwitch:
             selector = state.words[state.offset + 1]
             type_id = self.value_types.get(selector)
             if not type_id:
@@ -421,11 +438,11 @@ class InstructionDecoder:
             return
         self.value_types[result] = inst.type_id
         opcode = inst.opcode
-        if opcode == self.tables.op_type_int or opcode == self.tables.op_type_float:
+        if opcode == self.tables.opcodes.OpTypeInt or opcode == self.tables.opcodes.OpTypeFloat:
             number_type = number_type_of(self.tables, words, inst.offset)
             if number_type is not None:
                 self.number_types[result] = number_type
-        elif opcode == self.tables.op_ext_inst_import:
+        elif opcode == self.tables.opcodes.OpExtInstImport:
             name = inst.operands[1].value if len(inst.operands) > 1 else ""
             self.ext_imports[result] = str(name)
 
