@@ -63,10 +63,10 @@ class MainScreen(Screen):
             tooltip="Search: opcode, %id or name, literal, text",
             priority=True,  # acted on before the next key is routed, so a typed burst lands in the bar
         ),
-        Binding("n", "search_step(1)", "Next match", show=False, id="main.search_next"),
-        Binding("N", "search_step(-1)", "Previous match", show=False, id="main.search_previous"),
+        Binding("n", "search_step(1)", "Next match", show=False, id="main.search_next", tooltip="The next match of the last search"),
+        Binding("N", "search_step(-1)", "Previous match", show=False, id="main.search_previous", tooltip="The previous match of the last search"),
         Binding("ctrl+o,alt+left", "back", "Back", id="main.back", tooltip="Back to where the last jump left"),
-        Binding("ctrl+n,alt+right", "forward", "Forward", show=False, id="main.forward"),
+        Binding("ctrl+n,alt+right", "forward", "Forward", show=False, id="main.forward", tooltip="Forward again after going back"),
         Binding("r", "toggle_raw", "Raw ids", id="main.raw", tooltip="Raw id numbers or friendly names"),
         Binding(
             "a",
@@ -78,9 +78,9 @@ class MainScreen(Screen):
         ),
         Binding("z", "zoom", "Zoom", id="main.zoom", tooltip="Zoom the focused pane to the whole screen, or back"),
         Binding("x", "hide_pane", "Hide pane", show=False, id="main.hide", tooltip="Hide the focused pane (its number key shows it again)"),
-        Binding("1", "pane('header')", "Header", show=False, id="main.pane_header"),
-        Binding("2", "pane('list')", "List", show=False, id="main.pane_list"),
-        Binding("3", "pane('diagnostics')", "Diagnostics", show=False, id="main.pane_diagnostics"),
+        Binding("1", "pane('header')", "Header", show=False, id="main.pane_header", tooltip="Show and focus the header pane"),
+        Binding("2", "pane('list')", "List", show=False, id="main.pane_list", tooltip="Show and focus the instruction list"),
+        Binding("3", "pane('diagnostics')", "Diagnostics", show=False, id="main.pane_diagnostics", tooltip="Show and focus the diagnostics"),
     ]
     ALLOW_IN_MAXIMIZED_VIEW = "Footer, StatusLine, SearchBar"
     AUTO_FOCUS = "#list"

@@ -17,7 +17,7 @@ from inspector.module_index import Use
 class UsesScreen(ModalScreen[Use | None]):
     """A list of uses; `enter` returns the chosen one, `escape` returns None."""
 
-    BINDINGS = [Binding("escape,q", "dismiss_none", "Close", id="uses.close")]
+    BINDINGS = [Binding("escape,q", "dismiss_none", "Close", id="uses.close", tooltip="Close without jumping")]
 
     def __init__(self, title: str, uses: list[Use], offsets: list[int], more: int = 0) -> None:
         super().__init__()

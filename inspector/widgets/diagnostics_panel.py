@@ -20,8 +20,8 @@ class DiagnosticsPanel(OptionList):
     """Every diagnostic with its word offset and byte offset; `enter` jumps to the word."""
 
     BINDINGS = [
-        Binding("j", "cursor_down", "Down", show=False, id="diagnostics.down"),
-        Binding("k", "cursor_up", "Up", show=False, id="diagnostics.up"),
+        Binding("j", "cursor_down", "Down", show=False, id="diagnostics.down", tooltip="Next diagnostic"),
+        Binding("k", "cursor_up", "Up", show=False, id="diagnostics.up", tooltip="Previous diagnostic"),
     ]
 
     COMPONENT_CLASSES = {"diagnostics-panel--offset", "diagnostics-panel--error", "diagnostics-panel--warning"}

@@ -18,8 +18,8 @@ class HeaderPane(Widget, can_focus=True):
     offset and hex value; then the module's counts. `enter` selects the field's word."""
 
     BINDINGS = [
-        Binding("down,j", "move(1)", "Down", show=False, id="header.down"),
-        Binding("up,k", "move(-1)", "Up", show=False, id="header.up"),
+        Binding("down,j", "move(1)", "Down", show=False, id="header.down", tooltip="Next header field"),
+        Binding("up,k", "move(-1)", "Up", show=False, id="header.up", tooltip="Previous header field"),
         Binding("enter", "choose", "Select word", id="header.choose", tooltip="Select this header word in the other panes"),
     ]
     COMPONENT_CLASSES = {"header-pane--label", "header-pane--offset", "header-pane--value", "header-pane--cursor", "header-pane--problem"}
