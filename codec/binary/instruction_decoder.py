@@ -37,6 +37,20 @@ def _after_nul(words: array, last: int) -> bytes:
     return raw[raw.find(b"\0") :].strip(b"\0")
 
 
+def _beyond_width(value: int, number_type: NumberType, num_words: int) -> bool:
+    """True when a literal's words hold bits above its type's width that are not zero
+    (sign bits, for a signed integer), as the specification requires: no number in the
+    text gives such words back."""
+    width = number_type.width
+    spare = 32 * num_words - width
+    if width <= 0 or spare <= 0:
+        return False
+    high = value >> width
+    if number_type.signed and number_type.category == "int" and value >> (width - 1) & 1:
+        return high != (1 << spare) - 1
+    return high != 0
+
+
 class OperandError(Exception):
     """An operand does not fit the grammar; caught per instruction, never escapes.
 
@@ -198,7 +212,7 @@ class InstructionDecoder:
         value = operand_words[start]
         if size == 2:
             value |= operand_words[start + 1] << 32
-        return value, number_type
+        return None if _beyond_width(value, number_type, size) else (value, number_type)
 
     def _general(self, words: array, offset: int, opcode: int, count: int) -> Instruction:
         """Decode one instruction by walking the grammar's operand list."""
@@ -426,6 +440,12 @@ class InstructionDecoder:
             value |= words[position + 1] << 32
         elif num_words > 2:
             raise OperandError(f"has a {number_type.width}-bit literal, wider than 64 bits")
+        if _beyond_width(value, number_type, num_words):
+            raise OperandError(
+                f"has a {number_type.width}-bit literal 0x{value:x} whose bits above bit "
+                f"{number_type.width - 1} are not {'its sign' if number_type.category == 'int' and number_type.signed else 'zero'}",
+                at=position + num_words - 1,
+            )
         state.operands.append(
             Operand(desc.kind, desc.name, value, position, num_words, number_type)
         )
