@@ -26,6 +26,12 @@ class Opcodes(NamedTuple):
     OpSwitch: int
     OpFunction: int
     OpFunctionEnd: int
+    OpFunctionParameter: int
+    OpLabel: int
+    OpBranch: int
+    OpBranchConditional: int
+    OpSelectionMerge: int
+    OpLoopMerge: int
 
 
 _RESOLVED: dict[int, tuple[Grammar, Opcodes]] = {}

@@ -277,6 +277,16 @@ class Program:
             code -= REPEATED_ENUM_BASE
         return self.enums[(code - ENUM_BASE) >> 1]
 
+    def repetition_kinds(self, code: int, operand: OperandDesc) -> tuple[str, ...]:
+        """The grammar kinds of one more repetition of a repeated operand, one per code of
+        `repetition(code)`: a pair's two kinds (one, for OpPhi's pairs read as a plain
+        list of ids), else the operand's own kind."""
+        size = len(repetition(code) or ())
+        kind = self.grammar.operand_kinds.get(operand.kind)
+        if kind is not None and kind.category == "Composite":
+            return tuple(kind.bases[:size])
+        return (operand.kind,) * size
+
     def ext_instructions(self, ext: ExtInstSet) -> ExtInstructions:
         """The compiled instructions of an extended set of this grammar."""
         return self._ext[ext.import_name]

@@ -17,9 +17,13 @@ from array import array
 from typing import NamedTuple
 
 from codec.binary.model import NumberType
-from codec.grammar import Grammar, OperandDesc, OperandKind
+from codec.grammar import OperandDesc
+from codec.program import (
+    ENUM_BASE, EXT_INST_NUM, ID, LIT_INT, LIT_STR, OPT_ID, OPT_LIT_INT, REPEATED_ENUM_BASE, RESULT_ID,
+    TYPE_ID, TYPED_NUM, VAR_ID, VAR_LIT_INT, Program,
+)
 
-ID = 0
+ID_CHECK = 0
 LITERAL = 1
 ENUM = 2
 MASK = 3
@@ -84,69 +88,78 @@ class WordPlan(NamedTuple):
     """For OpSwitch: the selector's type, which its case literals take."""
 
 
-def _entry(kind: str, name: str, kinds: dict[str, OperandKind]) -> PlanEntry | None:
-    if kind.startswith("Id"):
-        return PlanEntry(kind, name, ID)
-    if kind == "LiteralInteger":
-        return PlanEntry(kind, name, LITERAL)
-    if kind == "LiteralString":
-        return PlanEntry(kind, name, STRING)
-    if kind == "LiteralContextDependentNumber":
-        return PlanEntry(kind, name, TYPED)
-    if kind == "LiteralExtInstInteger":
-        return PlanEntry(kind, name, EXT_NUMBER)
-    ko = kinds.get(kind)
-    if ko is None or not ko.is_enum:
+def _entry(code: int, operand: OperandDesc, program: Program) -> tuple[PlanEntry, int] | None:
+    """The plan entry of an operand of `code`, with its quantifier (0 required, 1
+    optional, 2 repeated); None when the fast path cannot check it word by word."""
+    name = operand.name
+    check = _CHECKS.get(code)
+    if check is not None:
+        quantifier = _QUANTIFIERS.get(code, 0)
+        kind = program.repetition_kinds(code, operand)[0] if quantifier == 2 else operand.kind
+        return PlanEntry(kind, name, check), quantifier
+    if code < ENUM_BASE:
         return None
-    plain = [e for e in ko.enumerants if not e.parameters]
-    if ko.category == "BitEnum":
+    enum = program.enum(code)
+    quantifier = 2 if code >= REPEATED_ENUM_BASE else code & 1
+    kind = operand.kind
+    if enum.is_mask:
         known = 0
-        for e in plain:
-            known |= e.value
-        return PlanEntry(kind, name, MASK, known)
-    return PlanEntry(kind, name, ENUM, frozenset(e.value for e in plain))
+        for value in enum.plain.values():
+            known |= value
+        return PlanEntry(kind, name, MASK, known), quantifier
+    return PlanEntry(kind, name, ENUM, frozenset(enum.plain.values())), quantifier
 
 
-def simple_plan(operands: tuple[OperandDesc, ...], kinds: dict[str, OperandKind]) -> SimplePlan | None:
-    """The plan of an operand list, or None when the fast path cannot decode it."""
+_CHECKS = {
+    ID: ID_CHECK, TYPE_ID: ID_CHECK, RESULT_ID: ID_CHECK, OPT_ID: ID_CHECK, VAR_ID: ID_CHECK,
+    LIT_INT: LITERAL, OPT_LIT_INT: LITERAL, VAR_LIT_INT: LITERAL,
+    LIT_STR: STRING, TYPED_NUM: TYPED, EXT_INST_NUM: EXT_NUMBER,
+}
+"""The program's codes the fast path checks word by word, and how."""
+_QUANTIFIERS = {OPT_ID: 1, OPT_LIT_INT: 1, VAR_ID: 2, VAR_LIT_INT: 2}
+
+
+def simple_plan(codes: tuple[int, ...], operands: tuple[OperandDesc, ...], program: Program) -> SimplePlan | None:
+    """The plan of an operand program (`codes`, with the grammar's `operands` they stand
+    for), or None when the fast path cannot decode it."""
     required: list[PlanEntry] = []
     optional: list[PlanEntry] = []
     repeated: PlanEntry | None = None
     trailing: PlanEntry | None = None
-    for operand in operands:
-        entry = _entry(operand.kind, operand.name, kinds)
-        if entry is None or repeated is not None or trailing is not None:
+    for code, operand in zip(codes, operands):
+        found = _entry(code, operand, program)
+        if found is None or repeated is not None or trailing is not None:
             return None
+        entry, quantifier = found
         if entry.check in TRAILING:
-            if operand.quantifier is not None or optional:
+            if quantifier or optional:
                 return None
             trailing = entry
-        elif operand.quantifier is None:
+        elif quantifier == 0:
             if optional:
                 return None
             required.append(entry)
-        elif operand.quantifier == "?":
+        elif quantifier == 1:
             optional.append(entry)
         else:
             repeated = entry
-    kinds_in_order = [o.kind for o in operands]
     return SimplePlan(
         tuple(required),
         tuple(optional),
         repeated,
         trailing,
-        kinds_in_order.index("IdResultType") if "IdResultType" in kinds_in_order else -1,
-        kinds_in_order.index("IdResult") if "IdResult" in kinds_in_order else -1,
+        codes.index(TYPE_ID) if TYPE_ID in codes else -1,
+        codes.index(RESULT_ID) if RESULT_ID in codes else -1,
     )
 
 
-def simple_plans(grammar: Grammar, excluded: frozenset[int]) -> dict[int, SimplePlan]:
+def simple_plans(program: Program, excluded: frozenset[int]) -> dict[int, SimplePlan]:
     """A plan for every opcode whose operands the fast path can decode."""
     plans = {}
-    for opcode, desc in grammar.instructions.items():
+    for opcode, op in program.by_opcode.items():
         if opcode in excluded:
             continue
-        plan = simple_plan(desc.operands, grammar.operand_kinds)
+        plan = simple_plan(op.codes, op.operands, program)
         if plan is not None:
             plans[opcode] = plan
     return plans
@@ -172,7 +185,7 @@ def word_plan(
                 return None
             entries = entries + (plan.repeated,) * (n - len(entries))
         entries = entries[:n]
-    ids = tuple(k for k, e in enumerate(entries) if e.check == ID)
+    ids = tuple(k for k, e in enumerate(entries) if e.check == ID_CHECK)
     return WordPlan(
         opcode,
         opname,
@@ -223,9 +236,9 @@ def switch_plan(opcode: int, opname: str, count: int, case_type: NumberType) -> 
     if case_type.category != "int" or not 0 < case_type.width <= 32 or (count - 3) % 2:
         return None
     entries = (
-        PlanEntry("IdRef", "Selector", ID),
-        PlanEntry("IdRef", "Default", ID),
-        *(PlanEntry("LiteralInteger", "Target", CASE), PlanEntry("IdRef", "Target", ID)) * ((count - 3) // 2),
+        PlanEntry("IdRef", "Selector", ID_CHECK),
+        PlanEntry("IdRef", "Default", ID_CHECK),
+        *(PlanEntry("LiteralInteger", "Target", CASE), PlanEntry("IdRef", "Target", ID_CHECK)) * ((count - 3) // 2),
     )
-    ids = tuple(k for k, e in enumerate(entries) if e.check == ID)
+    ids = tuple(k for k, e in enumerate(entries) if e.check == ID_CHECK)
     return WordPlan(opcode, opname, entries, ids, (), (), -1, -1, -1, False, case_type=case_type)

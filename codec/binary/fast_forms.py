@@ -81,7 +81,7 @@ class FastForms:
             opcode, count = head & 0xFFFF, head >> 16
             if opcode in self.tables.ext_inst_opcodes:
                 found = EXTENDED if count >= 5 else None
-            elif opcode == self.tables.op_switch:
+            elif opcode == self.tables.opcodes.OpSwitch:
                 found = SWITCH if count >= 3 else None
             else:
                 found = self._entry(self.tables.word_plan(opcode, count))

@@ -67,9 +67,9 @@ def number_type_of(tables: DecoderTables, words: array, offset: int) -> NumberTy
     """The numeric type a valid OpTypeInt or OpTypeFloat at `offset` declares, else None."""
     first = words[offset]
     opcode, count = first & 0xFFFF, first >> 16
-    if opcode == tables.op_type_int and count >= 4:
+    if opcode == tables.opcodes.OpTypeInt and count >= 4:
         return NumberType("int", words[offset + 2], words[offset + 3] != 0)
-    if opcode == tables.op_type_float and count >= 3:
+    if opcode == tables.opcodes.OpTypeFloat and count >= 3:
         encoding = words[offset + 3] if count >= 4 else None
         return NumberType("float", words[offset + 2], True, encoding)
     return None
@@ -348,7 +348,7 @@ class InstructionDecoder:
             self._string(state, desc)
             return
         if kind == "LiteralContextDependentNumber" or (
-            kind == "LiteralInteger" and state.desc.opcode == self.tables.op_switch
+            kind == "LiteralInteger" and state.desc.opcode == self.tables.opcodes.OpSwitch
         ):
             self._typed_number(state, desc)
             return
@@ -396,7 +396,7 @@ class InstructionDecoder:
             )
         text = raw[:nul].decode("utf-8", "surrogateescape")
         if (
-            state.desc.opcode == self.tables.op_ext_inst_import
+            state.desc.opcode == self.tables.opcodes.OpExtInstImport
             and self.grammar.ext_inst_set(text) is None
             and not text.startswith("NonSemantic.")
         ):
@@ -413,7 +413,7 @@ class InstructionDecoder:
         state.position = position + num_words
 
     def _typed_number(self, state: _InstructionState, desc: OperandDesc) -> None:
-        if state.desc.opcode == self.tables.op_switch:
+        if state.desc.opcode == self.tables.opcodes.OpSwitch:
             selector = state.words[state.offset + 1]
             type_id = self.value_types.get(selector)
             if not type_id:
@@ -458,11 +458,11 @@ class InstructionDecoder:
             return
         self.value_types[result] = inst.type_id
         opcode = inst.opcode
-        if opcode == self.tables.op_type_int or opcode == self.tables.op_type_float:
+        if opcode == self.tables.opcodes.OpTypeInt or opcode == self.tables.opcodes.OpTypeFloat:
             number_type = number_type_of(self.tables, words, inst.offset)
             if number_type is not None:
                 self.number_types[result] = number_type
-        elif opcode == self.tables.op_ext_inst_import:
+        elif opcode == self.tables.opcodes.OpExtInstImport:
             name = inst.operands[1].value if len(inst.operands) > 1 else ""
             self.ext_imports[result] = str(name)
 

@@ -85,7 +85,7 @@ class LazyModule:
                     word_offset=n,
                 )
             )
-            self._index = InstructionIndex(words, 0, tables.op_function, scan=False)
+            self._index = InstructionIndex(words, 0, tables.opcodes.OpFunction, scan=False)
             bound = 0
         else:
             self.header = Header(words[0], words[1], words[2], words[3], words[4], big_endian)
@@ -95,7 +95,7 @@ class LazyModule:
                 problems.append(
                     Diagnostic(f"invalid SPIR-V magic number 0x{self.header.magic:08x}", word_offset=0)
                 )
-            self._index = InstructionIndex(words, HEADER_WORDS, tables.op_function, scan=good)
+            self._index = InstructionIndex(words, HEADER_WORDS, tables.opcodes.OpFunction, scan=good)
         self._bound = bound
         self._definitions = Definitions(tables, words, bound)
         self._lock = threading.RLock()
@@ -203,7 +203,7 @@ class LazyModule:
         if self._functions is None:
             self._index_all()
             words = self.words
-            op_function, op_end = self._tables.op_function, self._tables.op_function_end
+            op_function, op_end = self._tables.opcodes.OpFunction, self._tables.opcodes.OpFunctionEnd
             spans = []
             start = -1
             for index, offset in enumerate(self._index.offsets):
@@ -297,7 +297,7 @@ class LazyModule:
         stop = min(start + CHUNK, len(offsets))
         self._definitions.extend(offsets, stop)
         result_positions = tables.result_positions
-        typed, ext_ops, switch = tables.typed_literal_opcodes, tables.ext_inst_opcodes, tables.op_switch
+        typed, ext_ops, switch = tables.typed_literal_opcodes, tables.ext_inst_opcodes, tables.opcodes.OpSwitch
         ids: set[int] = set()
         add = ids.add
         for index in range(start, stop):
@@ -340,7 +340,7 @@ class LazyModule:
                 number_type = number_type_of(tables, words, definer)
                 if number_type is not None:
                     number_types[id_] = number_type
-                elif opcode == tables.op_ext_inst_import:
+                elif opcode == tables.opcodes.OpExtInstImport:
                     ext_imports[id_] = self._import_names[j]
                 break
         decoder = InstructionDecoder(tables, self._bound, value_types, number_types, ext_imports)
@@ -359,7 +359,7 @@ class LazyModule:
         if chunk in self._chunk_diagnostics:
             return
         self._chunk_diagnostics[chunk] = diagnostics
-        op_import = self._tables.op_ext_inst_import
+        op_import = self._tables.opcodes.OpExtInstImport
         for k in general:
             inst = entries[k]
             if not inst.valid:

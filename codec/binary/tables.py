@@ -1,7 +1,7 @@
 """What the decoder needs from the grammar, derived once per grammar and kept.
 
-Opcode numbers are resolved here by name, in one place; the fast-path plans and the
-positions of result ids are computed from the operand lists. `decoder_tables(grammar)`
+Opcode numbers come from `codec.opcodes`; the fast-path plans and the positions of
+result ids are computed from the operand program (`codec.program`). `decoder_tables(grammar)`
 returns the same object for the same grammar, so opening a module (or decoding the
 empty input the editor sends on every keystroke) costs no table building.
 """
@@ -13,12 +13,12 @@ import threading
 from codec.binary.decode_plans import SimplePlan, WordPlan, simple_plan, simple_plans, word_plan
 from codec.binary.fast_forms import FastForms, instruction_form
 from codec.grammar import Grammar, InstructionDesc, OperandKind
+from codec.opcodes import Opcodes
+from codec.program import EXT_INST_NUM, RESULT_ID, SPEC_OP_NUM, TYPE_ID, TYPED_NUM, Program, program_of
 
-TYPED_LITERAL_KINDS = frozenset(
-    {"LiteralContextDependentNumber", "LiteralSpecConstantOpInteger", "LiteralExtInstInteger"}
-)
-"""Operand kinds whose decoding reads the state left by earlier instructions: the
-literal's width comes from its type, an extended instruction's grammar from its import."""
+TYPED_LITERAL_CODES = frozenset({TYPED_NUM, SPEC_OP_NUM, EXT_INST_NUM})
+"""Operand codes whose decoding reads the state left by earlier instructions: the
+literal's width comes from its type, an extended instruction's operands from its import."""
 
 
 class DecoderTables:
@@ -26,6 +26,8 @@ class DecoderTables:
 
     __slots__ = (
         "grammar",
+        "program",
+        "opcodes",
         "kinds",
         "instructions",
         "plans",
@@ -34,43 +36,27 @@ class DecoderTables:
         "typed_literal_opcodes",
         "result_positions",
         "type_positions",
-        "op_ext_inst_import",
-        "op_type_int",
-        "op_type_float",
-        "op_switch",
-        "op_function",
-        "op_function_end",
     )
 
     def __init__(self, grammar: Grammar) -> None:
         self.grammar = grammar
+        self.program: Program = program_of(grammar)
+        self.opcodes: Opcodes = self.program.opcodes
         self.kinds: dict[str, OperandKind] = grammar.operand_kinds
         self.instructions: dict[int, InstructionDesc] = grammar.instructions
-        by_name = grammar.by_name
-        self.op_ext_inst_import = by_name["OpExtInstImport"].opcode
-        self.op_type_int = by_name["OpTypeInt"].opcode
-        self.op_type_float = by_name["OpTypeFloat"].opcode
-        self.op_switch = by_name["OpSwitch"].opcode
-        self.op_function = by_name["OpFunction"].opcode
-        self.op_function_end = by_name["OpFunctionEnd"].opcode
-        self.ext_inst_opcodes = frozenset(
-            desc.opcode
-            for desc in grammar.instructions.values()
-            if any(o.kind == "LiteralExtInstInteger" for o in desc.operands)
-        )
+        self.ext_inst_opcodes = self.program.ext_inst_opcodes
+        by_opcode = self.program.by_opcode
         self.typed_literal_opcodes = frozenset(
-            desc.opcode
-            for desc in grammar.instructions.values()
-            if any(o.kind in TYPED_LITERAL_KINDS for o in desc.operands)
+            opcode for opcode, op in by_opcode.items() if not TYPED_LITERAL_CODES.isdisjoint(op.codes)
         )
-        """Opcodes whose operands may need a number type or an import: their IdResultType
+        """Opcodes whose operands may need a number type or an import: their result type
         (word 1) and, for extended instructions, their set id (word 3)."""
         # Instructions that must be seen whole by the general path (state they record,
         # checks beyond their words' shapes) never take the fast path.
+        ops = self.opcodes
         self.plans: dict[int, SimplePlan] = simple_plans(
-            grammar,
-            frozenset({self.op_switch, self.op_type_int, self.op_type_float, self.op_ext_inst_import})
-            | self.ext_inst_opcodes,
+            self.program,
+            frozenset({ops.OpSwitch, ops.OpTypeInt, ops.OpTypeFloat, ops.OpExtInstImport}) | self.ext_inst_opcodes,
         )
         self.instruction_forms = FastForms(self, instruction_form)
         """The fast path's plans, with the form that builds `Instruction`s."""
@@ -78,12 +64,12 @@ class DecoderTables:
         # type, 0 when the instruction has none. Every opcode below 65536 has an entry.
         self.result_positions = bytearray(65536)
         self.type_positions = bytearray(65536)
-        for desc in grammar.instructions.values():
-            kinds = [o.kind for o in desc.operands[:2]]
-            if "IdResult" in kinds:
-                self.result_positions[desc.opcode] = kinds.index("IdResult") + 1
-            if kinds[:1] == ["IdResultType"]:
-                self.type_positions[desc.opcode] = 1
+        for opcode, op in by_opcode.items():
+            first = op.codes[:2]
+            if RESULT_ID in first:
+                self.result_positions[opcode] = first.index(RESULT_ID) + 1
+            if first[:1] == (TYPE_ID,):
+                self.type_positions[opcode] = 1
 
     def word_plan(self, opcode: int, count: int) -> WordPlan | None:
         """The fast path's plan for an instruction of `count` words, or None."""
@@ -98,16 +84,16 @@ class DecoderTables:
         whose instruction number is `number`; None when the set or instruction is
         unknown to the grammar or its operands are not for the fast path."""
         ext = self.grammar.ext_inst_set(import_name)
-        desc = ext.instructions.get(number) if ext is not None else None
-        if desc is None:
+        inst = self.program.ext_instructions(ext).by_number.get(number) if ext is not None else None
+        if inst is None:
             return None
-        core = self.instructions[opcode]
-        # The extended instruction's operands take the place of the grammar's trailing
-        # operand list; its own operand kinds come before the core ones.
-        plan = simple_plan(core.operands[:4] + desc.operands, {**self.kinds, **ext.operand_kinds})
+        core = self.program.by_opcode[opcode]
+        # The program's operands of the core instruction end at the instruction number;
+        # the extended instruction's own follow.
+        plan = simple_plan(core.codes + inst.codes, core.operands + inst.operands, self.program)
         if plan is None:
             return None
-        return word_plan(opcode, core.opname, plan, count, import_name, desc.opname)
+        return word_plan(opcode, core.opname, plan, count, import_name, inst.name)
 
 _TABLES: dict[int, tuple[Grammar, DecoderTables]] = {}
 _TABLES_LOCK = threading.Lock()

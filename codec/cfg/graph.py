@@ -18,6 +18,7 @@ from typing import NamedTuple
 from codec.cfg import dominators
 from codec.diagnostics import Diagnostic
 from codec.grammar import Grammar, load_grammar
+from codec.opcodes import opcodes as opcodes_of
 from codec.binary.model import Instruction, Module
 from codec.text.names import NameMap, module_names
 
@@ -192,21 +193,19 @@ class _Opcodes:
         def opcodes(names: tuple[str, ...]) -> frozenset[int]:
             return frozenset(grammar.by_name[n].opcode for n in names if n in grammar.by_name)
 
-        def opcode(name: str) -> int:
-            return grammar.by_name[name].opcode
-
+        named = opcodes_of(grammar)
         self.terminators = opcodes(BRANCH_OPNAMES + EXIT_OPNAMES)
         self.merges = opcodes(MERGE_OPNAMES)
-        self.label = opcode("OpLabel")
-        self.function = opcode("OpFunction")
-        self.function_end = opcode("OpFunctionEnd")
-        self.parameter = opcode("OpFunctionParameter")
+        self.label = named.OpLabel
+        self.function = named.OpFunction
+        self.function_end = named.OpFunctionEnd
+        self.parameter = named.OpFunctionParameter
         self.debug = frozenset(d.opcode for d in grammar.instructions.values() if d.opclass == "Debug")
         """OpLine, OpNoLine and the like, which may stand between blocks."""
-        self.branch = opcode("OpBranch")
-        self.conditional = opcode("OpBranchConditional")
-        self.switch = opcode("OpSwitch")
-        self.loop_merge = opcode("OpLoopMerge")
+        self.branch = named.OpBranch
+        self.conditional = named.OpBranchConditional
+        self.switch = named.OpSwitch
+        self.loop_merge = named.OpLoopMerge
 
 
 def build_cfg(

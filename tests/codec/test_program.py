@@ -16,7 +16,8 @@ from codec.program import (
 SPEC_OPCODES = {
     "OpExtInstImport": 11, "OpExtInst": 12, "OpExtInstWithForwardRefsKHR": 4433, "OpTypeInt": 21,
     "OpTypeFloat": 22, "OpConstant": 43, "OpSpecConstant": 50, "OpSwitch": 251, "OpFunction": 54,
-    "OpFunctionEnd": 56,
+    "OpFunctionEnd": 56, "OpFunctionParameter": 55, "OpLabel": 248, "OpBranch": 249,
+    "OpBranchConditional": 250, "OpSelectionMerge": 247, "OpLoopMerge": 246,
 }
 """The numbers the SPIR-V specification gives these opcodes."""
 
