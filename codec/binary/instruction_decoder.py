@@ -21,9 +21,19 @@ from codec.binary.fast_forms import EXTENDED, SWITCH, FastEntry, FastForms
 from codec.binary.model import Instruction, NumberType, Operand
 from codec.binary.tables import DecoderTables
 from codec.diagnostics import Diagnostic, Severity
-from codec.grammar import InstructionDesc, OperandDesc, OperandKind, mask_bits
+from codec.grammar import OperandDesc, mask_bits
+from codec.program import (
+    ENUM_BASE, EXT_INST_NUM, ID, LIT_FLOAT, LIT_STR, OPT_ID, OPT_LIT_STR, OPT_TYPED_INT, RESULT_ID, SPEC_OP_NUM,
+    TYPE_ID, TYPED_NUM, UNKNOWN_SET_OPERANDS, OpcodeProgram, is_optional, repetition,
+)
 
 _new = tuple.__new__
+
+ID_CODES = frozenset({ID, TYPE_ID, RESULT_ID, OPT_ID})
+"""The codes of one id (a repeated id is walked one repetition at a time)."""
+
+UNKNOWN_SET_DESCS = (OperandDesc("IdRef", "*", "Operand"),)
+"""The operands `UNKNOWN_SET_OPERANDS` stand for, as the decoded operands name them."""
 
 RAW = "Raw"
 """The kind given to words that could not be decoded."""
@@ -87,8 +97,7 @@ class InstructionDecoder:
     __slots__ = (
         "tables",
         "grammar",
-        "kinds",
-        "instructions",
+        "program",
         "bound",
         "diagnostics",
         "value_types",
@@ -107,8 +116,7 @@ class InstructionDecoder:
     ) -> None:
         self.tables = tables
         self.grammar = tables.grammar
-        self.kinds = tables.kinds
-        self.instructions = tables.instructions
+        self.program = tables.program
         self.bound = bound
         self.diagnostics: list[Diagnostic] = []
         self.value_types: dict[int, int] = {} if value_types is None else value_types
@@ -215,24 +223,24 @@ class InstructionDecoder:
         return None if _beyond_width(value, number_type, size) else (value, number_type)
 
     def _general(self, words: array, offset: int, opcode: int, count: int) -> Instruction:
-        """Decode one instruction by walking the grammar's operand list."""
-        desc = self.instructions.get(opcode)
-        if desc is None:
+        """Decode one instruction by walking its operand program."""
+        op = self.program.by_opcode.get(opcode)
+        if op is None:
             self.error(offset, f"instruction at word {offset} has unknown opcode {opcode}")
             return _raw_instruction(words, offset, opcode, f"Op{opcode}", count)
-        state = _InstructionState(words, offset, count, desc)
+        state = _InstructionState(words, offset, count, op)
         try:
-            self._operands(state, list(desc.operands))
+            self._operands(state, list(zip(op.codes, op.operands)))
         except OperandError as fault:
             where = state.position if fault.at is None else fault.at
-            self.error(where, f"instruction at word {offset} ({desc.opname}) {fault}")
+            self.error(where, f"instruction at word {offset} ({op.opname}) {fault}")
             return _raw_instruction(
-                words, offset, opcode, desc.opname, count, state.operands, state.position
+                words, offset, opcode, op.opname, count, state.operands, state.position
             )
         inst = Instruction(
             offset,
             opcode,
-            desc.opname,
+            op.opname,
             count,
             state.type_id,
             state.result_id,
@@ -242,28 +250,29 @@ class InstructionDecoder:
         self._record(inst, words)
         return inst
 
-    def _operands(self, state: _InstructionState, expected: list[OperandDesc]) -> None:
-        """Consume the instruction's words following `expected`, which grows as enumerant
+    def _operands(self, state: _InstructionState, expected: list[tuple[int, OperandDesc]]) -> None:
+        """Consume the instruction's words following `expected` (operand codes with the
+        grammar's operands they stand for), which grows as repetitions, enumerant
         parameters and embedded operand lists are met."""
         end = state.end
         index = 0
         while index < len(expected):
-            desc = expected[index]
+            code, desc = expected[index]
             if state.position >= end:
-                if desc.quantifier is None:
-                    missing = ", ".join(f"'{d.name or d.kind}'" for d in expected[index:] if d.quantifier is None)
+                if not is_optional(code):
+                    missing = ", ".join(f"'{d.name or d.kind}'" for c, d in expected[index:] if not is_optional(c))
                     raise OperandError(
                         f"has {end - state.offset - 1} operand word(s); the grammar needs "
                         f"more: missing {missing}",
                         at=state.offset,
                     )
                 return
-            if desc.quantifier == "*":
-                # One more occurrence before the entry, which repeats while words remain.
-                expected.insert(index, OperandDesc(desc.kind, None, desc.name))
+            if repetition(code) is not None:
+                # One more repetition before the entry, which repeats while words remain.
+                expected[index:index] = self.tables.repetition(code, desc)
                 continue
             index += 1
-            self._operand(state, desc, expected, index)
+            self._operand(state, code, desc, expected, index)
         if state.position < end:
             extra = end - state.position
             # No operand is left to hold these words, so none of the instruction's
@@ -279,8 +288,9 @@ class InstructionDecoder:
     def _operand(
         self,
         state: _InstructionState,
+        code: int,
         desc: OperandDesc,
-        expected: list[OperandDesc],
+        expected: list[tuple[int, OperandDesc]],
         insert_at: int,
     ) -> None:
         words = state.words
@@ -288,7 +298,7 @@ class InstructionDecoder:
         kind = desc.kind
         word = words[position]
         add = state.operands.append
-        if kind.startswith("Id"):
+        if code in ID_CODES:
             if word == 0:
                 raise OperandError(f"has id 0 as operand '{desc.name or kind}'")
             if word >= self.bound:
@@ -296,13 +306,13 @@ class InstructionDecoder:
                     position,
                     f"id {word} at word {position} is not below the module's bound {self.bound}",
                 )
-            if kind == "IdResult":
+            if code == RESULT_ID:
                 if word in self.value_types:
                     raise OperandError(f"defines id {word}, which is already defined")
                 state.result_id = word
-            elif kind == "IdResultType":
+            elif code == TYPE_ID:
                 state.type_id = word
-            elif state.desc.opcode in self.tables.ext_inst_opcodes and position == state.offset + 3:
+            elif state.op.opcode in self.tables.ext_inst_opcodes and position == state.offset + 3:
                 name = self.ext_imports.get(word)
                 if name is None:
                     raise OperandError(f"names set id {word}, which is not an OpExtInstImport")
@@ -310,74 +320,64 @@ class InstructionDecoder:
             add(Operand(kind, desc.name, word, position, 1))
             state.position = position + 1
             return
-        ko = state.ext_kinds.get(kind) or self.kinds.get(kind)
-        if ko is None:
-            raise OperandError(f"has operand kind '{kind}', unknown to the grammar")
-        category = ko.category
-        if category == "ValueEnum":
-            enumerant = ko.by_value.get(word)
-            if enumerant is None:
-                raise OperandError(f"has {word} as operand '{desc.name or kind}', which is not a known {kind}")
-            add(Operand(kind, desc.name, word, position, 1))
-            state.position = position + 1
-            if enumerant.parameters:
-                expected[insert_at:insert_at] = enumerant.parameters
-            return
-        if category == "BitEnum":
-            params: list[OperandDesc] = []
+        if code >= ENUM_BASE:
+            enum = self.program.enum(code)
+            ko = enum.kind
+            if not enum.is_mask:
+                enumerant = ko.by_value.get(word)
+                if enumerant is None:
+                    raise OperandError(f"has {word} as operand '{desc.name or kind}', which is not a known {kind}")
+                add(Operand(kind, desc.name, word, position, 1))
+                state.position = position + 1
+                if enumerant.parameters:
+                    expected[insert_at:insert_at] = zip(enum.parameters[word], enumerant.parameters)
+                return
+            params: list[tuple[int, OperandDesc]] = []
             for bit in mask_bits(word):
                 enumerant = ko.by_value.get(bit)
                 if enumerant is None:
                     raise OperandError(
                         f"has {kind} mask 0x{word:x}, whose bit 0x{bit:x} is not a known {kind}"
                     )
-                params.extend(enumerant.parameters)
+                if enumerant.parameters:
+                    params.extend(zip(enum.parameters[bit], enumerant.parameters))
             add(Operand(kind, desc.name, word, position, 1))
             state.position = position + 1
             if params:
                 expected[insert_at:insert_at] = params
             return
-        if category == "Composite":
-            bases = ko.bases
-            if kind == "PairIdRefIdRef":
-                # SPIRV-Tools reads OpPhi's pairs as a plain list of ids, odd counts too.
-                bases = bases[:1]
-            expected[insert_at:insert_at] = [OperandDesc(base, None, desc.name) for base in bases]
-            return
-        if kind == "LiteralString":
+        if code == LIT_STR or code == OPT_LIT_STR:
             self._string(state, desc)
             return
-        if kind == "LiteralContextDependentNumber" or (
-            kind == "LiteralInteger" and state.desc.opcode == self.tables.opcodes.OpSwitch
-        ):
-            self._typed_number(state, desc)
+        if code == TYPED_NUM or code == OPT_TYPED_INT:
+            self._typed_number(state, desc, code == OPT_TYPED_INT)
             return
-        if kind == "LiteralExtInstInteger":
+        if code == EXT_INST_NUM:
             ext = self.grammar.ext_inst_set(state.ext_set)
             if ext is not None:
-                ext_desc = ext.instructions.get(word)
-                if ext_desc is None:
+                inst = self.program.ext_instructions(ext).by_number.get(word)
+                if inst is None:
                     raise OperandError(f"has {word}, which is not an instruction of {state.ext_set}")
                 add(Operand(kind, desc.name, word, position, 1))
                 state.position = position + 1
-                expected[insert_at:] = ext_desc.operands
-                state.ext_kinds = ext.operand_kinds
+                expected[insert_at:] = zip(inst.codes, inst.operands)
                 return
             if not state.ext_set.startswith("NonSemantic."):
                 raise OperandError(f"uses extended instruction set '{state.ext_set}', which is unknown")
             add(Operand(kind, desc.name, word, position, 1))
             state.position = position + 1
-            expected[insert_at:] = [OperandDesc("IdRef", "*", "Operand")]
+            expected[insert_at:] = zip(UNKNOWN_SET_OPERANDS, UNKNOWN_SET_DESCS)
             return
-        if kind == "LiteralSpecConstantOpInteger":
-            inner = self.instructions.get(word)
-            if inner is None or not inner.has_result_type:
+        if code == SPEC_OP_NUM:
+            inner = self.program.by_opcode.get(word)
+            if inner is None or not inner.has_type:
                 raise OperandError(f"has {word}, which is not an opcode OpSpecConstantOp can take")
             add(Operand(kind, desc.name, word, position, 1))
             state.position = position + 1
-            expected[insert_at:] = inner.operands[2:]
+            # The embedded opcode's operands after its result type and result id.
+            expected[insert_at:] = zip(inner.codes[2:], inner.operands[2:])
             return
-        if kind == "LiteralFloat":
+        if code == LIT_FLOAT:
             add(Operand(kind, desc.name, word, position, 1, NumberType("float", 32)))
             state.position = position + 1
             return
@@ -396,7 +396,7 @@ class InstructionDecoder:
             )
         text = raw[:nul].decode("utf-8", "surrogateescape")
         if (
-            state.desc.opcode == self.tables.opcodes.OpExtInstImport
+            state.op.opcode == self.tables.opcodes.OpExtInstImport
             and self.grammar.ext_inst_set(text) is None
             and not text.startswith("NonSemantic.")
         ):
@@ -412,8 +412,10 @@ class InstructionDecoder:
         state.operands.append(Operand("LiteralString", desc.name, text, position, num_words))
         state.position = position + num_words
 
-    def _typed_number(self, state: _InstructionState, desc: OperandDesc) -> None:
-        if state.desc.opcode == self.tables.opcodes.OpSwitch:
+    def _typed_number(self, state: _InstructionState, desc: OperandDesc, selector_width: bool) -> None:
+        """A number as wide as the result type says, or (`selector_width`: OpSwitch's case
+        literals) as the selector's type says."""
+        if selector_width:
             selector = state.words[state.offset + 1]
             type_id = self.value_types.get(selector)
             if not type_id:
@@ -474,26 +476,24 @@ class _InstructionState:
         "words",
         "offset",
         "end",
-        "desc",
+        "op",
         "position",
         "operands",
         "type_id",
         "result_id",
         "ext_set",
-        "ext_kinds",
     )
 
-    def __init__(self, words: array, offset: int, count: int, desc: InstructionDesc) -> None:
+    def __init__(self, words: array, offset: int, count: int, op: OpcodeProgram) -> None:
         self.words = words
         self.offset = offset
         self.end = offset + count
-        self.desc = desc
+        self.op = op
         self.position = offset + 1
         self.operands: list[Operand] = []
         self.type_id = 0
         self.result_id = 0
         self.ext_set = ""
-        self.ext_kinds: dict[str, OperandKind] = {}
 
 
 def _raw_instruction(

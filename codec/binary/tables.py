@@ -12,9 +12,9 @@ import threading
 
 from codec.binary.decode_plans import SimplePlan, WordPlan, simple_plan, simple_plans, word_plan
 from codec.binary.fast_forms import FastForms, instruction_form
-from codec.grammar import Grammar, InstructionDesc, OperandKind
+from codec.grammar import Grammar, InstructionDesc, OperandDesc, OperandKind
 from codec.opcodes import Opcodes
-from codec.program import EXT_INST_NUM, RESULT_ID, SPEC_OP_NUM, TYPE_ID, TYPED_NUM, Program, program_of
+from codec.program import EXT_INST_NUM, RESULT_ID, SPEC_OP_NUM, TYPE_ID, TYPED_NUM, Program, program_of, repetition
 
 TYPED_LITERAL_CODES = frozenset({TYPED_NUM, SPEC_OP_NUM, EXT_INST_NUM})
 """Operand codes whose decoding reads the state left by earlier instructions: the
@@ -36,6 +36,7 @@ class DecoderTables:
         "typed_literal_opcodes",
         "result_positions",
         "type_positions",
+        "_repetitions",
     )
 
     def __init__(self, grammar: Grammar) -> None:
@@ -62,6 +63,7 @@ class DecoderTables:
         """The fast path's plans, with the form that builds `Instruction`s."""
         # Word positions (from the instruction's first word) of the result id and its
         # type, 0 when the instruction has none. Every opcode below 65536 has an entry.
+        self._repetitions: dict[tuple[int, OperandDesc], tuple[tuple[int, OperandDesc], ...]] = {}
         self.result_positions = bytearray(65536)
         self.type_positions = bytearray(65536)
         for opcode, op in by_opcode.items():
@@ -70,6 +72,19 @@ class DecoderTables:
                 self.result_positions[opcode] = first.index(RESULT_ID) + 1
             if first[:1] == (TYPE_ID,):
                 self.type_positions[opcode] = 1
+
+    def repetition(self, code: int, operand: OperandDesc) -> tuple[tuple[int, OperandDesc], ...]:
+        """One more repetition of a repeated operand (`code`, standing for the grammar's
+        `operand`), as the general walk expects it: codes with the operands they decode
+        to (a pair's kinds, the operand's name). Kept once made."""
+        key = (code, operand)
+        found = self._repetitions.get(key)
+        if found is None:
+            kinds = self.program.repetition_kinds(code, operand)
+            found = self._repetitions[key] = tuple(
+                zip(repetition(code) or (), (OperandDesc(kind, None, operand.name) for kind in kinds))
+            )
+        return found
 
     def word_plan(self, opcode: int, count: int) -> WordPlan | None:
         """The fast path's plan for an instruction of `count` words, or None."""
