@@ -158,12 +158,19 @@ def assemble(
         header = None if target_env is not None else read_header_comment(text, load_plans().grammar)
     except HeaderError as error:
         return AssemblyResult(None, [_diagnostic(error.message, ("char", error.offset), source)], source)
-    version = TARGET_ENV_VERSIONS.get(target_env or "", header.version if header else DEFAULT_VERSION)
+    # The header comments give the version word but, as for spirv-as, which reads them
+    # as comments, the instructions accepted are those of the default target.
+    accepted = TARGET_ENV_VERSIONS.get(target_env or "", DEFAULT_VERSION)
+    version = header.version if header is not None else accepted
     try:
         round_trip = header is not None
-        encoder = _run(tokenize(text), source, version, preserve_numeric_ids or round_trip, hints)
+        encoder = _run(tokenize(text), source, accepted, preserve_numeric_ids or round_trip, hints)
     except AssemblyError as error:
         return AssemblyResult(None, [_diagnostic(error.message, error.where, source)], source)
+    if header is not None and header.words is not None and len(header.words) < 5 and encoder.n:
+        message = (f"the header comment gives {len(header.words)} header word(s), not 5: "
+                   "no instructions can follow an incomplete header")
+        return AssemblyResult(None, [_diagnostic(message, ("start", 0), source)], source)
     generator = ASSEMBLER_GENERATOR
     bound = encoder.ids.bound
     schema = 0

@@ -48,8 +48,10 @@ _HEADER = re.compile(
     r"; Schema: ([0-9]+)\r?(?:\n|\Z)"
 )
 _UNKNOWN_TOOL = re.compile(r"Unknown\(([0-9]{1,10})\)\Z")
-# What `spvinspect dis --lossless` adds for a broken module (see codec.text.disassembler).
+# What `spvinspect dis --lossless` adds when the standard comments do not give the header
+# back (see codec.text.listing), and what it prints for a module shorter than a header.
 _HEADER_WORDS = re.compile(r"; Header words:((?: 0x[0-9a-fA-F]{8}){5})\r?(?:\n|\Z)")
+_INCOMPLETE_HEADER = re.compile(r"; SPIR-V\r?\n; Header words:((?: 0x[0-9a-fA-F]{8}){0,4})\r?(?:\n|\Z)")
 _BIG_ENDIAN = re.compile(r"; Byte order: big-endian\r?(?:\n|\Z)")
 _TRAILING_BYTES = re.compile(r"^; Trailing bytes: ((?:[0-9a-f]{2}){1,3})\s*\Z", re.MULTILINE)
 
@@ -74,7 +76,8 @@ class HeaderComment:
     bound: int
     schema: int
     words: tuple[int, ...] | None = None
-    """The five header words exactly, from a lossless `; Header words:` comment."""
+    """The five header words exactly, from a lossless `; Header words:` comment (fewer
+    for a module shorter than its header, which has no instructions)."""
     big_endian: bool = False
     trailing_bytes: bytes = b""
     """Bytes past the last whole word, from a lossless `; Trailing bytes:` comment."""
@@ -108,7 +111,7 @@ def read_header_comment(text: str, grammar: Grammar) -> HeaderComment | None:
     HeaderError when one of their numbers does not fit its header word."""
     m = _HEADER.match(text)
     if m is None:
-        return None
+        return _incomplete_header(text)
     major = _number(m, 1, 0xFF, "major version")
     minor = _number(m, 2, 0xFF, "minor version")
     bound = _number(m, 5, 0xFFFFFFFF, "bound")
@@ -136,3 +139,16 @@ def read_header_comment(text: str, grammar: Grammar) -> HeaderComment | None:
         big_endian,
         bytes.fromhex(trailing.group(1)) if trailing else b"",
     )
+
+
+def _incomplete_header(text: str) -> HeaderComment | None:
+    """The lossless comments of a module shorter than a header: `; SPIR-V`, then
+    `; Header words:` with the zero to four words there are (and the trailing bytes)."""
+    m = _INCOMPLETE_HEADER.match(text)
+    if m is None:
+        return None
+    words = tuple(int(w, 16) for w in m.group(1).split())
+    big_endian = _BIG_ENDIAN.match(text, m.end()) is not None
+    trailing = _TRAILING_BYTES.search(text, m.end())
+    trailing_bytes = bytes.fromhex(trailing.group(1)) if trailing else b""
+    return HeaderComment(0, None, 0, 0, words, big_endian, trailing_bytes)

@@ -21,6 +21,7 @@ from typing import NamedTuple
 
 from codec.binary.lazy import LazyModule
 from codec.binary.model import Header, Instruction, Module, Operand
+from codec.binary.words import MAGIC
 from codec.grammar import Grammar, OperandKind, load_grammar, mask_bits
 from codec.text.names import NameMap, module_names
 from codec.text.number_format import format_float, format_number
@@ -71,8 +72,12 @@ class DisassemblyOptions:
     indent: bool = True
     offsets: bool = False
     lossless: bool = False
-    """For a module with faults: raw ids, `!0x…` words where decoding failed, and header
-    comments that the assembler honours, so the text assembles to the same bytes."""
+    """Text that the assembler turns back into the same bytes: `!0x…` words where
+    decoding failed, and header comments that it honours when the five standard ones
+    do not give the header back (byte order, magic, odd version or generator words, an
+    incomplete header). A module with faults gets raw ids; a valid one keeps friendly
+    names when asked for, whose numbers then come from `Disassembler.id_hints` (the
+    command line's `dis --lossless` asks for raw ids)."""
 
 
 def generator_text(header: Header, grammar: Grammar) -> str:
@@ -99,6 +104,19 @@ HEADER_WORDS_COMMENT = "Header words:"
 BIG_ENDIAN_COMMENT = "Byte order: big-endian"
 TRAILING_BYTES_COMMENT = "Trailing bytes:"
 """Lossless trailing comment: bytes past the last whole word, in hex."""
+
+
+def header_reproduced(header: Header, grammar: Grammar) -> bool:
+    """True when the five standard header comments give the header's words back: the
+    magic in little-endian order, a version word of the form 0x00MMmm00 and a generator
+    whose tool the comment names without ambiguity."""
+    if header.magic != MAGIC or header.big_endian or header.version & 0xFF0000FF:
+        return False
+    tool = header.generator_tool
+    known = grammar.generators.get(tool)
+    if known is None:
+        return True  # `Unknown(tool)` names it
+    return min(t for t, g in grammar.generators.items() if g.display == known.display) == tool
 
 
 def quote_string(text: str) -> str:
@@ -174,6 +192,8 @@ class OperandFormatter:
         if kind == "LiteralString":
             return quote_string(value)  # type: ignore[arg-type]
         if kind == "LiteralExtInstInteger":
+            if not inst.valid:  # the set is unknown when the instruction does not fit
+                return f"!0x{value:08x}"
             ext = self.grammar.ext_inst_set(inst.ext_inst_set)
             desc = ext.instructions.get(value) if ext is not None else None  # type: ignore[arg-type]
             return desc.opname if desc is not None else str(value)
@@ -313,12 +333,18 @@ class Listing:
     def header_lines(self) -> list[str]:
         """The `; SPIR-V` … comments dis prints before the instructions (with, in lossless
         form, the comments that carry the header words and byte order exactly)."""
-        header = self.module.header
-        if not self.options.header or header is None:
+        module = self.module
+        header = module.header
+        if header is None:
+            if not self.options.lossless:
+                return []
+            # An incomplete header: its words (up to four), and nothing else can follow.
+            return ["; SPIR-V", f"; {HEADER_WORDS_COMMENT}" + "".join(f" 0x{w:08x}" for w in module.words)]
+        if not self.options.header and not self.options.lossless:
             return []
         lines = header_lines(header, self.grammar)
-        if self.broken_lossless:
-            words = " ".join(f"0x{w:08x}" for w in self.module.words[:5])
+        if self.broken_lossless or (self.options.lossless and not header_reproduced(header, self.grammar)):
+            words = " ".join(f"0x{w:08x}" for w in module.words[:5])
             lines.append(f"; {HEADER_WORDS_COMMENT} {words}")
             if header.big_endian:
                 lines.append(f"; {BIG_ENDIAN_COMMENT}")
@@ -332,7 +358,8 @@ class Listing:
         module = self.module
         words = module.words
         pad = " " * self._indent
-        lines = [f"{pad}!0x{words[i]:08x}" for i in range(module.tail_offset, len(words))]
+        start = module.tail_offset if module.header is not None else len(words)
+        lines = [f"{pad}!0x{words[i]:08x}" for i in range(start, len(words))]
         if module.trailing_bytes:
             lines.append(f"; {TRAILING_BYTES_COMMENT} {module.trailing_bytes.hex()}")
         return lines

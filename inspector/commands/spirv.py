@@ -32,9 +32,10 @@ def register(subparsers) -> None:
     dis.add_argument(
         "--lossless",
         action="store_true",
-        help="for a broken module, text that `spvinspect as` turns back into the same bytes "
-        "(raw ids, !0x... words where decoding failed, header comments the assembler honours); "
-        "identical to plain dis for a valid module",
+        help="text that `spvinspect as` turns back into the same bytes, for any input: raw ids, "
+        "!0x... words where decoding failed, and header comments the assembler honours where the "
+        "standard ones do not give the header back; identical to --raw-id for a valid "
+        "little-endian module",
     )
     dis.add_argument("--comment", action="store_true", help="add comments that make reading easier (as spirv-dis)")
     dis.add_argument(
@@ -82,7 +83,7 @@ def _dis(args: argparse.Namespace) -> int:
         return 1
     module = open_module(data)
     options = DisassemblyOptions(
-        friendly_names=not args.raw_id,
+        friendly_names=not (args.raw_id or args.lossless),
         header=not args.no_header,
         indent=not args.no_indent,
         offsets=args.offsets,
