@@ -19,8 +19,8 @@ from typing import NamedTuple
 from codec.binary.model import NumberType
 from codec.grammar import OperandDesc
 from codec.program import (
-    ENUM_BASE, EXT_INST_NUM, ID, LIT_INT, LIT_STR, OPT_ID, OPT_LIT_INT, REPEATED_ENUM_BASE, RESULT_ID,
-    TYPE_ID, TYPED_NUM, VAR_ID, VAR_LIT_INT, Program,
+    ENUM_BASE, EXT_INST_NUM, ID, LIT_INT, LIT_STR, OPT_ID, OPT_LIT_INT, OPT_TYPED_INT, RESULT_ID, TYPE_ID,
+    TYPED_NUM, Program, is_optional, repetition,
 )
 
 ID_CHECK = 0
@@ -54,13 +54,17 @@ class SimplePlan(NamedTuple):
 
     required: tuple[PlanEntry, ...]
     optional: tuple[PlanEntry, ...]
-    repeated: PlanEntry | None
+    repeated: tuple[PlanEntry, ...]
+    """What one more repetition of the last operand holds (empty when none repeats)."""
     trailing: PlanEntry | None
     """A STRING or TYPED operand last, taking the words the others leave."""
     type_index: int
     """Index of the IdResultType operand, or -1."""
     result_index: int
     """Index of the IdResult operand, or -1."""
+    takes_case_type: bool
+    """Some literals are as wide as a selector's type (OpSwitch's case literals): a word
+    plan needs that type."""
 
 
 class WordPlan(NamedTuple):
@@ -85,38 +89,32 @@ class WordPlan(NamedTuple):
     ext_opname: str = ""
     """… and the instruction's name in it."""
     case_type: NumberType | None = None
-    """For OpSwitch: the selector's type, which its case literals take."""
+    """For OpSwitch: the selector's type, which its case literals (CASE) take."""
 
 
-def _entry(code: int, operand: OperandDesc, program: Program) -> tuple[PlanEntry, int] | None:
-    """The plan entry of an operand of `code`, with its quantifier (0 required, 1
-    optional, 2 repeated); None when the fast path cannot check it word by word."""
-    name = operand.name
+def _entry(code: int, kind: str, name: str, program: Program) -> PlanEntry | None:
+    """The plan entry of one operand word of `code`, or None when the fast path cannot
+    check it word by word."""
     check = _CHECKS.get(code)
     if check is not None:
-        quantifier = _QUANTIFIERS.get(code, 0)
-        kind = program.repetition_kinds(code, operand)[0] if quantifier == 2 else operand.kind
-        return PlanEntry(kind, name, check), quantifier
+        return PlanEntry(kind, name, check)
     if code < ENUM_BASE:
         return None
     enum = program.enum(code)
-    quantifier = 2 if code >= REPEATED_ENUM_BASE else code & 1
-    kind = operand.kind
     if enum.is_mask:
         known = 0
         for value in enum.plain.values():
             known |= value
-        return PlanEntry(kind, name, MASK, known), quantifier
-    return PlanEntry(kind, name, ENUM, frozenset(enum.plain.values())), quantifier
+        return PlanEntry(kind, name, MASK, known)
+    return PlanEntry(kind, name, ENUM, frozenset(enum.plain.values()))
 
 
 _CHECKS = {
-    ID: ID_CHECK, TYPE_ID: ID_CHECK, RESULT_ID: ID_CHECK, OPT_ID: ID_CHECK, VAR_ID: ID_CHECK,
-    LIT_INT: LITERAL, OPT_LIT_INT: LITERAL, VAR_LIT_INT: LITERAL,
+    ID: ID_CHECK, TYPE_ID: ID_CHECK, RESULT_ID: ID_CHECK, OPT_ID: ID_CHECK,
+    LIT_INT: LITERAL, OPT_LIT_INT: LITERAL, OPT_TYPED_INT: CASE,
     LIT_STR: STRING, TYPED_NUM: TYPED, EXT_INST_NUM: EXT_NUMBER,
 }
 """The program's codes the fast path checks word by word, and how."""
-_QUANTIFIERS = {OPT_ID: 1, OPT_LIT_INT: 1, VAR_ID: 2, VAR_LIT_INT: 2}
 
 
 def simple_plan(codes: tuple[int, ...], operands: tuple[OperandDesc, ...], program: Program) -> SimplePlan | None:
@@ -124,25 +122,31 @@ def simple_plan(codes: tuple[int, ...], operands: tuple[OperandDesc, ...], progr
     for), or None when the fast path cannot decode it."""
     required: list[PlanEntry] = []
     optional: list[PlanEntry] = []
-    repeated: PlanEntry | None = None
+    repeated: tuple[PlanEntry, ...] = ()
     trailing: PlanEntry | None = None
     for code, operand in zip(codes, operands):
-        found = _entry(code, operand, program)
-        if found is None or repeated is not None or trailing is not None:
+        if repeated or trailing is not None:
             return None
-        entry, quantifier = found
+        more = repetition(code)
+        if more is not None:
+            kinds = program.repetition_kinds(code, operand)
+            repeated = tuple(_entry(c, kind, operand.name, program) for c, kind in zip(more, kinds))  # type: ignore[misc]
+            if None in repeated:
+                return None
+            continue
+        entry = _entry(code, operand.kind, operand.name, program)
+        if entry is None:
+            return None
         if entry.check in TRAILING:
-            if quantifier or optional:
+            if optional:
                 return None
             trailing = entry
-        elif quantifier == 0:
+        elif not is_optional(code):
             if optional:
                 return None
             required.append(entry)
-        elif quantifier == 1:
-            optional.append(entry)
         else:
-            repeated = entry
+            optional.append(entry)
     return SimplePlan(
         tuple(required),
         tuple(optional),
@@ -150,6 +154,7 @@ def simple_plan(codes: tuple[int, ...], operands: tuple[OperandDesc, ...], progr
         trailing,
         codes.index(TYPE_ID) if TYPE_ID in codes else -1,
         codes.index(RESULT_ID) if RESULT_ID in codes else -1,
+        any(e.check == CASE for e in repeated),
     )
 
 
@@ -166,10 +171,20 @@ def simple_plans(program: Program, excluded: frozenset[int]) -> dict[int, Simple
 
 
 def word_plan(
-    opcode: int, opname: str, plan: SimplePlan, count: int, ext_inst_set: str = "", ext_opname: str = ""
+    opcode: int,
+    opname: str,
+    plan: SimplePlan,
+    count: int,
+    ext_inst_set: str = "",
+    ext_opname: str = "",
+    case_type: NumberType | None = None,
 ) -> WordPlan | None:
     """The plan for an instruction of `count` words, or None when no operand list of the
-    plan has that many words."""
+    plan has that many words. A plan that `takes_case_type` needs `case_type`, and takes
+    only 32-bit integer selectors, whose case literals are one word any value of which
+    fits."""
+    if plan.takes_case_type and (case_type is None or case_type.category != "int" or case_type.width != 32):
+        return None
     n = count - 1
     entries = plan.required
     if plan.trailing is not None:
@@ -181,9 +196,10 @@ def word_plan(
     else:
         entries = entries + plan.optional
         if n > len(entries):
-            if plan.repeated is None:
+            size = len(plan.repeated)
+            if not size or (n - len(entries)) % size:
                 return None
-            entries = entries + (plan.repeated,) * (n - len(entries))
+            entries = entries + plan.repeated * ((n - len(entries)) // size)
         entries = entries[:n]
     ids = tuple(k for k, e in enumerate(entries) if e.check == ID_CHECK)
     return WordPlan(
@@ -199,6 +215,7 @@ def word_plan(
         0 < len(ids) == n,
         ext_inst_set,
         ext_opname,
+        case_type if plan.takes_case_type else None,
     )
 
 
@@ -228,17 +245,3 @@ def trailing_string(words: array, start: int, end: int) -> str | None:
     if nul < 0 or nul // 4 + 1 != end - start:
         return None
     return raw[:nul].decode("utf-8", "surrogateescape")
-
-
-def switch_plan(opcode: int, opname: str, count: int, case_type: NumberType) -> WordPlan | None:
-    """OpSwitch's plan: selector, default, then (case literal, label) pairs, for a selector
-    type whose literals take one word; None for other types or an unpaired literal."""
-    if case_type.category != "int" or not 0 < case_type.width <= 32 or (count - 3) % 2:
-        return None
-    entries = (
-        PlanEntry("IdRef", "Selector", ID_CHECK),
-        PlanEntry("IdRef", "Default", ID_CHECK),
-        *(PlanEntry("LiteralInteger", "Target", CASE), PlanEntry("IdRef", "Target", ID_CHECK)) * ((count - 3) // 2),
-    )
-    ids = tuple(k for k, e in enumerate(entries) if e.check == ID_CHECK)
-    return WordPlan(opcode, opname, entries, ids, (), (), -1, -1, -1, False, case_type=case_type)

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from itertools import repeat
 from typing import TYPE_CHECKING, NamedTuple
 
-from codec.binary.decode_plans import CASE, WordPlan, switch_plan
+from codec.binary.decode_plans import CASE, WordPlan
 from codec.binary.model import Instruction, NumberType, Operand
 
 if TYPE_CHECKING:
@@ -81,8 +81,8 @@ class FastForms:
             opcode, count = head & 0xFFFF, head >> 16
             if opcode in self.tables.ext_inst_opcodes:
                 found = EXTENDED if count >= 5 else None
-            elif opcode == self.tables.opcodes.OpSwitch:
-                found = SWITCH if count >= 3 else None
+            elif opcode in self.tables.selector_typed_opcodes:
+                found = SWITCH if count > 1 else None
             else:
                 found = self._entry(self.tables.word_plan(opcode, count))
             if len(self.entries) + len(self._others) < CACHED_FORMS:
@@ -109,8 +109,7 @@ class FastForms:
         key = (head, case_type)
         found = self._switches.get(key, False)
         if found is False:
-            opcode = head & 0xFFFF
-            plan = switch_plan(opcode, self.tables.instructions[opcode].opname, head >> 16, case_type)
+            plan = self.tables.case_word_plan(head & 0xFFFF, head >> 16, case_type)
             found = self._switches[key] = self._entry(plan)
         return found  # type: ignore[return-value]
 

@@ -297,7 +297,8 @@ class LazyModule:
         stop = min(start + CHUNK, len(offsets))
         self._definitions.extend(offsets, stop)
         result_positions = tables.result_positions
-        typed, ext_ops, switch = tables.typed_literal_opcodes, tables.ext_inst_opcodes, tables.opcodes.OpSwitch
+        typed, ext_ops = tables.typed_literal_opcodes, tables.ext_inst_opcodes
+        selector_typed = tables.selector_typed_opcodes
         ids: set[int] = set()
         add = ids.add
         for index in range(start, stop):
@@ -312,7 +313,7 @@ class LazyModule:
                     add(words[offset + 1])
                 if opcode in ext_ops and count > 3:
                     add(words[offset + 3])
-            elif opcode == switch and count > 1:
+            elif opcode in selector_typed and count > 1:
                 selector = words[offset + 1]
                 add(selector)
                 for j in self._definitions.before(selector, index):

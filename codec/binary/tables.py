@@ -12,9 +12,10 @@ import threading
 
 from codec.binary.decode_plans import SimplePlan, WordPlan, simple_plan, simple_plans, word_plan
 from codec.binary.fast_forms import FastForms, instruction_form
+from codec.binary.model import NumberType
 from codec.grammar import Grammar, InstructionDesc, OperandDesc, OperandKind
 from codec.opcodes import Opcodes
-from codec.program import EXT_INST_NUM, RESULT_ID, SPEC_OP_NUM, TYPE_ID, TYPED_NUM, Program, program_of, repetition
+from codec.program import EXT_INST_NUM, OPT_TYPED_INT, RESULT_ID, SPEC_OP_NUM, TYPE_ID, TYPED_NUM, Program, program_of, repetition
 
 TYPED_LITERAL_CODES = frozenset({TYPED_NUM, SPEC_OP_NUM, EXT_INST_NUM})
 """Operand codes whose decoding reads the state left by earlier instructions: the
@@ -34,6 +35,7 @@ class DecoderTables:
         "instruction_forms",
         "ext_inst_opcodes",
         "typed_literal_opcodes",
+        "selector_typed_opcodes",
         "result_positions",
         "type_positions",
         "_repetitions",
@@ -57,8 +59,13 @@ class DecoderTables:
         ops = self.opcodes
         self.plans: dict[int, SimplePlan] = simple_plans(
             self.program,
-            frozenset({ops.OpSwitch, ops.OpTypeInt, ops.OpTypeFloat, ops.OpExtInstImport}) | self.ext_inst_opcodes,
+            frozenset({ops.OpTypeInt, ops.OpTypeFloat, ops.OpExtInstImport}) | self.ext_inst_opcodes,
         )
+        self.selector_typed_opcodes = frozenset(
+            opcode for opcode, op in by_opcode.items() if any(OPT_TYPED_INT in (repetition(c) or ()) for c in op.codes)
+        )
+        """Opcodes whose literals are as wide as their selector's type (OpSwitch): their
+        selector is their first operand word."""
         self.instruction_forms = FastForms(self, instruction_form)
         """The fast path's plans, with the form that builds `Instruction`s."""
         # Word positions (from the instruction's first word) of the result id and its
@@ -92,6 +99,14 @@ class DecoderTables:
         if plan is None:
             return None
         return word_plan(opcode, self.instructions[opcode].opname, plan, count)
+
+    def case_word_plan(self, opcode: int, count: int, case_type: NumberType) -> WordPlan | None:
+        """The fast path's plan for an instruction of `count` words of one of
+        `selector_typed_opcodes`, whose selector has type `case_type`, or None."""
+        plan = self.plans.get(opcode)
+        if plan is None:
+            return None
+        return word_plan(opcode, self.instructions[opcode].opname, plan, count, case_type=case_type)
 
     def ext_word_plan(self, opcode: int, count: int, import_name: str, number: int) -> WordPlan | None:
         """The fast path's plan for an extended instruction (`opcode` one of
