@@ -158,18 +158,6 @@ def simple_plan(codes: tuple[int, ...], operands: tuple[OperandDesc, ...], progr
     )
 
 
-def simple_plans(program: Program, excluded: frozenset[int]) -> dict[int, SimplePlan]:
-    """A plan for every opcode whose operands the fast path can decode."""
-    plans = {}
-    for opcode, op in program.by_opcode.items():
-        if opcode in excluded:
-            continue
-        plan = simple_plan(op.codes, op.operands, program)
-        if plan is not None:
-            plans[opcode] = plan
-    return plans
-
-
 def word_plan(
     opcode: int,
     opname: str,

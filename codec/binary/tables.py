@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import threading
 
-from codec.binary.decode_plans import SimplePlan, WordPlan, simple_plan, simple_plans, word_plan
+from codec.binary.decode_plans import SimplePlan, WordPlan, simple_plan, word_plan
 from codec.binary.fast_forms import FastForms, instruction_form
 from codec.binary.model import NumberType
 from codec.grammar import Grammar, InstructionDesc, OperandDesc, OperandKind
@@ -31,7 +31,8 @@ class DecoderTables:
         "opcodes",
         "kinds",
         "instructions",
-        "plans",
+        "_whole_only",
+        "_plans",
         "instruction_forms",
         "ext_inst_opcodes",
         "typed_literal_opcodes",
@@ -57,20 +58,22 @@ class DecoderTables:
         # Instructions that must be seen whole by the general path (state they record,
         # checks beyond their words' shapes) never take the fast path.
         ops = self.opcodes
-        self.plans: dict[int, SimplePlan] = simple_plans(
-            self.program,
-            frozenset({ops.OpTypeInt, ops.OpTypeFloat, ops.OpExtInstImport}) | self.ext_inst_opcodes,
+        self._whole_only = (
+            frozenset({ops.OpTypeInt, ops.OpTypeFloat, ops.OpExtInstImport}) | self.ext_inst_opcodes
         )
+        self._plans: dict[int, SimplePlan | None] = {}
         self.selector_typed_opcodes = frozenset(
-            opcode for opcode, op in by_opcode.items() if any(OPT_TYPED_INT in (repetition(c) or ()) for c in op.codes)
+            opcode
+            for opcode, op in by_opcode.items()
+            if any(OPT_TYPED_INT in (repetition(code) or ()) for code in op.codes)
         )
         """Opcodes whose literals are as wide as their selector's type (OpSwitch): their
         selector is their first operand word."""
         self.instruction_forms = FastForms(self, instruction_form)
         """The fast path's plans, with the form that builds `Instruction`s."""
+        self._repetitions: dict[tuple[int, OperandDesc], tuple[tuple[int, OperandDesc], ...]] = {}
         # Word positions (from the instruction's first word) of the result id and its
         # type, 0 when the instruction has none. Every opcode below 65536 has an entry.
-        self._repetitions: dict[tuple[int, OperandDesc], tuple[tuple[int, OperandDesc], ...]] = {}
         self.result_positions = bytearray(65536)
         self.type_positions = bytearray(65536)
         for opcode, op in by_opcode.items():
@@ -95,15 +98,29 @@ class DecoderTables:
 
     def word_plan(self, opcode: int, count: int) -> WordPlan | None:
         """The fast path's plan for an instruction of `count` words, or None."""
-        plan = self.plans.get(opcode)
+        plan = self.plan(opcode)
         if plan is None:
             return None
         return word_plan(opcode, self.instructions[opcode].opname, plan, count)
 
+    def plan(self, opcode: int) -> SimplePlan | None:
+        """The fast path's plan of an opcode (compiled from its operand program on first
+        use), or None when the fast path does not take it."""
+        try:
+            return self._plans[opcode]
+        except KeyError:
+            pass
+        op = self.program.by_opcode.get(opcode)
+        plan = None
+        if op is not None and opcode not in self._whole_only:
+            plan = simple_plan(op.codes, op.operands, self.program)
+        self._plans[opcode] = plan
+        return plan
+
     def case_word_plan(self, opcode: int, count: int, case_type: NumberType) -> WordPlan | None:
         """The fast path's plan for an instruction of `count` words of one of
         `selector_typed_opcodes`, whose selector has type `case_type`, or None."""
-        plan = self.plans.get(opcode)
+        plan = self.plan(opcode)
         if plan is None:
             return None
         return word_plan(opcode, self.instructions[opcode].opname, plan, count, case_type=case_type)
