@@ -28,7 +28,7 @@ from inspector.widgets.role_styles import role_styles
 
 CONTROL_PICTURES = {code: chr(0x2400 + code) for code in range(32)} | {10: "↵", 9: "⇥", 127: "␡"}
 """How control characters inside strings show on their one row (a newline in OpSource
-text would otherwise break the row in two); `shown_text` undoes it."""
+text would otherwise break the row in two); each picture stands for one character."""
 GUTTER_WIDTH = 11
 """Eight hex digits, a diagnostic mark and two spaces."""
 ID_ROLES = frozenset({Role.RESULT_ID, Role.ID, Role.TYPE_ID})
@@ -161,12 +161,6 @@ class InstructionList(ScrollView, can_focus=True):
             self._segments[key] = cached
         return cached
 
-    def shown_text(self, row: int) -> str:
-        """A row's text as shown (without the gutter), control pictures turned back into
-        the characters they stand for: exactly the `spvinspect dis` line."""
-        shown = "".join(text for text, _, _ in self._row_segments(row))
-        return shown.translate({ord(picture): code for code, picture in CONTROL_PICTURES.items()})
-
     def _selected_id_text(self) -> str | None:
         selection = self.selection
         if selection is None or selection.row is None or selection.operand is None:
@@ -191,6 +185,7 @@ class InstructionList(ScrollView, can_focus=True):
         on_cursor = selection is not None and selection.row == row
         operand_cursor = selection.operand if on_cursor and selection is not None else None
         same_id = self._selected_id_text()
+
         def component(name: str) -> Style:
             return self.get_component_rich_style(name, partial=True)
 
