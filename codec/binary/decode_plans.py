@@ -1,14 +1,18 @@
 """The decoder's fast path: instructions whose operands map one to one onto their words.
 
-Most instructions of a real module (arithmetic, loads, stores, branches, access chains,
-names, constants, decorations without parameters) have operand lists made only of ids,
-plain literal integers and enums, ending in at most one `*` operand, or in a string or a
-typed number that takes the remaining words. For an instruction's first word (opcode
-and word count) a `WordPlan` says what each operand word is. The fast path takes an
-instruction only when the plan vouches for every word: ids not 0 and below the bound,
-enum values known and without parameters, the string's nul in its last word, the typed
-number as wide as its type says. Anything else (and every diagnostic) is left to the
-general decoder, which gives the same operands for what the plan accepts.
+Most instructions of a real module (arithmetic, loads, stores, branches, phis, access
+chains, names, constants, decorations without parameters) have operand programs
+(`codec.program`) made only of ids, plain literal integers and enums, ending in at most
+one repeated operand (an id, a literal, a pair of them), or in a string or a typed
+number that takes the remaining words. The plans are compiled from those programs, so
+the grammar's quirks the program settles (OpPhi's pairs as a plain list of ids,
+OpSwitch's literals as wide as its selector, an extended instruction's own operands)
+are the fast path's too. For an instruction's first word (opcode and word count) a
+`WordPlan` says what each operand word is. The fast path takes an instruction only
+when the plan vouches for every word: ids not 0 and below the bound, enum values known
+and without parameters, the string's nul in its last word, the typed number as wide as
+its type says. Anything else (and every diagnostic) is left to the general decoder,
+which gives the same operands for what the plan accepts.
 """
 
 from __future__ import annotations
@@ -37,6 +41,7 @@ CASE = 7
 
 TRAILING = frozenset({STRING, TYPED})
 """Checks whose operand takes every remaining word."""
+
 
 class PlanEntry(NamedTuple):
     """How one operand is checked: an id, a literal, an enum value or mask, a string, a

@@ -1,9 +1,10 @@
 """The decoding engine: one instruction at a time, following the grammar. Never raises.
 
-For each instruction the decoder follows the grammar's operand list, with enumerant
-parameters, extended-instruction grammars and OpSpecConstantOp's embedded opcode
-spliced in as they are met. An instruction whose operands do not fit the grammar is
-kept with its words as raw operands and a diagnostic.
+For each instruction the decoder walks its operand program (`codec.program`: operand
+codes with the grammar's operands they stand for), with repetitions, enumerant
+parameters, an extended instruction's own operands and OpSpecConstantOp's embedded
+opcode's spliced in as they are met, as the program states them. An instruction whose
+operands do not fit the grammar is kept with its words as raw operands and a diagnostic.
 
 Decoding is stateful across instructions, and the state is explicit: which ids are
 already defined (and with which type), the numeric types that size literals, and the
