@@ -165,3 +165,45 @@ def parse_query(text: str, opnames: set[str], name_to_id) -> Query | None:
     if text == text.lower():
         return Query(text, "text", text, ignore_case=True)
     return Query(text, "text", text)
+
+
+class SearchSession:
+    """The last search and its matching rows, stepped through from the cursor (wrapping)."""
+
+    def __init__(self) -> None:
+        self.query: Query | None = None
+        self.matches: list[int] | None = None
+        """Rows matching `query`, in order; None until searched (or after the rows changed)."""
+
+    def start(self, query: Query | None) -> None:
+        """A new search; its matches are found by the next `found`."""
+        self.query = query
+        self.matches = None
+
+    def forget_matches(self) -> None:
+        """The rows changed (another layout or naming): search again when next asked."""
+        self.matches = None
+
+    def found(self, matches: list[int]) -> None:
+        """The rows the document found for `query`."""
+        self.matches = matches
+
+    def step(self, current: int | None, step: int) -> int | None:
+        """The next (`step` 1) or previous (-1) match from row `current`, wrapping round."""
+        matches = self.matches
+        if not matches:
+            return None
+        here = -1 if current is None else current
+        if step > 0:
+            return matches[bisect.bisect_right(matches, here) % len(matches)]
+        return matches[(bisect.bisect_left(matches, here) - 1) % len(matches)]
+
+    def describe(self, row: int | None) -> str:
+        """`opcode OpLoad: match 3 of 120` when `row` is a match, else empty."""
+        matches = self.matches
+        if self.query is None or not matches or row is None:
+            return ""
+        position = bisect.bisect_left(matches, row)
+        if position < len(matches) and matches[position] == row:
+            return f"{self.query.description}: match {position + 1:,} of {len(matches):,}"
+        return ""

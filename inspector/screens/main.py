@@ -9,7 +9,6 @@ columns. Below 100 columns the side column folds away and each pane is one key a
 
 from __future__ import annotations
 
-import bisect
 import time
 from collections.abc import Callable
 
@@ -27,7 +26,7 @@ from inspector.document import Document
 from inspector.module_index import Use
 from inspector.layouts import PlainLayout
 from inspector.messages import GoToDefinition, IndexProgress, ListUses, SelectInstruction, SelectRow, SelectWord
-from inspector.search import Query
+from inspector.search import SearchSession
 from inspector.selection import JumpHistory, Selection
 from inspector.screens.uses import UsesScreen
 from inspector.widgets.diagnostics_panel import DiagnosticsPanel
@@ -97,8 +96,8 @@ class MainScreen(Screen):
         self._at = at
         self._pane = pane
         self.set_reactive(MainScreen.raw, raw)
-        self._query: Query | None = None
-        self._matches: list[int] = []
+        self.search = SearchSession()
+        """The last search and its matches."""
         self._pending: Callable[[], None] | None = None
         """A request (search, uses, definition) waiting for the index."""
         self._center = False
@@ -192,11 +191,9 @@ class MainScreen(Screen):
         instruction_list.border_subtitle = f"in {function}" if function else ""
 
     def _operand_text(self, selection: Selection) -> str:
-        matches = self._matches
-        if self._query is not None and selection.row is not None and matches:
-            position = bisect.bisect_left(matches, selection.row)
-            if position < len(matches) and matches[position] == selection.row:
-                return f"{self._query.description}: match {position + 1:,} of {len(matches):,}"
+        described = self.search.describe(selection.row)
+        if described:
+            return described
         if selection.instruction is None or selection.operand is None:
             return ""
         operand = self.document.module.instruction(selection.instruction).operands[selection.operand]
@@ -277,9 +274,8 @@ class MainScreen(Screen):
             self._build_reading_aids(raw)
         self.query_one(InstructionList).raw = raw
         self._update_status()
-        if self._query is not None:
-            self._query = self.document.parse_query(self._query.text, raw)
-            self._matches = []
+        if self.search.query is not None:
+            self.search.start(self.document.parse_query(self.search.query.text, raw))
         self._build_index()
 
     # -- reading aids ----------------------------------------------------------------
@@ -306,7 +302,7 @@ class MainScreen(Screen):
         """Show the rows of `layout` (None: plain), keeping the selected word."""
         kept = self.selection
         self.document.use_layout(layout)
-        self._matches = []
+        self.search.forget_matches()
         self.query_one(InstructionList).rows_changed()
         self._show_diagnostics()
         if kept is not None:
@@ -461,8 +457,7 @@ class MainScreen(Screen):
     def _start_search(self, text: str) -> None:
         """Understand the query (friendly names are known once indexed) and go to the
         first match after the cursor."""
-        self._query = self.document.parse_query(text, self.raw)
-        self._matches = []
+        self.search.start(self.document.parse_query(text, self.raw))
         self._run_search(1)
 
     @on(SearchBar.Closed)
@@ -471,31 +466,21 @@ class MainScreen(Screen):
         self._focus_list()
 
     def _run_search(self, step: int) -> None:
-        if self._query is None:
+        """Go to the next or previous match, searching first if the matches are not known."""
+        search = self.search
+        if search.query is None:
             return
-        if not self._matches:
-            self._matches = self.document.search(self._query, self.raw) or []
-        if not self._matches:
-            self.notify(f"No match for {self._query.text}", severity="warning")
-            return
-        self._step_match(step)
+        if search.matches is None:
+            search.found(self.document.search(search.query, self.raw) or [])
+        target = search.step(self.selection.row if self.selection else None, step)
+        if target is None:
+            self.notify(f"No match for {search.query.text}", severity="warning")
+        else:
+            self.select(self.document.select_row(target), jump=True)
 
     def action_search_step(self, step: int) -> None:
         """Go to the next (1) or previous (-1) match of the last search."""
-        if self._query is None:
+        if self.search.query is None:
             self.action_search()
-        elif not self._matches:
-            self._when_indexed(lambda: self._run_search(step), f"Searching for {self._query.text}")
         else:
-            self._step_match(step)
-
-    def _step_match(self, step: int) -> None:
-        matches = self._matches
-        current = self.selection.row if self.selection and self.selection.row is not None else -1
-        if step > 0:
-            k = bisect.bisect_right(matches, current)
-            target = matches[k % len(matches)]
-        else:
-            k = bisect.bisect_left(matches, current) - 1
-            target = matches[k % len(matches)]
-        self.select(self.document.select_row(target), jump=True)
+            self._when_indexed(lambda: self._run_search(step), f"Searching for {self.search.query.text}")

@@ -147,3 +147,16 @@ def test_jump_history_goes_back_and_forward():
     assert history.forward(a) == b
     history.record(b)
     assert history.forward(b) is None
+
+
+def test_search_session_steps_round_the_matches():
+    from inspector.search import SearchSession, parse_query
+
+    session = SearchSession()
+    session.start(parse_query("OpLoad", {"OpLoad"}, lambda name: None))
+    assert session.step(5, 1) is None
+    session.found([3, 8, 20])
+    assert [session.step(5, 1), session.step(8, 1), session.step(20, 1)] == [8, 20, 3]
+    assert [session.step(5, -1), session.step(3, -1), session.step(None, 1)] == [3, 20, 3]
+    assert session.describe(8) == "opcode OpLoad: match 2 of 3"
+    assert session.describe(9) == ""
