@@ -8,7 +8,7 @@ import struct
 from pathlib import Path
 
 import pytest
-from conftest import corpus_files
+from oracle import corpus_files
 from oracle import run_tool
 
 from codec.asm.lexer import tokenize

@@ -24,7 +24,7 @@ import pytest
 from codec.cfg.graph import ModuleCFG, build_cfg
 from codec.binary.decoder import decode
 from codec.cfg.dot import to_dot
-from conftest import corpus_files
+from oracle import corpus_files
 from inspector.cli import main
 from oracle import compile_glsl, run_tool
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from conftest import corpus_files
+from oracle import corpus_files
 from every_opcode import every_ext_instruction_text, every_opcode_text, ext_import_names
 from glsl_shaders import SHADERS
 from oracle import compile_glsl, run_tool

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from conftest import corpus_files
+from oracle import corpus_files
 
 from codec.binary.decoder import decode
 from codec.binary.lazy import open_module

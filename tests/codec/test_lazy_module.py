@@ -9,7 +9,7 @@ import struct
 import threading
 
 import pytest
-from conftest import corpus_files
+from oracle import corpus_files
 from corruptions import corruptions
 
 from codec.binary import lazy

@@ -6,7 +6,7 @@ import random
 import struct
 
 import pytest
-from conftest import corpus_files
+from oracle import corpus_files
 from corruptions import corruptions
 
 from codec.binary import lazy

@@ -7,7 +7,7 @@ import random
 import struct
 
 import pytest
-from conftest import corpus_files
+from oracle import corpus_files
 
 from codec.binary import lazy
 from codec.binary.decoder import decode

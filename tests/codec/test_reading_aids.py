@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from conftest import corpus_files
+from oracle import corpus_files
 from corruptions import corruptions
 from every_opcode import sample_words
 from oracle import run_tool
