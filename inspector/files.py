@@ -24,6 +24,7 @@ import os
 import re
 import secrets
 import stat
+from collections.abc import Iterable
 from pathlib import Path
 
 MAX_LINKS = 40
@@ -37,8 +38,12 @@ class WriteError(OSError):
         return self.strerror or "cannot write"
 
 
-def write_file(path: str | os.PathLike[str], data: bytes, *, backup: bool = False) -> None:
+def write_file(
+    path: str | os.PathLike[str], data: bytes | Iterable[bytes], *, backup: bool = False
+) -> None:
     """Write `data` to `path` whole, or raise `WriteError` and leave `path` as it was.
+    `data` may be an iterable of byte strings, written one by one as they come (a large
+    output then never needs to be in memory at once).
 
     A file the process may not write is refused, as an ordinary open() would refuse it,
     even though the directory would allow replacing it. With `backup`, an existing
@@ -153,12 +158,15 @@ def _write_in_place(target: str, data: bytes) -> None:
         os.close(fd)
 
 
-def _write_all(fd: int, data: bytes, target: str) -> None:
-    """Write every byte of `data` to `fd` (os.write may write less than asked)."""
-    view = memoryview(data).cast("B")
+def _write_all(fd: int, data: bytes | Iterable[bytes], target: str) -> None:
+    """Write every byte of `data` (or of each of its pieces) to `fd` (os.write may write
+    less than asked)."""
+    pieces = (data,) if isinstance(data, (bytes, bytearray, memoryview)) else data
     try:
-        while view:
-            view = view[os.write(fd, view) :]
+        for piece in pieces:
+            view = memoryview(piece).cast("B")
+            while view:
+                view = view[os.write(fd, view) :]
     except OSError as error:
         raise _error(error, target) from error
 

@@ -9,6 +9,8 @@ the assembler turns back into the same words.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from codec.binary.fast_forms import FastForms
 from codec.binary.lazy import DecodedRun, LazyModule
 from codec.binary.model import Module
@@ -48,25 +50,43 @@ class Disassembler:
         """Every line of the disassembly, header comments included when asked for."""
         listing = self.listing
         out = listing.header_lines()
-        first = len(out)
-        out.extend(self._instruction_lines())
-        if self.options.offsets:
-            self._add_offsets(out, first)
+        index = 0
+        column = OFFSET_COLUMN
+        for lines in self._instruction_runs():
+            if self.options.offsets:
+                column = self._add_offsets(lines, index, column)
+            index += len(lines)
+            out.extend(lines)
         out.extend(listing.tail_lines())
         return out
 
     def text(self) -> str:
         """The whole disassembly, newline-terminated."""
-        if not self._fast or self.options.offsets:
-            lines = self.lines()
-            return "\n".join(lines) + "\n" if lines else ""
+        return "".join(self.chunks())
+
+    def chunks(self) -> Iterator[str]:
+        """The whole disassembly a piece at a time, newline-terminated lines each: the
+        header comments, a run of instructions at a time, then the tail. Written as they
+        come, they never hold the text of a large module in memory at once."""
         listing = self.listing
-        forms, fast = self._line_forms()
-        parts = [line + "\n" for line in listing.header_lines()]
-        for run in self.module.in_order(fast):  # type: ignore[union-attr]
-            parts.append(forms.text(self._pieces(forms, run)))
-        parts.extend(line + "\n" for line in listing.tail_lines())
-        return "".join(parts)
+        header = listing.header_lines()
+        if header:
+            yield "".join([line + "\n" for line in header])
+        if self._fast and not self.options.offsets:
+            forms, fast = self._line_forms()
+            for run in self.module.in_order(fast):  # type: ignore[union-attr]
+                yield forms.text(self._pieces(forms, run))
+        else:
+            column = OFFSET_COLUMN
+            index = 0
+            for lines in self._instruction_runs():
+                if self.options.offsets:
+                    column = self._add_offsets(lines, index, column)
+                index += len(lines)
+                yield "".join([line + "\n" for line in lines])
+        tail = listing.tail_lines()
+        if tail:
+            yield "".join([line + "\n" for line in tail])
 
     @property
     def _fast(self) -> bool:
@@ -89,46 +109,51 @@ class Disassembler:
             pieces[k] = forms.place(inst.offset, inst.word_count, "".join([s.text for s in segments(inst)]))
         return pieces
 
-    def _instruction_lines(self) -> list[str]:
-        """One line per instruction."""
+    def _instruction_runs(self) -> Iterator[list[str]]:
+        """The instructions' lines, one line each, a run (the decoder's chunk) at a time."""
         listing = self.listing
         module = self.module
         segments = listing.instruction_segments
         sealed = listing.sealed
-        if not self._fast:
-            instructions = module.instructions() if isinstance(module, LazyModule) else module.instructions
-            return [
+        if not isinstance(module, LazyModule):
+            yield [
                 "".join([s.text for s in segments(inst, index == sealed)])
-                for index, inst in enumerate(instructions)
+                for index, inst in enumerate(module.instructions)
             ]
-        assert isinstance(module, LazyModule)
+            return
+        if not self._fast:
+            index = 0
+            for run in module.in_order():
+                yield [
+                    "".join([s.text for s in segments(inst, k == sealed)])
+                    for k, inst in enumerate(run.entries, index)
+                ]
+                index += len(run.entries)
+            return
         forms, fast = self._line_forms()
         words = module.words
-        out: list[str] = []
         index = 0
         for run in module.in_order(fast):
+            out: list[str] = []
             for piece in self._pieces(forms, run):
                 offset = module.offset(index)
                 out.append(forms.line(piece, offset, words[offset] >> 16))
                 index += 1
-        return out
+            yield out
 
-    def _add_offsets(self, lines: list[str], first: int) -> None:
-        """Append `; 0x…` byte offsets to the instruction lines from `first` on, in a
-        column that moves right after a long line, as spirv-dis aligns them."""
+    def _add_offsets(self, lines: list[str], first: int, column: int) -> int:
+        """Append `; 0x…` byte offsets to the lines of instructions `first` on, in a
+        column that moves right after a long line, as spirv-dis aligns them; returns
+        the column the next line starts from."""
         module = self.module
-        if isinstance(module, LazyModule):
-            offsets = [module.offset(i) for i in range(module.instruction_count)]
-        else:
-            offsets = [inst.offset for inst in module.instructions]
-        column = OFFSET_COLUMN
-        for k, offset in enumerate(offsets, first):
-            line = lines[k]
+        offset_of = module.offset if isinstance(module, LazyModule) else lambda i: module.instructions[i].offset
+        for k, line in enumerate(lines):
             width = _display_width(line)
             needed = (width + 2 + 3) // 4 * 4
             if needed > column:
                 column = min(needed, OFFSET_COLUMN_MAX)
-            lines[k] = f"{line}{' ' * (max(column, needed) - width)}; 0x{offset * 4:08x}"
+            lines[k] = f"{line}{' ' * (max(column, needed) - width)}; 0x{offset_of(first + k) * 4:08x}"
+        return column
 
 def _display_width(line: str) -> int:
     """Width in bytes, as SPIRV-Tools counts it when aligning offset comments."""

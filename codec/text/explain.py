@@ -137,17 +137,33 @@ def _string_words(
         yield WordExplanation(offset, words[offset], f"{label} (LiteralString) {where}", index, number)
 
 
-def explain_text(
+EXPLAIN_CHUNK = 1 << 16
+"""Words explained per piece of `explain_chunks`."""
+
+
+def explain_chunks(
     module: Module | LazyModule, grammar: Grammar | None = None, names: NameMap | None = None
-) -> str:
-    """`explain` as text: byte offset, hex word and meaning, one line per word."""
-    lines = [
-        f"0x{e.byte_offset:08x}  {e.value:08x}  {e.text}" for e in explain(module, grammar, names)
-    ]
+) -> Iterator[str]:
+    """`explain_text` a piece at a time (newline-terminated lines, `EXPLAIN_CHUNK` words
+    each), to be written as they come: a large module's text is never held at once."""
+    lines: list[str] = []
+    for e in explain(module, grammar, names):
+        lines.append(f"0x{e.byte_offset:08x}  {e.value:08x}  {e.text}\n")
+        if len(lines) == EXPLAIN_CHUNK:
+            yield "".join(lines)
+            lines = []
     if module.trailing_bytes:
         start = len(module.words) * 4
         lines.append(
             f"0x{start:08x}  {module.trailing_bytes.hex():<8}  "
-            f"{len(module.trailing_bytes)} trailing byte(s), not a whole word"
+            f"{len(module.trailing_bytes)} trailing byte(s), not a whole word\n"
         )
-    return "\n".join(lines) + "\n"
+    if lines:
+        yield "".join(lines)
+
+
+def explain_text(
+    module: Module | LazyModule, grammar: Grammar | None = None, names: NameMap | None = None
+) -> str:
+    """`explain` as text: byte offset, hex word and meaning, one line per word."""
+    return "".join(explain_chunks(module, grammar, names)) or "\n"

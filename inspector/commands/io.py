@@ -28,10 +28,12 @@ def read_input(path: str) -> bytes | None:
         return None
 
 
-def write_output(path: str | None, data: bytes) -> bool:
-    """Write `data` to `path` (stdout for None or `-`); False after printing why not."""
+def write_output(path: str | None, data: bytes | Iterable[bytes]) -> bool:
+    """Write `data` (bytes, or byte strings written as they come) to `path` (stdout for
+    None or `-`); False after printing why not."""
     if path is None or path == "-":
-        sys.stdout.buffer.write(data)
+        for piece in (data,) if isinstance(data, bytes) else data:
+            sys.stdout.buffer.write(piece)
         sys.stdout.buffer.flush()
         return True
     try:

@@ -5,12 +5,12 @@ from __future__ import annotations
 import argparse
 import gc
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 
 from codec.binary.lazy import open_module
-from codec.text.disassembler import DisassemblyOptions, disassemble
-from codec.text.explain import explain_text
+from codec.text.disassembler import Disassembler, DisassemblyOptions
+from codec.text.explain import explain_chunks
 from codec.text.reading_aids import ReadingAids, reading_text
 from inspector.commands.io import read_input, report, write_output
 
@@ -94,8 +94,12 @@ def _dis(args: argparse.Namespace) -> int:
               "with --lossless", file=sys.stderr)
         return 2
     aids = ReadingAids(args.comment, args.nested_indent, args.reorder_blocks)
-    text = reading_text(module, options, aids) if aids != ReadingAids() else disassemble(module, options)
-    if not write_output(args.output, text.encode("utf-8", "surrogateescape")):
+    if aids != ReadingAids():
+        text = reading_text(module, options, aids)
+        written = write_output(args.output, text.encode("utf-8", "surrogateescape"))
+    else:
+        written = write_output(args.output, encoded(Disassembler(module, options).chunks()))
+    if not written:
         return 1
     return report(args.file, module.check())
 
@@ -111,6 +115,13 @@ def _explain(args: argparse.Namespace) -> int:
     if data is None:
         return 1
     module = open_module(data)
-    if not write_output(args.output, explain_text(module).encode("utf-8", "surrogateescape")):
+    if not write_output(args.output, encoded(explain_chunks(module))):
         return 1
     return report(args.file, module.check())
+
+
+def encoded(pieces: Iterable[str]) -> Iterator[bytes]:
+    """The pieces of a text as the bytes written for them, one piece at a time, so that
+    the text of a large module is written as it is made, never held whole."""
+    for piece in pieces:
+        yield piece.encode("utf-8", "surrogateescape")
