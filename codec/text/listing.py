@@ -73,11 +73,13 @@ class DisassemblyOptions:
     offsets: bool = False
     lossless: bool = False
     """Text that the assembler turns back into the same bytes: `!0x…` words where
-    decoding failed, and header comments that it honours when the five standard ones
-    do not give the header back (byte order, magic, odd version or generator words, an
-    incomplete header). A module with faults gets raw ids; a valid one keeps friendly
-    names when asked for, whose numbers then come from `Disassembler.id_hints` (the
-    command line's `dis --lossless` asks for raw ids)."""
+    decoding failed, the header comments always, with the exact header words of a
+    module with faults and of an incomplete header. A module with faults gets raw ids;
+    a valid one keeps friendly names when asked for, whose numbers then come from
+    `Disassembler.id_hints` (the command line's `dis --lossless` asks for raw ids).
+
+    In every form, a header the five standard comments do not give back (big-endian,
+    not the magic number, odd version or generator words) gets its exact words too."""
 
 
 def generator_text(header: Header, grammar: Grammar) -> str:
@@ -331,8 +333,9 @@ class Listing:
     # -- around the instructions -----------------------------------------------------
 
     def header_lines(self) -> list[str]:
-        """The `; SPIR-V` … comments dis prints before the instructions (with, in lossless
-        form, the comments that carry the header words and byte order exactly)."""
+        """The `; SPIR-V` … comments dis prints before the instructions (with the comments
+        that carry the header words and byte order exactly, in lossless form for a
+        module with faults, and whenever the standard comments do not give them back)."""
         module = self.module
         header = module.header
         if header is None:
@@ -343,7 +346,7 @@ class Listing:
         if not self.options.header and not self.options.lossless:
             return []
         lines = header_lines(header, self.grammar)
-        if self.broken_lossless or (self.options.lossless and not header_reproduced(header, self.grammar)):
+        if self.broken_lossless or not header_reproduced(header, self.grammar):
             words = " ".join(f"0x{w:08x}" for w in module.words[:5])
             lines.append(f"; {HEADER_WORDS_COMMENT} {words}")
             if header.big_endian:

@@ -7,7 +7,7 @@ from __future__ import annotations
 import struct
 
 import pytest
-from conftest import corpus_files
+from oracle import corpus_files
 from corruptions import corruptions
 
 from codec.asm.assembler import assemble
@@ -69,6 +69,19 @@ def test_valid_big_endian_module_keeps_its_byte_order():
     data = bytes.fromhex(REPRODUCERS["big-endian valid module"])
     assert not decode(data).diagnostics
     assert "; Byte order: big-endian" in disassemble(decode(data), LOSSLESS)
+    assert text_round_trip(data, RAW_ID) == data
+
+
+def test_valid_modules_whose_header_the_standard_comments_cannot_carry_round_trip_raw_id():
+    body = struct.pack("<2I", 0x00020011, 1)
+    for header in (
+        [0x07230203, 0x00F2B3FF, 0, 2, 0],  # bytes outside major.minor
+        [0x07230203, 0x00010000, 0x00FF0001, 2, 0],  # tool 255 is unregistered: Unknown(255)
+    ):
+        data = struct.pack("<5I", *header) + body
+        assert not decode(data).diagnostics
+        assert text_round_trip(data, RAW_ID) == data
+        assert text_round_trip(data, LOSSLESS) == data
 
 
 @pytest.mark.parametrize(
