@@ -80,7 +80,8 @@ class FastForms:
         if found is False:
             opcode, count = head & 0xFFFF, head >> 16
             if opcode in self.tables.ext_inst_opcodes:
-                found = EXTENDED if count >= 5 else None
+                # The set id and the instruction number must be there to choose the plan.
+                found = EXTENDED if count > self.tables.ext_set_positions[opcode] + 1 else None
             elif opcode in self.tables.selector_typed_opcodes:
                 found = SWITCH if count > 1 else None
             else:

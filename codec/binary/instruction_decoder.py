@@ -190,8 +190,9 @@ class InstructionDecoder:
         depends on its import and number) or OpSwitch (on its selector's type)."""
         entry = forms.entry(head)
         if entry is EXTENDED:
-            name = self.ext_imports.get(run_words[k + 3])
-            return None if name is None else forms.extended(head, name, run_words[k + 4])
+            at = k + self.tables.ext_set_positions[head & 0xFFFF]
+            name = self.ext_imports.get(run_words[at])
+            return None if name is None else forms.extended(head, name, run_words[at + 1])
         if entry is SWITCH:
             case_type = self.number_types.get(self.value_types.get(run_words[k + 1], 0))
             return None if case_type is None else forms.switch(head, case_type)
@@ -313,7 +314,7 @@ class InstructionDecoder:
                 state.result_id = word
             elif code == TYPE_ID:
                 state.type_id = word
-            elif state.op.opcode in self.tables.ext_inst_opcodes and position == state.offset + 3:
+            elif position - state.offset == self.tables.ext_set_positions[state.op.opcode]:
                 name = self.ext_imports.get(word)
                 if name is None:
                     raise OperandError(f"names set id {word}, which is not an OpExtInstImport")

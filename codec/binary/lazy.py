@@ -297,7 +297,7 @@ class LazyModule:
         stop = min(start + CHUNK, len(offsets))
         self._definitions.extend(offsets, stop)
         result_positions = tables.result_positions
-        typed, ext_ops = tables.typed_literal_opcodes, tables.ext_inst_opcodes
+        typed, ext_set_positions = tables.typed_literal_opcodes, tables.ext_set_positions
         selector_typed = tables.selector_typed_opcodes
         ids: set[int] = set()
         add = ids.add
@@ -311,8 +311,9 @@ class LazyModule:
             if opcode in typed:
                 if count > 1:
                     add(words[offset + 1])
-                if opcode in ext_ops and count > 3:
-                    add(words[offset + 3])
+                at = ext_set_positions[opcode]
+                if at and count > at:
+                    add(words[offset + at])
             elif opcode in selector_typed and count > 1:
                 selector = words[offset + 1]
                 add(selector)

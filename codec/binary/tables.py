@@ -39,6 +39,7 @@ class DecoderTables:
         "selector_typed_opcodes",
         "result_positions",
         "type_positions",
+        "ext_set_positions",
         "_repetitions",
     )
 
@@ -76,12 +77,19 @@ class DecoderTables:
         # type, 0 when the instruction has none. Every opcode below 65536 has an entry.
         self.result_positions = bytearray(65536)
         self.type_positions = bytearray(65536)
+        self.ext_set_positions = bytearray(65536)
+        """For the extended instructions, the word position of the set id: the id just
+        before the instruction number (which the program ends them at)."""
         for opcode, op in by_opcode.items():
             first = op.codes[:2]
             if RESULT_ID in first:
                 self.result_positions[opcode] = first.index(RESULT_ID) + 1
             if first[:1] == (TYPE_ID,):
                 self.type_positions[opcode] = 1
+            if opcode in self.ext_inst_opcodes:
+                # The set id's operand index is the number's less one; its word position
+                # one more than that (the first word is the opcode's).
+                self.ext_set_positions[opcode] = op.codes.index(EXT_INST_NUM)
 
     def repetition(self, code: int, operand: OperandDesc) -> tuple[tuple[int, OperandDesc], ...]:
         """One more repetition of a repeated operand (`code`, standing for the grammar's
