@@ -7,7 +7,7 @@ from __future__ import annotations
 from array import array
 
 import pytest
-from conftest import corpus_files
+from oracle import corpus_files
 from corruptions import corruptions
 
 from codec.binary.fast_forms import FastForms, instruction_form
