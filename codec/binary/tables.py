@@ -1,9 +1,10 @@
 """What the decoder needs from the grammar, derived once per grammar and kept.
 
 Opcode numbers come from `codec.opcodes`; the fast-path plans and the positions of
-result ids are computed from the operand program (`codec.program`). `decoder_tables(grammar)`
-returns the same object for the same grammar, so opening a module (or decoding the
-empty input the editor sends on every keystroke) costs no table building.
+result ids are computed from the operand program (`codec.program`).
+`decoder_tables(grammar)` returns the same object for the same grammar, so opening a
+module (or decoding the empty input the editor sends on every keystroke) costs no
+table building.
 """
 
 from __future__ import annotations
@@ -13,9 +14,11 @@ import threading
 from codec.binary.decode_plans import SimplePlan, WordPlan, simple_plan, word_plan
 from codec.binary.fast_forms import FastForms, instruction_form
 from codec.binary.model import NumberType
-from codec.grammar import Grammar, InstructionDesc, OperandDesc, OperandKind
+from codec.grammar import Grammar, InstructionDesc, OperandDesc
 from codec.opcodes import Opcodes
-from codec.program import EXT_INST_NUM, OPT_TYPED_INT, RESULT_ID, SPEC_OP_NUM, TYPE_ID, TYPED_NUM, Program, program_of, repetition
+from codec.program import (
+    EXT_INST_NUM, OPT_TYPED_INT, RESULT_ID, SPEC_OP_NUM, TYPE_ID, TYPED_NUM, Program, program_of, repetition,
+)
 
 TYPED_LITERAL_CODES = frozenset({TYPED_NUM, SPEC_OP_NUM, EXT_INST_NUM})
 """Operand codes whose decoding reads the state left by earlier instructions: the
@@ -29,7 +32,6 @@ class DecoderTables:
         "grammar",
         "program",
         "opcodes",
-        "kinds",
         "instructions",
         "_whole_only",
         "_plans",
@@ -47,7 +49,6 @@ class DecoderTables:
         self.grammar = grammar
         self.program: Program = program_of(grammar)
         self.opcodes: Opcodes = self.program.opcodes
-        self.kinds: dict[str, OperandKind] = grammar.operand_kinds
         self.instructions: dict[int, InstructionDesc] = grammar.instructions
         self.ext_inst_opcodes = self.program.ext_inst_opcodes
         by_opcode = self.program.by_opcode
