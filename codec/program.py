@@ -277,6 +277,15 @@ class Program:
             code -= REPEATED_ENUM_BASE
         return self.enums[(code - ENUM_BASE) >> 1]
 
+    def embedded_operands(self, opcode: int) -> tuple[tuple[int, ...], tuple[OperandDesc, ...]] | None:
+        """The codes and grammar operands OpSpecConstantOp's operation number brings when
+        it names `opcode`: that opcode's operands after its result type and result id;
+        None when OpSpecConstantOp cannot take it (unknown, or without a result type)."""
+        op = self.by_opcode.get(opcode)
+        if op is None or not op.has_type:
+            return None
+        return op.codes[2:], op.operands[2:]
+
     def repetition_kinds(self, code: int, operand: OperandDesc) -> tuple[str, ...]:
         """The grammar kinds of one more repetition of a repeated operand, one per code of
         `repetition(code)`: a pair's two kinds (one, for OpPhi's pairs read as a plain

@@ -371,13 +371,12 @@ class InstructionDecoder:
             expected[insert_at:] = zip(UNKNOWN_SET_OPERANDS, UNKNOWN_SET_DESCS)
             return
         if code == SPEC_OP_NUM:
-            inner = self.program.by_opcode.get(word)
-            if inner is None or not inner.has_type:
+            embedded = self.program.embedded_operands(word)
+            if embedded is None:
                 raise OperandError(f"has {word}, which is not an opcode OpSpecConstantOp can take")
             add(Operand(kind, desc.name, word, position, 1))
             state.position = position + 1
-            # The embedded opcode's operands after its result type and result id.
-            expected[insert_at:] = zip(inner.codes[2:], inner.operands[2:])
+            expected[insert_at:] = zip(*embedded)
             return
         if code == LIT_FLOAT:
             add(Operand(kind, desc.name, word, position, 1, NumberType("float", 32)))
