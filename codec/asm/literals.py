@@ -322,10 +322,21 @@ def encode_float(
         if bits is None:
             return None, f"expected an 8-bit float (or one too large for the format), found '{text}'"
         return [bits], None
-    if encoding is not None:
-        return None, f"a {width}-bit float with FPEncoding {encoding} takes no literals"
+    # Other encodings (and widths) read as the disassembler prints them: the IEEE float
+    # of that width; for a width with no IEEE layout, the double that two words hold or
+    # the bits of one word as an integer.
     if width not in FLOAT_LAYOUTS:
-        return None, f"{width}-bit float literals are not supported"
+        if width > 64:
+            return None, f"{width}-bit float literals are not supported"
+        if width > 32:
+            words, error = encode_float(text, 64)
+            if words is not None and words[1] >> (width - 32):
+                return None, f"the bits of '{text}' do not fit in a {width}-bit float"
+            return words, error
+        words, _ = encode_integer(text, width, False)
+        if words is None:
+            return None, f"expected the bits of a {width}-bit float as an integer, found '{text}'"
+        return words, None
     bits = float_bits(text, width)
     if bits is None:
         return None, f"expected a {width}-bit float, found '{text}'"

@@ -82,6 +82,7 @@ def _dis(args: argparse.Namespace) -> int:
     if data is None:
         return 1
     module = open_module(data)
+    del data  # the module keeps its own words: the file's bytes need not stay in memory
     options = DisassemblyOptions(
         friendly_names=not (args.raw_id or args.lossless),
         header=not args.no_header,
@@ -115,6 +116,7 @@ def _explain(args: argparse.Namespace) -> int:
     if data is None:
         return 1
     module = open_module(data)
+    del data  # the module keeps its own words: the file's bytes need not stay in memory
     if not write_output(args.output, encoded(explain_chunks(module))):
         return 1
     return report(args.file, module.check())

@@ -142,6 +142,15 @@ def test_odd_header_words_are_kept():
         assert text_round_trip(data, LOSSLESS) == data
 
 
+@pytest.mark.parametrize(("width", "value"), [(4, 0x3), (31, 0x41200000), (12, 0xFFF), (48, 0x123456789ABC)])
+def test_constants_of_floats_with_no_ieee_layout_round_trip_as_their_bits(width, value):
+    literal = [value & 0xFFFFFFFF] + ([value >> 32] if width > 32 else [])
+    words = [0x07230203, 0x00010000, 0, 3, 0, 0x00030016, 1, width, ((3 + len(literal)) << 16) | 0x2B, 1, 2, *literal]
+    data = struct.pack(f"<{len(words)}I", *words)
+    assert not decode(data).diagnostics
+    assert text_round_trip(data, RAW_ID) == data
+
+
 def test_a_65535_byte_name_round_trips_with_raw_ids():
     name = b"a" * 65535 + b"\0"
     name += b"\0" * (-len(name) % 4)
