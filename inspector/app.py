@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import time
+
+from textual import events
 from textual.app import App
 from textual.binding import Binding
 from textual.screen import Screen
@@ -30,6 +33,10 @@ class InspectorApp(App[None]):
         Binding("question_mark", "help", "Help", id="app.help", tooltip="Every key, and what each pane shows"),
     ]
 
+    last_input: float = 0.0
+    """`time.monotonic()` of the last key or mouse event: background work waits while
+    the user is active (read from worker threads)."""
+
     def __init__(
         self,
         document: Document,
@@ -50,6 +57,11 @@ class InspectorApp(App[None]):
             self.register_theme(registered)
         self.theme = theme if theme in THEMES else DEFAULT_THEME
         self.sub_title = document.name
+
+    async def on_event(self, event: events.Event) -> None:
+        if isinstance(event, (events.Key, events.MouseDown, events.MouseScrollDown, events.MouseScrollUp)):
+            self.last_input = time.monotonic()
+        await super().on_event(event)
 
     def get_theme_variable_defaults(self) -> dict[str, str]:
         """Our semantic variables for Textual's own themes too, so switching to one works."""

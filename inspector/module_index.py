@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from inspector.search import Query, SearchIndex, parse_query
 
-INDEX_BATCH = 512
+INDEX_BATCH = 128
 """Rows disassembled between two yields of `index_steps` (a few milliseconds of work)."""
 
 

@@ -38,7 +38,9 @@ from inspector.widgets.status_line import StatusLine
 WORK_SLICE = 0.012
 """Seconds the index worker works before resting …"""
 REST = 0.004
-"""… and seconds it rests, so keys and repaints never wait long for the GIL."""
+"""… and seconds it rests, so keys and repaints never wait long for the GIL …"""
+QUIET_AFTER_INPUT = 0.3
+"""… and it waits while the user typed or clicked less than this many seconds ago."""
 PROGRESS_EVERY = 0.25
 """Seconds between two progress reports of the index worker."""
 READING_AIDS_LIMIT = 150_000
@@ -316,7 +318,8 @@ class MainScreen(Screen):
     @work(thread=True, exclusive=True, group="index")
     def _build_index(self) -> None:
         """Index the whole module in time-boxed batches: pure-Python work holds the GIL, so
-        after each slice of work the thread sleeps briefly and the UI runs at once."""
+        after each slice of work the thread sleeps briefly and the UI runs at once, and
+        while keys are coming it pauses altogether."""
         worker = get_current_worker()
         reported = rested = time.perf_counter()
         for fraction in self.document.index_steps(self.raw):
@@ -328,6 +331,9 @@ class MainScreen(Screen):
                 reported = now
             if now - rested > WORK_SLICE:
                 time.sleep(REST)
+                # The user is at the keys: keep out of the way until they pause.
+                while time.monotonic() - getattr(self.app, "last_input", 0.0) < QUIET_AFTER_INPUT and not worker.is_cancelled:
+                    time.sleep(REST)
                 rested = time.perf_counter()
         self.post_message(IndexProgress(1.0))
 
