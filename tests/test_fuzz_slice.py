@@ -1,8 +1,7 @@
 """A small seeded slice of the fuzz campaign (benchmarks/fuzz.py), and the harness itself.
 
-The slice runs every kind: no input may raise or hang, and the Lima round trips must
-hold. The SPIR-V round trips are still being fixed (issue 16), so that assertion is an
-expected failure that turns into an error the day it passes.
+The slice runs every kind: no input may raise or hang, and the SPIR-V and Lima round
+trips must hold.
 """
 
 from __future__ import annotations
@@ -58,12 +57,6 @@ def test_lima_round_trips_hold(report, kind):
     assert findings(report, kind, "round trip") == []
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="issue 16: SPIR-V lossless/raw-id round trips still fail (odd-width types, high bits of "
-    "16-bit literals, bytes after string NULs, big-endian valid modules, version words, "
-    "OpExtInst raw tails); being fixed in codec/",
-)
 def test_spirv_round_trips_hold(report):
     assert [finding for kind in SPIRV_KINDS for finding in findings(report, kind, "round trip")] == []
 
