@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from codec.binary.decoder import decode
-from conftest import make_app
+from inspector_apps import make_app
 from inspector.screens.help import HelpScreen
 from inspector.screens.uses import UsesScreen
 from inspector.widgets.diagnostics_panel import DiagnosticsPanel

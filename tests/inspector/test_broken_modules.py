@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 from codec.binary.decoder import decode
-from conftest import make_app
+from inspector_apps import make_app
 from inspector.commands.open import EXAMPLE_MODULE
 from inspector.document import Document
 from inspector.screens.main import MainScreen

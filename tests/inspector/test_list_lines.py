@@ -7,7 +7,7 @@ from rich.style import Style
 
 from codec.binary.decoder import decode
 from codec.text.disassembler import DisassemblyOptions, disassemble
-from conftest import make_app
+from inspector_apps import make_app
 from inspector.document import Document
 from inspector.widgets.instruction_list import CONTROL_PICTURES, GUTTER_WIDTH, InstructionList
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from conftest import broken_module_bytes, make_app
+from inspector_apps import broken_module_bytes, make_app
 from inspector.commands.open import EXAMPLE_MODULE
 
 

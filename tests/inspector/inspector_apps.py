@@ -1,0 +1,31 @@
+"""Modules and app launchers the inspector's tests share (imported by name: unlike
+`conftest`, this module name is unique across the test directories)."""
+
+from __future__ import annotations
+
+import struct
+
+from codec.binary.decoder import decode
+from codec.grammar import load_grammar
+from inspector.app import InspectorApp
+from inspector.commands.open import EXAMPLE_MODULE
+from inspector.document import Document
+
+
+def broken_module_bytes() -> bytes:
+    """The example module with three faults: an OpDecorate whose decoration is not in the
+    grammar (its words stay raw), an instruction at the end claiming more words than
+    remain (the undecodable tail), and two bytes past the last whole word."""
+    data = EXAMPLE_MODULE.read_bytes()
+    module = decode(data)
+    words = list(struct.unpack(f"<{len(data) // 4}I", data))
+    decorate = next(i for i in module.instructions if i.opname == "OpDecorate")
+    words[decorate.offset + 2] = 9999
+    nop = load_grammar().by_name["OpNop"].opcode
+    words += [(40 << 16) | nop, 0xDEADBEEF, 0x12345678]
+    return struct.pack(f"<{len(words)}I", *words) + b"\xab\xcd"
+
+
+def make_app(data: bytes, name: str = "module.spv", **options) -> InspectorApp:
+    """The app over `data`, as `spvinspect` would open it."""
+    return InspectorApp(Document(data, name), **options)
