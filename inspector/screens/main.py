@@ -219,6 +219,7 @@ class MainScreen(Screen):
             self.notify("No diagnostics: the module decodes cleanly", timeout=3)
             return
         widget.display = True
+        widget.parent.set_class(False, "-emptied")  # type: ignore[union-attr]
         widget.focus()
         if self.has_class("-narrow") and name != "list":
             self.maximize(widget, container=False)
@@ -241,6 +242,9 @@ class MainScreen(Screen):
             self.notify("The instruction list stays; zoom (z) another pane instead.")
             return
         focused.display = False
+        column = focused.parent
+        if isinstance(column, Widget) and not any(child.display for child in column.children):
+            column.add_class("-emptied")  # an empty column would keep its width
         self._focus_list()
 
     def _focus_list(self) -> None:

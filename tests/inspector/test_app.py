@@ -223,9 +223,12 @@ async def test_zoom_and_panes(example_bytes):
         await pilot.press("x")
         await pilot.pause()
         assert not header.display and app.screen.query_one(InstructionList).has_focus
+        instruction_list = app.screen.query_one(InstructionList)
+        assert instruction_list.region.x == 0  # the emptied column gave its width away
         await pilot.press("1")
         await pilot.pause()
         assert header.display and header.has_focus
+        assert instruction_list.region.x > 0
 
 
 async def test_narrow_terminal_keeps_every_pane_one_key_away(example_bytes):
