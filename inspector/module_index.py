@@ -96,8 +96,17 @@ class ModuleIndex:
             query = query.spelled(self.names(raw).name(query.id_))
         return query
 
+    @staticmethod
+    def needs_index(query: Query) -> bool:
+        """False for an opcode search, which reads the opcodes from the words at once."""
+        return query.kind != "opcode"
+
     def search(self, query: Query, raw: bool = False) -> list[int] | None:
-        """Rows matching `query` in the current layout, in order; None while indexing."""
+        """Rows matching `query` in the current layout, in order; None while the index a
+        search by id, literal or text needs is being built."""
+        if not self.needs_index(query):
+            opcode = self.grammar.by_name[query.text].opcode
+            return self._layout_rows([k for k, found in enumerate(self.module.opcodes()) if found == opcode])
         index = self.search_index(raw)
         if index is None:
             return None

@@ -462,7 +462,11 @@ class MainScreen(Screen):
         message.stop()
         self._focus_list()
         text = message.text
-        self._when_indexed(lambda: self._start_search(text), f"Searching for {text.strip()}")
+        query = self.document.parse_query(text, self.raw)
+        if query is not None and not self.document.needs_index(query):
+            self._start_search(text)
+        else:
+            self._when_indexed(lambda: self._start_search(text), f"Searching for {text.strip()}")
 
     def _start_search(self, text: str) -> None:
         """Understand the query (friendly names are known once indexed) and go to the
@@ -490,7 +494,10 @@ class MainScreen(Screen):
 
     def action_search_step(self, step: int) -> None:
         """Go to the next (1) or previous (-1) match of the last search."""
-        if self.search.query is None:
+        query = self.search.query
+        if query is None:
             self.action_search()
+        elif self.search.matches is not None or not self.document.needs_index(query):
+            self._run_search(step)
         else:
-            self._when_indexed(lambda: self._run_search(step), f"Searching for {self.search.query.text}")
+            self._when_indexed(lambda: self._run_search(step), f"Searching for {query.text}")

@@ -101,7 +101,7 @@ def test_search_by_opcode_id_name_literal_and_text(example_document):
 
 
 def test_search_waits_for_the_index(example_document):
-    query = example_document.parse_query("OpLoad")
+    query = example_document.parse_query("glsl")
     assert example_document.search(query) is None
     steps = list(example_document.index_steps())
     assert steps[0] == 0.0 and steps[-1] == 1.0
@@ -160,3 +160,12 @@ def test_search_session_steps_round_the_matches():
     assert [session.step(5, -1), session.step(3, -1), session.step(None, 1)] == [3, 20, 3]
     assert session.describe(8) == "opcode OpLoad: match 2 of 3"
     assert session.describe(9) == ""
+
+
+def test_opcode_search_needs_no_index(example_document):
+    module = decode(example_document.data)
+    query = example_document.parse_query("OpFunctionCall")
+    assert not example_document.needs_index(query)
+    assert example_document.search_index() is None
+    assert example_document.search(query) == [r for r, i in enumerate(module.instructions) if i.opname == "OpFunctionCall"]
+    assert example_document.needs_index(example_document.parse_query("%main"))
