@@ -6,7 +6,7 @@ from __future__ import annotations
 import struct
 
 import pytest
-from conftest import corpus_files
+from oracle import corpus_files
 from corruptions import corruptions
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
