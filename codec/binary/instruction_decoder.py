@@ -430,6 +430,8 @@ class InstructionDecoder:
                 raise OperandError(
                     f"has result type id {state.type_id}, which is not a scalar numeric type"
                 )
+        if number_type.width <= 0:
+            raise OperandError(f"has a literal of a {number_type.width}-bit type, which holds no value")
         num_words = (number_type.width + 31) // 32
         position = state.position
         if position + num_words > state.end:

@@ -211,3 +211,17 @@ def test_instruction_shaped_noise_is_reported_word_by_word():
     for _ in range(300):
         data = binary(*HEADER, *instruction_noise(rng)) + bytes(rng.randrange(256) for _ in range(rng.randrange(4)))
         assert_words_accounted_for(decode(data), data)
+
+
+def test_switch_on_a_zero_width_integer_is_reported_not_raised():
+    """Fuzzing found an OpSwitch whose selector type is OpTypeInt 0: its case literal
+    holds no value, so the decoder reports it and keeps the words raw."""
+    data = bytes.fromhex(
+        "030223070000010000000000080000000000000011000200010000000e000300000000000100000013000200"
+        "01000000210003000200000001000000150004000300000000000000010000000100030003000000040000003600"
+        "050001000000050000000000000002000000f800020006000000fb00050004000000070000000100000007000000"
+        "f800020007000000fd00010038000100"
+    )
+    module = decode(data)
+    assert [d.message for d in module.diagnostics if "0-bit" in d.message]
+    assert "OpSwitch %4 %7 !0x00000001 !0x00000007" in disassemble(module)
