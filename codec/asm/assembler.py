@@ -100,7 +100,8 @@ class AssemblyResult:
         return self._spans
 
 
-def _diagnostic(message: str, where: Where, source: SourceMap) -> Diagnostic:
+def placed_diagnostic(message: str, where: Where, source: SourceMap) -> Diagnostic:
+    """An error at its line:col: a word's start or end, a character, or the end of the text."""
     kind, index = where
     if kind == "start":
         offset = source.word_start(index)
@@ -157,7 +158,7 @@ def assemble(
     try:
         header = None if target_env is not None else read_header_comment(text, load_plans().grammar)
     except HeaderError as error:
-        return AssemblyResult(None, [_diagnostic(error.message, ("char", error.offset), source)], source)
+        return AssemblyResult(None, [placed_diagnostic(error.message, ("char", error.offset), source)], source)
     # The header comments give the version word but, as for spirv-as, which reads them
     # as comments, the instructions accepted are those of the default target.
     accepted = TARGET_ENV_VERSIONS.get(target_env or "", DEFAULT_VERSION)
@@ -166,11 +167,11 @@ def assemble(
         round_trip = header is not None
         encoder = _run(tokenize(text), source, accepted, preserve_numeric_ids or round_trip, hints)
     except AssemblyError as error:
-        return AssemblyResult(None, [_diagnostic(error.message, error.where, source)], source)
+        return AssemblyResult(None, [placed_diagnostic(error.message, error.where, source)], source)
     if header is not None and header.words is not None and len(header.words) < 5 and encoder.n:
         message = (f"the header comment gives {len(header.words)} header word(s), not 5: "
                    "no instructions can follow an incomplete header")
-        return AssemblyResult(None, [_diagnostic(message, ("start", 0), source)], source)
+        return AssemblyResult(None, [placed_diagnostic(message, ("start", 0), source)], source)
     generator = ASSEMBLER_GENERATOR
     bound = encoder.ids.bound
     schema = 0

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from itertools import accumulate, repeat
 from sys import byteorder
 
-from codec.asm.assembler import assemble
+from codec.asm.assembler import placed_diagnostic, assemble
 from codec.asm.errors import AssemblyError
 from codec.asm.header import ASSEMBLER_GENERATOR, DEFAULT_VERSION, MAGIC, HeaderError, read_header_comment
 from codec.asm.ids import numeric_ids
@@ -152,19 +152,8 @@ def assemble_full(lines: list[str], hints: dict[str, int]) -> FullAssembly:
 
 
 def error_diagnostic(error: AssemblyError, source: SourceMap) -> Diagnostic:
-    """The error at its line:col, placed as `codec.asm.assembler.assemble` places it (a
-    word's start or end, a character, or the end of the text)."""
-    kind, index = error.where
-    if kind == "start":
-        offset = source.word_start(index)
-    elif kind == "end":
-        offset = source.word_end(index)
-    elif kind == "char":
-        offset = index
-    else:
-        offset = len(source.text)
-    line, column = source.line_col(offset)
-    return Diagnostic(error.message, Severity.ERROR, line=line, column=column)
+    """The error at its line:col, placed as `codec.asm.assembler.assemble` places it."""
+    return placed_diagnostic(error.message, error.where, source)
 
 
 def _plain(text: str, hints: dict[str, int]) -> FullAssembly:
