@@ -26,7 +26,7 @@ from codec.asm.ids import numeric_ids
 from codec.asm.lexer import SourceMap, tokenize, word_offsets
 from codec.asm.plans import load_plans
 from codec.asm.quick import QuickEncoder
-from codec.diagnostics import Diagnostic, Severity
+from codec.diagnostics import Diagnostic
 
 _EXACT_LINE = re.compile('["\\\\;,()\x0b\x0c\x1c-\x1f\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]')
 """Characters after which `str.split` may split a line differently from spirv-as."""
