@@ -75,6 +75,9 @@ class LazyModule:
         words, trailing, big_endian, problems = words_from_bytes(data)
         self.words: array = words
         self.trailing_bytes: bytes = trailing
+        self.big_endian: bool = big_endian
+        """The byte order the magic number gave: kept for a module shorter than its
+        header too, whose words are then the only record of it."""
         self._prefix_diagnostics: list[Diagnostic] = problems
         n = len(words)
         self.header: Header | None = None
@@ -408,6 +411,7 @@ class LazyModule:
             self.tail_offset,
             self.trailing_bytes,
             decoder.ext_imports,
+            self.big_endian,
         )
 
     def in_order(self, forms: FastForms | None = None) -> Iterator[DecodedRun]:

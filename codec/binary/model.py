@@ -107,7 +107,8 @@ class Module:
 
     `tail_offset` is the word offset where decoding stopped for good (a word count of
     0 or one running past the end); words from there on are kept undecoded.
-    `trailing_bytes` holds bytes past the last whole word.
+    `trailing_bytes` holds bytes past the last whole word. `big_endian` is the byte order
+    the magic number gave (also for a module shorter than its header, which has none).
     """
 
     __slots__ = (
@@ -118,6 +119,7 @@ class Module:
         "tail_offset",
         "trailing_bytes",
         "ext_inst_imports",
+        "big_endian",
         "_index_by_offset",
     )
 
@@ -130,6 +132,7 @@ class Module:
         tail_offset: int,
         trailing_bytes: bytes,
         ext_inst_imports: dict[int, str],
+        big_endian: bool = False,
     ) -> None:
         self.words = words
         self.header = header
@@ -138,6 +141,7 @@ class Module:
         self.tail_offset = tail_offset
         self.trailing_bytes = trailing_bytes
         self.ext_inst_imports = ext_inst_imports
+        self.big_endian = big_endian
         self._index_by_offset: list[int] | None = None
 
     @property

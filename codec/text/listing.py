@@ -341,8 +341,12 @@ class Listing:
         if header is None:
             if not self.options.lossless:
                 return []
-            # An incomplete header: its words (up to four), and nothing else can follow.
-            return ["; SPIR-V", f"; {HEADER_WORDS_COMMENT}" + "".join(f" 0x{w:08x}" for w in module.words)]
+            # An incomplete header: its words (up to four) and their byte order; nothing
+            # else can follow.
+            lines = ["; SPIR-V", f"; {HEADER_WORDS_COMMENT}" + "".join(f" 0x{w:08x}" for w in module.words)]
+            if module.big_endian:
+                lines.append(f"; {BIG_ENDIAN_COMMENT}")
+            return lines
         if not self.options.header and not self.options.lossless:
             return []
         lines = header_lines(header, self.grammar)

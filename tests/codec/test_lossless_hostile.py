@@ -124,6 +124,14 @@ def test_input_shorter_than_a_header_round_trips(data):
     assert text_round_trip(data, LOSSLESS) == data
 
 
+@pytest.mark.parametrize("data", [struct.pack(">I", 0x07230203), struct.pack(">4I", 0x07230203, 0x10000, 0, 9) + b"\x01\x02"])
+def test_input_shorter_than_a_header_keeps_its_big_endian_byte_order(data):
+    module = decode(data)
+    assert module.header is None and module.big_endian
+    assert "; Byte order: big-endian" in disassemble(module, LOSSLESS)
+    assert text_round_trip(data, LOSSLESS) == data
+
+
 def test_instructions_after_an_incomplete_header_are_refused():
     result = assemble("; SPIR-V\n; Header words: 0x07230203\nOpCapability Shader\n")
     assert not result.ok
