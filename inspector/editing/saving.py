@@ -24,8 +24,9 @@ from inspector.editing.assembly_state import assemble_full
 from inspector.editing.session import EditSession
 from inspector.files import WriteError, write_file
 from lima import assemble as assemble_lima
+from lima.decoder import decode_words
 from lima.mbs import is_mbs, parse_mbs
-from lima.model import Chunk
+from lima.model import Chunk, ChunkField
 
 KEPT = "the edit is still in memory"
 
@@ -175,7 +176,8 @@ def lima_raw(words: list[int]) -> bytes:
 
 def mbs_with_code(container: bytes, words: list[int]) -> bytes:
     """`container` (an MBS file) with its fragment program's code replaced by `words`,
-    the sizes of the code chunk and of the chunks around it adjusted."""
+    the sizes of the code chunk and of the chunks around it adjusted, and the program's
+    instruction count (FINS) set to the new code's."""
     if not is_mbs(container):
         raise SaveError(f"not saved: the original is not an MBS file, so there is no container to put the code in; {KEPT}")
     parsed = parse_mbs(container)
@@ -187,7 +189,22 @@ def mbs_with_code(container: bytes, words: list[int]) -> bytes:
     data = bytearray(container[: parsed.code_offset] + code + container[parsed.code_offset + parsed.code_size :])
     for chunk in path:
         struct.pack_into("<I", data, chunk.byte_offset + 4, chunk.size + delta)
+    count = _instruction_count_field(path[-2] if len(path) > 1 else None)
+    if count is not None:
+        at = count.byte_offset + (delta if count.byte_offset > parsed.code_offset else 0)
+        struct.pack_into("<I", data, at, len(decode_words(words).instructions))
     return bytes(data)
+
+
+def _instruction_count_field(program: Chunk | None) -> ChunkField | None:
+    """The `instructions` value of the program's FINS chunk (the code's instruction
+    count, which an edit that adds or removes instructions changes), if it has one."""
+    if program is None:
+        return None
+    for chunk in program.children:
+        if chunk.ident == "FINS":
+            return next((f for f in chunk.fields if f.name == "instructions"), None)
+    return None
 
 
 def _chunk_path(chunks: tuple[Chunk, ...], code_offset: int) -> list[Chunk]:

@@ -12,7 +12,7 @@ import pytest
 
 from inspector.commands.open import EXAMPLE_MODULE
 from inspector.editing.saving import (
-    ChangedOnDisk, NotAssembled, SavedFile, SaveError, mbs_with_code, save_assembly, save_binary, save_lima,
+    ChangedOnDisk, NotAssembled, SavedFile, SaveError, lima_raw, mbs_with_code, save_assembly, save_binary, save_lima,
 )
 from inspector.editing.session import EditSession
 from lima.mbs import parse_mbs
@@ -176,3 +176,19 @@ def test_lima_saves_a_raw_stream_and_an_mbs_with_the_edited_code(tmp_path):
         save_lima("load.u 1, load.v 1 $0", file, mbs=True)
     with pytest.raises(SaveError, match="not an MBS"):
         mbs_with_code(b"\0" * 16, words)
+
+
+def test_an_mbs_saved_with_more_instructions_says_so_in_its_fins_chunk(tmp_path):
+    text = "stop, mov.v0 $0 $1"
+    one, _ = lima.assemble(text)
+    three, _ = lima.assemble("mov.v0 $0 $1\nmov.v0 $1 $0\n" + text)
+    fins = chunk(b"FINS", struct.pack("<III", 0, 1, 0))
+    program = chunk(b"CFRA", struct.pack("<I", 7) + chunk(b"DBIN", lima_raw(one)) + fins)
+    original = tmp_path / "shader.mbs"
+    original.write_bytes(chunk(b"MBS1", program))
+    save_lima("mov.v0 $0 $1\nmov.v0 $1 $0\n" + text, SavedFile(original), mbs=True)
+    saved = parse_mbs(original.read_bytes())
+    assert saved.diagnostics == []
+    counts = {f.name: f.value for c in saved.chunks[0].children[0].children if c.ident == "FINS" for f in c.fields}
+    assert counts["instructions"] == 3
+    assert original.read_bytes()[saved.code_offset : saved.code_offset + saved.code_size] == lima_raw(three)
