@@ -25,7 +25,7 @@ def _places(screen: Screen):
 class InspectorApp(App[None]):
     """spvinspect's inspector over one module."""
 
-    CSS_PATH = "app.tcss"
+    CSS_PATH = ["app.tcss", "lima.tcss"]
     TITLE = "spvinspect"
     COMMANDS = App.COMMANDS | {ActionsProvider, GotoProvider(_places)}
     BINDINGS = [
@@ -68,6 +68,10 @@ class InspectorApp(App[None]):
         return dict(THEMES[DEFAULT_THEME].variables)
 
     def get_default_screen(self) -> Screen:
+        if not isinstance(self.document, Document):  # a LimaDocument: Lima mode
+            from inspector.screens.lima import LimaScreen
+
+            return LimaScreen(self.document, at=self._at, pane=self._pane)
         return MainScreen(self.document, at=self._at, pane=self._pane, raw=self._raw)
 
     def on_mount(self) -> None:

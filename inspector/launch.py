@@ -1,7 +1,9 @@
-"""`spvinspect [FILE] [--at OFFSET] [--pane NAME] [--raw-id] [--theme NAME]`.
+"""`spvinspect [FILE] [--lima] [--at OFFSET] [--pane NAME] [--raw-id] [--theme NAME]`.
 
 On a terminal this opens the inspector app; with standard output redirected it prints
-the disassembly instead (`inspector.commands.open`), so pipes and scripts keep working.
+the disassembly instead (`inspector.commands.open`, or `spvinspect lima dis` for a PP
+program), so pipes and scripts keep working. An MBS file opens Lima mode whatever its
+name; `--lima` reads any other file as a raw little-endian PP instruction stream.
 Anything wrong with the command line or the file is one line on stderr and exit 1.
 """
 
@@ -14,6 +16,8 @@ from inspector.commands.open import EXAMPLE_MODULE, print_module
 
 PANE_NAMES = ("header", "list", "diagnostics")
 """Panes `--pane` can focus and zoom (hex, cfg and breakdown come with their panes)."""
+LIMA_PANE_NAMES = ("header", "list", "diagnostics", "hex", "breakdown")
+"""Panes `--pane` can focus and zoom in Lima mode."""
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -21,12 +25,14 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="spvinspect",
         description="Open a SPIR-V module in the inspector (the bundled example without FILE). "
+        "An MBS file, or any file with --lima, opens Lima mode (Mali-200/400 PP shaders). "
         "With standard output redirected, print its disassembly instead. "
         "Subcommands: dis, explain, as, cfg, lima (spvinspect COMMAND -h).",
     )
     parser.add_argument("file", nargs="?", help="SPIR-V binary (default: the bundled example)")
+    parser.add_argument("--lima", action="store_true", help="read FILE as a raw little-endian Lima PP instruction stream")
     parser.add_argument("--at", metavar="OFFSET", help="select the word at this byte offset (decimal or 0x hex)")
-    parser.add_argument("--pane", metavar="NAME", help=f"focus and zoom a pane: {', '.join(PANE_NAMES)}")
+    parser.add_argument("--pane", metavar="NAME", help=f"focus and zoom a pane: {', '.join(PANE_NAMES)}; in Lima mode also hex, breakdown")
     parser.add_argument("--raw-id", action="store_true", help="raw id numbers instead of friendly names")
     parser.add_argument("--theme", metavar="NAME", help="colour theme (remembered when switched in the app)")
     return parser
@@ -57,6 +63,8 @@ def main(argv: list[str]) -> int:
     args = build_parser().parse_args(argv)
     path = args.file or str(EXAMPLE_MODULE)
     if not on_terminal():
+        if args.lima or _file_is_mbs(path):
+            return print_lima(path)
         return print_module(path, raw_ids=args.raw_id)
     if path == "-":
         return fail("the app reads keys from the terminal; give a file name, not - (stdin)")
@@ -66,9 +74,13 @@ def main(argv: list[str]) -> int:
     data = read_input(path)
     if data is None:
         return 1
-    if not looks_like_spirv(data):
+    lima_mode = args.lima or (not looks_like_spirv(data) and _is_mbs(data))
+    if not lima_mode and not looks_like_spirv(data):
         first = f"0x{int.from_bytes(data[:4], 'little'):08x}" if len(data) >= 4 else f"{len(data)} byte(s) long"
-        return fail(f"{path}: not a SPIR-V module (first word {first}, the magic number is 0x07230203)")
+        return fail(
+            f"{path}: not a SPIR-V module (first word {first}, the magic number is 0x07230203); "
+            "for a raw Lima PP stream, add --lima"
+        )
     at = None
     if args.at is not None:
         at = parse_offset(args.at)
@@ -76,12 +88,15 @@ def main(argv: list[str]) -> int:
             return fail(f"--at {args.at}: not a byte offset (decimal, or hex with 0x)")
         if at >= len(data):
             return fail(f"--at {args.at}: past the end of {path} ({len(data):,} bytes)")
-    if args.pane is not None and args.pane not in PANE_NAMES:
-        return fail(f"--pane {args.pane}: no such pane; choose one of {', '.join(PANE_NAMES)}")
+    panes = LIMA_PANE_NAMES if lima_mode else PANE_NAMES
+    if args.pane is not None and args.pane not in panes:
+        return fail(f"--pane {args.pane}: no such pane; choose one of {', '.join(panes)}")
     from themes import THEMES
 
     if args.theme is not None and args.theme not in THEMES:
         return fail(f"--theme {args.theme}: no such theme; choose one of {', '.join(THEMES)}")
+    if lima_mode:
+        return run_lima_app(data, path, at, args.pane, args.theme)
     return run_app(data, path, at, args.pane, args.raw_id, args.theme)
 
 
@@ -97,3 +112,47 @@ def run_app(data: bytes, path: str, at: int | None, pane: str | None, raw: bool,
     app = InspectorApp(document, at=word, pane=pane, raw=raw, theme=theme or config.theme, notice=config.problem)
     app.run()
     return 0
+
+
+def run_lima_app(data: bytes, path: str, at: int | None, pane: str | None, theme: str | None) -> int:
+    """Open the app in Lima mode over a PP program; `at` is a byte offset of the file."""
+    from inspector.app import InspectorApp
+    from inspector.config import load_config
+    from inspector.lima_document import LimaDocument
+
+    config = load_config()
+    document = LimaDocument(data, path)
+    word = at // 4 if at is not None else None
+    app = InspectorApp(document, at=word, pane=pane, theme=theme or config.theme, notice=config.problem)
+    app.run()
+    return 0
+
+
+def print_lima(path: str) -> int:
+    """Print the PP program at `path` as `spvinspect lima dis` does; the exit code."""
+    from inspector.commands.lima import run_dis
+
+    return run_dis(argparse.Namespace(file=path, style="seed"))
+
+
+def _is_mbs(data: bytes) -> bool:
+    """True when `data` is an MBS container (the Lima codec is imported only for files
+    that are not SPIR-V, so SPIR-V modules open without it)."""
+    from lima.mbs import is_mbs
+
+    return is_mbs(data)
+
+
+def _file_is_mbs(path: str) -> bool:
+    """True when the file at `path` starts as an MBS container; False for stdin and for a
+    file that cannot be read (the SPIR-V path then says why)."""
+    if path == "-":
+        return False
+    try:
+        with open(path, "rb") as file:
+            head = file.read(4)
+    except OSError:
+        return False
+    from inspector.document import looks_like_spirv
+
+    return not looks_like_spirv(head) and _is_mbs(head)

@@ -13,7 +13,7 @@ import bisect
 import sys
 from array import array
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import Enum
 from functools import cached_property
 from pathlib import Path
@@ -23,7 +23,7 @@ from codec.diagnostics import Diagnostic
 from lima.breakdown import BitSelection, Breakdown, breakdown, field_unit
 from lima.disasm_seed import branch_labels, instruction_line
 from lima.fields import FIELDS
-from lima.mbs import is_mbs
+from lima.mbs import is_mbs, parse_mbs
 from lima.meanings import sign_extend
 from lima.model import Chunk, Instruction
 from lima.symbols import SymbolTable, instruction_names, symbol_table
@@ -177,6 +177,68 @@ class LimaDocument:
         if sys.byteorder == "big":
             words.byteswap()
         return words, self.data[whole:]
+
+    # -- the hex pane ----------------------------------------------------------------------
+
+    @property
+    def hex_in_file(self) -> bool:
+        """True when the hex pane shows the file's words: the code starts on a word of the
+        file (raw streams, and MBS files as compilers write them). A `DBIN` that does not
+        start on a word boundary is shown as its own stream instead, so that every stream
+        word is one cell and a field's bits stay exact."""
+        return self.code_byte_offset % 4 == 0
+
+    def hex_words(self) -> tuple[array, bytes]:
+        """The words the hex pane shows, and the bytes after the last whole one."""
+        if self.hex_in_file:
+            return self.file_words()
+        stream = [word for instr in self.instructions for word in instr.words]
+        return array("I", stream + list(self.program.trailing_words)), b""
+
+    @property
+    def _hex_base(self) -> int:
+        return self.code_byte_offset // 4 if self.hex_in_file else 0
+
+    def hex_word(self, stream_word: int) -> int:
+        """The hex pane's cell of stream word `stream_word`."""
+        return stream_word + self._hex_base
+
+    def hex_instruction_words(self, index: int) -> range:
+        """The hex pane's cells of instruction `index`."""
+        instr = self.instructions[index]
+        start = self.hex_word(instr.word_offset)
+        return range(start, start + len(instr.words))
+
+    def instruction_at_hex_word(self, cell: int) -> int | None:
+        """The instruction holding the hex pane's cell `cell`, or None outside the code."""
+        return self.instruction_at_word(cell - self._hex_base)
+
+    def hex_bits(self, selection: BitSelection) -> dict[int, int]:
+        """A breakdown's selection as the hex pane's cells and the mask of each."""
+        return {self.hex_word(word): mask for word, mask in selection.words}
+
+    @cached_property
+    def located_diagnostics(self) -> tuple[Diagnostic, ...]:
+        """The diagnostics with every word offset counted from the start of the file
+        (the decoder counts from the first code word; an MBS container's own problems
+        already count from the file's start)."""
+        if not self.is_mbs:
+            return self.diagnostics
+        own = len(parse_mbs(self.data).diagnostics)
+        base = self.code_byte_offset // 4
+        moved = tuple(
+            replace(d, word_offset=d.word_offset + base) if d.word_offset is not None else d
+            for d in self.diagnostics[own:]
+        )
+        return (*self.diagnostics[:own], *moved)
+
+    def hex_word_of_file_word(self, file_word: int) -> int | None:
+        """The hex pane's cell showing file word `file_word`; None when the pane shows the
+        code stream only and the word is outside it."""
+        if self.hex_in_file:
+            return file_word
+        relative = file_word * 4 - self.code_byte_offset
+        return relative // 4 if 0 <= relative < 4 * self.decoded_words + 4 * len(self.program.trailing_words) else None
 
     # -- branches -------------------------------------------------------------------------
 

@@ -64,6 +64,44 @@ SPIRV_PANES: tuple[PaneHelp, ...] = (
 )
 """The panes of a SPIR-V module today; later panes are added to this tuple."""
 
+LIMA_PANES: tuple[PaneHelp, ...] = (
+    PaneHelp(
+        "header",
+        "Header",
+        "For an MBS file, the chunk tree: each chunk's identifier, byte offset and size, "
+        "and its parsed values; for a raw stream, its length, instruction count and the "
+        "units it uses. Choosing a line selects the byte it starts at.",
+    ),
+    PaneHelp(
+        "list",
+        "Instruction list",
+        "One PP instruction a line, in the seed-004 syntax or Mesa's, with its index and "
+        "word offset in the gutter; branch targets are labelled (L3:), and the names of "
+        "uniforms and varyings are shown beside the numbers they name.",
+    ),
+    PaneHelp(
+        "diagnostics",
+        "Diagnostics",
+        "What could not be decoded, each problem with the file word it was found at; "
+        "choosing one selects that word.",
+    ),
+    PaneHelp(
+        "hex",
+        "Hex",
+        "The file's words: the selected instruction framed, and the hex digits holding the "
+        "bits of the range chosen in the breakdown marked (softer when a digit holds only "
+        "some of them); the status line names the exact bits.",
+    ),
+    PaneHelp(
+        "breakdown",
+        "Breakdown",
+        "The selected instruction bit by bit: the control word, then every present field as "
+        "its own strip, each range with its bit range, name, raw value and meaning; unknown "
+        "bits are shown, never hidden. The cursor picks a strip or a range for the hex pane.",
+    ),
+)
+"""The panes of Lima mode."""
+
 EVERYWHERE = "Everywhere"
 
 
@@ -153,16 +191,19 @@ class HelpScreen(ModalScreen[None]):
         Binding("escape,question_mark,q", "close", "Close help", id="help.close", tooltip="Back to the panes"),
     ]
 
-    def __init__(self, panes: Sequence[PaneHelp] = SPIRV_PANES) -> None:
+    def __init__(self, panes: Sequence[PaneHelp] | None = None) -> None:
         super().__init__()
-        self.panes = tuple(panes)
-        """The pane descriptions to show, in order."""
+        self.panes = tuple(panes) if panes is not None else None
+        """The pane descriptions to show, in order; None: the `HELP_PANES` of the screen
+        underneath (SPIR-V's panes if it names none)."""
         self.sections: list[HelpSection] = []
         """What the screen shows, set when composed; for tests and other views."""
 
     def compose(self) -> ComposeResult:
         stack = self.app.screen_stack
         underneath = stack[stack.index(self) - 1] if self in stack else self.app.screen
+        if self.panes is None:
+            self.panes = getattr(underneath, "HELP_PANES", SPIRV_PANES)
         self.sections = help_sections(underneath, self.panes)
         actions = [a for section in self.sections for a in section.actions]
         widths = (

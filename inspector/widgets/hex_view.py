@@ -10,7 +10,7 @@ posts what the user asks for (`WordSelected`, `CardRequested`); the screen decid
 from __future__ import annotations
 
 from array import array
-from collections.abc import Iterable, Sequence
+from collections.abc import Container, Iterable, Mapping, Sequence
 
 from rich.segment import Segment
 from rich.style import Style
@@ -115,6 +115,9 @@ class HexView(ScrollView, can_focus=True):
         "hex-view--selected",
         "hex-view--diagnostic",
         "hex-view--ascii",
+        "hex-view--changed",
+        "hex-view--bits",
+        "hex-view--bits-partial",
         *(f"hex-view--{kind.value.replace('_', '-')}" for kind in WordKind),
     }
     DEFAULT_CSS = """
@@ -123,6 +126,7 @@ class HexView(ScrollView, can_focus=True):
     HexView > .hex-view--ascii { color: $text-muted; }
     HexView > .hex-view--cursor { text-style: reverse bold; }
     HexView > .hex-view--selected { background: $hex-selection-background; }
+    HexView > .hex-view--changed { background: $warning 35%; }
     HexView > .hex-view--diagnostic { color: $diagnostic-error; text-style: bold underline; }
     HexView > .hex-view--header { color: $hex-header; }
     HexView > .hex-view--opcode { color: $hex-opcode; text-style: bold; }
@@ -135,6 +139,8 @@ class HexView(ScrollView, can_focus=True):
     HexView > .hex-view--raw { color: $hex-raw; text-style: italic; }
     HexView > .hex-view--tail { color: $hex-tail; text-style: italic; }
     HexView > .hex-view--trailing { color: $hex-tail; text-style: italic underline; }
+    HexView > .hex-view--bits { background: $accent; color: $background; text-style: bold; }
+    HexView > .hex-view--bits-partial { background: $accent 40%; text-style: bold underline; }
     """
     BINDINGS = [
         Binding("left,h", "move(-1)", "Word left", show=False, id="hex.left", tooltip="Previous word"),
@@ -184,6 +190,7 @@ class HexView(ScrollView, can_focus=True):
         trailing_bytes: bytes = b"",
         tail_offset: int | None = None,
         marked: Iterable[int] = (),
+        header_words: int = HEADER_WORDS,
         name: str | None = None,
         id: str | None = None,
         classes: str | None = None,
@@ -193,10 +200,15 @@ class HexView(ScrollView, can_focus=True):
         self.big_endian = big_endian
         self.trailing_bytes = trailing_bytes
         self.tail_offset = len(words) if tail_offset is None else tail_offset
-        self.header_words = min(HEADER_WORDS, len(words))
+        self.header_words = min(header_words, len(words))
+        """Words shown as the header: SPIR-V's five by default, none for a Lima stream."""
         self.marked: frozenset[int] = frozenset(marked)
+        self.changed: Container[int] = frozenset()
+        """Words an edit changed since the file was opened (`mark_changed`)."""
         self.highlighted = range(0)
         self.highlight_kinds: Sequence[WordKind] = ()
+        self.bit_masks: dict[int, int] = {}
+        """Word offset -> mask of the bits picked out in it (`highlight_bits`)."""
         self.words_per_row = NARROW
         self._rows: LRUCache[int, Strip] = LRUCache(1024)
         self._styles: dict[str, Style] = {}
@@ -248,10 +260,52 @@ class HexView(ScrollView, can_focus=True):
         else:
             self.highlight(range(instruction.offset, instruction.end), instruction_word_kinds(instruction))
 
+    def highlight_bits(self, masks: Mapping[int, int]) -> None:
+        """Pick out exactly these bits: word offset -> mask of the word's value (bit 0 the
+        least significant). Each hex digit holding picked bits is marked, more softly
+        when it holds only some of them; an empty mapping clears the marks."""
+        old = self.bit_masks
+        self.bit_masks = {word: mask & 0xFFFFFFFF for word, mask in masks.items() if mask & 0xFFFFFFFF}
+        for word in old.keys() | self.bit_masks.keys():
+            self._repaint_words(range(word, word + 1))
+
+    def digit_marks(self, word_offset: int) -> tuple[str | None, ...]:
+        """How each hex digit of a word is marked, in the order the pane shows them
+        (word mode: most significant first; bytes mode: file order): `bits` when all
+        four of its bits are picked out, `bits-partial` when some are, else None."""
+        mask = self.bit_masks.get(word_offset, 0)
+        marks = []
+        for shift in self._digit_shifts():
+            nibble = (mask >> shift) & 0xF
+            marks.append("bits" if nibble == 0xF else "bits-partial" if nibble else None)
+        return tuple(marks)
+
+    def _digit_shifts(self) -> tuple[int, ...]:
+        """The bit each shown hex digit starts at, in the order the pane shows them."""
+        if self.bytes_mode and not self.big_endian:
+            return tuple(8 * byte + nibble for byte in range(4) for nibble in (4, 0))
+        return tuple(range(28, -1, -4))
+
     def mark(self, word_offsets: Iterable[int]) -> None:
         """Mark the words diagnostics name (replacing earlier marks), e.g. once the
         whole-module check has run."""
         self.marked = frozenset(word_offsets)
+        self._rows.clear()
+        self.refresh()
+
+    def load(self, words: array, *, trailing_bytes: bytes = b"", tail_offset: int | None = None) -> None:
+        """Show other words in place of these (an edit's new binary, same byte order),
+        keeping the cursor where it is as far as the new words reach."""
+        self.words = words
+        self.trailing_bytes = trailing_bytes
+        self.tail_offset = len(words) if tail_offset is None else tail_offset
+        self.header_words = min(self.header_words, len(words))
+        self._layout_rows()
+        self._set_cursor(self.cursor)
+
+    def mark_changed(self, words: Container[int]) -> None:
+        """Mark the words an edit changed (replacing earlier marks); anything with `in`."""
+        self.changed = words
         self._rows.clear()
         self.refresh()
 
@@ -447,6 +501,8 @@ class HexView(ScrollView, can_focus=True):
             if position < len(self.highlight_kinds):
                 style += self._style(self.highlight_kinds[position].value.replace("_", "-"))
             style += self._style("selected")
+        if offset in self.changed:
+            style += self._style("changed")
         if offset in self.marked:
             style += self._style("diagnostic")
         if offset == self.cursor:
@@ -468,11 +524,14 @@ class HexView(ScrollView, can_focus=True):
         selected = self._style("selected")
         for offset in range(first, last):
             style = base + self._word_style(offset)
-            if self.bytes_mode:
+            if offset in self.bit_masks and offset < len(self.words):
+                segments.extend(self._marked_digits(offset, style))
+                if self.bytes_mode:
+                    ascii_parts.append(Segment(self._ascii(offset), base + self._style("ascii") + self._word_style(offset)))
+            elif self.bytes_mode:
                 data = self._file_bytes(offset)
                 segments.append(Segment(" ".join(f"{b:02x}" for b in data).ljust(11), style))
-                text = "".join(chr(b) if 0x20 <= b < 0x7F else "." for b in data)
-                ascii_parts.append(Segment(text.ljust(4), base + self._style("ascii") + self._word_style(offset)))
+                ascii_parts.append(Segment(self._ascii(offset), base + self._style("ascii") + self._word_style(offset)))
             elif offset < len(self.words):
                 segments.append(Segment(f"{self.words[offset]:08x}", style))
             else:
@@ -485,3 +544,20 @@ class HexView(ScrollView, can_focus=True):
             segments.append(Segment(" " * ((first + per_row - last) * BYTES_CELL + 2), base))
             segments.extend(ascii_parts)
         return Strip(segments)
+
+    def _ascii(self, offset: int) -> str:
+        """The word's bytes as ASCII, dots for the rest."""
+        return "".join(chr(b) if 0x20 <= b < 0x7F else "." for b in self._file_bytes(offset)).ljust(4)
+
+    def _marked_digits(self, offset: int, style: Style) -> list[Segment]:
+        """A word with picked-out bits, digit by digit (bytes mode: a space between bytes)."""
+        if self.bytes_mode:
+            digits = self._file_bytes(offset).hex()
+        else:
+            digits = f"{self.words[offset]:08x}"
+        segments = []
+        for position, (digit, mark) in enumerate(zip(digits, self.digit_marks(offset))):
+            if self.bytes_mode and position and position % 2 == 0:
+                segments.append(Segment(" ", style))
+            segments.append(Segment(digit, style + self._style(mark) if mark else style))
+        return segments

@@ -1,0 +1,305 @@
+"""Lima mode: one Mali-200/400 PP program, instruction by instruction, bit by bit.
+
+The screen owns the selected instruction and the jump history; the panes post intents
+(an instruction, a field's bits, a byte of the header, a word of the hex pane) and the
+screen decides, then every pane follows. Layout: the header, the instruction list and the
+hex pane in the left column, the breakdown (and the diagnostics, when there are any) in
+the right one. Below 100 columns the list sits over the breakdown and the other panes are
+one key away, zoomed to the whole screen.
+"""
+
+from __future__ import annotations
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.screen import Screen
+from textual.widget import Widget
+from textual.widgets import Footer
+
+from inspector.lima_document import InstructionHistory, LimaDocument
+from inspector.screens.help import LIMA_PANES
+from inspector.widgets.diagnostics_panel import DiagnosticsPanel
+from inspector.widgets.hex_view import HexView
+from inspector.widgets.lima_breakdown import Entry, LimaBreakdown
+from inspector.widgets.lima_header import LimaHeader
+from inspector.widgets.lima_list import LimaInstructionList
+from inspector.widgets.status_line import StatusLine
+
+NARROW_BELOW = 100
+"""Terminal width under which only the list and the breakdown stay on screen."""
+PANES = {"header": "#header", "list": "#list", "diagnostics": "#diagnostics", "hex": "#hex", "breakdown": "#breakdown"}
+"""Pane names for `--pane` and the number keys, and their widgets."""
+_FOLDED = frozenset({"header", "hex", "diagnostics"})
+"""Panes that leave the screen below `NARROW_BELOW` columns (a number key zooms them)."""
+
+
+def bit_ranges_text(cell: int, mask: int) -> str:
+    """`w5[10:0]`: a word and the runs of bits set in `mask`, highest first."""
+    runs = []
+    bit = 31
+    while bit >= 0:
+        if mask >> bit & 1:
+            high = bit
+            while bit >= 0 and mask >> bit & 1:
+                bit -= 1
+            low = bit + 1
+            runs.append(f"{high}" if high == low else f"{high}:{low}")
+        else:
+            bit -= 1
+    return f"w{cell}[{','.join(runs)}]"
+
+
+class LimaScreen(Screen):
+    """Header, instruction list, hex pane, breakdown and diagnostics over one PP program."""
+
+    BINDINGS = [
+        Binding("n", "step(1)", "Next", show=False, id="lima_screen.next", tooltip="Next instruction, from any pane"),
+        Binding("p", "step(-1)", "Previous", show=False, id="lima_screen.previous", tooltip="Previous instruction, from any pane"),
+        Binding("colon", "goto", "Go to", show=False, id="lima_screen.goto", tooltip="Go to an instruction index, from any pane"),
+        Binding("m", "toggle_style", "Mesa/seed", show=False, id="lima_screen.toggle_style", tooltip="Switch between the seed-004 syntax and Mesa's, from any pane"),
+        Binding("backspace,ctrl+o,alt+left", "back", "Back", show=False, id="lima_screen.back", tooltip="Back to where the last jump left"),
+        Binding("ctrl+n,alt+right", "forward", "Forward", show=False, id="lima_screen.forward", tooltip="Forward again after going back"),
+        Binding("z", "zoom", "Zoom", id="lima_screen.zoom", tooltip="Zoom the focused pane to the whole screen, or back"),
+        Binding("1", "pane('header')", "Header", show=False, id="lima_screen.pane_header", tooltip="Show and focus the header pane"),
+        Binding("2", "pane('list')", "List", show=False, id="lima_screen.pane_list", tooltip="Show and focus the instruction list"),
+        Binding("3", "pane('diagnostics')", "Diagnostics", show=False, id="lima_screen.pane_diagnostics", tooltip="Show and focus the diagnostics"),
+        Binding("4", "pane('hex')", "Hex", show=False, id="lima_screen.pane_hex", tooltip="Show and focus the hex pane"),
+        Binding("5", "pane('breakdown')", "Breakdown", show=False, id="lima_screen.pane_breakdown", tooltip="Show and focus the breakdown"),
+    ]
+    ALLOW_IN_MAXIMIZED_VIEW = "Footer, StatusLine"
+    AUTO_FOCUS = "#list"
+    HELP_PANES = LIMA_PANES
+    """What the help screen says about this screen's panes."""
+
+    def __init__(self, document: LimaDocument, *, at: int | None = None, pane: str | None = None) -> None:
+        super().__init__()
+        self.document = document
+        self.history = InstructionHistory()
+        self._at = at
+        self._pane = pane
+        self._picking = False
+        """True once the user chose a range in the breakdown: the hex pane then shows its
+        bits, for each instruction stepped to."""
+
+    def compose(self) -> ComposeResult:
+        document = self.document
+        words, trailing = document.hex_words()
+        tail = document.hex_word(document.decoded_words) if document.program.trailing_words else None
+        marked = (
+            cell
+            for d in document.located_diagnostics
+            if d.word_offset is not None and (cell := document.hex_word_of_file_word(d.word_offset)) is not None
+        )
+        with Horizontal(id="lima-panes"):
+            with Vertical(id="lima-left"):
+                yield LimaHeader(document, id="header")
+                instruction_list = LimaInstructionList(document, id="list")
+                yield instruction_list
+                hex_view = HexView(words, trailing_bytes=trailing, tail_offset=tail, marked=marked, header_words=0, id="hex")
+                hex_view.border_title = "Hex · file words" if document.hex_in_file else (
+                    f"Hex · code stream (DBIN at byte 0x{document.code_byte_offset:x}, not on a word)"
+                )
+                yield hex_view
+            with Vertical(id="lima-right"):
+                yield LimaBreakdown(id="breakdown")
+                yield DiagnosticsPanel(id="diagnostics")
+        yield StatusLine(id="status")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        diagnostics = self.document.located_diagnostics
+        panel = self.query_one(DiagnosticsPanel)
+        panel.show_diagnostics(list(diagnostics))
+        panel.set_class(not diagnostics, "-empty")
+        self.query_one(LimaInstructionList).border_subtitle = self.document.name
+        start = 0
+        outside = None
+        if self._at is not None:
+            found = self.document.instruction_at_byte(4 * self._at)
+            if found is None:
+                outside = self.document.hex_word_of_file_word(self._at)
+            else:
+                start = found
+        if self.document.instructions:
+            self.select(start)
+        hex_view = self.query_one(HexView)
+        self.call_after_refresh(hex_view.scroll_to_cursor)  # once the pane has its size
+        if outside is not None:
+            hex_view.show_word(outside)
+            self.notify(f"Byte 0x{4 * self._at:x} is not in the code: the hex pane shows it", timeout=5)
+        instruction_list = self.query_one(LimaInstructionList)
+        for name in ("style", "step_unit"):
+            self.watch(instruction_list, name, lambda _: self._update_status(), init=False)
+        instruction_list.focus()
+        if self._pane is not None:
+            widget = self.query_one(PANES[self._pane], Widget)
+            widget.focus()
+            self.maximize(widget, container=False)
+        self._update_status()
+
+    def on_resize(self) -> None:
+        self.set_class(self.size.width < NARROW_BELOW, "-narrow")
+
+    # -- the selection ----------------------------------------------------------
+
+    @property
+    def selected(self) -> int | None:
+        """The selected instruction."""
+        return self.query_one(LimaInstructionList).selected
+
+    def select(self, index: int, jump: bool = False, cell: int | None = None) -> None:
+        """Select instruction `index`; a jump remembers the place it leaves. The hex
+        cursor goes to `cell`, else to the first word of the chosen bits or instruction."""
+        if jump and self.selected is not None and self.selected != index:
+            self.history.record(self.selected)
+        self.query_one(LimaInstructionList).selected = index
+        breakdown = self.query_one(LimaBreakdown)
+        breakdown.show(self.document.breakdown(index))
+        hex_view = self.query_one(HexView)
+        hex_view.highlight(self.document.hex_instruction_words(index))
+        masks = self._chosen_masks(breakdown.selected)
+        hex_view.highlight_bits(masks)
+        if cell is None:
+            cell = min(masks) if masks else self.document.hex_instruction_words(index).start
+        hex_view.show_word(cell)
+        self._update_status()
+
+    def _chosen_masks(self, entry: Entry | None) -> dict[int, int]:
+        if not self._picking or entry is None:
+            return {}
+        return self.document.hex_bits(entry.bits)
+
+    @on(LimaInstructionList.InstructionSelected)
+    def _instruction_selected(self, message: LimaInstructionList.InstructionSelected) -> None:
+        message.stop()
+        self.select(message.index, message.jump)
+
+    @on(LimaInstructionList.BackRequested)
+    def _back_requested(self, message: LimaInstructionList.BackRequested) -> None:
+        message.stop()
+        self.action_back()
+
+    @on(LimaBreakdown.FieldSelected)
+    def _field_selected(self, message: LimaBreakdown.FieldSelected) -> None:
+        message.stop()
+        self._picking = True
+        masks = self.document.hex_bits(message.bits)
+        hex_view = self.query_one(HexView)
+        hex_view.highlight_bits(masks)
+        if masks:
+            hex_view.show_word(min(masks))
+        self._update_status()
+
+    @on(LimaHeader.ByteSelected)
+    def _byte_selected(self, message: LimaHeader.ByteSelected) -> None:
+        message.stop()
+        self._go_to_file_word(message.byte_offset // 4, message.byte_offset)
+
+    @on(DiagnosticsPanel.Chosen)
+    def _diagnostic_chosen(self, message: DiagnosticsPanel.Chosen) -> None:
+        message.stop()
+        self._go_to_file_word(message.word, 4 * message.word)
+
+    def _go_to_file_word(self, file_word: int, byte_offset: int) -> None:
+        """Select the instruction holding a byte of the file, the hex cursor on its word."""
+        cell = self.document.hex_word_of_file_word(file_word)
+        index = self.document.instruction_at_byte(byte_offset)
+        if index is not None:
+            self.select(index, jump=True, cell=cell)
+        elif cell is not None:
+            self.query_one(HexView).show_word(cell)
+            self._update_status()
+
+    @on(HexView.WordSelected)
+    def _word_selected(self, message: HexView.WordSelected) -> None:
+        message.stop()
+        index = self.document.instruction_at_hex_word(message.word)
+        if index is not None and index != self.selected:
+            self.select(index, message.jump, cell=message.word)
+        else:
+            self._update_status()
+
+    @on(HexView.CardRequested)
+    def _card_requested(self, message: HexView.CardRequested) -> None:
+        message.stop()
+        self.notify("Grammar cards are for SPIR-V: the breakdown (5) explains every bit of a PP instruction", timeout=4)
+
+    def _update_status(self) -> None:
+        status = self.query_one(StatusLine)
+        document = self.document
+        instruction_list = self.query_one(LimaInstructionList)
+        hex_view = self.query_one(HexView)
+        index = self.selected
+        count = len(document.instructions)
+        if index is None:
+            status.place = f"no instructions decoded · {len(document.located_diagnostics)} diagnostics"
+        else:
+            instr = document.instructions[index]
+            byte = document.code_byte_offset + 4 * instr.word_offset
+            status.place = f"instruction {index}/{count - 1}  w{instr.word_offset} @{byte:#06x}  {len(instr.words)} words"
+        status.detail = self._detail_text(hex_view)
+        unit = f" · step unit {instruction_list.step_unit}" if instruction_list.step_unit else ""
+        status.mode = f"{instruction_list.style} syntax{unit}"
+
+    def _detail_text(self, hex_view: HexView) -> str:
+        entry = self.query_one(LimaBreakdown).selected if self._picking else None
+        if entry is None:
+            return ""
+        where = " ".join(bit_ranges_text(cell, mask) for cell, mask in sorted(hex_view.bit_masks.items()))
+        if entry.label is None:
+            return f"{entry.strip.name} · {entry.strip.width} bits · {where}"
+        label = entry.label
+        meaning = f" {label.meaning}" if label.meaning else ""
+        return f"{entry.strip.name}.{label.name} = {label.value_text}{meaning} · {where}"
+
+    # -- keys that work from any pane ----------------------------------------------
+
+    def action_step(self, step: int) -> None:
+        """Select the next or previous instruction."""
+        self.query_one(LimaInstructionList).action_step(step)
+
+    def action_goto(self) -> None:
+        """Ask for an instruction index and go there."""
+        self.query_one(LimaInstructionList).action_goto()
+
+    def action_toggle_style(self) -> None:
+        """Switch between the seed-004 syntax and Mesa's."""
+        self.query_one(LimaInstructionList).action_toggle_style()
+        self._update_status()
+
+    def action_back(self) -> None:
+        """Go back to where the last jump left."""
+        if self.selected is not None:
+            previous = self.history.back(self.selected)
+            if previous is not None:
+                self.select(previous)
+
+    def action_forward(self) -> None:
+        """Go forward again after going back."""
+        if self.selected is not None:
+            following = self.history.forward(self.selected)
+            if following is not None:
+                self.select(following)
+
+    # -- panes ----------------------------------------------------------------
+
+    def action_pane(self, name: str) -> None:
+        """Show and focus a pane; below 100 columns the folded ones fill the screen."""
+        widget = self.query_one(PANES[name], Widget)
+        if name == "diagnostics" and not self.document.located_diagnostics:
+            self.notify("No diagnostics: the program decodes cleanly", timeout=3)
+            return
+        widget.focus()
+        if self.has_class("-narrow") and name in _FOLDED:
+            self.maximize(widget, container=False)
+        elif self.maximized is not None and self.maximized is not widget:
+            self.minimize()
+
+    def action_zoom(self) -> None:
+        """Zoom the focused pane to the whole screen, or restore the layout."""
+        if self.maximized is not None:
+            self.minimize()
+        elif self.focused is not None:
+            self.maximize(self.focused, container=False)

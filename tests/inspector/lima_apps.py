@@ -1,0 +1,48 @@
+"""PP programs and the launcher the Lima mode tests share (a unique module name, imported
+by name like `inspector_apps`)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import lima
+from inspector import launch
+from inspector.app import InspectorApp
+
+sys.path.insert(0, str(Path(__file__).parents[1] / "lima"))
+from lima_words import REAL_INSTRUCTION, mbs_file, to_bytes  # noqa: E402
+
+__all__ = ["PROGRAM", "REAL_INSTRUCTION", "launched", "mbs_file", "program_words", "to_bytes"]
+
+PROGRAM = """\
+load.v $0 0.xy, load.u 1.y
+top:
+mov.v0 $1 $0, add.v1 $2 $1 $0
+branch_lt $0.x $1.y top
+texld 0, mov.v0 $0 ^texture
+load.u 0, mov.v0 $0 ^uniform
+stop, mov.v0 $0 ^const0.yyyx, const0 1.0 0.0 0.0 0.0
+"""
+"""Six instructions: loads, a backward branch to `top`, a texture fetch, a constant."""
+
+
+def program_words() -> list[int]:
+    """`PROGRAM` assembled by the Lima assembler."""
+    words, diagnostics = lima.assemble(PROGRAM)
+    assert diagnostics == []
+    return words
+
+
+def launched(monkeypatch, tmp_path, data: bytes, *options: str, name: str = "shader.mbs") -> InspectorApp:
+    """The app `spvinspect FILE OPTIONS…` opens on a terminal, over `data` written to
+    `name`, before it runs (the tests drive it with `run_test`)."""
+    path = tmp_path / name
+    path.write_bytes(data)
+    opened: list[InspectorApp] = []
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    monkeypatch.setattr(launch, "on_terminal", lambda: True)
+    monkeypatch.setattr(InspectorApp, "run", lambda self, *args, **kwargs: opened.append(self))
+    assert launch.main([str(path), "--theme", "spvinspect-dark", *options]) == 0
+    (app,) = opened
+    return app
