@@ -1,4 +1,7 @@
-"""The header pane: the five header words with their offsets and meanings, and counts."""
+"""The header pane: the five header words with their offsets and meanings, and counts.
+
+Beside the other panes it is compact (a line a field, the counts on a line or two);
+zoomed, it spreads every field's offset and parts over lines of their own."""
 
 from __future__ import annotations
 
@@ -48,6 +51,8 @@ class HeaderPane(Widget, can_focus=True):
             self.post_message(SelectWord(fields[self.cursor].word))
 
     def render(self) -> Group:
+        if not self.has_class("-maximized"):
+            return self._compact()
         style = self.get_component_rich_style
         fields = Table.grid(padding=(0, 1), expand=True)
         fields.add_column(no_wrap=True, width=9)
@@ -71,6 +76,60 @@ class HeaderPane(Widget, can_focus=True):
         if not document.header_fields():
             fields.add_row(Text("no header: the file is shorter than one word", style("header-pane--problem")))
         return Group(fields, Text(""), self._counts())
+
+    def _compact(self) -> Group:
+        """A line a field (name, hex value, word, meaning), then the counts as one text."""
+        style = self.get_component_rich_style
+        fields = Table.grid(padding=(0, 1), expand=True)
+        fields.add_column(no_wrap=True, width=9)
+        fields.add_column(no_wrap=True)
+        fields.add_column(ratio=1)
+        document = self.document
+        for position, field in enumerate(document.header_fields()):
+            row_style = style("header-pane--cursor") if self.has_focus and position == self.cursor else None
+            problem = field.meaning.startswith(("not ", "reserved, should"))
+            meaning = " · ".join(text for _, text in field.details) if field.details else field.meaning
+            value = Text.assemble((f"{field.value:08x}", style("header-pane--value")), (f" w{field.word}", style("header-pane--offset")))
+            fields.add_row(
+                Text(field.name, style("header-pane--label")),
+                value,
+                Text(meaning, style("header-pane--problem") if problem else ""),
+                style=row_style,
+            )
+        if not document.header_fields():
+            fields.add_row(Text("no header: shorter than one word", style("header-pane--problem")))
+        return Group(fields, self._count_line())
+
+    def _count_line(self) -> Text:
+        """`199 instructions · 2 functions · 117/126 ids · 0 diagnostics · 4,040 bytes`."""
+        document = self.document
+        label = self.get_component_rich_style("header-pane--label")
+        header = document.module.header
+        ids = document.ids_defined
+        ids_text = f"{ids:,}" if ids is not None else "…"
+        parts = [
+            (f"{document.instruction_count:,}", "instructions"),
+            (f"{document.function_count:,}", "functions"),
+            (f"{ids_text}/{header.bound:,}" if header is not None else ids_text, "ids"),
+            (f"{len(document.diagnostics):,}", "diagnostics" if document.checked else "diagnostics so far"),
+            (f"{len(document.data):,}", "bytes"),
+        ]
+        if self.progress is not None:
+            parts.append((f"{self.progress:.0%}", "indexed"))
+        width = max(self.content_size.width, 20)
+        line = Text()
+        column = 0
+        for number, (value, name) in enumerate(parts):
+            size = len(value) + 1 + len(name)
+            if number:
+                # A count is never split over two lines: the separator breaks instead.
+                breaks = column + 3 + size > width
+                line.append("\n" if breaks else " · ", label)
+                column = 0 if breaks else column + 3
+            line.append(value)
+            line.append(f" {name}", label)
+            column += size
+        return line
 
     def _counts(self) -> Table:
         document = self.document

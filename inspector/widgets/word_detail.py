@@ -3,6 +3,7 @@ explained down to its operand (the data inspector of ImHex, for SPIR-V)."""
 
 from __future__ import annotations
 
+from rich.table import Table
 from rich.text import Text
 from textual.widgets import Static
 
@@ -10,9 +11,8 @@ from codec.text.word_detail import WordDetail
 
 
 class WordDetailPanel(Static):
-    """Renders a `WordDetail`: one labelled line per fact, diagnostics in the error colour.
-
-    Plain text rather than a table: the panel repaints on every cursor move."""
+    """Renders a `WordDetail`: one labelled row per fact (a long value wraps within its
+    column), diagnostics in the error colour."""
 
     COMPONENT_CLASSES = {"word-detail--label", "word-detail--diagnostic"}
     DEFAULT_CSS = """
@@ -39,12 +39,10 @@ class WordDetailPanel(Static):
             return
         label = self.get_component_rich_style("word-detail--label", partial=True)
         error = self.get_component_rich_style("word-detail--diagnostic", partial=True)
-        width = max(len(name) for name, _ in detail.rows()) + 1
-        text = Text()
+        table = Table.grid(padding=(0, 1), expand=True)
+        table.add_column(no_wrap=True)
+        table.add_column(ratio=1)
         for name, value in detail.rows():
-            text.append(name.ljust(width), label)
-            text.append(value, error if name == "Diagnostic" else None)
-            text.append("\n")
-        text.rstrip()
+            table.add_row(Text(name, label), Text(value, error if name == "Diagnostic" else ""))
         # A panel of fixed height never needs the screen laid out again for new text.
-        self.update(text, layout=self.styles.height is None or self.styles.height.is_auto)
+        self.update(table, layout=self.styles.height is None or self.styles.height.is_auto)

@@ -8,6 +8,7 @@ from inspector.screens.help import HelpScreen
 from inspector.screens.uses import UsesScreen
 from inspector.widgets.diagnostics_panel import DiagnosticsPanel
 from inspector.widgets.header_pane import HeaderPane
+from inspector.widgets.hex_view import HexView
 from inspector.widgets.instruction_list import InstructionList
 from inspector.widgets.status_line import StatusLine
 
@@ -42,6 +43,13 @@ async def test_launch_shows_the_decoded_header(example_bytes):
     app = make_app(example_bytes)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
+        beside = header_text(app)  # compact beside the other panes: a line a field
+        for word, value in enumerate((header.magic, header.version, header.generator, header.bound, header.schema)):
+            assert f"{value:08x} w{word}" in beside
+        assert "199 instructions · 2 functions · 117/126 ids" in beside
+        assert "0 diagnostics · 4,040 bytes" in beside
+        await pilot.press("1", "z")  # zoomed: every part on a line of its own
+        await pilot.pause()
         shown = header_text(app)
         for word, value in enumerate((header.magic, header.version, header.generator, header.bound, header.schema)):
             assert f"{value:08x}  word {word}, byte {word * 4}" in shown
@@ -220,15 +228,20 @@ async def test_zoom_and_panes(example_bytes):
         await pilot.press("z")
         await pilot.pause()
         assert app.screen.maximized is None
+        hex_view = app.screen.query_one(HexView)
+        top = header.region.y
         await pilot.press("x")
         await pilot.pause()
         assert not header.display and app.screen.query_one(InstructionList).has_focus
+        assert hex_view.region.y == top  # the hex pane took the header's place
         instruction_list = app.screen.query_one(InstructionList)
-        assert instruction_list.region.x == 0  # the emptied column gave its width away
+        await pilot.press("3", "x")  # the hex pane goes with its word detail
+        await pilot.pause()
+        assert instruction_list.region.right == SIZE[0]  # the emptied column gave its width away
         await pilot.press("1")
         await pilot.pause()
         assert header.display and header.has_focus
-        assert instruction_list.region.x > 0
+        assert instruction_list.region.right < SIZE[0]
 
 
 async def test_narrow_terminal_keeps_every_pane_one_key_away(example_bytes):

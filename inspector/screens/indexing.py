@@ -1,0 +1,89 @@
+"""The whole-module index, built by a thread worker while the user reads.
+
+Complete diagnostics, the definition of every id and the search text need every
+instruction decoded; on an 8 MB module that takes seconds, so the screen paints first
+and a worker builds them in time-boxed slices. Requests that need the index (search,
+uses, a definition not yet known) wait for it and run as soon as it is there.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+from textual import on, work
+from textual.worker import get_current_worker
+
+from inspector.document import Document
+from inspector.messages import IndexProgress
+from inspector.screens.panes import PaneScreen
+
+WORK_SLICE = 0.012
+"""Seconds the index worker works before resting …"""
+REST = 0.004
+"""… and seconds it rests, so keys and repaints never wait long for the GIL …"""
+QUIET_AFTER_INPUT = 0.3
+"""… and it waits while the user typed or clicked less than this many seconds ago."""
+PROGRESS_EVERY = 0.25
+"""Seconds between two progress reports of the index worker."""
+
+
+class IndexedScreen(PaneScreen):
+    """A screen over a `Document` whose whole-module index a worker builds."""
+
+    document: Document
+    raw: bool
+
+    _pending: Callable[[], None] | None = None
+    """A request (search, uses, definition) waiting for the index."""
+
+    def build_index(self) -> None:
+        """(Re)start the worker for the current naming."""
+        self._index_worker()
+
+    @work(thread=True, exclusive=True, group="index")
+    def _index_worker(self) -> None:
+        """Index the whole module in time-boxed batches: pure-Python work holds the GIL, so
+        after each slice of work the thread sleeps briefly and the UI runs at once, and
+        while keys are coming it pauses altogether."""
+        worker = get_current_worker()
+        reported = rested = time.perf_counter()
+        for fraction in self.document.index_steps(self.raw):
+            if worker.is_cancelled:
+                return
+            now = time.perf_counter()
+            if now - reported > PROGRESS_EVERY:
+                self.post_message(IndexProgress(fraction))
+                reported = now
+            if now - rested > WORK_SLICE:
+                time.sleep(REST)
+                # The user is at the keys: keep out of the way until they pause.
+                while time.monotonic() - getattr(self.app, "last_input", 0.0) < QUIET_AFTER_INPUT and not worker.is_cancelled:
+                    time.sleep(REST)
+                rested = time.perf_counter()
+        self.post_message(IndexProgress(1.0))
+
+    @on(IndexProgress)
+    def _index_progress(self, message: IndexProgress) -> None:
+        if self.document.search_index(self.raw) is None:
+            self.index_advanced(message.fraction)
+            return
+        self.index_advanced(None)
+        self.index_complete()
+        pending, self._pending = self._pending, None
+        if pending is not None:
+            pending()
+
+    def index_advanced(self, fraction: float | None) -> None:
+        """Show how far the index is (None: done)."""
+
+    def index_complete(self) -> None:
+        """Show what the finished index made known (every diagnostic, the tail)."""
+
+    def when_indexed(self, request: Callable[[], None], what: str) -> None:
+        """Run `request` now if the index is ready, else as soon as it is."""
+        if self.document.search_index(self.raw) is not None:
+            request()
+        else:
+            self._pending = request
+            self.notify(f"{what} as soon as the index is built…", timeout=3)
