@@ -14,7 +14,7 @@ import sys
 
 from inspector.commands.open import EXAMPLE_MODULE, print_module
 
-PANE_NAMES = ("header", "list", "diagnostics")
+PANE_NAMES = ("header", "list", "hex", "cfg", "diagnostics")
 """Panes `--pane` can focus and zoom (hex, cfg and breakdown come with their panes)."""
 LIMA_PANE_NAMES = ("header", "list", "diagnostics", "hex", "breakdown")
 """Panes `--pane` can focus and zoom in Lima mode."""

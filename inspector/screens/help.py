@@ -56,13 +56,34 @@ SPIRV_PANES: tuple[PaneHelp, ...] = (
         "instruction and an operand in it; every other pane follows that selection.",
     ),
     PaneHelp(
+        "hex",
+        "Hex and word detail",
+        "The module's words (or, with b, its bytes and ASCII) with byte offsets, in the "
+        "module's byte order. The selected instruction's words are framed and coloured by "
+        "what they are (opcode word, type, result, ids, literals, strings, enumerants, raw "
+        "words); words that diagnostics name are marked, the undecodable tail and trailing "
+        "bytes shown as such. Under it, the word under the cursor in every reading (hex, "
+        "unsigned, signed, float, characters) and what it is: header field, word count and "
+        "opcode, or which operand of which instruction, its value and where an id is defined. "
+        "c opens the grammar's card for the instruction or operand.",
+    ),
+    PaneHelp(
+        "cfg",
+        "CFG",
+        "The control-flow graph of the function holding the selection, laid out in layers: "
+        "blocks with their name, size and role (loop header, merge block, continue target), "
+        "branch conditions and switch cases on the edges, back, merge and continue edges "
+        "drawn apart, unreachable blocks marked. Moving along edges selects the block's OpLabel; "
+        "a function too big to draw at once shows the blocks near the selection first.",
+    ),
+    PaneHelp(
         "diagnostics",
         "Diagnostics",
         "What is wrong with a broken module, each problem with the word it was found at; "
         "choosing one moves the selection to that word.",
     ),
 )
-"""The panes of a SPIR-V module today; later panes are added to this tuple."""
+"""The panes of a SPIR-V module."""
 
 LIMA_PANES: tuple[PaneHelp, ...] = (
     PaneHelp(
