@@ -65,7 +65,7 @@ def test_no_file_opens_the_example(on_a_terminal):
         (["{empty}"], "not a SPIR-V module (first word 0 byte(s) long"),
         (["{example}", "--at", "12x"], "--at 12x: not a byte offset"),
         (["{example}", "--at", "0x100000"], "--at 0x100000: past the end"),
-        (["{example}", "--pane", "hexx"], "--pane hexx: no such pane; choose one of header, list, diagnostics"),
+        (["{example}", "--pane", "hexx"], "--pane hexx: no such pane; choose one of header, list, hex, cfg, diagnostics"),
         (["{example}", "--theme", "neon"], "--theme neon: no such theme; choose one of spvinspect-dark"),
     ],
 )
