@@ -20,6 +20,7 @@ that eager decode.
 from __future__ import annotations
 
 import threading
+from bisect import bisect_right
 from array import array
 from collections import OrderedDict
 from collections.abc import Iterator
@@ -39,6 +40,8 @@ CHUNK = 256
 """Instructions decoded together: a 60-line window touches at most two chunks."""
 CACHED_CHUNKS = 256
 """Decoded chunks kept (least recently used dropped): about 65,000 instructions."""
+RUN_WORDS = 1 << 16
+"""Words decoded together, at most (or one instruction), in a pass over the whole module."""
 INDEX_STEP = 1 << 16
 """Instructions indexed per step while holding the lock, so other threads get a turn."""
 
@@ -350,27 +353,25 @@ class LazyModule:
                 break
         decoder = InstructionDecoder(tables, self._bound, value_types, number_types, ext_imports)
         instructions = decoder.run(words, offsets[start : start + CHUNK])
-        self._learn(chunk, instructions, decoder.general, decoder.diagnostics)
+        if chunk not in self._chunk_diagnostics:
+            self._chunk_diagnostics[chunk] = decoder.diagnostics
+            self._learn(start, instructions, decoder.general)
         self._cache[chunk] = instructions
         if len(self._cache) > CACHED_CHUNKS:
             self._cache.popitem(last=False)
 
-    def _learn(
-        self, chunk: int, entries: list, general: list[int], diagnostics: list[Diagnostic]
-    ) -> None:
-        """Keep what decoding `chunk` told: its diagnostics, its invalid instructions and
-        its imports' names (all among the `general` entries: the fast path takes only
-        valid instructions, and never an import)."""
-        if chunk in self._chunk_diagnostics:
-            return
-        self._chunk_diagnostics[chunk] = diagnostics
+    def _learn(self, first: int, entries: list, general: list[int]) -> None:
+        """Keep what decoding a run of instructions from index `first` told: its invalid
+        instructions and its imports' names (all among the `general` entries: the fast
+        path takes only valid instructions, and never an import). Learning a run twice
+        changes nothing."""
         op_import = self._tables.opcodes.OpExtInstImport
         for k in general:
             inst = entries[k]
             if not inst.valid:
-                self._invalid.add(chunk * CHUNK + k)
+                self._invalid.add(first + k)
             elif inst.opcode == op_import:
-                self._import_names[chunk * CHUNK + k] = str(inst.operands[1].value)
+                self._import_names[first + k] = str(inst.operands[1].value)
 
     # -- the whole module ------------------------------------------------------------
 
@@ -427,18 +428,27 @@ class LazyModule:
 
     def _in_order(self, decoder: InstructionDecoder, forms: FastForms | None) -> Iterator[DecodedRun]:
         """`decoder` (fresh) over every instruction, chunk by chunk, indexing as it goes;
-        chunks not yet known are learnt on the way. The lock is taken per chunk, so
+        chunks not yet known are learnt on the way. A chunk of large instructions is
+        decoded (and yielded) in runs of about `RUN_WORDS` words, so that the records of
+        millions of raw words are never all held at once. The lock is taken per run, so
         other threads get a turn."""
         offsets = self._index.offsets
-        seen = 0
+        words = self.words
         start = 0
         while True:
             self.ensure_indexed(start + CHUNK - 1)
             if start >= len(offsets):
                 return
-            entries = decoder.run(self.words, offsets[start : start + CHUNK], forms)
-            with self._lock:
-                self._learn(start // CHUNK, entries, decoder.general, decoder.diagnostics[seen:])
+            stop = min(start + CHUNK, len(offsets))
             seen = len(decoder.diagnostics)
-            start += CHUNK
-            yield DecodedRun(entries, decoder.general)
+            first = start
+            while first < stop:
+                end = max(first + 1, bisect_right(offsets, offsets[first] + RUN_WORDS, first, stop))
+                entries = decoder.run(words, offsets[first:end], forms)
+                with self._lock:
+                    self._learn(first, entries, decoder.general)
+                yield DecodedRun(entries, decoder.general)
+                first = end
+            with self._lock:
+                self._chunk_diagnostics.setdefault(start // CHUNK, decoder.diagnostics[seen:])
+            start = stop

@@ -84,8 +84,7 @@ class Disassembler:
                     column = self._add_offsets(lines, index, column)
                 index += len(lines)
                 yield "".join([line + "\n" for line in lines])
-        tail = listing.tail_lines()
-        if tail:
+        for tail in listing.tail_runs():
             yield "".join([line + "\n" for line in tail])
 
     @property

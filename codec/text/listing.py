@@ -15,6 +15,7 @@ never guesses.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from enum import Enum
 from typing import NamedTuple
@@ -360,13 +361,18 @@ class Listing:
     def tail_lines(self) -> list[str]:
         """Lossless form only: the undecodable tail as `!0x…` words, and the bytes past
         the last whole word as a comment."""
+        return [line for lines in self.tail_runs() for line in lines]
+
+    def tail_runs(self, size: int = 1 << 16) -> Iterator[list[str]]:
+        """`tail_lines`, `size` lines at a time: a tail of millions of words is never
+        held as text at once."""
         if not self.broken_lossless:
-            return []
+            return
         module = self.module
         words = module.words
         pad = " " * self._indent
         start = module.tail_offset if module.header is not None else len(words)
-        lines = [f"{pad}!0x{words[i]:08x}" for i in range(start, len(words))]
+        for first in range(start, len(words), size):
+            yield [f"{pad}!0x{word:08x}" for word in words[first : min(first + size, len(words))]]
         if module.trailing_bytes:
-            lines.append(f"; {TRAILING_BYTES_COMMENT} {module.trailing_bytes.hex()}")
-        return lines
+            yield [f"; {TRAILING_BYTES_COMMENT} {module.trailing_bytes.hex()}"]

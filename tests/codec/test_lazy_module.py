@@ -195,3 +195,26 @@ def test_decoder_tables_are_built_once_per_grammar():
     grammar = load_grammar()
     assert decoder_tables(grammar) is decoder_tables(grammar)
     assert isinstance(open_module(b"", grammar), LazyModule)
+
+
+def test_a_pass_over_huge_instructions_decodes_them_a_few_words_at_a_time(monkeypatch):
+    """A chunk of instructions thousands of words long (random words) is decoded in runs of
+    about RUN_WORDS words, so that dis and explain never hold millions of raw operands;
+    the instructions and diagnostics are the eager decoder's."""
+    monkeypatch.setattr(lazy, "RUN_WORDS", 1000)
+    rng = random.Random(16)
+    body = []
+    for _ in range(40):
+        count = rng.randrange(1, 700)
+        body += [(count << 16) | rng.randrange(1 << 16), *(rng.getrandbits(32) for _ in range(count - 1))]
+    data = module_of(*body)
+    module = open_module(data)
+    runs = list(module.in_order())
+    assert len(runs) >= 5  # one chunk of 40 instructions
+    for run in runs:
+        words = sum(inst.word_count for inst in run.entries)
+        assert words <= 1000 + max(inst.word_count for inst in run.entries)
+    eager = decode(data)
+    assert [inst for run in runs for inst in run.entries] == eager.instructions
+    assert module.diagnostics == eager.diagnostics
+    assert_on_demand_is_eager(data, rng, "huge instructions")

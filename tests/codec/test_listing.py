@@ -155,3 +155,17 @@ def test_unknown_opcode_is_one_raw_segment_per_word():
     segments = listing.segments(1)
     assert "".join(s.text for s in segments) == "               OpUnknown(65520, 3) !0x00000007 !0x00000008"
     assert [(s.text, s.operand) for s in segments if s.role is Role.RAW] == [("!0x00000007", 0), ("!0x00000008", 1)]
+
+
+def test_a_long_undecodable_tail_is_written_a_run_of_lines_at_a_time():
+    """A word count of 0 near the start leaves a tail of many raw words: the lossless text
+    gives them in runs of lines, the same lines as the whole tail."""
+    words = [0x07230203, 0x00010000, 0, 10, 0, 0x00000000, *range(1, 10)]
+    data = struct.pack(f"<{len(words)}I", *words) + b"\x01"
+    module = open_module(data)
+    listing = Listing(module, None, DisassemblyOptions(lossless=True, friendly_names=False))
+    runs = list(listing.tail_runs(size=4))
+    assert [len(run) for run in runs] == [4, 4, 2, 1]
+    assert [line for run in runs for line in run] == listing.tail_lines()
+    assert listing.tail_lines()[0].strip() == "!0x00000000"
+    assert listing.tail_lines()[-1] == "; Trailing bytes: 01"
