@@ -422,8 +422,10 @@ class HexView(ScrollView, can_focus=True):
         self._layout_rows()
 
     def on_resize(self) -> None:
-        """4 or 8 words a row, whichever fits."""
+        """4 or 8 words a row, whichever fits; the cursor stays in view (once the new
+        size bounds the scrolling: a pane zoomed from a hidden column starts at 0 rows)."""
         self._layout_rows()
+        self.call_after_refresh(self.scroll_to_cursor)
 
     def _layout_rows(self) -> None:
         width = self.scrollable_content_region.width or self.size.width

@@ -1,0 +1,248 @@
+"""The hex, word detail and CFG panes in the app, as a user drives them: every pane
+follows the one the user moves, in both directions."""
+
+from __future__ import annotations
+
+import struct
+
+from codec.asm import assemble
+from codec.binary.decoder import decode
+from codec.text.grammar_card import EnumerantCard, InstructionCard
+from cfg_functions import NESTED_LOOPS, SWITCH, module_bytes
+from inspector_apps import broken_module_bytes, make_app
+from inspector.commands.open import EXAMPLE_MODULE
+from inspector.screens.grammar_card import GrammarCardScreen
+from inspector.widgets.cfg_view import CfgView
+from inspector.widgets.hex_view import GotoOffsetScreen, HexView
+from inspector.widgets.instruction_list import InstructionList
+from inspector.widgets.word_detail import WordDetailPanel
+
+SIZE = (120, 40)
+
+
+async def settle(pilot) -> None:
+    """Let the workers (index, CFG layout) finish and every message land."""
+    await pilot.pause()
+    await pilot.app.workers.wait_for_complete()
+    await pilot.pause()
+
+
+def panes(app) -> tuple[InstructionList, HexView, WordDetailPanel, CfgView]:
+    screen = app.screen
+    return screen.query_one(InstructionList), screen.query_one(HexView), screen.query_one(WordDetailPanel), screen.query_one(CfgView)
+
+
+async def test_moving_in_the_list_frames_each_instruction_in_the_hex_pane():
+    data = EXAMPLE_MODULE.read_bytes()
+    module = decode(data)
+    app = make_app(data)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        _, hex_view, detail, _ = panes(app)
+        for index, inst in enumerate(module.instructions):
+            assert app.screen.selection.instruction == index
+            assert hex_view.cursor == inst.offset
+            assert hex_view.highlighted == range(inst.offset, inst.end)
+            assert detail.detail.instruction_index == index and detail.detail.word_offset == inst.offset
+            await pilot.press("down")
+
+
+async def test_the_operand_cursor_moves_the_hex_cursor_to_the_operand():
+    data = EXAMPLE_MODULE.read_bytes()
+    module = decode(data)
+    target = next(i for i in module.instructions if i.opname == "OpDecorate" and len(i.operands) == 3)
+    app = make_app(data, at=target.offset)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        _, hex_view, detail, _ = panes(app)
+        await pilot.press("right", "right")
+        assert hex_view.cursor == target.operands[1].offset
+        assert detail.detail.operand_index == 1
+        assert "Decoration" in detail.detail.operand_label
+
+
+async def test_moving_the_hex_cursor_moves_the_list_and_keeps_the_focus():
+    data = EXAMPLE_MODULE.read_bytes()
+    module = decode(data)
+    app = make_app(data)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        instruction_list, hex_view, detail, _ = panes(app)
+        await pilot.press("3")
+        assert hex_view.has_focus
+        start = hex_view.cursor
+        await pilot.press("right", "right", "right")
+        word = start + 3
+        index = next(k for k, inst in enumerate(module.instructions) if inst.offset <= word < inst.end)
+        inst = module.instructions[index]
+        operand = next((k for k, o in enumerate(inst.operands) if o.offset <= word < o.end), None)
+        assert hex_view.has_focus
+        assert app.screen.selection.word == word
+        assert instruction_list.cursor_row == index and instruction_list.cursor_operand == operand
+        assert hex_view.highlighted == range(inst.offset, inst.end)
+        assert detail.detail.word_offset == word
+
+
+async def test_go_to_an_offset_from_the_hex_pane_and_back():
+    data = EXAMPLE_MODULE.read_bytes()
+    module = decode(data)
+    target = module.instructions[150]
+    app = make_app(data)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        instruction_list, hex_view, _, _ = panes(app)
+        await pilot.press("3", "g")
+        assert isinstance(app.screen, GotoOffsetScreen)
+        await pilot.press(*f"{target.offset * 4 + 4:#x}", "enter")
+        await pilot.pause()
+        assert hex_view.cursor == target.offset + 1
+        assert instruction_list.cursor_row == 150
+        await pilot.press("ctrl+o")  # a `g` is a jump: back returns
+        await pilot.pause()
+        assert instruction_list.cursor_row == 0
+
+
+async def test_at_puts_the_hex_cursor_on_the_word():
+    data = EXAMPLE_MODULE.read_bytes()
+    module = decode(data)
+    target = module.instructions[120]
+    app = make_app(data, at=target.offset + 1)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        _, hex_view, detail, _ = panes(app)
+        assert hex_view.cursor == target.offset + 1
+        assert detail.detail.instruction_index == 120
+
+
+async def test_a_big_endian_module_shows_its_words_in_its_byte_order():
+    little = EXAMPLE_MODULE.read_bytes()
+    words = struct.unpack(f"<{len(little) // 4}I", little)
+    big = struct.pack(f">{len(words)}I", *words)
+    app = make_app(big)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        _, hex_view, detail, _ = panes(app)
+        assert hex_view.big_endian and "big-endian" in hex_view.border_title
+        assert list(hex_view.words[:8]) == list(words[:8])
+        assert detail.detail.file_bytes == struct.pack(">I", words[5])
+
+
+async def test_a_broken_module_marks_its_faulty_words():
+    data = broken_module_bytes()
+    app = make_app(data)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        _, hex_view, detail, _ = panes(app)
+        named = {d.word_offset for d in app.document.diagnostics if d.word_offset is not None}
+        assert named and hex_view.marked == named
+        assert hex_view.tail_offset < len(hex_view.words)
+        await pilot.press("G")  # the last row: the trailing bytes
+        await pilot.pause()
+        assert hex_view.cursor == len(hex_view.words)
+        assert "trailing" in detail.detail.meaning
+
+
+EXT_INST_MODULE = """OpCapability Shader
+%std = OpExtInstImport "GLSL.std.450"
+OpMemoryModel Logical GLSL450
+%float = OpTypeFloat 32
+%one = OpConstant %float 1
+%void = OpTypeVoid
+%fn = OpTypeFunction %void
+%main = OpFunction %void None %fn
+%entry = OpLabel
+%root = OpExtInst %float %std Sqrt %one
+OpReturn
+OpFunctionEnd
+"""
+
+
+async def test_grammar_cards_for_an_instruction_an_enumerant_and_an_extended_instruction():
+    result = assemble(EXT_INST_MODULE)
+    assert result.ok, result.diagnostics
+    data = result.binary
+    module = decode(data)
+    capability = module.instructions[0]
+    ext_inst = next(i for i in module.instructions if i.opname == "OpExtInst")
+    app = make_app(data)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("c")
+        card = app.screen.card
+        assert isinstance(card, InstructionCard) and card.opname == capability.opname
+        await pilot.press("escape", "right", "c")
+        card = app.screen.card
+        assert isinstance(card, EnumerantCard) and (card.kind, card.name) == ("Capability", "Shader")
+        await pilot.press("escape")
+        app.screen.select(app.document.select_instruction(module.instructions.index(ext_inst), 3))
+        await pilot.press("c")
+        card = app.screen.card
+        assert isinstance(app.screen, GrammarCardScreen) and card.ext_set == "GLSL.std.450"
+
+
+async def test_the_cfg_follows_the_list_and_moves_it_along_edges():
+    data = module_bytes(NESTED_LOOPS)
+    app = make_app(data)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        _, hex_view, _, cfg = panes(app)
+        await pilot.press("right_square_bracket", "right_curly_bracket")  # main's entry block
+        await settle(pilot)
+        graph = cfg.function
+        assert graph is not None and cfg.block_id == graph.entry
+        first_edge = graph.successors(graph.entry)[0]
+        await pilot.press("4", "down")  # along the chosen edge to the successor
+        await settle(pilot)
+        assert cfg.has_focus and cfg.block_id == first_edge
+        selected = app.screen.selection
+        assert selected.word == graph.block(first_edge).offset
+        label = app.document.module.instruction(selected.instruction)
+        assert label.opname == "OpLabel" and label.result_id == first_edge
+        assert hex_view.cursor == selected.word
+        await pilot.press("ctrl+o")  # choosing a block is a jump: back returns
+        await settle(pilot)
+        assert cfg.block_id == graph.entry
+
+
+async def test_moving_in_the_list_highlights_the_block_holding_the_instruction():
+    data = module_bytes(SWITCH)
+    module = decode(data)
+    app = make_app(data)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        _, _, _, cfg = panes(app)
+        labels = [k for k, i in enumerate(module.instructions) if i.opname == "OpLabel"]
+        for index in labels:
+            app.screen.select(app.document.select_instruction(index + 1 if module.instructions[index + 1].opname != "OpLabel" else index))
+            await settle(pilot)
+            assert cfg.block_id == module.instructions[index].result_id
+
+
+async def test_narrow_screen_opens_hex_and_cfg_zoomed():
+    data = module_bytes(NESTED_LOOPS)
+    app = make_app(data)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        _, hex_view, detail, cfg = panes(app)
+        await pilot.press("3")
+        await pilot.pause()
+        assert hex_view.has_focus and hex_view in app.screen.maximized.walk_children()
+        assert detail in app.screen.maximized.walk_children()  # the word detail comes along
+        await pilot.press("4")
+        await pilot.pause()
+        assert app.screen.maximized is cfg and cfg.has_focus
+        await pilot.press("2")
+        await pilot.pause()
+        assert app.screen.maximized is None
+
+
+def test_snapshot_hex_zoomed_80x24(snap_compare):
+    """At 80x24 the hex pane opens zoomed, with the word detail under it."""
+    app = make_app(EXAMPLE_MODULE.read_bytes(), name="example.spv")
+    assert snap_compare(app, terminal_size=(80, 24), run_before=settle, press=["]", "}", "j", "3", "right"])
+
+
+def test_snapshot_loop_function_120x40(snap_compare):
+    """The CFG of a loop-heavy function beside the list, a block inside the inner loop selected."""
+    app = make_app(module_bytes(NESTED_LOOPS), name="loops.spv")
+    assert snap_compare(app, terminal_size=(120, 40), run_before=settle, press=["]", "}", "4", "j", "j", "j"])
