@@ -2,8 +2,8 @@
 (with the selection it triggers: highlight and word detail), against the 50 ms target.
 
 Usage: python benchmarks/bench_hex.py [--module PATH] [--repeat N]
-The module is opened as the app opens it (codec.binary.lazy.open_module, friendly names,
-and the id definitions its index worker builds) before timing starts. Times are wall-clock from the key press to the pane repainted, best of N, in a
+The module is opened as the app opens it (a Document, with the index its worker builds)
+before timing starts; the keys go to the app's hex pane, so every pane follows each move. Times are wall-clock from the key press to the pane repainted, best of N, in a
 headless app at 120x40, and the CPU time of that work (wall time also holds the frame
 pacing Textual waits for, and the harness's own cost: see the key bound to nothing).
 There is no reference tool for an interactive pane, so the figures are printed beside
@@ -21,55 +21,13 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from large_module import build_large_module  # noqa: E402
-from textual import on  # noqa: E402
-from textual.app import App, ComposeResult  # noqa: E402
-from textual.binding import Binding  # noqa: E402
-from textual.containers import Horizontal  # noqa: E402
 
-from codec.binary.lazy import LazyModule, open_module  # noqa: E402
-from codec.text.listing import OperandFormatter  # noqa: E402
-from codec.text.names import NameMap  # noqa: E402
-from codec.text.word_detail import locate, word_detail  # noqa: E402
+from inspector.app import InspectorApp  # noqa: E402
+from inspector.document import Document  # noqa: E402
 from inspector.widgets.hex_view import HexView  # noqa: E402
-from inspector.widgets.word_detail import WordDetailPanel  # noqa: E402
-from themes import DEFAULT_THEME, THEMES  # noqa: E402
 
 TARGET_MS = 50.0
 LARGE_BYTES = 7_900_000
-
-
-class HexBench(App):
-    """The hex pane and the detail panel over a lazy module, wired as the main screen does."""
-
-    CSS = "HexView { width: 1fr; } WordDetailPanel { width: 36; height: 1fr; }"
-    BINDINGS = [Binding("f12", "nothing", "Nothing", id="bench.nothing")]
-
-    def __init__(self, module: LazyModule, definitions: dict[int, int]) -> None:
-        super().__init__()
-        for theme in THEMES.values():
-            self.register_theme(theme)
-        self.theme = DEFAULT_THEME
-        self.module = module
-        self.definitions = definitions
-        self.formatter = OperandFormatter(module.grammar, NameMap(module))
-
-    def compose(self) -> ComposeResult:
-        with Horizontal():
-            yield HexView.for_module(self.module)
-            yield WordDetailPanel()
-
-    def action_nothing(self) -> None:
-        """A bound key that does nothing: what the harness and Textual cost alone."""
-
-    @on(HexView.WordSelected)
-    def word_selected(self, message: HexView.WordSelected) -> None:
-        self.select(message.word)
-
-    def select(self, word: int) -> None:
-        found = locate(self.module, word)
-        self.query_one(HexView).follow(word, found[1] if found is not None else None)
-        detail = word_detail(self.module, word, self.formatter, definition=self.definitions.get)
-        self.query_one(WordDetailPanel).show(detail)
 
 
 class Timing:
@@ -93,18 +51,22 @@ async def timed_press(pilot, key: str, timing: Timing) -> None:
     timing.add(time.perf_counter() - wall, time.process_time() - cpu)
 
 
-async def measure(module: LazyModule, definitions: dict[int, int], repeat: int) -> dict[str, Timing]:
-    """Timings of a key bound to nothing (the harness's own cost), a page down in the
-    middle and a one-word cursor move, by action."""
-    app = HexBench(module, definitions)
+async def measure(document: Document, repeat: int) -> dict[str, Timing]:
+    """Timings, in the app as `spvinspect` opens it with the hex pane focused, of a key
+    bound to nothing (the harness's own cost), a page down in the middle and a one-word
+    cursor move (which moves the list, the word detail and the CFG pane too)."""
+    app = InspectorApp(document)
     timings = {"idle": Timing(), "page": Timing(), "move": Timing()}
     async with app.run_test(size=(120, 40)) as pilot:
-        hex_view = app.query_one(HexView)
-        middle = len(module.words) // 2
+        await pilot.app.workers.wait_for_complete()
+        await pilot.press("3")
+        hex_view = app.screen.query_one(HexView)
+        middle = len(document.module.words) // 2
         for attempt in range(repeat):
-            app.select(middle + attempt * 997)
+            app.screen.select(document.select_word(middle + attempt * 997))
             await pilot.pause()
-            await timed_press(pilot, "f12", timings["idle"])
+            await pilot.app.workers.wait_for_complete()
+            await timed_press(pilot, "f12", timings["idle"])  # bound to nothing
             await timed_press(pilot, "pagedown", timings["page"])
             await timed_press(pilot, "right", timings["move"])
         assert hex_view.cursor > middle
@@ -119,15 +81,13 @@ def main() -> int:
     path = build_large_module(args.module, LARGE_BYTES)
     data = path.read_bytes()
     start = time.perf_counter()
-    module = open_module(data)
-    definitions: dict[int, int] = {}
-    for index, inst in enumerate(module.instructions()):
-        if inst.result_id:
-            definitions.setdefault(inst.result_id, index)
+    document = Document(data, path)
+    for _ in document.index_steps():
+        pass
     opened = time.perf_counter() - start
-    print(f"module: {path} ({len(data) / 1e6:.1f} MB, {module.instruction_count} instructions, "
+    print(f"module: {path} ({len(data) / 1e6:.1f} MB, {document.instruction_count} instructions, "
           f"opened and indexed in {opened:.2f}s, not timed below)")
-    timings = asyncio.run(measure(module, definitions, args.repeat))
+    timings = asyncio.run(measure(document, args.repeat))
     print(f"{'action':<32}{'wall':>9}{'CPU':>9}{'target':>9}")
     for key, label in (
         ("idle", "a key bound to doing nothing"),
