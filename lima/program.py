@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import gc
 from dataclasses import replace
 
 from lima.decoder import bytes_to_words, decode_words
@@ -14,20 +13,8 @@ def decode(data: bytes) -> LimaProgram:
     """Every instruction, chunk and problem in `data`; never raises.
 
     An MBS file (starting `MBS1`) gives its chunk tree and the instructions of its first
-    fragment program; anything else is read as little-endian instruction words. The
-    cyclic garbage collector is paused meanwhile, as `codec.binary.decode` does: the
-    records form no cycles, and its passes over them would double the time.
+    fragment program; anything else is read as little-endian instruction words.
     """
-    collecting = gc.isenabled()
-    gc.disable()
-    try:
-        return _decode(data)
-    finally:
-        if collecting:
-            gc.enable()
-
-
-def _decode(data: bytes) -> LimaProgram:
     if not is_mbs(data):
         words, problems = bytes_to_words(data)
         program = decode_words(words)

@@ -6,7 +6,7 @@ import argparse
 
 import lima
 from codec.diagnostics import Diagnostic
-from inspector.commands.io import read_input, report, write_output
+from inspector.commands.io import few_collections, read_input, report, write_output
 
 
 def register(subparsers) -> None:
@@ -44,8 +44,9 @@ def run_dis(args: argparse.Namespace) -> int:
     data = read_input(args.file)
     if data is None:
         return 1
-    program = lima.decode(data)
-    lines = lima.listing_lines(program, args.style)
+    with few_collections():
+        program = lima.decode(data)
+        lines = lima.listing_lines(program, args.style)
     if lines:
         print("\n".join(lines))
     return report(args.file, program.diagnostics)
@@ -56,9 +57,10 @@ def run_explain(args: argparse.Namespace) -> int:
     data = read_input(args.file)
     if data is None:
         return 1
-    program = lima.decode(data)
-    for line in lima.explain_lines(program):
-        print(line)
+    with few_collections():
+        program = lima.decode(data)
+        for line in lima.explain_lines(program):
+            print(line)
     return report(args.file, program.diagnostics)
 
 
@@ -72,7 +74,8 @@ def run_as(args: argparse.Namespace) -> int:
     except UnicodeDecodeError as error:
         problem = Diagnostic(f"the file is not UTF-8 text (byte {error.start} cannot be read)")
         return report(args.file, [problem])
-    words, diagnostics = lima.assemble(text)
+    with few_collections():
+        words, diagnostics = lima.assemble(text)
     status = report(args.file, diagnostics)
     if words is None:
         return 1

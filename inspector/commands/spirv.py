@@ -3,16 +3,14 @@
 from __future__ import annotations
 
 import argparse
-import gc
 import sys
 from collections.abc import Iterable, Iterator
-from contextlib import contextmanager
 
 from codec.binary.lazy import open_module
 from codec.text.disassembler import Disassembler, DisassemblyOptions
 from codec.text.explain import explain_chunks
 from codec.text.reading_aids import ReadingAids, reading_text
-from inspector.commands.io import read_input, report, write_output
+from inspector.commands.io import few_collections, read_input, report, write_output
 
 
 def register(subparsers) -> None:
@@ -56,19 +54,6 @@ def register(subparsers) -> None:
     explain.add_argument("file", help="SPIR-V binary, or - for stdin")
     explain.add_argument("-o", dest="output", default=None, help="output file, or - for stdout (default)")
     explain.set_defaults(run=run_explain)
-
-
-@contextmanager
-def few_collections() -> Iterator[None]:
-    """Run the cyclic garbage collector less often meanwhile: disassembling allocates
-    many short-lived objects, none in cycles, and frequent collections of them cost a
-    tenth of the time on a large module. (The codec itself leaves the collector alone.)"""
-    threshold = gc.get_threshold()
-    gc.set_threshold(100_000, *threshold[1:])
-    try:
-        yield
-    finally:
-        gc.set_threshold(*threshold)
 
 
 def run_dis(args: argparse.Namespace) -> int:
