@@ -6,11 +6,11 @@ path vouches for word by word (`codec.binary.decode_plans.WordPlan`), and for th
 *line form* is compiled once per plan. The decoder runs the forms in its fast path
 (`InstructionDecoder.run`), so checking the words stays the decoder's.
 
-A form returns a *piece*: a format template of the instruction's line, newline
+A form returns a *piece*: a `%`-format template of the instruction's line, newline
 included, whose fields read the instruction's words from `LineForms.texts` — the id
 text of every word of the run, looked up at once when the run starts. The piece skips
-the first word with an empty field and shows each operand with a field, in the order
-of the line (the result id, moved before its type, first). A line that needs more than
+the first word with an empty field (`%.0s`) and shows each operand with a field, in the
+order of the line (the result id, moved before its type, first). A line that needs more than
 id texts (enumerants, literals, a string, a typed number) is made whole, following
 `OperandFormatter`'s rules, and put in the place of the instruction's first word; its
 piece shows just that. The pieces of a run are then formatted together, in one call,
@@ -28,6 +28,8 @@ from codec.binary.model import NumberType
 from codec.text.listing import INDENT, Listing, enum_text, quote_string
 from codec.text.number_format import format_number
 
+SKIP = "%.0s"
+"""The field of a word a piece does not show."""
 ID_TABLE_LIMIT = 1 << 21
 """The text of every id is kept in a table when the bound is at most this; beyond it,
 ids are spelled as they come."""
@@ -42,7 +44,8 @@ class LineForms:
         self.formatter = listing.formatter
         names = listing.names.table()
         if bound <= ID_TABLE_LIMIT:
-            table = dict(zip(range(1, bound), map("%{}".format, range(1, bound))))
+            ids = range(1, bound)
+            table = dict(zip(ids, map("%%%d".__mod__, ids)))
             table.update((id_, "%" + name) for id_, name in names.items() if 0 < id_ < bound)
             self._lookup: Callable[[list[int]], list[str]] = lambda words: list(map(table.get, words, repeat("")))
         else:
@@ -67,17 +70,17 @@ class LineForms:
         """The piece of an instruction of `word_count` words whose line is in place."""
         piece = self._whole.get(word_count)
         if piece is None:
-            piece = self._whole[word_count] = "{}" + "{:.0}" * (word_count - 1) + "\n"
+            piece = self._whole[word_count] = "%s" + SKIP * (word_count - 1) + "\n"
         return piece
 
     def text(self, pieces: list[str]) -> str:
         """The lines of the current run's pieces, in one call."""
-        return "".join(pieces).format(*self.texts)
+        return "".join(pieces) % tuple(self.texts)
 
     def line(self, piece: str, offset: int, word_count: int) -> str:
         """The line of one instruction of the current run, without its newline."""
         start = offset - self.first
-        return piece.format(*self.texts[start : start + word_count])[:-1]
+        return (piece % tuple(self.texts[start : start + word_count]))[:-1]
 
     def compile(self, plan: WordPlan) -> Form:
         """The form that makes the piece of an instruction of `plan`: it spells the
@@ -87,14 +90,15 @@ class LineForms:
         if plan.result_index < 0:
             lead = " " * indent
         else:
-            lead = f"{{:>{indent - 3}}} = " if indent else "{} = "
+            lead = f"%{indent - 3}s = " if indent else "%s = "
         trailing = plan.trailing
         # The extended instruction's name is the same for every instruction of the plan:
         # written in the piece, its word skipped.
-        shown = [f" {plan.ext_opname}{{:.0}}" if e.check == EXT_NUMBER else " {}" for e in plan.entries]
+        ext_opname = _literal(plan.ext_opname)
+        shown = [f" {ext_opname}{SKIP}" if e.check == EXT_NUMBER else " %s" for e in plan.entries]
         if plan.result_index >= 0:
             del shown[plan.result_index]
-        piece = "{:.0}" + lead + plan.opname + "".join(shown)
+        piece = SKIP + lead + _literal(plan.opname) + "".join(shown)
         kinds = self.listing.grammar.operand_kinds
         ext = self.listing.grammar.ext_inst_set(plan.ext_inst_set) if plan.ext_inst_set else None
         ext_kinds = ext.operand_kinds if ext is not None else {}
@@ -160,7 +164,12 @@ class LineForms:
         def ending(size: int) -> str:
             found = ended.get(size)
             if found is None:
-                found = ended[size] = piece + "{:.0}" * max(0, size - 1) + "\n"
+                found = ended[size] = piece + SKIP * max(0, size - 1) + "\n"
             return found
 
         return ending
+
+
+def _literal(text: str) -> str:
+    """`text` as it stands in a `%`-format template."""
+    return text.replace("%", "%%")
