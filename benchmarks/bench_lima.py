@@ -4,8 +4,12 @@ There is no reference Lima assembler to compare with, so the disassembler of the
 words is the yardstick: both walk every instruction once. The text is a block of every
 unit's ops, a label and a branch back to it, repeated. Target: 1,000,000 lines in 30 s.
 
+Both run under the commands' garbage-collector policy (`few_collections`), as
+`spvinspect lima as` and `lima dis` do.
+
 Run: python benchmarks/bench_lima.py [--lines 10000,100000,1000000]
-Prints wall and CPU seconds (CPU time is steadier on a shared machine).
+Prints wall and CPU seconds (CPU time is steadier on a shared machine), then the
+1,000,000-line figure next to the target.
 """
 
 from __future__ import annotations
@@ -18,6 +22,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import lima  # noqa: E402
+from inspector.commands.io import few_collections  # noqa: E402
 
 BLOCK = """\
 L{n}:
@@ -41,10 +46,11 @@ def program_text(lines: int) -> str:
 
 
 def timed(work):
-    """(result, wall seconds, CPU seconds) of `work()`."""
-    wall, cpu = time.perf_counter(), time.process_time()
-    result = work()
-    return result, time.perf_counter() - wall, time.process_time() - cpu
+    """(result, wall seconds, CPU seconds) of `work()`, under the commands' collector policy."""
+    with few_collections():
+        wall, cpu = time.perf_counter(), time.process_time()
+        result = work()
+        return result, time.perf_counter() - wall, time.process_time() - cpu
 
 
 def disassemble(words: list[int]) -> list[str]:
@@ -59,6 +65,7 @@ def main() -> None:
     parser.add_argument("--lines", default="10000,100000,1000000", help="comma-separated sizes")
     sizes = [int(size) for size in parser.parse_args().lines.split(",")]
     print(f"{'lines':>9} {'words':>9}  {'lima as wall/cpu (s)':>22}  {'us/line':>7}  {'lima dis wall/cpu (s)':>22}")
+    million = None
     for size in sizes:
         text = program_text(size)
         lines = text.count("\n")
@@ -68,8 +75,15 @@ def main() -> None:
         assert len(shown) == lines
         print(f"{lines:>9} {len(words):>9}  {wall:>10.2f} /{cpu:>9.2f}  {cpu / lines * 1e6:>7.1f}"
               f"  {dis_wall:>10.2f} /{dis_cpu:>9.2f}")
+        if million is None and lines >= 1_000_000:
+            million = (lines, wall, cpu)
         del words, shown
-    print(f"target: 1,000,000 lines assembled in <= {TARGET_1M_SECONDS} s")
+    if million is None:
+        print(f"1,000,000 lines: not measured (add 1000000 to --lines); target <= {TARGET_1M_SECONDS} s")
+    else:
+        lines, wall, cpu = million
+        verdict = "meets" if max(wall, cpu) <= TARGET_1M_SECONDS else "misses"
+        print(f"{lines:,} lines assembled: {wall:.1f} s wall / {cpu:.1f} s CPU; target <= {TARGET_1M_SECONDS} s ({verdict})")
 
 
 if __name__ == "__main__":

@@ -63,6 +63,8 @@ class ParsedInstruction:
     control: dict[str, int] = field(default_factory=dict)
     padding: tuple[Token, int] | None = None
     presence: int = 0
+    has_branch: bool = False
+    """True when a field is a `Branch`, which waits for the end to be packed."""
     offset: int = 0
     """Word offset in the program, set when the instruction is added."""
     count: int = 0
@@ -78,6 +80,8 @@ def pack_values(parsed: ParsedOp, values: dict[str, int], applied: Overrides) ->
 
 def check_layout(spec: FieldSpec, layout: str, raw: int, line: int, column: int, report: Report) -> None:
     """A warning when the bits would read back through another layout than the one written."""
+    if len(spec.layouts) == 1:
+        return
     chosen = spec.choose(raw)
     if chosen != layout:
         report(line, column, f"these bits read as the {chosen} layout of {spec.name}, not {layout}", Severity.WARNING)
@@ -94,6 +98,25 @@ def branch_next_count(target: int, starts) -> int:
     """The `next_count` a branch gets by default: the count of the instruction it jumps to
     (`starts` maps instruction offsets to counts)."""
     return starts.get(target, 0)
+
+
+_COMPUTED_CONTROL = tuple(CONTROL.range(name) for name in ("count", "fields", "next_count", "prefetch"))
+
+
+def _control_word(instruction: ParsedInstruction, following: ParsedInstruction | None) -> int:
+    """The control word: count, presence bits, the next instruction's count and prefetch,
+    then what the text writes itself, which wins."""
+    computed = (instruction.count, instruction.presence, following.count if following else 0, int(following is not None))
+    if instruction.control:
+        return CONTROL.pack({**{r.name: value for r, value in zip(_COMPUTED_CONTROL, computed)}, **instruction.control})
+    word = 0
+    for bit_range, value in zip(_COMPUTED_CONTROL, computed):
+        word |= (value & bit_range.mask) << bit_range.first_bit
+    return word
+
+
+def _field_index(item: tuple[FieldSpec, int | Branch]) -> int:
+    return item[0].index
 
 
 class _Starts:
@@ -158,16 +181,11 @@ class WordWriter:
         instruction, self.held = self.held, None
         if instruction is None or not self.writing:
             return
-        control = CONTROL.pack({
-            "count": instruction.count,
-            "fields": instruction.presence,
-            "next_count": following.count if following else 0,
-            "prefetch": int(following is not None),
-            **instruction.control,
-        })
-        instruction.fields.sort(key=lambda item: item[0].index)
+        control = _control_word(instruction, following)
+        if len(instruction.fields) > 1:
+            instruction.fields.sort(key=_field_index)
         at = len(self.words)
-        if any(isinstance(raw, Branch) for _, raw in instruction.fields):
+        if instruction.has_branch:
             self.words.extend([0] * instruction.count)
             self.branches.append((at, instruction, control))
         else:

@@ -13,7 +13,6 @@ the counts of their targets are known.
 
 from __future__ import annotations
 
-import gc
 import re
 from dataclasses import dataclass
 from itertools import islice
@@ -113,9 +112,10 @@ class _Assembler:
             if not pending:
                 self.lines.clear()
                 held = 0
-            code = text.split("#", 1)[0]
+            code = text.partition("#")[0]
             room = MAX_INSTRUCTION_WORDS - held
-            tokens = [Token(m.group(), m.start() + 1) for m in islice(_TOKEN.finditer(code), room + 1)]
+            found = _TOKEN.finditer(code) if len(code) <= room else islice(_TOKEN.finditer(code), room + 1)
+            tokens = [Token(m.group(), m.start() + 1) for m in found]
             if not tokens:
                 continue
             if not pending and len(tokens) == 1 and tokens[0].text.endswith(":"):
@@ -130,7 +130,8 @@ class _Assembler:
                 pending.append((number, tokens))
                 self.lines[number] = text
                 held += len(tokens)
-            if not code.rstrip().endswith(","):
+            continued = tokens[-1].text == "," if tokens and len(tokens) < room else code.rstrip().endswith(",")
+            if not continued:
                 yield pending[0][0], self._items(pending)
                 pending = []
         if pending:
@@ -216,6 +217,7 @@ class _Assembler:
             instruction.presence |= 1 << parsed.field.index
             if parsed.layout == "branch":
                 instruction.fields.append((parsed.field, Branch.of(parsed, applied)))
+                instruction.has_branch = True
             else:
                 instruction.fields.append((parsed.field, pack_field(parsed, applied, line, self.error)))
         return _Item(_FIELDS_BIT + parsed.field.index, head, parsed.field)
@@ -294,19 +296,8 @@ def _source_lines(text: str):
 
 
 def assemble(text: str) -> tuple[list[int] | None, list[Diagnostic]]:
-    """Words for `text`, or None with the diagnostics (line:column) that say why.
-
-    The cyclic garbage collector is paused meanwhile, as `codec.binary.decode` does: the
-    records of a long text form no cycles, and the collector's passes over them would
-    cost more than the parse (a third of the time at a million lines).
-    """
-    collecting = gc.isenabled()
-    gc.disable()
-    try:
-        assembler = _Assembler(text)
-        words = assembler.run()
-    finally:
-        if collecting:
-            gc.enable()
+    """Words for `text`, or None with the diagnostics (line:column) that say why."""
+    assembler = _Assembler(text)
+    words = assembler.run()
     return words, sorted(assembler.diagnostics, key=lambda d: (d.line or 0, d.column or 0))
 

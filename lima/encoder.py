@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import struct
 from collections.abc import Iterable, Sequence
+from functools import cache
 
 from lima.fields import CONTROL, FIELDS, FieldSpec
 from lima.model import BitRange, Instruction, LimaProgram
@@ -18,9 +20,15 @@ def pack_bits(control: int, fields: Sequence[tuple[FieldSpec, int]], padding: in
     return value | padding << bit
 
 
+@cache
+def _words_format(count: int) -> struct.Struct:
+    return struct.Struct(f"<{count}I")
+
+
 def split_words(value: int, count: int) -> tuple[int, ...]:
     """The first `count` 32-bit words of `value`, lowest first."""
-    return tuple((value >> (32 * i)) & 0xFFFFFFFF for i in range(count))
+    low = value & ((1 << (32 * count)) - 1)
+    return _words_format(count).unpack(low.to_bytes(4 * count, "little"))
 
 
 def pack_instruction(

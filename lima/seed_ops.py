@@ -26,6 +26,7 @@ from lima.syntax import (
     AsmError,
     Source,
     Token,
+    by_text,
     is_register,
     looks_like_dest,
     parse_int,
@@ -114,6 +115,7 @@ def _check_width(token: Token, value: int, bits: int, what: str) -> int:
     return value
 
 
+@cache
 def _split_outmod(name: str) -> tuple[str, int]:
     for suffix, value in OUTMODS.items():
         if name.endswith(suffix):
@@ -121,6 +123,7 @@ def _split_outmod(name: str) -> tuple[str, int]:
     return name, 0
 
 
+@by_text
 def _index(token: Token, plain_alignment: int, bits: int) -> tuple[int, int, int | None]:
     """`N`, `N.xy`/`N.zw`, `N.x`…, optionally `+$r.c` -> (alignment, index, offset)."""
     match = re.fullmatch(r"([^.+]*)(?:\.(xy|zw|[xyzw]))?(?:\+(.+))?", token.text)
@@ -141,20 +144,28 @@ def _index(token: Token, plain_alignment: int, bits: int) -> tuple[int, int, int
     return alignment, index, offset
 
 
+_SOURCE_RANGES = {
+    prefix: tuple(f"{prefix}_{name}" for name in ("negate", "absolute", "source", "swizzle"))
+    for prefix in ("arg0", "arg1")
+}
+"""Range names of each source's negate, absolute, register and swizzle."""
+
+
 def _source_values(prefix: str, source: Source, scalar: bool) -> dict[str, int]:
-    values = {f"{prefix}_negate": int(source.negate), f"{prefix}_absolute": int(source.absolute)}
+    negate, absolute, register, swizzle = _SOURCE_RANGES[prefix]
+    values = {negate: int(source.negate), absolute: int(source.absolute)}
     if scalar:
-        values[f"{prefix}_source"] = 0 if isinstance(source.register, str) else scalar_index(source)
+        values[register] = 0 if isinstance(source.register, str) else scalar_index(source)
     else:
-        values[f"{prefix}_source"] = 0 if isinstance(source.register, str) else int(source.register)
-        values[f"{prefix}_swizzle"] = source.swizzle
+        values[register] = 0 if isinstance(source.register, str) else int(source.register)
+        values[swizzle] = source.swizzle
     return values
 
 
 def _varying(op: Token, base: str, operands: list[Token]) -> ParsedOp:
     spec = field_by_name("varying")
     _expect(op, operands, 2, "a destination and a source")
-    dest, mask = parse_vector_dest(operands[0], numbered={"^discard": 15})
+    dest, mask = parse_vector_dest(operands[0], numbered=(("^discard", 15),))
     source = operands[1]
     if source.text in SPECIAL_INPUTS:
         if base != "load":
@@ -274,6 +285,7 @@ def _branch(op: Token, operands: list[Token]) -> ParsedOp:
     return ParsedOp(spec, "branch", values, label=target)
 
 
+@by_text
 def parse_half(token: Token) -> int:
     """A constant as half-float bits: a number, inf, -inf, or 0x-prefixed raw bits."""
     text = token.text
@@ -312,6 +324,10 @@ def _alu_op(op: Token, unit: str, name: str, bits: int) -> int:
     return _check_width(op, value, bits, "op")
 
 
+_PIPELINE_INPUTS = {"vec4_acc": ("^v0",), "float_acc": ("^s0",)}
+"""Units whose first source may be the multiplier's result, and its name."""
+
+
 def _alu(op: Token, unit: str, base: str, operands: list[Token]) -> ParsedOp:
     spec = field_by_name(unit)
     name, outmod = _split_outmod(base)
@@ -321,7 +337,8 @@ def _alu(op: Token, unit: str, base: str, operands: list[Token]) -> ParsedOp:
     values = defaults(spec, layout)
     values.update(op=_alu_op(op, unit, name, 5), dest_modifier=outmod)
     sources = op_sources(unit, values["op"])
-    _expect(op, operands, 1 + sources, f"a destination and {sources} source{'s' if sources > 1 else ''}")
+    if len(operands) != 1 + sources:
+        _expect(op, operands, 1 + sources, f"a destination and {sources} source{'s' if sources > 1 else ''}")
     dest_token, *source_tokens = operands
     vector = unit.startswith("vec4")
     if vector:
@@ -331,7 +348,7 @@ def _alu(op: Token, unit: str, base: str, operands: list[Token]) -> ParsedOp:
         values.update(dest=0, output_en=0)
     else:
         values.update(dest=parse_scalar_dest(dest_token), output_en=1)
-    pipe = {"vec4_acc": ("^v0",), "float_acc": ("^s0",)}.get(unit, ())
+    pipe = _PIPELINE_INPUTS.get(unit, ())
     for i, token in enumerate(source_tokens):
         allowed = pipe if i == 0 else ()
         source = parse_vector_source(token, allowed) if vector else parse_scalar_source(token, allowed)

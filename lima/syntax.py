@@ -9,8 +9,9 @@ aliases. Parsing raises `AsmError`, which the assembler turns into a diagnostic.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache, wraps
 
 from lima.meanings import COMPONENTS, PIPELINE_REGISTERS, swizzle_text
 from lima.numbers import NumberError, parse_integer, shown
@@ -48,8 +49,8 @@ class AsmError(Exception):
 class Token:
     """A word of the source with the column of its first character.
 
-    Not frozen, like `Source`: a frozen dataclass takes twice as long to build, and the
-    assembler builds one of each per word of a text that may have a million lines.
+    Not frozen: a frozen dataclass takes twice as long to build, and the assembler builds
+    one per word of a text that may have a million lines.
     """
 
     text: str
@@ -60,9 +61,9 @@ class Token:
         return AsmError(message, self.column)
 
 
-@dataclass(slots=True)
+@dataclass(frozen=True, slots=True)
 class Source:
-    """A parsed source operand."""
+    """A parsed source operand (shared between the tokens spelled alike, so frozen)."""
 
     register: int | str
     """A register number, or the canonical name of a pipeline register such as `^v0`."""
@@ -70,6 +71,36 @@ class Source:
     component: int = 0
     negate: bool = False
     absolute: bool = False
+
+
+_REMEMBERED_TEXT = 64
+"""Longest token whose reading `by_text` remembers: operands are short; a runaway token
+is read each time rather than kept."""
+
+
+def by_text(parse: Callable) -> Callable:
+    """`parse(token, *args)` remembered by the token's text and the other arguments.
+
+    A program spells the same few operands (`$1.x`, `^const0.xxxx`) over and over, and the
+    reading depends on nothing else: only a problem's column does, so a problem is raised
+    again at the column of the token at hand (an inner column stays relative to it).
+    """
+
+    @lru_cache(maxsize=4096)
+    def remembered(text: str, *args, **kwargs):
+        return parse(Token(text, 1), *args, **kwargs)
+
+    @wraps(parse)
+    def parse_token(token: Token, *args, **kwargs):
+        if len(token.text) > _REMEMBERED_TEXT:
+            return parse(token, *args, **kwargs)
+        try:
+            return remembered(token.text, *args, **kwargs)
+        except AsmError as problem:
+            column = None if problem.column is None else token.column + problem.column - 1
+            raise AsmError(problem.message, column) from None
+
+    return parse_token
 
 
 def canonical(name: str) -> str:
@@ -160,6 +191,7 @@ def _swizzle_bits(components: str) -> int:
     return sum(COMPONENTS.index(c) << (2 * i) for i, c in enumerate(padded))
 
 
+@by_text
 def parse_vector_source(token: Token, specials: tuple[str, ...] = ()) -> Source:
     """`-$1_abs.yxzw`, `^const0.x`, or one of `specials` such as `^v0`."""
     register, components, negate, absolute = _split_modifiers(token)
@@ -167,6 +199,7 @@ def parse_vector_source(token: Token, specials: tuple[str, ...] = ()) -> Source:
     return Source(reg, parse_swizzle(token, components), 0, negate, absolute)
 
 
+@by_text
 def parse_scalar_source(token: Token, specials: tuple[str, ...] = ()) -> Source:
     """`-$1.y_abs`, `^const1.w`, or one of `specials` (`^s0`), which takes no component."""
     register, components, negate, absolute = _split_modifiers(token)
@@ -185,6 +218,7 @@ def scalar_index(source: Source) -> int:
     return int(source.register) << 2 | source.component
 
 
+@by_text
 def parse_plain_scalar(token: Token) -> int:
     """A scalar register without modifiers, as its 6-bit number."""
     source = parse_scalar_source(token)
@@ -193,8 +227,9 @@ def parse_plain_scalar(token: Token) -> int:
     return scalar_index(source)
 
 
+@by_text
 def parse_vector_dest(
-    token: Token, specials: tuple[str, ...] = (), numbered: dict[str, int] | None = None
+    token: Token, specials: tuple[str, ...] = (), numbered: tuple[tuple[str, int], ...] = ()
 ) -> tuple[int | str, int]:
     """`$3.xz` -> (3, 0b0101); `$3` writes xyzw.
 
@@ -205,12 +240,13 @@ def parse_vector_dest(
     name = canonical(register)
     if name in specials and not components:
         return name, 0
-    if numbered and name in numbered:
-        number = numbered[name]
+    numbers = dict(numbered)
+    if name in numbers:
+        number = numbers[name]
     elif is_register(register):
         number = register_number(token, register)
     else:
-        allowed = " or ".join(["$0-$15", *specials, *(numbered or {})])
+        allowed = " or ".join(["$0-$15", *specials, *numbers])
         raise token.fail(f"expected a destination ({allowed}), found {token.text!r}")
     if not components:
         return number, 0xF
@@ -219,6 +255,7 @@ def parse_vector_dest(
     return number, sum(1 << COMPONENTS.index(c) for c in components)
 
 
+@by_text
 def parse_scalar_dest(token: Token) -> int:
     """`$3.y` -> the 6-bit scalar register number."""
     register, _, component = token.text.partition(".")
@@ -229,8 +266,15 @@ def parse_scalar_dest(token: Token) -> int:
 
 def looks_like_dest(token: Token) -> bool:
     """True when the token would be read as a destination register."""
-    register = token.text.partition(".")[0]
+    return _looks_like_dest(token.text) if len(token.text) <= _REMEMBERED_TEXT else _reads_as_dest(token.text)
+
+
+def _reads_as_dest(text: str) -> bool:
+    register = text.partition(".")[0]
     return is_register(register) or canonical(register) in ("^discard", "^v0", "^s0")
+
+
+_looks_like_dest = lru_cache(maxsize=4096)(_reads_as_dest)
 
 
 def vector_source_text(reg: int | str, swizzle: int, negate: bool, absolute: bool) -> str:

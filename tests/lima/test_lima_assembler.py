@@ -154,6 +154,16 @@ def test_diagnostics_say_where_what_was_expected_and_what_was_found(text, expect
     assert any(message.startswith(expected) for message in found), found
 
 
+def test_an_operand_spelled_twice_is_blamed_at_each_place_it_is_written():
+    # Readings of operands are remembered by their text; a problem's column is not.
+    assert errors("mov.v0 $0 $12\nadd.v1 $1 $0 $12\nload.u 3.xy+$1.q\nload.u   3.xy+$1.q") == [
+        "1:11: expected $0-$11 or a pipeline register, found '$12' (write ^const0)",
+        "2:14: expected $0-$11 or a pipeline register, found '$12' (write ^const0)",
+        "3:13: expected components from xyzw, found 'q' in '$1.q'",
+        "4:15: expected components from xyzw, found 'q' in '$1.q'",
+    ]
+
+
 def test_duplicate_label():
     assert errors("a:\nnop\na:\nnop") == ["3:1: label 'a' is already defined on line 1"]
 
