@@ -51,6 +51,11 @@ def bit_ranges_text(cell: int, mask: int) -> str:
     return f"w{cell}[{','.join(runs)}]"
 
 
+def _where(hex_view: HexView) -> str:
+    """Every word and bit the hex pane picks out, as `w5[10:0] w6[3:0]`."""
+    return " ".join(bit_ranges_text(cell, mask) for cell, mask in sorted(hex_view.bit_masks.items()))
+
+
 class LimaScreen(Screen):
     """Header, instruction list, hex pane, breakdown and diagnostics over one PP program."""
 
@@ -240,14 +245,27 @@ class LimaScreen(Screen):
             byte = document.code_byte_offset + 4 * instr.word_offset
             status.place = f"instruction {index}/{count - 1}  w{instr.word_offset} @{byte:#06x}  {len(instr.words)} words"
         status.detail = self._detail_text(hex_view)
+        hex_view.border_subtitle = self._bits_text(hex_view)
         unit = f" · step unit {instruction_list.step_unit}" if instruction_list.step_unit else ""
         status.mode = f"{instruction_list.style} syntax{unit}"
 
+    def _picked(self) -> Entry | None:
+        """The strip or range whose bits the hex pane shows, if the user chose one."""
+        return self.query_one(LimaBreakdown).selected if self._picking else None
+
+    def _bits_text(self, hex_view: HexView) -> str:
+        """`op · w2[10:6]`: the picked range and exactly its bits, for the hex pane's border."""
+        entry = self._picked()
+        if entry is None or not hex_view.bit_masks:
+            return ""
+        where = _where(hex_view)
+        return f"{entry.strip.name if entry.label is None else entry.label.name} · {where}"
+
     def _detail_text(self, hex_view: HexView) -> str:
-        entry = self.query_one(LimaBreakdown).selected if self._picking else None
+        entry = self._picked()
         if entry is None:
             return ""
-        where = " ".join(bit_ranges_text(cell, mask) for cell, mask in sorted(hex_view.bit_masks.items()))
+        where = _where(hex_view)
         if entry.label is None:
             return f"{entry.strip.name} · {entry.strip.width} bits · {where}"
         label = entry.label
@@ -267,7 +285,6 @@ class LimaScreen(Screen):
     def action_toggle_style(self) -> None:
         """Switch between the seed-004 syntax and Mesa's."""
         self.query_one(LimaInstructionList).action_toggle_style()
-        self._update_status()
 
     def action_back(self) -> None:
         """Go back to where the last jump left."""

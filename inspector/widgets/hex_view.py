@@ -487,9 +487,9 @@ class HexView(ScrollView, can_focus=True):
             self._rows[row] = strip
         return strip.crop_extend(scroll_x, scroll_x + width, base)
 
-    def _word_style(self, offset: int) -> Style:
+    def _word_style(self, offset: int, cursor: bool = True) -> Style:
         """Static kind (header, tail, trailing), then the selection's kinds, the marks
-        and the cursor, each on top of the one before."""
+        and (unless `cursor` is False) the cursor, each on top of the one before."""
         words = self.words
         style = Style()
         if offset >= len(words):
@@ -507,7 +507,7 @@ class HexView(ScrollView, can_focus=True):
             style += self._style("changed")
         if offset in self.marked:
             style += self._style("diagnostic")
-        if offset == self.cursor:
+        if cursor and offset == self.cursor:
             style += self._style("cursor")
         return style
 
@@ -527,7 +527,7 @@ class HexView(ScrollView, can_focus=True):
         for offset in range(first, last):
             style = base + self._word_style(offset)
             if offset in self.bit_masks and offset < len(self.words):
-                segments.extend(self._marked_digits(offset, style))
+                segments.extend(self._marked_digits(offset, style, base))
                 if self.bytes_mode:
                     ascii_parts.append(Segment(self._ascii(offset), base + self._style("ascii") + self._word_style(offset)))
             elif self.bytes_mode:
@@ -551,8 +551,10 @@ class HexView(ScrollView, can_focus=True):
         """The word's bytes as ASCII, dots for the rest."""
         return "".join(chr(b) if 0x20 <= b < 0x7F else "." for b in self._file_bytes(offset)).ljust(4)
 
-    def _marked_digits(self, offset: int, style: Style) -> list[Segment]:
-        """A word with picked-out bits, digit by digit (bytes mode: a space between bytes)."""
+    def _marked_digits(self, offset: int, style: Style, base: Style) -> list[Segment]:
+        """A word with picked-out bits, digit by digit (bytes mode: a space between bytes);
+        the picked digits keep their mark under the cursor, the others show the cursor."""
+        picked = base + self._word_style(offset, cursor=False)
         if self.bytes_mode:
             digits = self._file_bytes(offset).hex()
         else:
@@ -561,5 +563,5 @@ class HexView(ScrollView, can_focus=True):
         for position, (digit, mark) in enumerate(zip(digits, self.digit_marks(offset))):
             if self.bytes_mode and position and position % 2 == 0:
                 segments.append(Segment(" ", style))
-            segments.append(Segment(digit, style + self._style(mark) if mark else style))
+            segments.append(Segment(digit, picked + self._style(mark) if mark else style))
         return segments

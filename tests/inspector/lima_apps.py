@@ -37,12 +37,13 @@ def program_words() -> list[int]:
 def launched(monkeypatch, tmp_path, data: bytes, *options: str, name: str = "shader.mbs") -> InspectorApp:
     """The app `spvinspect FILE OPTIONS…` opens on a terminal, over `data` written to
     `name`, before it runs (the tests drive it with `run_test`)."""
-    path = tmp_path / name
-    path.write_bytes(data)
+    (tmp_path / name).write_bytes(data)
+    monkeypatch.chdir(tmp_path)  # the file's name as typed, not a temporary path, in the panes
     opened: list[InspectorApp] = []
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
-    monkeypatch.setattr(launch, "on_terminal", lambda: True)
-    monkeypatch.setattr(InspectorApp, "run", lambda self, *args, **kwargs: opened.append(self))
-    assert launch.main([str(path), "--theme", "spvinspect-dark", *options]) == 0
+    with monkeypatch.context() as patched:  # only while launching: the tests run the app
+        patched.setattr(launch, "on_terminal", lambda: True)
+        patched.setattr(InspectorApp, "run", lambda self, *args, **kwargs: opened.append(self))
+        assert launch.main([name, "--theme", "spvinspect-dark", *options]) == 0
     (app,) = opened
     return app

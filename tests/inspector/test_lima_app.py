@@ -21,6 +21,7 @@ from inspector.widgets.lima_breakdown import LimaBreakdown
 from inspector.widgets.lima_header import LimaHeader
 from inspector.widgets.lima_list import GotoIndexScreen, LimaInstructionList
 from test_launch import ROOT
+from themes import DEFAULT_THEME, PALETTES
 
 
 def panes(app):
@@ -215,6 +216,7 @@ async def test_selecting_a_field_highlights_exactly_its_bits(monkeypatch, tmp_pa
         assert hex_view.cursor == cell
         assert hex_view.digit_marks(cell) == (None,) * 6 + ("bits-partial", "bits")
         assert "control.count = 4 4 words · " + bit_ranges_text(cell, 0x1F) in app.screen.query_one("#status").detail
+        assert hex_view.border_subtitle == f"count · w{cell}[4:0]"
         await pilot.press("n")  # stepping keeps the chosen range: count of instruction 2
         assert lima_list.selected == 2 and hex_view.bit_masks == {base + 8: 0x1F}
         await pilot.press("4", "b")  # bytes mode, file order: the low byte comes first
@@ -395,3 +397,26 @@ async def test_help_lists_the_lima_keys_and_panes(monkeypatch, tmp_path):
         assert {"Mesa/seed", "Next branch", "Follow branch", "Next in unit", "Next field", "Zoom"} <= described
         breakdown = next(s for s in app.screen.sections if s.title == "Breakdown")
         assert "unknown bits are shown, never hidden" in breakdown.text
+
+
+def segment_colour(strip, text: str):
+    """The colour of the first segment of a rendered strip whose text is `text`."""
+    for segment in strip:
+        if segment.text == text:
+            return segment.style.color
+    raise AssertionError(f"{text!r} not in {strip.text!r}")
+
+
+async def test_ops_and_ranges_are_coloured_by_their_unit(monkeypatch, tmp_path):
+    app = launched(monkeypatch, tmp_path, to_bytes(program_words()), "--lima", name="code.bin")
+    async with app.run_test(size=(120, 40)) as pilot:
+        semantic = PALETTES[DEFAULT_THEME].semantic
+        lima_list, breakdown, _ = panes(app)
+        row = lima_list._row_strip(app.document.instruction_row(3))
+        assert segment_colour(row, "texld").triplet.hex == semantic["lima-unit-texture"]
+        assert segment_colour(row, "mov.v0").triplet.hex == semantic["lima-unit-vec4-mul"]
+        await pilot.press("n", "n", "n")
+        name_units = {text.strip(): unit for line in breakdown._lines for text, unit, _ in line[1:2]}
+        assert name_units["index_offset"] == "texture" and name_units["unknown_12"] == "unknown"
+        assert breakdown._style("texture").color.triplet.hex == semantic["lima-unit-texture"]
+        assert breakdown._style("unknown").color.triplet.hex == semantic["lima-unknown-bits"]
