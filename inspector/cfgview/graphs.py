@@ -165,8 +165,9 @@ class FunctionGraphs:
             return function_id in self._graphs
 
     def block_at(self, function_id: int, word: int) -> int | None:
-        """The block of the function holding word `word`, or None (between blocks, or
-        outside the function)."""
+        """The block of the function holding word `word`: on `OpFunction` and its
+        parameters, the entry block (where the function starts running); None between
+        blocks, after the last one, or outside the function."""
         function = self.function(function_id)
         if function is None:
             return None
@@ -176,6 +177,8 @@ class FunctionGraphs:
         position = bisect.bisect_right(starts, word) - 1
         if position >= 0 and word < function.blocks[position].end:
             return function.blocks[position].id
+        if position < 0 and starts and function.offset <= word:
+            return function.blocks[0].id
         return None
 
     def is_big(self, function_id: int) -> bool:
