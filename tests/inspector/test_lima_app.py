@@ -4,11 +4,13 @@ field selects in the hex pane, branches, syntax, damaged input, `--at` and `--pa
 
 from __future__ import annotations
 
+import struct
 import subprocess
 import sys
 
 import pytest
 from lima_apps import REAL_INSTRUCTION, launched, mbs_file, program_words, to_bytes
+from lima_words import chunk
 
 import lima
 from inspector import launch
@@ -297,6 +299,23 @@ async def test_a_damaged_mbs_file_places_its_diagnostics_in_the_file(monkeypatch
         assert base + 21 in hex_view.marked
         await pilot.press("3", "enter")
         assert hex_view.cursor == base + 21
+
+
+async def test_code_off_a_word_boundary_is_shown_as_its_own_stream(monkeypatch, tmp_path):
+    # A five-byte FDIS puts the DBIN contents at byte 41: the hex pane shows the code
+    # stream itself, so that each stream word is one cell and a field's bits stay exact.
+    code = to_bytes(program_words())
+    data = chunk(b"MBS1", chunk(b"CFRA", struct.pack("<I", 7) + chunk(b"FDIS", b"\0" * 5) + chunk(b"DBIN", code)))
+    app = launched(monkeypatch, tmp_path, data, name="odd.mbs")
+    async with app.run_test(size=(120, 40)) as pilot:
+        lima_list, _, hex_view = panes(app)
+        assert app.document.code_byte_offset == 41
+        assert hex_view.words.tobytes() == code
+        assert "not on a word" in hex_view.border_title
+        await pilot.press("n", "5", "right_square_bracket", "down")  # vec4_mul's arg0_source
+        assert hex_view.bit_masks == {5: 0xF} and hex_view.highlighted == range(4, 8)
+        await pilot.press("4", "down")
+        assert hex_view.cursor == 9 and lima_list.selected == 2
 
 
 async def test_an_empty_stream_opens_with_a_diagnostic(monkeypatch, tmp_path):
