@@ -9,8 +9,9 @@ from textual.app import App
 from textual.binding import Binding
 from textual.screen import Screen
 
-from inspector.config import save_theme
+from inspector.config import KeySettings, save_theme
 from inspector.document import Document
+from inspector.keymap import binding_ids, checked_keymap, key_clashes
 from inspector.palette import ActionsProvider, GotoProvider
 from inspector.screens.help import HelpScreen
 from inspector.screens.main import MainScreen
@@ -46,10 +47,12 @@ class InspectorApp(App[None]):
         raw: bool = False,
         theme: str | None = None,
         notice: str | None = None,
+        keys: KeySettings = KeySettings(),
     ) -> None:
         super().__init__()
         self.document = document
         self._notice = notice
+        self._keys = keys
         self._at = at
         self._pane = pane
         self._raw = raw
@@ -78,6 +81,16 @@ class InspectorApp(App[None]):
         self.theme_changed_signal.subscribe(self, self._remember_theme)
         if self._notice:
             self.notify(self._notice, severity="warning", timeout=8)
+        if self._keys.bindings or self._keys.problems:
+            self._use_keys(self._keys)
+
+    def _use_keys(self, keys: KeySettings) -> None:
+        """Remap the keys the config file gives; one notice lists what could not be used."""
+        keymap, problems = checked_keymap(keys.bindings, binding_ids())
+        self.set_keymap(keymap)
+        problems = [*keys.problems, *problems, *key_clashes(keymap)]
+        if problems:
+            self.notify("\n".join(problems), title="Keys in the config file", severity="warning", timeout=12, markup=False)
 
     def _remember_theme(self, theme) -> None:
         """Save a theme chosen in the app for the next start; say so when it cannot be."""

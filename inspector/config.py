@@ -1,4 +1,4 @@
-"""The user's settings (today: the theme), kept in the platform's config directory.
+"""The user's settings (the theme, and keys remapped), kept in the platform's config directory.
 
 `config.json` lives in `$XDG_CONFIG_HOME/spvinspect` (else `~/.config/spvinspect`) on
 Linux and other Unixes, `~/Library/Application Support/spvinspect` on macOS and
@@ -6,6 +6,10 @@ Linux and other Unixes, `~/Library/Application Support/spvinspect` on macOS and
 a file we cannot read or parse is left as it is and reported, and a save replaces the
 file atomically (a temporary file renamed over it), so a failed save never loses the
 settings already there.
+
+The keys table maps a binding id (shown in the help screen) to its new keys:
+`"keys": {"list.down": "down,j,n", "main.raw": ["R"]}`. Its shape is checked here; whether
+the ids and key names exist is checked by the app (`inspector.keymap`), which knows them.
 """
 
 from __future__ import annotations
@@ -21,12 +25,26 @@ APP_NAME = "spvinspect"
 CONFIG_FILE = "config.json"
 
 
+KEYS = "keys"
+"""The settings' table of remapped keys."""
+
+
+@dataclass(frozen=True, slots=True)
+class KeySettings:
+    """The keys table: (binding id, its keys comma-separated) in the file's order, and
+    the entries that could not be used, each a one-line reason."""
+
+    bindings: tuple[tuple[str, str], ...] = ()
+    problems: tuple[str, ...] = ()
+
+
 @dataclass(frozen=True, slots=True)
 class Config:
     """The settings read at start-up; `problem` says why the file was not used, if so."""
 
     theme: str | None = None
     problem: str | None = None
+    keys: KeySettings = KeySettings()
 
 
 def config_dir() -> Path:
@@ -71,10 +89,32 @@ def load_config() -> Config:
     settings, problem = _read(path)
     if settings is None:
         return Config(problem=problem)
+    keys = _key_settings(path, settings.get(KEYS))
     theme = settings.get("theme")
     if theme is not None and not isinstance(theme, str):
-        return Config(problem=f"{path}: \"theme\" should be a theme name, found {json.dumps(theme)}")
-    return Config(theme=theme)
+        return Config(problem=f"{path}: \"theme\" should be a theme name, found {json.dumps(theme)}", keys=keys)
+    return Config(theme=theme, keys=keys)
+
+
+def _key_settings(path: Path, table: object) -> KeySettings:
+    """The usable entries of the keys table (a string "a,b" or a list of key strings
+    each), and a reason for every other one."""
+    if table is None:
+        return KeySettings()
+    where = f'{path}: "{KEYS}"'
+    if not isinstance(table, dict):
+        return KeySettings(problems=(f"{where} should be an object of binding id → keys, found {json.dumps(table)}",))
+    bindings, problems = [], []
+    for binding_id, keys in table.items():
+        if isinstance(keys, list) and all(isinstance(key, str) for key in keys):
+            keys = ",".join(keys)
+        if not isinstance(keys, str):
+            problems.append(f'{where}: "{binding_id}" should be keys ("j,down" or ["j", "down"]), found {json.dumps(keys)}')
+        elif not (parts := [key.strip() for key in keys.split(",") if key.strip()]):
+            problems.append(f'{where}: "{binding_id}" has no keys')
+        else:
+            bindings.append((binding_id, ",".join(parts)))
+    return KeySettings(tuple(bindings), tuple(problems))
 
 
 def save_theme(name: str) -> str | None:

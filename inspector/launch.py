@@ -109,7 +109,7 @@ def run_app(data: bytes, path: str, at: int | None, pane: str | None, raw: bool,
     config = load_config()
     document = Document(data, path)
     word = at // 4 if at is not None else None
-    app = InspectorApp(document, at=word, pane=pane, raw=raw, theme=theme or config.theme, notice=config.problem)
+    app = InspectorApp(document, at=word, pane=pane, raw=raw, theme=theme or config.theme, notice=config.problem, keys=config.keys)
     app.run()
     return 0
 
@@ -123,7 +123,7 @@ def run_lima_app(data: bytes, path: str, at: int | None, pane: str | None, theme
     config = load_config()
     document = LimaDocument(data, path)
     word = at // 4 if at is not None else None
-    app = InspectorApp(document, at=word, pane=pane, theme=theme or config.theme, notice=config.problem)
+    app = InspectorApp(document, at=word, pane=pane, theme=theme or config.theme, notice=config.problem, keys=config.keys)
     app.run()
     return 0
 

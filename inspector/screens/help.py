@@ -21,6 +21,7 @@ from textual.screen import ModalScreen, Screen
 from textual.widget import Widget
 from textual.widgets import Static
 
+from inspector.config import config_path
 from inspector.palette import BoundAction, bound_actions
 
 
@@ -172,15 +173,27 @@ def help_sections(screen: Screen, panes: Sequence[PaneHelp]) -> list[HelpSection
 
 
 def _keys_table(actions: Sequence[BoundAction], widths: tuple[int, int]) -> Table:
-    """Keys, what they do, and the longer tooltip; `widths` lines up every section's columns."""
+    """Keys, what they do, and the longer tooltip with the binding's id (what the config
+    file's keys table remaps); `widths` lines up every section's columns."""
     table = Table.grid(padding=(0, 2))
     table.add_column(style="bold", no_wrap=True, min_width=widths[0])
     table.add_column(no_wrap=True, min_width=widths[1])
     table.add_column(style="dim", ratio=1)
     for action in actions:
-        more = action.tooltip if action.tooltip != action.description else ""
+        more = Text(action.tooltip if action.tooltip != action.description else "")
+        if action.binding.id:
+            more.append(f"{'  ' if more else ''}[{action.binding.id}]", style="italic")
         table.add_row(" ".join(action.keys), action.description, more)
     return table
+
+
+def remap_hint() -> str:
+    """How to change a key: the config file and the shape of its keys table."""
+    return (
+        f"Any key can be changed in {config_path()}: "
+        '"keys": {"list.down": "down,j,n"} gives the action with id list.down (in brackets '
+        "after each action below) the keys down, j and n."
+    )
 
 
 class HelpScreen(ModalScreen[None]):
@@ -233,6 +246,7 @@ class HelpScreen(ModalScreen[None]):
         )
         with VerticalScroll(id="help-body"):
             yield Static(Text("Keys and panes   (escape closes)", style="bold"))
+            yield Static(remap_hint(), classes="help-text", markup=False)
             for section in self.sections:
                 yield Static(section.title, classes="help-title")
                 if section.text:

@@ -122,3 +122,32 @@ def test_symlinked_file_is_written_through_with_its_mode(home, tmp_path) -> None
     assert home.is_symlink()
     assert json.loads(target.read_text()) == {"theme": "spvinspect-light"}
     assert stat.S_IMODE(target.stat().st_mode) == 0o640
+
+
+def test_keys_table_is_read_and_its_bad_entries_reported(home) -> None:
+    home.parent.mkdir(parents=True)
+    home.write_text(
+        json.dumps(
+            {
+                "theme": "spvinspect-dark",
+                "keys": {"list.down": " down, j ,n", "main.raw": ["R", "ctrl+r"], "list.up": 3, "list.first": "", "list.last": [1]},
+            }
+        )
+    )
+    loaded = load_config()
+    assert loaded.theme == "spvinspect-dark" and loaded.problem is None
+    assert loaded.keys.bindings == (("list.down", "down,j,n"), ("main.raw", "R,ctrl+r"))
+    problems = "\n".join(loaded.keys.problems)
+    assert len(loaded.keys.problems) == 3
+    assert '"list.up" should be keys ("j,down" or ["j", "down"]), found 3' in problems
+    assert '"list.first" has no keys' in problems
+    assert '"list.last" should be keys' in problems and str(home) in problems
+
+
+def test_keys_that_are_not_a_table_are_reported_and_the_theme_kept(home) -> None:
+    home.parent.mkdir(parents=True)
+    home.write_text('{"theme": "spvinspect-light", "keys": ["j"]}')
+    loaded = load_config()
+    assert loaded.theme == "spvinspect-light"
+    assert loaded.keys.bindings == ()
+    assert loaded.keys.problems == (f'{home}: "keys" should be an object of binding id → keys, found ["j"]',)

@@ -3,6 +3,9 @@ grouped by pane, and every bound action can be run from the palette."""
 
 from __future__ import annotations
 
+import io
+
+from rich.console import Console
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.command import CommandPalette
@@ -10,8 +13,12 @@ from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import Input, Static
 
+from inspector.commands.open import EXAMPLE_MODULE
+from inspector.config import KeySettings
+from inspector.keymap import binding_ids, checked_keymap, key_clashes
 from inspector.palette import ActionsProvider, GotoProvider, bound_actions
 from inspector.screens.help import EVERYWHERE, HelpScreen, PaneHelp
+from inspector_apps import make_app
 
 
 class Listing(Widget, can_focus=True):
@@ -183,3 +190,65 @@ async def test_goto_provider_offers_the_places_and_goes_there() -> None:
         await pilot.press("enter")
         await pilot.pause()
         assert app.screen.went_to == ["helper"]
+
+
+def test_keymap_keeps_known_ids_and_real_keys_and_says_why_not_the_rest() -> None:
+    known = binding_ids([Listing, Main, Inner, TinyApp])
+    assert set(known) == {"list.down", "list.definition", "main.raw", "main.never", "header.words", "app.help", "app.quit"}
+    keymap, problems = checked_keymap(
+        [("list.down", "n,ctrl+shift+down,?"), ("main.rw", "x"), ("list.definition", "ctl+d,pgdown,f5"), ("app.quit", "\x07")],
+        known,
+    )
+    assert keymap == {"list.down": "n,ctrl+shift+down,?", "list.definition": "f5"}
+    assert problems == [
+        "keys: 'main.rw' is no binding id (did you mean main.raw?)",
+        "keys: list.definition 'ctl+d': 'ctl' is not a modifier (ctrl, shift, alt, meta, super, hyper)",
+        "keys: list.definition 'pgdown': no such key (keys are characters or names such as pagedown, f5, question_mark)",
+        "keys: app.quit '\\x07': a control character is not a key name",
+    ]
+
+
+def test_every_binding_of_the_inspector_has_an_id_the_keymap_knows() -> None:
+    known = binding_ids()
+    assert {"app.quit", "app.help", "main.raw", "list.down", "header.choose", "help.close"} <= set(known)
+    assert all("." in binding_id for binding_id in known), "ids say which pane they belong to"
+
+
+async def test_keys_remapped_in_the_config_work_show_in_help_and_bad_ones_are_told() -> None:
+    keys = KeySettings(
+        bindings=(("list.down", "n"), ("main.rw", "x"), ("list.up", "pgup")),
+        problems=('config.json: "keys": "list.first" has no keys',),
+    )
+    app = make_app(EXAMPLE_MODULE.read_bytes(), keys=keys)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        told = "\n".join(n.message for n in app._notifications)
+        assert "'main.rw' is no binding id (did you mean main.raw?)" in told
+        assert "list.up 'pgup': no such key" in told
+        assert '"list.first" has no keys' in told
+        instruction_list = app.screen.query_one("#list")
+        start = instruction_list.selection.row
+        await pilot.press("n")
+        await pilot.pause()
+        assert instruction_list.selection.row == start + 1, "n moves down now"
+        await pilot.press("down")
+        await pilot.pause()
+        assert instruction_list.selection.row == start + 1, "down no longer does"
+        await pilot.press("question_mark")
+        await pilot.pause()
+        sections = {s.title: s for s in app.screen.sections}
+        listed = rows(sections["Instruction list"])
+        assert listed["n"] == "Down" and "↓" not in listed
+        console = Console(width=200, file=io.StringIO())
+        for static in app.screen.query(".help-keys"):
+            console.print(static.content)
+        shown = console.file.getvalue()
+        assert "[list.down]" in shown and "[main.raw]" in shown
+
+
+def test_a_key_remapped_over_another_action_of_the_pane_is_told() -> None:
+    classes = [Listing, Main, TinyApp]
+    assert key_clashes({"list.down": "enter,x", "main.raw": "q"}, classes) == [
+        "keys: enter of list.down takes the key from list.definition"
+    ], "q is the app's, r the screen's: another node, no clash"
+    assert key_clashes({"list.down": "enter", "list.definition": "d"}, classes) == [], "moved away first"
