@@ -13,7 +13,7 @@ import bisect
 from dataclasses import dataclass
 from pathlib import Path
 
-from codec.binary.lazy import open_module
+from codec.binary.lazy import LazyModule, open_module
 from codec.binary.words import MAGIC, SWAPPED_MAGIC
 from codec.diagnostics import Diagnostic
 from codec.grammar import Grammar
@@ -50,10 +50,17 @@ class HeaderField:
 class Document(ModuleIndex):
     """One opened module, shared by every pane."""
 
-    def __init__(self, data: bytes, path: str | Path | None = None, grammar: Grammar | None = None) -> None:
+    def __init__(
+        self,
+        data: bytes,
+        path: str | Path | None = None,
+        grammar: Grammar | None = None,
+        module: LazyModule | None = None,
+    ) -> None:
         self.data = data
         self.path = Path(path) if path is not None else None
-        self.module = open_module(data, grammar)
+        self.module = module if module is not None else open_module(data, grammar)
+        """`data` opened (`module`: already opened, e.g. with an index made from another's)."""
         # Every boundary first (a fraction of a second at 8 MB): rows, offsets and the
         # friendly names of the first screen need it.
         self.module.ensure_indexed()
@@ -140,6 +147,11 @@ class Document(ModuleIndex):
         if raw not in self._names:
             self._names[raw] = module_names(self.module, friendly=not raw)
         return self._names[raw]
+
+    def share_names(self, other: Document) -> None:
+        """Name ids as `other` does, without a naming pass of this module's own: for an
+        edit of `other`'s module that keeps its ids (the editor's re-assembly)."""
+        self._names = dict(other._names)
 
     def listing(self, raw: bool = False) -> Listing:
         """The lines `spvinspect dis` prints, with raw ids or friendly names."""

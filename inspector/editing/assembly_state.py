@@ -16,7 +16,7 @@ from array import array
 from bisect import bisect_right
 from collections import Counter
 from dataclasses import dataclass, field
-from itertools import accumulate, repeat
+from itertools import accumulate, islice, repeat
 from sys import byteorder
 
 from codec.asm.assembler import placed_diagnostic, assemble
@@ -45,6 +45,34 @@ class Declared:
     value_types: dict[int, int]
     imports: dict
     version: int
+    numeric: frozenset[str] = frozenset()
+    """The numeric id words (`%12`): their numbers are kept from the others."""
+    preserve: frozenset[int] = frozenset()
+    """The numbers pinned (numeric ids and named ones), which new names skip."""
+    pin_bound: int = 0
+    """The id bound the pinned numbers alone give (0: 2^32, past 32 bits)."""
+    header_bound: int | None = None
+    """The bound the header comment asks for (the header's bound word is the larger of
+    it and the ids'); None when the header words are given verbatim."""
+    has_switch: bool = True
+    """False when the text holds no OpSwitch: value types are then read by nothing."""
+    value_types_exact: bool = True
+    """False once an incremental edit left `value_types` not what a whole run would
+    make (only while no OpSwitch reads them)."""
+
+
+@dataclass(slots=True)
+class DeclaredChanges:
+    """What an incremental state changes in the shared tables, applied once it is accepted."""
+
+    numbers: dict[str, int]
+    """Names numbered anew (a name not seen before, or renumbered within the stretch)."""
+    dropped: list[str]
+    """Names no longer in the text."""
+    types: dict
+    value_types: dict[int, int]
+    value_types_exact: bool
+    has_switch: bool
 
 
 @dataclass(slots=True)
@@ -67,10 +95,37 @@ class AssemblyState:
     turns incremental re-assembly off until the next full one."""
     group_words: array | None
     """First word of each group (word 5 is the first instruction)."""
+    unpinned: dict[str, int] | None = field(default_factory=dict)
+    """Names that are not pinned, in the order they are numbered, each with the line
+    (0-based) of its first appearance; None when not known (incremental re-assembly
+    then leaves them alone)."""
     count_changes: dict[str, int] = field(default_factory=dict)
     """Changes to `counts` this state brings, applied once when it is accepted."""
+    declared_changes: DeclaredChanges | None = None
+    """Changes to the shared tables this state brings, applied once when it is accepted."""
     full: bool = True
     """True when the whole text was assembled (False: spliced from an earlier state)."""
+    word_change: tuple[int, int, int] | None = None
+    """For a spliced state, the instruction words it changed in its base's: words
+    [start, old end) of the base are words [start, new end) here."""
+
+    def commit(self) -> None:
+        """Apply the changes this state brings to the tables it shares with its base
+        (once: the session calls this when it takes the state as its new base)."""
+        for tok, change in self.count_changes.items():
+            self.counts[tok] += change
+        self.count_changes = {}
+        changes, self.declared_changes = self.declared_changes, None
+        if changes is None:
+            return
+        declared = self.declared
+        declared.numbers.update(changes.numbers)
+        for name in changes.dropped:
+            declared.numbers.pop(name, None)
+        declared.types.update(changes.types)
+        declared.value_types.update(changes.value_types)
+        declared.value_types_exact = changes.value_types_exact
+        declared.has_switch = changes.has_switch
 
     @property
     def binary(self) -> bytes:
@@ -115,9 +170,11 @@ def assemble_full(lines: list[str], hints: dict[str, int]) -> FullAssembly:
         offset = source.word_start(index)
         return text[offset : offset + 1]
 
-    encoder = QuickEncoder(toks, plans, version, frozenset(numbered.values()) | frozenset(pins.values()), punctuation)
+    preserve = frozenset(numbered.values()) | frozenset(pins.values())
+    encoder = QuickEncoder(toks, plans, version, preserve, punctuation)
     encoder.ids.pin(numbered)
     encoder.ids.pin(pins)
+    pin_bound, pinned_count = encoder.ids.bound, len(encoder.ids.numbers)
     try:
         encoder.run()
     except AssemblyError as error:
@@ -137,8 +194,12 @@ def assemble_full(lines: list[str], hints: dict[str, int]) -> FullAssembly:
     declared = Declared(
         encoder.ids.numbers, frozenset(numbered) | frozenset(pins),
         encoder.declared.types, encoder.declared.value_types, encoder.declared.imports, version,
+        frozenset(numbered), preserve, pin_bound,
+        None if header is not None and header.words is not None else header.bound if header is not None else 0,
+        "OpSwitch" in text,
     )
     counts = Counter(tok for tok in toks if tok[:1] == "%")
+    unpinned = _first_lines(lines, toks, list(islice(encoder.ids.numbers, pinned_count, None)))
     return FullAssembly(
         AssemblyState(
             list(lines), words,
@@ -146,6 +207,7 @@ def assemble_full(lines: list[str], hints: dict[str, int]) -> FullAssembly:
             header.trailing_bytes if header is not None else b"",
             declared, counts,
             *groups,
+            unpinned,
         ),
         [],
     )
@@ -199,6 +261,24 @@ def instruction_groups(
             group_lines.append(line + first_line)
             group_words.append(word + first_word)
     return group_lines, group_words
+
+
+def _first_lines(lines: list[str], toks: list[str], names: list[str]) -> dict[str, int] | None:
+    """`names` (in order) with the line of each one's first word; None when the words
+    cannot be placed on lines (a quoted string over several)."""
+    if not names:
+        return {}
+    starts = _line_start_words(lines, len(toks))
+    if starts is None:
+        return None
+    wanted = set(names)
+    first: dict[str, int] = {}
+    for index, tok in enumerate(toks):
+        if tok in wanted and tok not in first:
+            first[tok] = bisect_right(starts, index) - 1
+            if len(first) == len(wanted):
+                break
+    return {name: first[name] for name in names}
 
 
 def _line_start_words(lines: list[str], total: int) -> list[int] | None:

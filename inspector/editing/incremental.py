@@ -9,11 +9,14 @@ then the caller assembles the whole text. It is sure when the edit
 
 - lies after the header comments and the text before the first instruction, and
   leaves no string open at the stretch's end,
-- neither introduces an id word nor removes the last use of one, and touches only ids
-  whose numbers are fixed (numeric ids and the disassembler's names: a name numbered on
-  first sight could change number when its first appearance moves),
-- defines the same names as before, with the same result types and the same number
-  types (later operands are read against those), and imports no extended set,
+- neither introduces a numeric id nor removes the last use of one (the numbers kept
+  from names would change), and numbers the names it brings in, renames or drops as
+  the whole run would without changing the numbers of names outside it
+  (`new_names`: the disassembler's names and numeric ids are pinned; a name the user
+  typed is numbered on first sight),
+- defines what it defined before with the same number types, or defines new numbers
+  and drops definitions that later operands cannot have read (`new_names`), and
+  imports no extended set,
 - and the stretch assembles. When it does not, its first error is returned
   (`StretchError`); the session shows it at once on a huge text and otherwise assembles
   the whole text for the whole run's own diagnostic.
@@ -35,6 +38,7 @@ from codec.asm.lexer import SourceMap, tokenize
 from codec.asm.plans import load_plans
 from codec.asm.quick import QuickEncoder
 from codec.diagnostics import Diagnostic
+from inspector.editing import new_names
 from inspector.editing.assembly_state import AssemblyState, instruction_groups, error_diagnostic
 
 
@@ -55,14 +59,6 @@ class _Overlay(dict):
         """This stretch's entry, else the whole run's."""
         found = dict.get(self, key)
         return found if found is not None else self.base.get(key, default)
-
-    def agrees(self, defined: list[int]) -> bool:
-        """True when every entry the stretch recorded, and the entry of every number
-        it defines, is the whole run's."""
-        base = self.base
-        return all(base.get(number) == dict.get(self, number) for number in defined) and all(
-            base.get(key) == value for key, value in self.items()
-        )
 
 
 def changed_lines(old: list[str], new: list[str]) -> tuple[int, int, int] | None:
@@ -154,35 +150,47 @@ def splice(
     new_toks = tokenize(new_text)
     if not _closed(new_text, new_toks):
         return None
-    defined = _defined(new_toks)
-    if _defined(old_toks) != defined:
-        return None
     changes = _count_changes(state, old_toks, new_toks)
-    if changes is None:
+    names = new_names.plan(state, old_toks, new_toks, line0)
+    if changes is None or names is None:
         return None
-    encoder = _stretch_encoder(state, new_toks, new_text)
+    encoder = _stretch_encoder(state, new_toks, new_text, names)
     try:
         encoder.run()
     except AssemblyError as error:
         return _stretch_error(error, encoder, new_text, line0)
     declared = encoder.declared
-    numbers = [state.declared.numbers[name] for name in defined]
-    if encoder.ids.numbers.maps[0] or declared.imports.maps[0]:
-        return None
-    if not (declared.types.agrees(numbers) and declared.value_types.agrees(numbers)):
+    if declared.imports.maps[0]:
         return None
     del new_toks[encoder.n :]
+    numbered = new_names.renumbered(
+        state, names, encoder.ids, old_toks, new_toks, new_stretch, line0, line1, line_delta
+    )
+    if numbered is None:
+        return None
+    assigned, unpinned, dropped, bound = numbered
+    number = encoder.ids.numbers.get
+    old_number = state.declared.numbers.get
+    tables = new_names.definition_changes(
+        state, {old_number(name) for name in _defined(old_toks)}, {number(name) for name in _defined(new_toks)},
+        dict(declared.types), dict(declared.value_types), "OpSwitch" in new_toks, assigned, dropped,
+    )
+    if tables is None:
+        return None
     groups = instruction_groups(new_stretch, new_toks, encoder.inst_first, encoder.inst_words, word0, line0)
     if not groups[0] or groups[0][0] != line0:
         return None
     out = encoder.out
     word_delta = len(out) - (word1 - word0)
     words = state.words[:word0] + out + state.words[word1:]
+    if bound is not None and state.declared.header_bound is not None:
+        words[3] = max(bound, state.declared.header_bound)
     return AssemblyState(
         lines, words, state.big_endian, state.trailing_bytes, state.declared, state.counts,
         group_lines[:g0] + groups[0] + _shifted(group_lines[g1 + 1 :], line_delta),
         group_words[:g0] + groups[1] + _shifted(group_words[g1 + 1 :], word_delta),
-        count_changes=changes, full=False,
+        unpinned=unpinned, count_changes=changes, declared_changes=tables, full=False,
+        word_change=(word0, word1, word0 + len(out)),
     )
 
 
@@ -207,25 +215,24 @@ def _stretch_error(error: AssemblyError, encoder: QuickEncoder, text: str, line0
 
 
 def _count_changes(state: AssemblyState, old_toks: list[str], new_toks: list[str]) -> dict[str, int] | None:
-    """How the id words' counts change; None when an id word appears or disappears
-    from the text, or one whose number depends on its first appearance is touched."""
+    """How the id words' counts change; None when a numeric id appears in the text or
+    leaves it (the numbers kept from names would change)."""
     changes = Counter(tok for tok in new_toks if tok[:1] == "%")
     changes.subtract(tok for tok in old_toks if tok[:1] == "%")
-    counts, declared = state.counts, state.declared
+    counts, numeric = state.counts, state.declared.numeric
     for tok, change in changes.items():
-        if tok not in declared.pinned:
-            return None
-        before = counts.get(tok, 0)
-        if before == 0 or before + change <= 0:
-            return None
+        if change and tok in numeric:
+            before = counts.get(tok, 0)
+            if before == 0 or before + change <= 0:
+                return None
     return {tok: change for tok, change in changes.items() if change}
 
 
-def _stretch_encoder(state: AssemblyState, toks: list[str], text: str) -> QuickEncoder:
+def _stretch_encoder(state: AssemblyState, toks: list[str], text: str, names: new_names.NamePlan) -> QuickEncoder:
     """An encoder over a stretch of the text that reads ids, types and imports from
-    the whole run's tables and writes what it declares to tables of its own. (An
-    OpExtInstImport in the stretch is refused as importing twice: edits next to one
-    are assembled whole.)"""
+    the whole run's tables and writes what it declares (and the names it numbers, see
+    `new_names`) to tables of its own. (An OpExtInstImport in the stretch is refused as
+    importing twice: edits next to one are assembled whole.)"""
     source = SourceMap(text)
 
     def punctuation(index: int) -> str:
@@ -233,8 +240,9 @@ def _stretch_encoder(state: AssemblyState, toks: list[str], text: str) -> QuickE
         return text[offset : offset + 1]
 
     declared = state.declared
-    encoder = QuickEncoder(toks, load_plans(), declared.version, frozenset(), punctuation)
-    encoder.ids.numbers = ChainMap({}, declared.numbers)
+    encoder = QuickEncoder(toks, load_plans(), declared.version, declared.preserve, punctuation)
+    encoder.ids.numbers = new_names.StretchIds(declared.numbers, names.masked)
+    encoder.ids.next_id = names.next_id
     encoder.declared.types = _Overlay(declared.types)
     encoder.declared.imports = ChainMap({}, declared.imports)
     encoder.declared.value_types = _Overlay(declared.value_types)

@@ -152,6 +152,8 @@ class EditSession:
     _shown_generation: int = -1
     _validated_generation: int = -1
     _module: LazyModule | None = None
+    _since_shown: tuple[int, int, int] | tuple[()] | None = ()
+    """The words changed from the binary on screen to the base (() none; None unknown)."""
 
     @classmethod
     def open(cls, data: bytes, text: str | None = None, hints: dict[str, int] | None = None) -> EditSession:
@@ -256,15 +258,15 @@ class EditSession:
         self._running = False
         if outcome.state is not None and outcome.state is not self._base:
             state = outcome.state
-            if state.count_changes:
-                for tok, change in state.count_changes.items():
-                    state.counts[tok] += change
-                state.count_changes = {}
+            state.commit()
+            self._since_shown = self.change_since_shown(state)
             self._base = state
             self._base_generation = outcome.generation
             self._edits = [(g, edit) for g, edit in self._edits if g > outcome.generation]
         if outcome.skipped or outcome.generation != self.generation:
             return False
+        if outcome.state is not None:
+            self._since_shown = ()
         self._shown_generation = outcome.generation
         self.diagnostics = outcome.diagnostics
         if outcome.state is not None:
@@ -274,6 +276,15 @@ class EditSession:
             self.state = outcome.state
             self.changed = outcome.changed or ChangedWords()
         return True
+
+    def change_since_shown(self, state: AssemblyState) -> tuple[int, int, int] | tuple[()] | None:
+        """The words `state` (a job's outcome, made from the base) changed in the binary
+        on screen: () none, None unknown (a whole assembly), else (start, old end, new end)."""
+        if state is self._base:
+            return self._since_shown
+        if state.word_change is None or self._since_shown is None:
+            return None
+        return state.word_change if not self._since_shown else merge_changes(self._since_shown, state.word_change)
 
     def cancelled(self, generation: int) -> Callable[[], bool]:
         """For `AssemblyJob.run`: True once the text has moved past `generation`."""
