@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from rich.segment import Segment
 from rich.style import Style
+from textual import events
 from textual.binding import Binding
 from textual.geometry import Size
 from textual.message import Message
@@ -162,6 +163,28 @@ class LimaBreakdown(ScrollView, can_focus=True):
     def action_first(self) -> None:
         """Select the control word."""
         self._select(0)
+
+    def on_click(self, event: events.Click) -> None:
+        """Select the strip or range drawn on the clicked row (a strip's title or bits,
+        a range's row, or one of its bits)."""
+        offset = event.get_content_offset(self)
+        if offset is None:
+            return
+        row = offset.y + self.scroll_offset.y
+        if not 0 <= row < len(self._lines):
+            return
+        column = offset.x + self.scroll_offset.x
+        x = 0
+        positions = []
+        for text, _, position in self._lines[row]:
+            if position is not None:
+                positions.append(position)
+                if x <= column < x + len(text):
+                    self._select(position)
+                    return
+            x += len(text)
+        if positions:
+            self._select(positions[0])
 
     # -- layout ---------------------------------------------------------------------------
 

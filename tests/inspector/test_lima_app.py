@@ -439,3 +439,19 @@ async def test_ops_and_ranges_are_coloured_by_their_unit(monkeypatch, tmp_path):
         assert name_units["index_offset"] == "texture" and name_units["unknown_12"] == "unknown"
         assert breakdown._style("texture").color.triplet.hex == semantic["lima-unit-texture"]
         assert breakdown._style("unknown").color.triplet.hex == semantic["lima-unknown-bits"]
+
+
+async def test_clicking_a_range_in_the_breakdown_picks_its_bits(monkeypatch, tmp_path):
+    app = launched(monkeypatch, tmp_path, to_bytes(REAL_INSTRUCTION), "--lima", name="real.bin")
+    async with app.run_test(size=(120, 40)) as pilot:
+        _, breakdown, hex_view = panes(app)
+        op = next(k for k, entry in enumerate(breakdown.entries) if entry.label is not None and entry.label.name == "op")
+        row = breakdown._entry_rows[op] - breakdown.scroll_offset.y
+        await pilot.click(LimaBreakdown, offset=(10, row + 1))  # + 1: the border
+        assert breakdown.selected.label.name == "op"
+        assert hex_view.bit_masks == {2: 0b11111 << 6}  # instruction bits 70-74: word 2, bits 6-10
+        title = breakdown._entry_rows[0] - breakdown.scroll_offset.y
+        # The control word's bits, `  000000 0 000000 …` high to low: column 9 is bit 25.
+        await pilot.click(LimaBreakdown, offset=(10, title + 2))
+        assert (breakdown.selected.strip.name, breakdown.selected.label.name) == ("control", "prefetch")
+        assert hex_view.bit_masks == {0: 1 << 25}
