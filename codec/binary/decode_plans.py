@@ -231,10 +231,10 @@ def words_fit(plan: WordPlan, operand_words: list[int], bound: int) -> bool:
 
 
 def trailing_string(words: array, start: int, end: int) -> str | None:
-    """The string that fills `words[start:end]` exactly (its nul in the last word), or
-    None."""
+    """The string that fills `words[start:end]` exactly (its nul in the last word, and
+    only nuls after it, as the specification requires), or None."""
     raw = words[start:end].tobytes()
     nul = raw.find(b"\0")
-    if nul < 0 or nul // 4 + 1 != end - start:
+    if nul < 0 or nul // 4 + 1 != end - start or raw[nul:].strip(b"\0"):
         return None
     return raw[:nul].decode("utf-8", "surrogateescape")

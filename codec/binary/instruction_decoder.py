@@ -161,11 +161,18 @@ class InstructionDecoder:
             if entry is not None:
                 form, all_ids, start, result_index, type_index, plan = entry
                 operand_words = run_words[k + 1 : k + (head >> 16)]
-                if (
-                    min(operand_words) and max(operand_words) < bound
-                    if all_ids
-                    else words_fit(plan, operand_words, bound)
-                ):
+                if all_ids:
+                    # Most instructions: every operand word an id, no trailing operand.
+                    if 0 not in operand_words and max(operand_words) < bound:
+                        if result_index < 0:
+                            append(form(operand_words, offset, None, None))
+                            continue
+                        result = operand_words[result_index]
+                        if result not in value_types:
+                            value_types[result] = operand_words[type_index] if type_index >= 0 else 0
+                            append(form(operand_words, offset, None, None))
+                            continue
+                elif words_fit(plan, operand_words, bound):
                     value = number_type = None
                     if start >= 0:
                         value = trailing(plan, operand_words, words, offset)
@@ -213,8 +220,7 @@ class InstructionDecoder:
         if plan.entries[start].check == STRING:
             first = offset + 1 + start
             end = first + len(operand_words) - start
-            text = trailing_string(words, first, end)
-            return text if text is not None and not _after_nul(words, end - 1) else None
+            return trailing_string(words, first, end)
         number_type = self.number_types.get(operand_words[plan.type_index])
         size = len(operand_words) - start
         if number_type is None or (number_type.width + 31) // 32 != size or size > 2:
