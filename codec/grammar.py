@@ -8,10 +8,10 @@ version so that `import codec` plus a ready grammar stays fast.
 
 from __future__ import annotations
 
-import importlib.metadata
 import json
 import os
 import pickle
+import sys
 import xml.etree.ElementTree as ElementTree
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -251,6 +251,8 @@ def _generators(xml_path: Path) -> dict[int, Generator]:
 def grammar_files() -> tuple[Path, list[Path], Path]:
     """The core grammar, the extended grammars and the registry, from the installed
     distribution's file list."""
+    import importlib.metadata  # only when the grammar is built (see `_installed_version`)
+
     dist = importlib.metadata.distribution(GRAMMAR_DISTRIBUTION)
     core: Path | None = None
     registry: Path | None = None
@@ -304,8 +306,29 @@ def _build() -> Grammar:
     )
 
 
+def _installed_version(distribution: str) -> str:
+    """The installed version of `distribution`, read from the name of its `.dist-info`
+    directory on `sys.path` as `importlib.metadata` finds it, without importing that
+    (with its dependencies, a tenth of a command's start-up); from
+    `importlib.metadata` when there is no such directory (an egg, a zip)."""
+    wanted = distribution.replace("-", "_").lower()
+    for entry in sys.path:
+        try:
+            names = os.listdir(entry or ".")
+        except OSError:
+            continue
+        for name in names:
+            if name.endswith(".dist-info"):
+                project, _, version = name[: -len(".dist-info")].partition("-")
+                if project.replace("-", "_").replace(".", "_").lower() == wanted:
+                    return version
+    import importlib.metadata  # only here: importing it costs more than the rest of start-up
+
+    return importlib.metadata.version(distribution)
+
+
 def _cache_path() -> Path:
-    version = importlib.metadata.version(GRAMMAR_DISTRIBUTION)
+    version = _installed_version(GRAMMAR_DISTRIBUTION)
     base = os.environ.get("XDG_CACHE_HOME") or os.path.join(
         os.path.expanduser("~"), ".cache"
     )

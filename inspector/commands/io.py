@@ -13,7 +13,6 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from codec.diagnostics import Diagnostic, has_errors
-from inspector.files import write_file
 
 
 def source_name(path: str) -> str:
@@ -38,6 +37,8 @@ def write_output(path: str | None, data: bytes | Iterable[bytes]) -> bool:
             sys.stdout.buffer.write(piece)
         sys.stdout.buffer.flush()
         return True
+    from inspector.files import write_file  # imported only for a file: stdout needs none of it
+
     try:
         write_file(path, data)
     except OSError as error:

@@ -9,7 +9,6 @@ from collections.abc import Iterable, Iterator
 from codec.binary.lazy import open_module
 from codec.text.disassembler import Disassembler, DisassemblyOptions
 from codec.text.explain import explain_chunks
-from codec.text.reading_aids import ReadingAids, reading_text
 from inspector.commands.io import few_collections, read_input, report, write_output
 
 
@@ -79,9 +78,11 @@ def _dis(args: argparse.Namespace) -> int:
         print("spvinspect dis: error: --reorder-blocks moves instructions, so it cannot be combined "
               "with --lossless", file=sys.stderr)
         return 2
-    aids = ReadingAids(args.comment, args.nested_indent, args.reorder_blocks)
-    if aids != ReadingAids():
-        text = reading_text(module, options, aids)
+    if args.comment or args.nested_indent or args.reorder_blocks:
+        # Imported only here: the plain disassembly starts faster without it.
+        from codec.text.reading_aids import ReadingAids, reading_text
+
+        text = reading_text(module, options, ReadingAids(args.comment, args.nested_indent, args.reorder_blocks))
         written = write_output(args.output, text.encode("utf-8", "surrogateescape"))
     else:
         written = write_output(args.output, encoded(Disassembler(module, options).chunks()))
