@@ -76,11 +76,11 @@ def main(argv: list[str]) -> int:
         return 1
     lima_mode = args.lima or (not looks_like_spirv(data) and _is_mbs(data))
     if not lima_mode and not looks_like_spirv(data):
-        first = f"0x{int.from_bytes(data[:4], 'little'):08x}" if len(data) >= 4 else f"{len(data)} byte(s) long"
-        return fail(
-            f"{path}: not a SPIR-V module (first word {first}, the magic number is 0x07230203); "
-            "for a raw Lima PP stream, add --lima"
-        )
+        if len(data) >= 4:
+            found = f"first word 0x{int.from_bytes(data[:4], 'little'):08x}, the magic number is 0x07230203"
+        else:
+            found = f"{len(data)} byte{'' if len(data) == 1 else 's'} long, shorter than the magic number"
+        return fail(f"{path}: not a SPIR-V module ({found}); for a raw Lima PP stream, add --lima")
     at = None
     if args.at is not None:
         at = parse_offset(args.at)

@@ -62,7 +62,7 @@ def test_no_file_opens_the_example(on_a_terminal):
     [
         (["{missing}"], "error: cannot read"),
         (["{text}"], "not a SPIR-V module (first word 0x6c6c6568"),
-        (["{empty}"], "not a SPIR-V module (first word 0 byte(s) long"),
+        (["{empty}"], "not a SPIR-V module (0 bytes long, shorter than the magic number)"),
         (["{example}", "--at", "12x"], "--at 12x: not a byte offset"),
         (["{example}", "--at", "0x100000"], "--at 0x100000: past the end"),
         (["{example}", "--pane", "hexx"], "--pane hexx: no such pane; choose one of header, list, hex, cfg, diagnostics"),
