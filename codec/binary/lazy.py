@@ -2,9 +2,10 @@
 decoded on demand, a chunk at a time, and cached.
 
 `open_module(data)` reads only the header. `ensure_indexed(upto)` follows word counts as
-far as asked. `instruction(i)` decodes the chunk of `CHUNK` instructions holding `i`,
+far as asked. `instruction(i)` decodes the chunk of instructions holding `i` (`CHUNK`
+of them, fewer when they are long: a chunk starts every `CHUNK_WORDS` words at most),
 so a window anywhere in the module (even inside one huge function) costs a chunk or
-two, not the instructions before it.
+two, not the instructions before it, and no chunk holds millions of operands.
 
 Decoding is stateful (an id already defined makes a redefinition invalid; a literal's
 width comes from its type; an extended instruction's grammar from its import), so a
@@ -37,11 +38,12 @@ from codec.diagnostics import Diagnostic
 from codec.grammar import Grammar, load_grammar
 
 CHUNK = 256
-"""Instructions decoded together: a 60-line window touches at most two chunks."""
+"""Instructions decoded together, at most: a 60-line window touches at most two chunks."""
+CHUNK_WORDS = 1 << 16
+"""A chunk's instructions start within this many words of its first one: a chunk of
+instructions thousands of words long (random words) would make millions of records."""
 CACHED_CHUNKS = 256
 """Decoded chunks kept (least recently used dropped): about 65,000 instructions."""
-RUN_WORDS = 1 << 16
-"""Words decoded together, at most (or one instruction), in a pass over the whole module."""
 INDEX_STEP = 1 << 16
 """Instructions indexed per step while holding the lock, so other threads get a turn."""
 
@@ -105,6 +107,9 @@ class LazyModule:
         self._bound = bound
         self._definitions = Definitions(tables, words, bound)
         self._lock = threading.RLock()
+        self._starts = array("I", [0])
+        """Index of the first instruction of each chunk bounded so far, then where the
+        next chunk starts (the instruction count once every chunk is bounded)."""
         self._cache: OrderedDict[int, list[Instruction]] = OrderedDict()
         self._chunk_diagnostics: dict[int, list[Diagnostic]] = {}
         """Diagnostics of every chunk decoded at least once (the chunk is then *known*)."""
@@ -238,7 +243,8 @@ class LazyModule:
         self.ensure_indexed(index)
         if not 0 <= index < self.instruction_count:
             raise IndexError(f"instruction {index} out of range ({self.instruction_count})")
-        return self._chunk(index // CHUNK)[index % CHUNK]
+        number = self._chunk_of(index)
+        return self._chunk(number)[index - self._starts[number]]
 
     def instructions(self, start: int = 0, stop: int | None = None) -> Iterator[Instruction]:
         """Instructions `start` to `stop` (the last when None), in order, chunk by chunk.
@@ -252,14 +258,35 @@ class LazyModule:
             self.ensure_indexed(index)
             if index >= self.instruction_count:
                 return
-            chunk = self._chunk(index // CHUNK)
-            first = index % CHUNK
+            number = self._chunk_of(index)
+            chunk = self._chunk(number)
+            first = index - self._starts[number]
             last = len(chunk) if stop is None else min(len(chunk), first + stop - index)
             yield from chunk[first:last]
             index += last - first
 
+    def _bound_chunks(self, until: int) -> None:
+        """Find where chunks start, up to the chunk holding instruction `until` (every
+        chunk when the module ends before it)."""
+        starts = self._starts
+        with self._lock:
+            while starts[-1] <= until:
+                start = starts[-1]
+                self.ensure_indexed(start + CHUNK)
+                offsets = self._index.offsets
+                if start >= len(offsets):
+                    return
+                stop = min(start + CHUNK, len(offsets))
+                starts.append(max(start + 1, bisect_right(offsets, offsets[start] + CHUNK_WORDS, start + 1, stop)))
+
+    def _chunk_of(self, index: int) -> int:
+        """The number of the chunk holding instruction `index` (one that exists)."""
+        starts = self._starts
+        if index >= starts[-1]:
+            self._bound_chunks(index)
+        return bisect_right(starts, index) - 1
+
     def _chunk(self, number: int) -> list[Instruction]:
-        self.ensure_indexed((number + 1) * CHUNK - 1)
         with self._lock:
             cached = self._cache.get(number)
             if cached is not None:
@@ -275,13 +302,13 @@ class LazyModule:
                 ids = needs.get(chunk)
                 if ids is None:
                     ids = needs[chunk] = self._ids_read(chunk)
-                start = chunk * CHUNK
+                start = self._starts[chunk]
                 missing = sorted(
                     {
-                        j // CHUNK
+                        definer
                         for id_ in ids
                         for j in self._definitions.before(id_, start)
-                        if j // CHUNK not in self._chunk_diagnostics
+                        if (definer := self._chunk_of(j)) not in self._chunk_diagnostics
                     },
                     reverse=True,
                 )
@@ -299,8 +326,7 @@ class LazyModule:
         tables = self._tables
         words = self.words
         offsets = self._index.offsets
-        start = chunk * CHUNK
-        stop = min(start + CHUNK, len(offsets))
+        start, stop = self._starts[chunk], self._starts[chunk + 1]
         self._definitions.extend(offsets, stop)
         result_positions = tables.result_positions
         typed, ext_set_positions = tables.typed_literal_opcodes, tables.ext_set_positions
@@ -334,7 +360,7 @@ class LazyModule:
         tables = self._tables
         words = self.words
         offsets = self._index.offsets
-        start = chunk * CHUNK
+        start, stop = self._starts[chunk], self._starts[chunk + 1]
         value_types: dict[int, int] = {}
         number_types: dict[int, NumberType] = {}
         ext_imports: dict[int, str] = {}
@@ -352,7 +378,7 @@ class LazyModule:
                     ext_imports[id_] = self._import_names[j]
                 break
         decoder = InstructionDecoder(tables, self._bound, value_types, number_types, ext_imports)
-        instructions = decoder.run(words, offsets[start : start + CHUNK])
+        instructions = decoder.run(words, offsets[start:stop])
         if chunk not in self._chunk_diagnostics:
             self._chunk_diagnostics[chunk] = decoder.diagnostics
             self._learn(start, instructions, decoder.general)
@@ -392,7 +418,8 @@ class LazyModule:
         `diagnostics` is complete; returns them. May run in a worker thread. Nothing is
         decoded again when every chunk has already been (by a pass over the whole module)."""
         self._index_all()
-        if len(self._chunk_diagnostics) < -(-self.instruction_count // CHUNK):
+        self._bound_chunks(self.instruction_count)
+        if len(self._chunk_diagnostics) < len(self._starts) - 1:
             for _ in self.in_order():
                 pass
         return self.diagnostics
@@ -428,27 +455,21 @@ class LazyModule:
 
     def _in_order(self, decoder: InstructionDecoder, forms: FastForms | None) -> Iterator[DecodedRun]:
         """`decoder` (fresh) over every instruction, chunk by chunk, indexing as it goes;
-        chunks not yet known are learnt on the way. A chunk of large instructions is
-        decoded (and yielded) in runs of about `RUN_WORDS` words, so that the records of
-        millions of raw words are never all held at once. The lock is taken per run, so
+        chunks not yet known are learnt on the way. The lock is taken per chunk, so
         other threads get a turn."""
-        offsets = self._index.offsets
-        words = self.words
-        start = 0
+        starts = self._starts
+        number = 0
         while True:
-            self.ensure_indexed(start + CHUNK - 1)
-            if start >= len(offsets):
+            start = starts[number]
+            self._bound_chunks(start)
+            if number + 1 >= len(starts):
                 return
-            stop = min(start + CHUNK, len(offsets))
+            stop = starts[number + 1]
             seen = len(decoder.diagnostics)
-            first = start
-            while first < stop:
-                end = max(first + 1, bisect_right(offsets, offsets[first] + RUN_WORDS, first, stop))
-                entries = decoder.run(words, offsets[first:end], forms)
-                with self._lock:
-                    self._learn(first, entries, decoder.general)
-                yield DecodedRun(entries, decoder.general)
-                first = end
+            entries = decoder.run(self.words, self._index.offsets[start:stop], forms)
             with self._lock:
-                self._chunk_diagnostics.setdefault(start // CHUNK, decoder.diagnostics[seen:])
-            start = stop
+                if number not in self._chunk_diagnostics:
+                    self._chunk_diagnostics[number] = decoder.diagnostics[seen:]
+                    self._learn(start, entries, decoder.general)
+            number += 1
+            yield DecodedRun(entries, decoder.general)

@@ -197,24 +197,34 @@ def test_decoder_tables_are_built_once_per_grammar():
     assert isinstance(open_module(b"", grammar), LazyModule)
 
 
-def test_a_pass_over_huge_instructions_decodes_them_a_few_words_at_a_time(monkeypatch):
-    """A chunk of instructions thousands of words long (random words) is decoded in runs of
-    about RUN_WORDS words, so that dis and explain never hold millions of raw operands;
-    the instructions and diagnostics are the eager decoder's."""
-    monkeypatch.setattr(lazy, "RUN_WORDS", 1000)
+def test_a_chunk_of_huge_instructions_is_a_few_words_long(monkeypatch):
+    """Instructions thousands of words long (random words) make chunks of fewer
+    instructions (starting within CHUNK_WORDS words of the first), so that neither a pass
+    (dis, explain) nor a window (the app) holds millions of raw operands; the
+    instructions and diagnostics are the eager decoder's, in any order."""
+    monkeypatch.setattr(lazy, "CHUNK_WORDS", 1000)
+    monkeypatch.setattr(lazy, "CHUNK", 16)
     rng = random.Random(16)
     body = []
-    for _ in range(40):
+    for _ in range(60):
         count = rng.randrange(1, 700)
         body += [(count << 16) | rng.randrange(1 << 16), *(rng.getrandbits(32) for _ in range(count - 1))]
+    body += op_names(40)  # short instructions: chunks of CHUNK
     data = module_of(*body)
     module = open_module(data)
     runs = list(module.in_order())
-    assert len(runs) >= 5  # one chunk of 40 instructions
+    sizes = [len(run.entries) for run in runs]
+    assert len(runs) >= 10 and sizes[-2:] == [16, 8]
     for run in runs:
-        words = sum(inst.word_count for inst in run.entries)
-        assert words <= 1000 + max(inst.word_count for inst in run.entries)
+        first = run.entries[0].offset
+        assert all(inst.offset <= first + 1000 for inst in run.entries)
     eager = decode(data)
     assert [inst for run in runs for inst in run.entries] == eager.instructions
     assert module.diagnostics == eager.diagnostics
     assert_on_demand_is_eager(data, rng, "huge instructions")
+
+
+def op_names(count: int) -> list[int]:
+    """`count` instructions `OpName %1 "a"` (3 words each)."""
+    op_name = load_grammar().by_name["OpName"].opcode
+    return [(3 << 16) | op_name, 1, ord("a")] * count
