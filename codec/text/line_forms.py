@@ -43,15 +43,23 @@ class LineForms:
         self.listing = listing
         self.formatter = listing.formatter
         names = listing.names.table()
-        if bound <= ID_TABLE_LIMIT:
+        self.numbers = not names
+        """True when every id is shown as its number: the texts are then the run's words
+        themselves, and the pieces spell ids with `%%%d` (no table of id texts to build,
+        no lookup of every word); only a right-aligned result id is spelled by its form."""
+        if self.numbers:
+            self._lookup: Callable[[list[int]], list] = list
+        elif bound <= ID_TABLE_LIMIT:
             ids = range(1, bound)
             table = dict(zip(ids, map("%%%d".__mod__, ids)))
             table.update((id_, "%" + name) for id_, name in names.items() if 0 < id_ < bound)
-            self._lookup: Callable[[list[int]], list[str]] = lambda words: list(map(table.get, words, repeat("")))
+            self._lookup = lambda words: list(map(table.get, words, repeat("")))
         else:
             self._lookup = lambda words: ["%" + (names.get(w) or str(w)) for w in words]
-        self.texts: list[str] = []
-        """The id text of every word of the current run ('' for words no id can be)."""
+        self.texts: list = []
+        """What the pieces of the current run read for each of its words: the id text
+        ('' for words no id can be) or, with `numbers`, the word; the text of an
+        operand that is no id, or a whole line, where a form or `place` put it."""
         self.first = 0
         """The word offset of the current run's first word."""
         self._whole: dict[int, str] = {}
@@ -86,43 +94,42 @@ class LineForms:
         """The form that makes the piece of an instruction of `plan`: it spells the
         words that are no ids in place (enumerants, literals, the trailing string or
         number), moves the result id first, and returns the plan's piece."""
+        converters = self._converters(plan)
+        trailing = plan.trailing
+        result_index = plan.result_index
+        id_field = "%%%d" if self.numbers else "%s"
         indent = INDENT if self.listing.options.indent else 0
-        if plan.result_index < 0:
+        # With numbers for ids, a right-aligned result id is spelled by the form.
+        spell_result = self.numbers and indent and result_index >= 0
+        if result_index < 0:
             lead = " " * indent
         else:
-            lead = f"%{indent - 3}s = " if indent else "%s = "
-        trailing = plan.trailing
+            lead = f"%{indent - 3}s = " if indent else id_field + " = "
+        spelled = {k for k, _ in converters} | {trailing}
         # The extended instruction's name is the same for every instruction of the plan:
         # written in the piece, its word skipped.
         ext_opname = _literal(plan.ext_opname)
-        shown = [f" {ext_opname}{SKIP}" if e.check == EXT_NUMBER else " %s" for e in plan.entries]
-        if plan.result_index >= 0:
-            del shown[plan.result_index]
+        shown = [
+            f" {ext_opname}{SKIP}" if e.check == EXT_NUMBER else " %s" if k in spelled else " " + id_field
+            for k, e in enumerate(plan.entries)
+        ]
+        if result_index >= 0:
+            del shown[result_index]
         piece = SKIP + lead + _literal(plan.opname) + "".join(shown)
-        kinds = self.listing.grammar.operand_kinds
-        ext = self.listing.grammar.ext_inst_set(plan.ext_inst_set) if plan.ext_inst_set else None
-        ext_kinds = ext.operand_kinds if ext is not None else {}
-        value_names = self.formatter.value_names
-        converters: list[tuple[int, Callable[[int], str]]] = []
-        for k, entry in enumerate(plan.entries):
-            if entry.check in (ENUM, MASK) and entry.kind in ext_kinds:
-                kind = ext_kinds[entry.kind]
-                converters.append((k, lambda word, kind=kind: enum_text(kind, word)))
-            elif entry.check == ENUM:
-                converters.append((k, value_names[entry.kind].__getitem__))
-            elif entry.check == MASK:
-                kind = kinds[entry.kind]
-                converters.append((k, lambda word, kind=kind: enum_text(kind, word)))
-            elif entry.check == LITERAL:
-                converters.append((k, str))
-            elif entry.check == CASE:
-                case_type = plan.case_type
-                converters.append((k, lambda word, case_type=case_type: format_number(word, case_type, 1)))
-        swap = plan.result_index == 1
+        swap = result_index == 1
         if trailing < 0 and not converters:
             piece += "\n"
-            if not swap:
+            if not swap and not spell_result:
                 return lambda words, offset, value, number_type: piece
+            if not swap:
+
+                def result_spelled(words: list[int], offset: int, value: object, number_type: object) -> str:
+                    texts = self.texts
+                    at = offset - self.first + 1
+                    texts[at] = "%%%d" % texts[at]
+                    return piece
+
+                return result_spelled
 
             def result_first(words: list[int], offset: int, value: object, number_type: object) -> str:
                 texts = self.texts
@@ -130,7 +137,13 @@ class LineForms:
                 texts[at], texts[at + 1] = texts[at + 1], texts[at]
                 return piece
 
-            return result_first
+            def result_first_spelled(words: list[int], offset: int, value: object, number_type: object) -> str:
+                texts = self.texts
+                at = offset - self.first + 1
+                texts[at], texts[at + 1] = "%%%d" % texts[at + 1], texts[at]
+                return piece
+
+            return result_first_spelled if spell_result else result_first
         string = trailing >= 0 and plan.entries[trailing].check == STRING
         endings = self._endings(piece)
 
@@ -151,9 +164,35 @@ class LineForms:
                 )
             if swap:
                 texts[base], texts[base + 1] = texts[base + 1], texts[base]
+            if spell_result:
+                texts[base] = "%%%d" % texts[base]
             return endings(size)
 
         return form
+
+    def _converters(self, plan: WordPlan) -> list[tuple[int, Callable[[int], str]]]:
+        """For each operand word of `plan` that is no id (and not the trailing operand):
+        its index and what spells it."""
+        kinds = self.listing.grammar.operand_kinds
+        ext = self.listing.grammar.ext_inst_set(plan.ext_inst_set) if plan.ext_inst_set else None
+        ext_kinds = ext.operand_kinds if ext is not None else {}
+        value_names = self.formatter.value_names
+        converters: list[tuple[int, Callable[[int], str]]] = []
+        for k, entry in enumerate(plan.entries):
+            if entry.check in (ENUM, MASK) and entry.kind in ext_kinds:
+                kind = ext_kinds[entry.kind]
+                converters.append((k, lambda word, kind=kind: enum_text(kind, word)))
+            elif entry.check == ENUM:
+                converters.append((k, value_names[entry.kind].__getitem__))
+            elif entry.check == MASK:
+                kind = kinds[entry.kind]
+                converters.append((k, lambda word, kind=kind: enum_text(kind, word)))
+            elif entry.check == LITERAL:
+                converters.append((k, str))
+            elif entry.check == CASE:
+                case_type = plan.case_type
+                converters.append((k, lambda word, case_type=case_type: format_number(word, case_type, 1)))
+        return converters
 
     @staticmethod
     def _endings(piece: str) -> Callable[[int], str]:
