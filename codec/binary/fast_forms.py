@@ -66,7 +66,9 @@ class FastForms:
         self.compile = compile
         self.prepare = prepare
         """Called with the words of each run of instructions (and the offset of the first)
-        before their forms are: forms that read many words can look them up in bulk."""
+        before their forms are: forms that read many words can look them up in bulk. The
+        list is theirs to write in from an instruction's first word on once its form is
+        called (the decoder reads no word of an instruction after that)."""
         self.entries: dict[int, FastEntry] = {}
         self._others: dict[int, FastEntry | None] = {}
         self._extended: dict[tuple[int, str, int], FastEntry | None] = {}

@@ -48,7 +48,7 @@ class LineForms:
         themselves, and the pieces spell ids with `%%%d` (no table of id texts to build,
         no lookup of every word); only a right-aligned result id is spelled by its form."""
         if self.numbers:
-            self._lookup: Callable[[list[int]], list] = list
+            self._lookup: Callable[[list[int]], list] = lambda words: words
         elif bound <= ID_TABLE_LIMIT:
             ids = range(1, bound)
             table = dict(zip(ids, map("%%%d".__mod__, ids)))
@@ -65,7 +65,8 @@ class LineForms:
         self._whole: dict[int, str] = {}
 
     def prepare(self, run_words: list[int], first: int) -> None:
-        """Look up the id text of every word of a run at once."""
+        """Look up the id text of every word of a run at once (with `numbers`, the words
+        are their own texts: the list itself is kept)."""
         self.texts = self._lookup(run_words)
         self.first = first
 
