@@ -8,11 +8,9 @@ version so that `import codec` plus a ready grammar stays fast.
 
 from __future__ import annotations
 
-import json
 import os
 import pickle
 import sys
-import xml.etree.ElementTree as ElementTree
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from functools import cache
@@ -257,6 +255,8 @@ def _instruction_tables(
 
 
 def _generators(xml_path: Path) -> dict[int, Generator]:
+    import xml.etree.ElementTree as ElementTree  # only when the grammar is built, as json
+
     root = ElementTree.parse(xml_path).getroot()
     generators: dict[int, Generator] = {}
     for ids in root.iter("ids"):
@@ -297,6 +297,8 @@ def grammar_files() -> tuple[Path, list[Path], Path]:
 
 
 def _build() -> Grammar:
+    import json  # only here: a command that finds the grammar cached starts without it
+
     core_path, ext_paths, registry_path = grammar_files()
     core = json.loads(core_path.read_text(encoding="utf-8"))
     instructions, by_name = _instruction_tables(core["instructions"])
