@@ -94,18 +94,18 @@ class LineForms:
     def compile(self, plan: WordPlan) -> Form:
         """The form that makes the piece of an instruction of `plan`: it spells the
         words that are no ids in place (enumerants, literals, the trailing string or
-        number), moves the result id first, and returns the plan's piece."""
+        number), puts the result id's text in the place of the first word when the
+        line shows it out of word order, and returns the plan's piece."""
         converters = self._converters(plan)
         trailing = plan.trailing
         result_index = plan.result_index
         id_field = "%%%d" if self.numbers else "%s"
         indent = INDENT if self.listing.options.indent else 0
         # With numbers for ids, a right-aligned result id is spelled by the form.
-        spell_result = self.numbers and indent and result_index >= 0
-        if result_index < 0:
-            lead = " " * indent
-        else:
-            lead = f"%{indent - 3}s = " if indent else id_field + " = "
+        spell = bool(self.numbers and indent and result_index >= 0)
+        # The result id is shown first; when it is not the first operand (after its
+        # type) or must be spelled, the first word's field shows it and its own is skipped.
+        moved = result_index > 0 or spell
         spelled = {k for k, _ in converters} | {trailing}
         # The extended instruction's name is the same for every instruction of the plan:
         # written in the piece, its word skipped.
@@ -114,37 +114,38 @@ class LineForms:
             f" {ext_opname}{SKIP}" if e.check == EXT_NUMBER else " %s" if k in spelled else " " + id_field
             for k, e in enumerate(plan.entries)
         ]
-        if result_index >= 0:
-            del shown[result_index]
-        piece = SKIP + lead + _literal(plan.opname) + "".join(shown)
-        swap = result_index == 1
+        opname = _literal(plan.opname)
+        if result_index < 0:
+            piece = SKIP + " " * indent + opname + "".join(shown)
+        else:
+            result_field = f"%{indent - 3}s" if indent else id_field
+            if moved:
+                shown[result_index] = SKIP
+                piece = result_field + " = " + opname + "".join(shown)
+            else:
+                del shown[result_index]
+                piece = SKIP + result_field + " = " + opname + "".join(shown)
+        source = result_index + 1
         if trailing < 0 and not converters:
             piece += "\n"
-            if not swap and not spell_result:
+            if not moved:
                 return lambda words, offset, value, number_type: piece
-            if not swap:
+
+            if spell:
 
                 def result_spelled(words: list[int], offset: int, value: object, number_type: object) -> str:
-                    texts = self.texts
-                    at = offset - self.first + 1
-                    texts[at] = "%%%d" % texts[at]
+                    self.texts[offset - self.first] = "%%%d" % words[result_index]
                     return piece
 
                 return result_spelled
 
             def result_first(words: list[int], offset: int, value: object, number_type: object) -> str:
                 texts = self.texts
-                at = offset - self.first + 1
-                texts[at], texts[at + 1] = texts[at + 1], texts[at]
+                at = offset - self.first
+                texts[at] = texts[at + source]
                 return piece
 
-            def result_first_spelled(words: list[int], offset: int, value: object, number_type: object) -> str:
-                texts = self.texts
-                at = offset - self.first + 1
-                texts[at], texts[at + 1] = "%%%d" % texts[at + 1], texts[at]
-                return piece
-
-            return result_first_spelled if spell_result else result_first
+            return result_first
         string = trailing >= 0 and plan.entries[trailing].check == STRING
         endings = self._endings(piece)
 
@@ -152,7 +153,8 @@ class LineForms:
             words: list[int], offset: int, value: str | int | None, number_type: NumberType | None
         ) -> str:
             texts = self.texts
-            base = offset - self.first + 1
+            at = offset - self.first
+            base = at + 1
             for k, convert in converters:
                 texts[base + k] = convert(words[k])
             size = 0
@@ -163,10 +165,10 @@ class LineForms:
                     if string
                     else format_number(value, number_type, size)  # type: ignore[arg-type]
                 )
-            if swap:
-                texts[base], texts[base + 1] = texts[base + 1], texts[base]
-            if spell_result:
-                texts[base] = "%%%d" % texts[base]
+            if spell:
+                texts[at] = "%%%d" % words[result_index]
+            elif moved:
+                texts[at] = texts[at + source]
             return endings(size)
 
         return form
