@@ -58,6 +58,51 @@ def test_rows_cover_instructions_then_the_tail(broken_bytes):
     assert document.select_word(module.tail_offset + 2).row == count + 2
 
 
+
+def shapes_of(example: bytes) -> dict[str, bytes]:
+    """Files the hex pane can show, each with its own corner: short, headerless, cut,
+    with an undecodable tail, with trailing bytes, with a bad magic number."""
+    zero_count = example[:40] + bytes(4) + example[44:]
+    return {
+        "empty": b"",
+        "two bytes": example[:2],
+        "magic only": example[:4],
+        "magic and 2 bytes": example[:4] + b"ab",
+        "header and 3 bytes": example[:20] + b"abc",
+        "whole": example,
+        "whole and 1 byte": example + b"x",
+        "cut mid-instruction": example[:-6],
+        "raw tail and trailing bytes": example[:-8] + b"\xff\xff\xff\xff" * 3 + b"zz",
+        "word count 0 and trailing bytes": zero_count + b"qq",
+        "bad magic and a byte": bytes(4) + example[4:] + b"q",
+    }
+
+
+def test_every_word_and_the_trailing_bytes_select_something(example_bytes):
+    """What the hex pane can put its cursor on (every word, and the trailing bytes as the
+    word after the last) gives a selection in the rows: its instruction when it has one,
+    None in the header, the tail and the trailing bytes; out of range is clamped."""
+    for shape, data in shapes_of(example_bytes).items():
+        document = Document(data)
+        module = document.module
+        words = len(module.words)
+        shown = words + (1 if module.trailing_bytes else 0)
+        for word in range(-1, shown + 2):
+            selection = document.select_word(word)
+            at = min(max(word, 0), max(shown - 1, 0))
+            assert selection.word == at, (shape, word)
+            assert selection.row is None or 0 <= selection.row < document.row_count, (shape, word)
+            index = selection.instruction
+            if at >= words or at < 5:
+                assert index is None and selection.operand is None, (shape, word)
+            if index is not None:
+                start = module.offset(index)
+                assert start <= at < start + (module.words[start] >> 16), (shape, word)
+                assert document.row_instruction(selection.row) == index, (shape, word)
+            elif at >= 5:
+                assert selection.row is not None and document.row_word(selection.row) == min(at, words), (shape, word)
+
+
 def test_definition_before_and_after_indexing(example_document):
     names = example_document.names().id_hints()
     defined = row_of(example_document, "%base = OpVariable")
