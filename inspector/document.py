@@ -122,7 +122,7 @@ class Document(ModuleIndex):
         if name == "generator":
             return generator_text(header, self.grammar) if header is not None else ""
         if name == "bound":
-            return f"ids below {value}"
+            return f"ids below {value:,}"
         return "reserved, 0" if value == 0 else "reserved, should be 0"
 
     @property

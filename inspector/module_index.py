@@ -11,10 +11,12 @@ import bisect
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from codec.binary.model import HEADER_WORDS
+from codec.text.disassembler import Disassembler
 from inspector.search import Query, SearchIndex, parse_query
 
-INDEX_BATCH = 128
-"""Rows disassembled between two yields of `index_steps` (a few milliseconds of work)."""
+NAMING_BATCH = 512
+"""Instructions named between two yields of `index_steps` (a few milliseconds of work)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,37 +47,99 @@ class ModuleIndex:
     def index_steps(self, raw: bool = False) -> Iterator[float]:
         """Build what needs the whole module in one pass over its instructions: the complete
         diagnostics, the definition of every id and the search text in `raw`'s naming.
-        Yields the fraction done between batches of `INDEX_BATCH` rows, so a worker can
-        report progress, pause for the UI and stop early; done when exhausted."""
+        Yields the fraction done between runs of lines (the decoder's chunks, a couple of
+        milliseconds of work each), so a worker can report progress, pause for the UI and
+        stop early; done when exhausted."""
         module = self.module
         yield 0.0
         if raw in self._indexes and self._indexes[raw].complete:
             return
+        yield from self._jump_steps(raw)
         index = SearchIndex(raw)
         definitions: dict[int, int] = {}
-        listing = self.listing(raw)
-        sealed = listing.sealed
-        segments_of = listing.instruction_segments
         add = index.add
-        total = max(self.row_count, 1)
-        for row, inst in enumerate(module.instructions()):
-            add("".join([s.text for s in segments_of(inst, row == sealed)]))
-            result = inst.result_id
-            if result and result not in definitions:
-                definitions[result] = row
-            if row % INDEX_BATCH == INDEX_BATCH - 1:
-                yield row / total
+        define = definitions.setdefault
+        results = self._result_words()
+        total = max(module.instruction_count, 1)
+        row = 0
+        # The disassembler's own pass, line forms and all (the same lines the list shows).
+        for lines in Disassembler(module, names=self.names(raw)).line_runs():
+            for line in lines:
+                add(line)
+                result = next(results)
+                if result:
+                    define(result, row)
+                row += 1
+            yield row / total
         for line in self.tail_lines:
             add(line)
         index.finish()
         # The pass decoded every instruction in order: the diagnostics are complete.
         self.checked = True
+        yield 1.0
         if self._definitions is None:
+            self._drop_invalid_definers(definitions)
+            yield 1.0
             names = self.names(False)
             self._ids_by_name = {names.name(id_): id_ for id_ in definitions}
             self._definitions = definitions
         self._indexes[raw] = index
         yield 1.0
+
+    def _drop_invalid_definers(self, definitions: dict[int, int]) -> None:
+        """Read from the words, `definitions` holds the first instruction whose result word
+        names each id; one the decoder found invalid (each has a diagnostic) defines
+        nothing: the id goes to the first instruction that validly defines it, if any."""
+        module = self.module
+        invalid = set()
+        for diagnostic in module.diagnostics:
+            if diagnostic.word_offset is not None:
+                index = module.index_at(diagnostic.word_offset)
+                if index is not None and not module.instruction(index).valid:
+                    invalid.add(index)
+        lost = {id_ for id_, row in definitions.items() if row in invalid}
+        if not lost:
+            return
+        for id_ in lost:
+            del definitions[id_]
+        for row, id_ in enumerate(self._result_words()):
+            if id_ in lost and row not in invalid:
+                definitions.setdefault(id_, row)
+
+    def _result_words(self) -> Iterator[int]:
+        """The word where each instruction's result id would be (0 without one)."""
+        module = self.module
+        words = module.words
+        positions = module.tables.result_positions
+        offset = HEADER_WORDS
+        for _ in range(module.instruction_count):
+            head = words[offset]
+            position = positions[head & 0xFFFF]
+            yield words[offset + position] if position and position < head >> 16 else 0
+            offset += head >> 16
+
+    def _jump_steps(self, raw: bool) -> Iterator[float]:
+        """First what a jump anywhere waits for, so that it is ready soon after the first
+        paint: which instruction defines which id (to decode any chunk), and the names'
+        pass over the part before the functions (a line in a function body names its ids
+        only once that pass is complete). The pass is driven a batch at a time, by asking
+        for the name of an id each batch defines: it stops as soon as that id is named."""
+        module = self.module
+        module.ensure_indexed()
+        yield 0.0
+        names = self.names(raw)
+        words = module.words
+        positions = module.tables.result_positions
+        end = module.first_function if module.first_function is not None else module.instruction_count
+        for stop in range(NAMING_BATCH, end, NAMING_BATCH):
+            offset = module.offset(stop)
+            head = words[offset]
+            position = positions[head & 0xFFFF]
+            if position and position < head >> 16:
+                names.name(words[offset + position])
+                yield 0.0
+        names.table()
+        yield 0.0
 
     def search_index(self, raw: bool = False) -> SearchIndex | None:
         """The finished search index for `raw`'s naming, or None while it is being built."""

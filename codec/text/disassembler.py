@@ -52,7 +52,7 @@ class Disassembler:
         out = listing.header_lines()
         index = 0
         column = OFFSET_COLUMN
-        for lines in self._instruction_runs():
+        for lines in self.line_runs():
             if self.options.offsets:
                 column = self._add_offsets(lines, index, column)
             index += len(lines)
@@ -79,7 +79,7 @@ class Disassembler:
         else:
             column = OFFSET_COLUMN
             index = 0
-            for lines in self._instruction_runs():
+            for lines in self.line_runs():
                 if self.options.offsets:
                     column = self._add_offsets(lines, index, column)
                 index += len(lines)
@@ -108,7 +108,7 @@ class Disassembler:
             pieces[k] = forms.place(inst.offset, inst.word_count, "".join([s.text for s in segments(inst)]))
         return pieces
 
-    def _instruction_runs(self) -> Iterator[list[str]]:
+    def line_runs(self) -> Iterator[list[str]]:
         """The instructions' lines, one line each, a run (the decoder's chunk) at a time."""
         listing = self.listing
         module = self.module
