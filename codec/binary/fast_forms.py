@@ -32,7 +32,8 @@ number, with the number's type), None when the plan has none."""
 
 
 class FastEntry(NamedTuple):
-    """What the fast path needs of a first word, flat: its form and the plan's facts."""
+    """What the fast path needs of a first word, flat: its form and the plan's facts
+    (kept by `FastForms` as plain tuples in this order)."""
 
     form: Form
     all_ids: bool
@@ -119,7 +120,10 @@ class FastForms:
     def _entry(self, plan: WordPlan | None) -> FastEntry | None:
         if plan is None:
             return None
-        return FastEntry(self.compile(plan), plan.all_ids, plan.trailing, plan.result_index, plan.type_index, plan)
+        entry = FastEntry(self.compile(plan), plan.all_ids, plan.trailing, plan.result_index, plan.type_index, plan)
+        # Kept as a plain tuple: the decoder's loop unpacks an entry for every
+        # instruction, and the interpreter unpacks exact tuples faster.
+        return tuple(entry)  # type: ignore[return-value]
 
 
 def instruction_form(plan: WordPlan) -> Form:
