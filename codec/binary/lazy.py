@@ -43,7 +43,10 @@ CHUNK_WORDS = 1 << 16
 """A chunk's instructions start within this many words of its first one: a chunk of
 instructions thousands of words long (random words) would make millions of records."""
 CACHED_CHUNKS = 256
-"""Decoded chunks kept (least recently used dropped): about 65,000 instructions."""
+"""Decoded chunks kept (least recently used dropped): about 65,000 instructions …"""
+CACHED_WORDS = 1 << 19
+"""… or fewer, so that they cover this many words at most (one chunk is always kept):
+a record per word of random data would otherwise take gigabytes."""
 INDEX_STEP = 1 << 16
 """Instructions indexed per step while holding the lock, so other threads get a turn."""
 
@@ -111,6 +114,8 @@ class LazyModule:
         """Index of the first instruction of each chunk bounded so far, then where the
         next chunk starts (the instruction count once every chunk is bounded)."""
         self._cache: OrderedDict[int, list[Instruction]] = OrderedDict()
+        self._cached_words = 0
+        """Words covered by the cached chunks."""
         self._chunk_diagnostics: dict[int, list[Diagnostic]] = {}
         """Diagnostics of every chunk decoded at least once (the chunk is then *known*)."""
         self._invalid: set[int] = set()
@@ -383,8 +388,9 @@ class LazyModule:
             self._chunk_diagnostics[chunk] = decoder.diagnostics
             self._learn(start, instructions, decoder.general)
         self._cache[chunk] = instructions
-        if len(self._cache) > CACHED_CHUNKS:
-            self._cache.popitem(last=False)
+        self._cached_words += _words_of(instructions)
+        while len(self._cache) > 1 and (len(self._cache) > CACHED_CHUNKS or self._cached_words > CACHED_WORDS):
+            self._cached_words -= _words_of(self._cache.popitem(last=False)[1])
 
     def _learn(self, first: int, entries: list, general: list[int]) -> None:
         """Keep what decoding a run of instructions from index `first` told: its invalid
@@ -473,3 +479,8 @@ class LazyModule:
                     self._learn(start, entries, decoder.general)
             number += 1
             yield DecodedRun(entries, decoder.general)
+
+
+def _words_of(chunk: list[Instruction]) -> int:
+    """The words a decoded chunk covers."""
+    return chunk[-1].end - chunk[0].offset

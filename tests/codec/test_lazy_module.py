@@ -200,10 +200,12 @@ def test_decoder_tables_are_built_once_per_grammar():
 def test_a_chunk_of_huge_instructions_is_a_few_words_long(monkeypatch):
     """Instructions thousands of words long (random words) make chunks of fewer
     instructions (starting within CHUNK_WORDS words of the first), so that neither a pass
-    (dis, explain) nor a window (the app) holds millions of raw operands; the
-    instructions and diagnostics are the eager decoder's, in any order."""
+    (dis, explain) nor a window (the app) holds millions of raw operands, and the cache
+    keeps chunks of a few words; the instructions and diagnostics are the eager
+    decoder's, in any order."""
     monkeypatch.setattr(lazy, "CHUNK_WORDS", 1000)
     monkeypatch.setattr(lazy, "CHUNK", 16)
+    monkeypatch.setattr(lazy, "CACHED_WORDS", 3000)  # chunks dropped and decoded again
     rng = random.Random(16)
     body = []
     for _ in range(60):
