@@ -98,6 +98,11 @@ class InspectorApp(App[None]):
         if problem:
             self.notify(problem, severity="warning")
 
+    async def action_quit(self) -> None:
+        """Quit; with an unsaved edit, ask first."""
+        if not any(getattr(screen, "ask_before_quit", lambda: False)() for screen in self.screen_stack):
+            self.exit()
+
     def action_help(self) -> None:
         """Show every key and what each pane shows."""
         if not isinstance(self.screen, HelpScreen):

@@ -11,6 +11,7 @@ code chunk replaced (`inspector.editing.saving.mbs_with_code`).
 from __future__ import annotations
 
 import time
+from bisect import bisect_right
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -126,9 +127,31 @@ class LimaEditSession:
             self.changed = outcome.changed or ChangedWords()
         return True
 
+    @property
+    def busy(self) -> bool:
+        """True while a job runs or the newest text is not assembled yet."""
+        return self._running or self._shown_generation != self.generation
+
     def cancelled(self, generation: int) -> Callable[[], bool]:
         """For `LimaJob.run`, as `EditSession.cancelled`."""
         return lambda: self.generation != generation
+
+    def _code_lines(self) -> list[int]:
+        """The lines that hold an instruction (not a `#` comment, a label or blank)."""
+        return [
+            k for k, line in enumerate(self.lines)
+            if (code := line.partition("#")[0].strip()) and not code.endswith(":")
+        ]
+
+    def line_of_instruction(self, index: int) -> int:
+        """The line of instruction `index` (the last instruction's past the end)."""
+        code = self._code_lines()
+        return code[min(index, len(code) - 1)] if code else 0
+
+    def instruction_of_line(self, line: int) -> int | None:
+        """The instruction on or before `line`, None before the first."""
+        at = bisect_right(self._code_lines(), line) - 1
+        return at if at >= 0 else None
 
     def messages(self) -> list[LineMessage]:
         """The assembler's diagnostics with their (0-based) lines, in line order."""

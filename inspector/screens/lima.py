@@ -14,11 +14,11 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import Footer
 
 from inspector.lima_document import InstructionHistory, LimaDocument
+from inspector.screens.editing import EditingScreen
 from inspector.screens.help import LIMA_PANES
 from inspector.widgets.diagnostics_panel import DiagnosticsPanel
 from inspector.widgets.hex_view import HexView
@@ -56,7 +56,7 @@ def _where(hex_view: HexView) -> str:
     return " ".join(bit_ranges_text(cell, mask) for cell, mask in sorted(hex_view.bit_masks.items()))
 
 
-class LimaScreen(Screen):
+class LimaScreen(EditingScreen):
     """Header, instruction list, hex pane, breakdown and diagnostics over one PP program."""
 
     BINDINGS = [

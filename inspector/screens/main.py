@@ -25,6 +25,7 @@ from inspector.cfgview.graphs import FunctionGraphs
 from inspector.document import Document
 from inspector.layouts import PlainLayout
 from inspector.messages import SelectInstruction, SelectRow, SelectWord
+from inspector.screens.editing import EditingScreen
 from inspector.screens.grammar_card import GrammarCardScreen
 from inspector.screens.navigation import NavigationScreen
 from inspector.screens.panes import PaneGroup
@@ -46,7 +47,7 @@ NEAR_DEFINITIONS_LIMIT = 50_000
 index knows them all (a scan of the function and the part before the functions)."""
 
 
-class MainScreen(NavigationScreen):
+class MainScreen(EditingScreen, NavigationScreen):
     """The inspector: header, instruction list, hex, word detail, CFG and diagnostics
     over one document."""
 
@@ -73,9 +74,9 @@ class MainScreen(NavigationScreen):
         Binding("x", "hide_pane", "Hide pane", show=False, id="main.hide", tooltip="Hide the focused pane (its number key shows it again)"),
         Binding("1", "pane('header')", "Header", show=False, id="main.pane_header", tooltip="Show and focus the header pane"),
         Binding("2", "pane('list')", "List", show=False, id="main.pane_list", tooltip="Show and focus the instruction list"),
-        Binding("3", "pane('hex')", "Hex", show=False, id="main.pane_hex", tooltip="Show and focus the hex pane and the word detail"),
-        Binding("4", "pane('cfg')", "CFG", show=False, id="main.pane_cfg", tooltip="Show and focus the CFG of the selected function"),
-        Binding("5", "pane('diagnostics')", "Diagnostics", show=False, id="main.pane_diagnostics", tooltip="Show and focus the diagnostics"),
+        Binding("3", "pane('diagnostics')", "Diagnostics", show=False, id="main.pane_diagnostics", tooltip="Show and focus the diagnostics"),
+        Binding("4", "pane('hex')", "Hex", show=False, id="main.pane_hex", tooltip="Show and focus the hex pane and the word detail"),
+        Binding("5", "pane('cfg')", "CFG", show=False, id="main.pane_cfg", tooltip="Show and focus the CFG of the selected function"),
     ]
     ALLOW_IN_MAXIMIZED_VIEW = "Footer, StatusLine, SearchBar"
     AUTO_FOCUS = "#list"
@@ -102,7 +103,7 @@ class MainScreen(NavigationScreen):
                 yield instruction_list
                 yield DiagnosticsPanel(id="diagnostics")
                 with Vertical(id="cfg-box"):
-                    yield CfgView(self._graphs(), id="cfg")
+                    yield CfgView(self.function_graphs(), id="cfg")
             with Vertical(id="inspect"):
                 yield HeaderPane(document, id="header")
                 with PaneGroup(id="hex-group"):
@@ -112,12 +113,13 @@ class MainScreen(NavigationScreen):
         yield StatusLine(id="status")
         yield Footer()
 
-    def _graphs(self) -> FunctionGraphs:
+    def function_graphs(self) -> FunctionGraphs:
+        """The CFG pane's graphs over the document, in the current naming."""
         return FunctionGraphs(self.document.module, self.document.names(self.raw))
 
     def on_mount(self) -> None:
         self.query_one(SearchBar).display = False
-        self._show_diagnostics()
+        self.show_diagnostics()
         start = self.document.select_word(self._at) if self._at is not None else self.document.select_row(0)
         self._center = True
         self.selection = start
@@ -250,7 +252,8 @@ class MainScreen(NavigationScreen):
             return False
         return True
 
-    def _show_diagnostics(self) -> None:
+    def show_diagnostics(self) -> None:
+        """The document's diagnostics in the panel, the list's gutter and the hex pane."""
         document = self.document
         diagnostics = document.diagnostics
         panel = self.query_one(DiagnosticsPanel)
@@ -268,7 +271,7 @@ class MainScreen(NavigationScreen):
         self.query_one(StatusLine).busy = "" if fraction is None else f"indexing {fraction:.0%}"
 
     def index_complete(self) -> None:
-        self._show_diagnostics()
+        self.show_diagnostics()
         self.query_one(InstructionList).refresh()
         self.query_one(HeaderPane).refresh()
         if self.selection is not None:
@@ -288,7 +291,7 @@ class MainScreen(NavigationScreen):
             self._show_layout(None)
             self._build_reading_aids(raw)
         self.query_one(InstructionList).raw = raw
-        self.query_one(CfgView).set_graphs(self._graphs())
+        self.query_one(CfgView).set_graphs(self.function_graphs())
         self.selection = self.selection  # every pane shows the new naming
         if self.search.query is not None:
             self.search.start(self.document.parse_query(self.search.query.text, raw))
@@ -320,7 +323,7 @@ class MainScreen(NavigationScreen):
         self.document.use_layout(layout)
         self.search.forget_matches()
         self.query_one(InstructionList).rows_changed()
-        self._show_diagnostics()
+        self.show_diagnostics()
         if kept is not None:
             if kept.instruction is not None:
                 self.selection = self.document.select_instruction(kept.instruction, kept.operand)

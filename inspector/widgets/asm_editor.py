@@ -23,10 +23,11 @@ from pygments.token import _TokenType
 from rich.color import Color
 from rich.segment import Segment
 from rich.style import Style
+from textual import on
 from textual.binding import Binding
 from textual.message import Message
 from textual.strip import Strip
-from textual.widgets import TextArea
+from textual.widgets import OptionList, TextArea
 from textual.widgets.text_area import Edit, EditResult, TextAreaTheme
 
 from codec.diagnostics import Severity
@@ -239,6 +240,8 @@ class AsmEditor(TextArea):
             row = message.line - self.first_line
             if 0 <= row < self.document.line_count:
                 by_line.setdefault(row, []).append(message)
+        if by_line == self._messages:
+            return
         self._messages = by_line
         self._line_cache.clear()
         self._show_cursor_message()
@@ -325,3 +328,39 @@ class AsmEditor(TextArea):
             self.notify("Nothing to fix on this line", severity="information")
             return
         self.replace(fixed, (row, 0), (row, len(line)))
+
+
+class EditorMessages(OptionList):
+    """The editor's messages (assembler and validator) as a list to pick from: picking
+    one posts `Chosen` with its place, for the screen to put the editor's cursor there."""
+
+    DEFAULT_CSS = """
+    EditorMessages { height: auto; max-height: 6; border-title-align: left; }
+    """
+
+    class Chosen(Message):
+        """Go to this place of the whole text (0-based line and column)."""
+
+        def __init__(self, line: int, column: int) -> None:
+            super().__init__()
+            self.line = line
+            self.column = column
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self._places: list[tuple[int, int]] = []
+        self.border_title = "Problems"
+
+    def show_messages(self, messages: list[LineMessage]) -> None:
+        """List `messages` (whole-text lines), one a line: `line:col severity: message`."""
+        self._places = [(m.line, m.column) for m in messages]
+        self.clear_options()
+        self.add_options(
+            f"{m.line + 1}:{m.column + 1} {m.diagnostic.severity.value}: {m.diagnostic.message}" for m in messages
+        )
+        self.display = bool(messages)
+
+    @on(OptionList.OptionSelected)
+    def _selected(self, event: OptionList.OptionSelected) -> None:
+        event.stop()
+        self.post_message(self.Chosen(*self._places[event.option_index]))

@@ -1,0 +1,452 @@
+"""Live editing on a screen: the editor beside the panes, re-assembly in a worker, the
+panes following the new binary, diagnostics by line, validation, and saving.
+
+`EditingScreen` is mixed into the screen that shows a document (`class MainScreen(
+EditingScreen, …)`). `e` opens the editor over the module's text in place of the
+instruction list, the cursor on the selected instruction's line; the other panes stay
+and follow. Each edit goes to the session (`inspector.editing`); one re-assembly job runs
+at a time in a thread worker and edits made meanwhile are taken up by the next (the
+debounce; a job whose text has been overtaken is not shown). A good re-assembly becomes a
+new document (built in the worker, names shared with the opened one), which the screen
+swaps into the panes, keeping the selection; the words that differ from the file as
+opened are marked in the hex pane. While the text does not assemble the last good binary
+stays and the diagnostics show at their line:col. spirv-val runs on a good binary once
+the keys pause.
+
+Saving (`ctrl+s`, `f12` for "save as") goes through `inspector.editing.saving`: atomic,
+`FILE.bak` on the first save, a question before overwriting a file that changed on disk,
+and a message that keeps the edit when the write fails. `ask_before_quit` is the app's
+question when quitting with unsaved changes.
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+from textual import on, work
+from textual.binding import Binding
+from textual.geometry import Size
+from textual.screen import Screen
+
+from inspector.document import Document
+from inspector.lima_document import LimaDocument
+from inspector.editing.follow import edited_document
+from inspector.editing.lima_session import LimaEditSession
+from inspector.editing.runner import JobThread
+from inspector.editing.saving import (
+    ChangedOnDisk, SavedFile, SaveError, save_assembly, save_binary, save_lima,
+)
+from inspector.editing.session import AssemblyOutcome, EditSession, ValidationJob
+from inspector.editing.validation import Validation
+from inspector.screens.edit_dialogs import Question, SaveAs
+from inspector.widgets.asm_editor import AsmEditor, EditorMessages
+from inspector.widgets.cfg_view import CfgView
+from inspector.widgets.diagnostics_panel import DiagnosticsPanel
+from inspector.widgets.header_pane import HeaderPane
+from inspector.widgets.hex_view import HexView
+from inspector.widgets.instruction_list import InstructionList
+from inspector.widgets.lima_header import LimaHeader
+from inspector.widgets.lima_list import LimaInstructionList
+
+VALIDATE_AFTER = 0.6
+"""Seconds without an edit before spirv-val runs on the binary on screen."""
+SLOW_OPEN_BYTES = 1 << 20
+"""Modules from this size on take a noticeable while to open in the editor: say so."""
+TEXT_SUFFIXES = frozenset({".spvasm", ".asm", ".s", ".txt"})
+"""Save-as names that get the assembly text rather than the binary."""
+
+
+class EditingScreen(Screen):
+    """Live editing for a screen over a document (see the module's docstring). The host
+    screen has `document`, `select` and the panes (`#list` among them); a SPIR-V screen
+    also `selection`, `search`, `function_graphs()` for the CFG pane, `show_diagnostics()`
+    and `build_index()`, a Lima one `selected`."""
+
+    BINDINGS = [
+        Binding("e", "edit", "Edit", show=False, id="edit.open",
+                tooltip="Edit the module as assembly text (escape: back to the panes)"),
+        Binding("ctrl+s", "save", "Save", show=False, id="edit.save",
+                tooltip="Save the edited module over the file (FILE.bak keeps the original)"),
+        Binding("f12", "save_as", "Save as", show=False, id="edit.save_as",
+                tooltip="Save the edited module elsewhere: binary, assembly text (.spvasm), Lima raw stream or MBS"),
+    ]
+
+    edit_session: EditSession | LimaEditSession | None = None
+    """The editing session, once `e` has opened it."""
+    saved_file: SavedFile | None = None
+    """The opened file, as saving over it goes."""
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.edit_latencies: list[float] = []
+        """Seconds from each edit to the panes showing its binary (or its errors)."""
+        self._edited_at: dict[int, float] = {}
+        self._validating = False
+        self._validation_timer = None
+        self._told_validation_off = False
+        self._jobs: JobThread | None = None
+        self._index_stale = False
+        """True when the document changed since the whole-module index was asked for."""
+
+    # -- opening and closing the editor ------------------------------------------
+
+    @property
+    def lima_editing(self) -> bool:
+        """True in Lima mode."""
+        return isinstance(self.document, LimaDocument)
+
+    @property
+    def editor(self) -> AsmEditor | None:
+        """The editor, once opened."""
+        found = self.query(AsmEditor)
+        return found.first() if found else None
+
+    def action_edit(self) -> None:
+        """Open the editor (preparing the session in a worker the first time)."""
+        if self.edit_session is None:
+            if len(self.document.data) > SLOW_OPEN_BYTES:
+                self.notify("Preparing the editor: the whole module's text and its first assembly…", timeout=4)
+            self._open_session(self.document)
+        else:
+            self._show_editor()
+
+    @work(thread=True, exclusive=True, group="edit-open")
+    def _open_session(self, document) -> None:
+        """The session and its first assembly (the whole text's: seconds on a huge module)."""
+        if isinstance(document, Document):
+            session = EditSession.open(document.data, hints=document.names(False).id_hints())
+        else:
+            session = LimaEditSession.open(document.data)
+        job = session.request()
+        outcome = job.run() if job is not None else None
+        self.app.call_from_thread(self._session_ready, session, outcome)
+
+    def _session_ready(self, session: EditSession | LimaEditSession, outcome) -> None:
+        if outcome is not None:
+            session.accept(outcome)
+        self.edit_session = session
+        path = getattr(self.document, "path", None) or (Path(self.document.name) if self.lima_editing else None)
+        self.saved_file = SavedFile(path) if path is not None and Path(path).exists() else None
+        self._show_editor()
+        self._show_messages()
+
+    def _cursor_line(self) -> int:
+        """The whole text's line of the selected instruction."""
+        session = self.edit_session
+        if isinstance(session, LimaEditSession):
+            return session.line_of_instruction(self.selected or 0)
+        line = session.line_of_word(self.selection.word) if self.selection is not None else None
+        return line if line is not None else 0
+
+    def _show_editor(self) -> None:
+        session = self.edit_session
+        assert session is not None
+        line = self._cursor_line()
+        start, end = session.window(line) if isinstance(session, EditSession) else (0, len(session.lines))
+        text = "\n".join(session.lines[start:end])
+        editor = self.editor
+        listing = self.query_one("#list")
+        if editor is None:
+            editor = AsmEditor(text, lima=self.lima_editing, first_line=start, id="editor")
+            editor.border_title = f"Editing · {getattr(self.document, 'name', '')}"
+            messages = EditorMessages(id="edit-messages")
+            messages.display = False
+            listing.parent.mount(editor, messages, after=listing)
+            self.call_after_refresh(self._place_cursor, line)
+        elif not editor.first_line <= line < editor.first_line + editor.document.line_count:
+            editor.load_window(text, start, line)  # a huge module's window, moved
+        else:
+            self._place_cursor(line)
+        listing.display = False
+        editor.display = True
+        self.query_one(EditorMessages).display = bool(session.messages())
+        editor.focus()
+        self._show_messages()
+
+    def _place_cursor(self, line: int) -> None:
+        editor = self.editor
+        if editor is not None:
+            editor.move_cursor((max(0, line - editor.first_line), 0), center=True)
+
+    @on(AsmEditor.Closed)
+    def _editor_closed(self, message: AsmEditor.Closed) -> None:
+        message.stop()
+        self._follow_line(message.line)
+        listing = self.query_one("#list")
+        message.editor.display = False
+        self.query_one(EditorMessages).display = False
+        listing.display = True
+        listing.focus()
+        if self._index_stale:
+            self._index_stale = False
+            self.build_index()
+
+    @on(AsmEditor.CursorLineChanged)
+    def _cursor_line_changed(self, message: AsmEditor.CursorLineChanged) -> None:
+        message.stop()
+        self._follow_line(message.line)
+
+    def _follow_line(self, line: int) -> None:
+        """Select the instruction on the editor's line in the panes."""
+        session = self.edit_session
+        if isinstance(session, LimaEditSession):
+            index = session.instruction_of_line(line)
+            if index is not None and index < len(self.document.instructions):
+                self.select(index)
+        elif isinstance(session, EditSession) and isinstance(self.document, Document):
+            word = session.word_of_line(line)
+            if word is not None:
+                self.select(self.document.select_word(word))
+
+    @on(EditorMessages.Chosen)
+    def _message_chosen(self, message: EditorMessages.Chosen) -> None:
+        message.stop()
+        editor = self.editor
+        if editor is not None:
+            row = message.line - editor.first_line
+            if 0 <= row < editor.document.line_count:
+                editor.move_cursor((row, message.column), center=True)
+            editor.focus()
+
+    # -- edits and re-assembly ---------------------------------------------------------
+
+    @on(AsmEditor.TextEdited)
+    def _text_edited(self, message: AsmEditor.TextEdited) -> None:
+        message.stop()
+        session = self.edit_session
+        if session is None:
+            return
+        generation = session.replace_lines(message.start, message.end, message.lines)
+        self._edited_at[generation] = time.perf_counter()
+        if self._validation_timer is not None:
+            self._validation_timer.stop()
+            self._validation_timer = None
+        self._assemble_next()
+
+    def _assemble_next(self) -> None:
+        """Start the next job, unless one runs or the newest text is assembled."""
+        session = self.edit_session
+        job = session.request() if session is not None else None
+        if job is not None:
+            if self._jobs is None:
+                self._jobs = JobThread("spvinspect-assembly", self._job_failed)
+            self._jobs.submit(lambda: self._run_job(job, session))
+
+    def _job_failed(self, error: BaseException) -> None:
+        """A job raised (a bug): say so in words, and let the next edit try again."""
+        def report() -> None:
+            if self.edit_session is not None:
+                self.edit_session.accept(AssemblyOutcome(-1, None, []))
+            self.notify(f"re-assembly failed: {type(error).__name__}: {error}", severity="error", timeout=10)
+        self.app.call_from_thread(report)
+
+    def on_unmount(self) -> None:
+        if self._jobs is not None:
+            self._jobs.stop()
+
+    def _run_job(self, job, session) -> None:
+        """Re-assemble, and for a good binary of the newest text, its document (both on
+        the job thread)."""
+        outcome = job.run(session.cancelled(job.generation))
+        document = None
+        if outcome.generation == session.generation:
+            document = self.edited_document(session, outcome)
+        self.app.call_from_thread(self._assembled, session, outcome, document)
+
+    def edited_document(self, session, outcome):
+        """The document the panes show for a job's good binary, or None (on the job thread)."""
+        if isinstance(outcome, AssemblyOutcome):
+            state = outcome.state
+            if state is None:
+                return None
+            return edited_document(self.document, state.binary, session.change_since_shown(state))
+        return None if outcome.data is None else type(self.document)(outcome.data, self.document.name)
+
+    def _assembled(self, session, outcome, document) -> None:
+        if session is not self.edit_session:
+            return
+        if session.accept(outcome):
+            if document is not None:
+                self.show_edited_document(document)
+                self.mark_changed_words(session.changed)
+            self._show_messages()
+            self.call_after_refresh(self._shown, outcome.generation)
+            if isinstance(session, EditSession) and session.state is not None:
+                self._validation_timer = self.set_timer(VALIDATE_AFTER, self._validate)
+        self._assemble_next()
+
+    def _shown(self, generation: int) -> None:
+        """The panes have been painted with the binary (or the errors) of `generation`."""
+        now = time.perf_counter()
+        for edited in [g for g in self._edited_at if g <= generation]:
+            self.edit_latencies.append(now - self._edited_at.pop(edited))
+
+    def show_edited_document(self, document: Document | LimaDocument) -> None:
+        """Put the document of an edit's binary into the panes, keeping the selection on
+        the editor's line (or on the same word)."""
+        if isinstance(document, LimaDocument):
+            self._show_lima_document(document)
+            return
+        kept = self.selection
+        self.document = document
+        listing = self.query_one(InstructionList)
+        listing.document = document
+        listing.rows_changed()
+        header = self.query_one(HeaderPane)
+        header.document = document
+        header.refresh()
+        module = document.module
+        self.query_one(HexView).load(module.words, trailing_bytes=module.trailing_bytes, tail_offset=module.tail_offset)
+        self.query_one(CfgView).set_graphs(self.function_graphs())
+        self.search.forget_matches()
+        self._index_stale = True
+        self.show_diagnostics()
+        editor = self.editor
+        word = None
+        if editor is not None and editor.display and isinstance(self.edit_session, EditSession):
+            word = self.edit_session.word_of_line(editor.first_line + editor.cursor_location[0])
+        if word is None and kept is not None:
+            word = kept.word
+        self.selection = document.select_word(word or 0)
+
+    def _show_lima_document(self, document: LimaDocument) -> None:
+        """Lima mode's panes over the edited program, on the editor's instruction."""
+        self.document = document
+        words, trailing = document.hex_words()
+        tail = document.hex_word(document.decoded_words) if document.program.trailing_words else None
+        self.query_one(HexView).load(words, trailing_bytes=trailing, tail_offset=tail)
+        listing = self.query_one(LimaInstructionList)
+        listing.document = document
+        listing.virtual_size = Size(listing.virtual_size.width, document.row_count)
+        listing.refresh()
+        header = self.query_one(LimaHeader)
+        header.document = document
+        header.clear()
+        header._add(header.root, document.header, depth=0)
+        panel = self.query_one(DiagnosticsPanel)
+        panel.show_diagnostics(list(document.located_diagnostics))
+        panel.set_class(not document.located_diagnostics, "-empty")
+        editor = self.editor
+        line = editor.first_line + editor.cursor_location[0] if editor is not None else 0
+        index = self.edit_session.instruction_of_line(line) or 0
+        if document.instructions:
+            self.select(min(index, len(document.instructions) - 1))
+
+    def mark_changed_words(self, changed) -> None:
+        """Mark the words changed since the file was opened in the hex pane."""
+        if isinstance(self.document, LimaDocument):
+            cells = (self.document.hex_word_of_file_word(w) for start, end in changed.ranges for w in range(start, end))
+            changed = frozenset(cell for cell in cells if cell is not None)
+        hex_view = self.query_one(HexView)
+        if hex_view.changed != changed:
+            hex_view.mark_changed(changed)
+
+    # -- messages and validation -----------------------------------------------------
+
+    def _show_messages(self) -> None:
+        session = self.edit_session
+        editor = self.editor
+        if session is None or editor is None:
+            return
+        messages = session.messages()
+        editor.show_messages(messages)
+        listed = self.query_one(EditorMessages)
+        listed.show_messages(messages)
+        listed.display = editor.display and bool(messages)
+        state = "" if session.assembles else " · does not assemble: the last good binary is shown"
+        editor.border_title = f"Editing · {getattr(self.document, 'name', '')}" + (" ●" if session.modified else "") + state
+
+    def _validate(self) -> None:
+        """spirv-val on the binary on screen, one run at a time."""
+        self._validation_timer = None
+        session = self.edit_session
+        if self._validating or not isinstance(session, EditSession):
+            return
+        job = session.validation_job()
+        if job is not None:
+            self._validating = True
+            self._run_validation(job, session)
+
+    @work(thread=True, group="edit-validation")
+    def _run_validation(self, job: ValidationJob, session: EditSession) -> None:
+        validation = job.run()
+        self.app.call_from_thread(self._validated, session, job, validation)
+
+    def _validated(self, session: EditSession, job: ValidationJob, validation: Validation) -> None:
+        self._validating = False
+        if session is not self.edit_session:
+            return
+        if session.accept_validation(job, validation):
+            if validation.unavailable and not self._told_validation_off:
+                self._told_validation_off = True
+                self.notify(validation.unavailable, severity="warning", timeout=6)
+            self._show_messages()
+        elif not session.busy:
+            self._validate()
+
+    # -- saving ----------------------------------------------------------------------
+
+    @property
+    def unsaved(self) -> bool:
+        """True when the text differs from the file."""
+        return self.edit_session is not None and self.edit_session.modified
+
+    def action_save(self) -> None:
+        """Save the edited module over the opened file (save as when there is none)."""
+        if self.edit_session is None:
+            self.notify("Nothing edited: e opens the editor", timeout=3)
+        elif self.saved_file is None:
+            self.action_save_as()
+        else:
+            self._save(None)
+
+    def action_save_as(self) -> None:
+        """Ask where to save (binary, assembly text, Lima raw stream or MBS)."""
+        if self.edit_session is None:
+            self.notify("Nothing edited: e opens the editor", timeout=3)
+            return
+        kinds = "a .spvasm name saves the text, any other the binary"
+        if self.lima_editing:
+            kinds = "a .mbs name saves the MBS with the edited code, .s the text, any other the raw stream"
+        suggested = str(self.saved_file.path) if self.saved_file is not None else ""
+        self.app.push_screen(SaveAs(suggested, kinds), lambda path: path and self._save(Path(path)))
+
+    def _save(self, path: Path | None, overwrite: bool = False) -> None:
+        session = self.edit_session
+        file = self.saved_file or SavedFile(path)
+        try:
+            written = self._write(session, file, path, overwrite)
+        except ChangedOnDisk:
+            question = f"{file.path} changed on disk since it was opened. Overwrite it with the edit?"
+            self.app.push_screen(Question(question, "Overwrite"), lambda yes: yes and self._save(path, True))
+            return
+        except SaveError as error:
+            self.notify(str(error), severity="error", timeout=10)
+            return
+        if self.saved_file is None:
+            self.saved_file = file
+        self.notify(f"Saved {written}", timeout=3)
+        self._show_messages()
+
+    def _write(self, session, file: SavedFile, path: Path | None, overwrite: bool) -> Path:
+        """Write what `path`'s name asks for; marks the session saved over its own file."""
+        if path is not None and path.suffix.lower() in TEXT_SUFFIXES:
+            return save_assembly(session, file, path)
+        if isinstance(session, EditSession):
+            return save_binary(session, file, path, overwrite=overwrite)
+        mbs = getattr(self.document, "is_mbs", False) and (path is None or path.suffix.lower() == ".mbs")
+        written = save_lima(session.text, file, path, mbs=mbs, overwrite=overwrite)
+        if path is None or written == file.path:
+            session.mark_saved()
+        return written
+
+    def ask_before_quit(self) -> bool:
+        """With unsaved changes, ask whether to quit (and quit on yes); True when asking."""
+        if not self.unsaved:
+            return False
+        self.app.push_screen(
+            Question("The edit is not saved. Quit and lose it? (ctrl+s saves it first)", "Quit"),
+            lambda yes: yes and self.app.exit(),
+        )
+        return True

@@ -1,0 +1,281 @@
+"""Live editing in the app: `e` opens the editor on the selected instruction, typing
+re-assembles and the panes follow, errors show at their line:col while the last good
+binary stays, undo and redo, validation, saving with FILE.bak, the changed-on-disk and
+quit questions, and Lima mode's editor saving an MBS."""
+
+from __future__ import annotations
+
+import re
+import time
+from pathlib import Path
+
+import pytest
+from textual.widgets import Input
+
+import lima
+from inspector.app import InspectorApp
+from inspector.commands.open import EXAMPLE_MODULE
+from inspector.document import Document
+from inspector.lima_document import LimaDocument
+from inspector.screens.edit_dialogs import Question
+from inspector.widgets.asm_editor import AsmEditor, EditorMessages
+from inspector.widgets.hex_view import HexView
+from inspector.widgets.instruction_list import InstructionList
+from inspector_apps import make_app
+
+TIMEOUT = 20.0
+
+
+async def settled(pilot) -> None:
+    """Wait until the editor is open and its newest text is assembled and shown."""
+    app = pilot.app
+    deadline = time.monotonic() + TIMEOUT
+    while time.monotonic() < deadline:
+        await pilot.pause(0.02)
+        screen = app.screen
+        session = getattr(screen, "edit_session", None)
+        if session is not None and screen.editor is not None and not session.busy:
+            await pilot.pause()
+            return
+    raise AssertionError("the editor did not settle")
+
+
+async def open_editor(pilot, line_pattern: str | None = None) -> AsmEditor:
+    """`e`, then (optionally) the cursor to the end of the first line matching a pattern."""
+    await pilot.press("e")
+    await settled(pilot)
+    editor = pilot.app.screen.editor
+    if line_pattern is not None:
+        lines = pilot.app.screen.edit_session.lines
+        row = next(k for k, line in enumerate(lines) if re.search(line_pattern, line))
+        editor.move_cursor((row - editor.first_line, len(lines[row])))
+        await pilot.pause()
+    return editor
+
+
+def row_of_line(screen, line: int) -> int:
+    """The list row showing the instruction on a line of the text."""
+    return screen.document.select_word(screen.edit_session.word_of_line(line)).row
+
+
+async def test_e_opens_the_editor_on_the_selected_instruction(example_bytes):
+    app = make_app(example_bytes, "example.spv")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press(*"jjjjjjjjjjjj")
+        selected = app.screen.selection
+        editor = await open_editor(pilot)
+        line = editor.first_line + editor.cursor_location[0]
+        assert app.screen.edit_session.word_of_line(line) == selected.word
+        assert editor.has_focus and not app.screen.query_one(InstructionList).display
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.screen.query_one(InstructionList).has_focus and not editor.display
+
+
+async def test_typing_reassembles_and_the_panes_follow_with_the_changed_words_marked(example_bytes):
+    app = make_app(example_bytes, "example.spv")
+    async with app.run_test(size=(120, 40)) as pilot:
+        editor = await open_editor(pilot, r"= OpConstant %float \d")
+        screen = app.screen
+        line = editor.first_line + editor.cursor_location[0]
+        before = screen.document.row_text(row_of_line(screen, line))
+        await pilot.press("7")
+        await settled(pilot)
+        session = screen.edit_session
+        assert screen.document.data == session.binary != example_bytes
+        row = row_of_line(screen, line)
+        assert screen.document.row_text(row) != before and session.lines[line].strip().endswith("7")
+        words = [w for start, end in session.changed.ranges for w in range(start, end)]
+        assert words and all(w in screen.query_one(HexView).changed for w in words)
+        assert screen.selection.row == row  # the panes are on the editor's line
+        assert screen.edit_latencies
+
+
+async def test_a_syntax_error_shows_at_its_line_and_column_and_the_last_good_binary_stays(example_bytes):
+    app = make_app(example_bytes, "example.spv")
+    async with app.run_test(size=(120, 40)) as pilot:
+        editor = await open_editor(pilot, r"= OpTypeFloat 32$")
+        screen = app.screen
+        line = editor.first_line + editor.cursor_location[0]
+        column = editor.cursor_location[1]
+        await pilot.press("x")
+        await settled(pilot)
+        session = screen.edit_session
+        assert not session.assembles
+        (message,) = session.messages()
+        assert (message.line, message.column) == (line, column - 2)  # at the literal "32x"
+        assert screen.document.data == example_bytes  # the last good binary stays
+        listed = screen.query_one(EditorMessages)
+        assert listed.display and listed.option_count == 1
+        assert f"{line + 1}:{column - 1}" in str(listed.get_option_at_index(0).prompt)
+        assert editor.message_lines == [line - editor.first_line]
+        assert "error" in str(editor.border_subtitle)
+        await pilot.press("backspace")
+        await settled(pilot)
+        assert session.assembles and session.messages() == [] and not listed.display
+        assert screen.document.data == example_bytes
+
+
+async def test_undo_and_redo_reassemble(example_bytes):
+    app = make_app(example_bytes, "example.spv")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await open_editor(pilot, r"= OpConstant %int \d+$")
+        screen = app.screen
+        await pilot.press("9")
+        await settled(pilot)
+        edited = screen.document.data
+        assert edited != example_bytes
+        await pilot.press("ctrl+z")
+        await settled(pilot)
+        assert screen.document.data == example_bytes and not screen.edit_session.changed
+        await pilot.press("ctrl+y")
+        await settled(pilot)
+        assert screen.document.data == edited
+
+
+async def test_the_validator_speaks_on_a_module_an_edit_made_invalid(example_bytes):
+    app = make_app(example_bytes, "example.spv")
+    async with app.run_test(size=(120, 40)) as pilot:
+        editor = await open_editor(pilot, r"^\s*OpReturn$")
+        screen = app.screen
+        lines = screen.edit_session.lines
+        row = editor.cursor_location[0]
+        editor.replace("OpNop", (row, len(lines[editor.first_line + row]) - len("OpReturn")),
+                       (row, len(lines[editor.first_line + row])))
+        await settled(pilot)
+        assert screen.edit_session.assembles
+        deadline = time.monotonic() + TIMEOUT
+        while screen.edit_session.validation is None and time.monotonic() < deadline:
+            await pilot.pause(0.05)
+        validation = screen.edit_session.validation
+        assert validation is not None and validation.unavailable is None and not validation.valid
+        found = [m for m in screen.edit_session.messages() if m.diagnostic.message.startswith("spirv-val:")]
+        assert found and screen.query_one(EditorMessages).option_count >= len(found)
+
+
+async def save_as(pilot, path: Path) -> None:
+    """f12, and the name typed in."""
+    await pilot.press("f12")
+    await pilot.pause()
+    pilot.app.screen.query_one(Input).value = str(path)
+    await pilot.press("enter")
+    await pilot.pause()
+
+
+def opened_from(path: Path, data: bytes) -> InspectorApp:
+    path.write_bytes(data)
+    return InspectorApp(Document(path.read_bytes(), path))
+
+
+async def test_ctrl_s_saves_keeping_the_original_as_bak(tmp_path, example_bytes):
+    path = tmp_path / "module.spv"
+    app = opened_from(path, example_bytes)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await open_editor(pilot, r"= OpConstant %float \d")
+        await pilot.press("5")
+        await settled(pilot)
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert path.read_bytes() == app.screen.edit_session.binary != example_bytes
+        assert (tmp_path / "module.spv.bak").read_bytes() == example_bytes
+        assert not app.screen.unsaved
+
+
+async def test_a_file_changed_on_disk_is_overwritten_only_when_the_user_says_so(tmp_path, example_bytes):
+    path = tmp_path / "module.spv"
+    app = opened_from(path, example_bytes)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await open_editor(pilot, r"= OpConstant %float \d")
+        await pilot.press("5")
+        await settled(pilot)
+        path.write_bytes(b"someone else's bytes")
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert isinstance(app.screen, Question)
+        await pilot.press("n")
+        await pilot.pause()
+        assert path.read_bytes() == b"someone else's bytes" and app.screen.unsaved
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        await pilot.press("y")
+        await pilot.pause()
+        assert path.read_bytes() == app.screen.edit_session.binary
+
+
+async def test_a_failed_save_says_why_and_keeps_the_edit(tmp_path, example_bytes):
+    path = tmp_path / "module.spv"
+    app = opened_from(path, example_bytes)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await open_editor(pilot, r"= OpConstant %float \d")
+        await pilot.press("5")
+        await settled(pilot)
+        await save_as(pilot, tmp_path / "missing" / "out.spv")
+        assert app.screen.unsaved and not (tmp_path / "missing").exists()
+        notices = [n.message for n in app._notifications]
+        assert any("cannot save" in n and "still in memory" in n for n in notices)
+
+
+async def test_save_as_spvasm_writes_the_text(tmp_path, example_bytes):
+    path = tmp_path / "module.spv"
+    app = opened_from(path, example_bytes)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await open_editor(pilot)
+        await save_as(pilot, tmp_path / "module.spvasm")
+        assert (tmp_path / "module.spvasm").read_text() == app.screen.edit_session.text
+
+
+async def test_quitting_with_unsaved_changes_asks(example_bytes):
+    app = make_app(example_bytes, "example.spv")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await open_editor(pilot, r"= OpConstant %float \d")
+        await pilot.press("5")
+        await settled(pilot)
+        await pilot.press("escape", "q")
+        await pilot.pause()
+        assert isinstance(app.screen, Question)
+        await pilot.press("n")
+        await pilot.pause()
+        assert app.return_code is None and not isinstance(app.screen, Question)
+        await pilot.press("q")
+        await pilot.pause()
+        await pilot.press("y")
+        await pilot.pause()
+        assert app.return_code == 0
+
+
+async def test_lima_mode_edits_and_saves_an_mbs(tmp_path):
+    import struct
+
+    def chunk(ident: bytes, body: bytes) -> bytes:
+        return ident + struct.pack("<I", len(body)) + body
+
+    words, _ = lima.assemble("mov.v0 $0 $1\nstop, mov.v0 $1 $0")
+    code = struct.pack(f"<{len(words)}I", *words)
+    fins = chunk(b"FINS", struct.pack("<III", 0, 2, 0))
+    path = tmp_path / "shader.mbs"
+    path.write_bytes(chunk(b"MBS1", chunk(b"CFRA", struct.pack("<I", 7) + fins + chunk(b"DBIN", code))))
+    app = InspectorApp(LimaDocument(path.read_bytes(), str(path)))
+    async with app.run_test(size=(120, 40)) as pilot:
+        editor = await open_editor(pilot, r"^mov\.v0 \$0 \$1$")
+        editor.insert("\nmov.v0 $2 $0")
+        await settled(pilot)
+        screen = app.screen
+        assert screen.edit_session.assembles and len(screen.document.instructions) == 3
+        assert screen.selected == 1 and editor.has_focus
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        saved = lima.decode(path.read_bytes())
+        assert len(saved.instructions) == 3 and (tmp_path / "shader.mbs.bak").exists()
+
+
+@pytest.mark.parametrize("size", [(120, 40)])
+def test_editor_snapshot(snap_compare, size):
+    async def edit(pilot) -> None:
+        await pilot.press(*"jjjjjjjjjjjjjjjjjjjj")
+        editor = await open_editor(pilot, r"= OpTypeFloat 32$")
+        editor.cursor_blink = False
+        await pilot.press("x")
+        await settled(pilot)
+
+    app = make_app(EXAMPLE_MODULE.read_bytes(), "example.spv", theme="spvinspect-dark")
+    assert snap_compare(app, terminal_size=size, run_before=edit)
