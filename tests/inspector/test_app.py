@@ -235,7 +235,7 @@ async def test_zoom_and_panes(example_bytes):
         assert not header.display and app.screen.query_one(InstructionList).has_focus
         assert hex_view.region.y == top  # the hex pane took the header's place
         instruction_list = app.screen.query_one(InstructionList)
-        await pilot.press("3", "x")  # the hex pane goes with its word detail
+        await pilot.press("4", "x")  # the hex pane goes with its word detail
         await pilot.pause()
         assert instruction_list.region.right == SIZE[0]  # the emptied column gave its width away
         await pilot.press("1")

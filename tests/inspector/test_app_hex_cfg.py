@@ -68,7 +68,7 @@ async def test_moving_the_hex_cursor_moves_the_list_and_keeps_the_focus():
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         instruction_list, hex_view, detail, _ = panes(app)
-        await pilot.press("3")
+        await pilot.press("4")
         assert hex_view.has_focus
         start = hex_view.cursor
         await pilot.press("right", "right", "right")
@@ -91,7 +91,7 @@ async def test_go_to_an_offset_from_the_hex_pane_and_back():
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         instruction_list, hex_view, _, _ = panes(app)
-        await pilot.press("3", "g")
+        await pilot.press("4", "g")
         assert isinstance(app.screen, GotoOffsetScreen)
         await pilot.press(*f"{target.offset * 4 + 4:#x}", "enter")
         await pilot.pause()
@@ -191,7 +191,7 @@ async def test_the_cfg_follows_the_list_and_moves_it_along_edges():
         graph = cfg.function
         assert graph is not None and cfg.block_id == graph.entry
         first_edge = graph.successors(graph.entry)[0]
-        await pilot.press("4", "down")  # along the chosen edge to the successor
+        await pilot.press("5", "down")  # along the chosen edge to the successor
         await settle(pilot)
         assert cfg.has_focus and cfg.block_id == first_edge
         selected = app.screen.selection
@@ -224,11 +224,11 @@ async def test_narrow_screen_opens_hex_and_cfg_zoomed():
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
         _, hex_view, detail, cfg = panes(app)
-        await pilot.press("3")
+        await pilot.press("4")
         await pilot.pause()
         assert hex_view.has_focus and hex_view in app.screen.maximized.walk_children()
         assert detail in app.screen.maximized.walk_children()  # the word detail comes along
-        await pilot.press("4")
+        await pilot.press("5")
         await pilot.pause()
         assert app.screen.maximized is cfg and cfg.has_focus
         await pilot.press("2")
@@ -239,10 +239,10 @@ async def test_narrow_screen_opens_hex_and_cfg_zoomed():
 def test_snapshot_hex_zoomed_80x24(snap_compare):
     """At 80x24 the hex pane opens zoomed, with the word detail under it."""
     app = make_app(EXAMPLE_MODULE.read_bytes(), name="example.spv")
-    assert snap_compare(app, terminal_size=(80, 24), run_before=settle, press=["]", "}", "j", "3", "right"])
+    assert snap_compare(app, terminal_size=(80, 24), run_before=settle, press=["]", "}", "j", "4", "right"])
 
 
 def test_snapshot_loop_function_120x40(snap_compare):
     """The CFG of a loop-heavy function beside the list, a block inside the inner loop selected."""
     app = make_app(module_bytes(NESTED_LOOPS), name="loops.spv")
-    assert snap_compare(app, terminal_size=(120, 40), run_before=settle, press=["]", "}", "4", "j", "j", "j"])
+    assert snap_compare(app, terminal_size=(120, 40), run_before=settle, press=["]", "}", "5", "j", "j", "j"])
