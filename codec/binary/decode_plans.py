@@ -88,7 +88,7 @@ class WordPlan(NamedTuple):
     type_index: int
     result_index: int
     all_ids: bool
-    """Every operand word is an id: checked with `min` and `max`."""
+    """Every operand word is an id: the decoder checks them with `0 in` and `max`."""
     ext_inst_set: str = ""
     """For an extended instruction: the import name of its set …"""
     ext_opname: str = ""
@@ -214,9 +214,8 @@ def word_plan(
 
 def words_fit(plan: WordPlan, operand_words: list[int], bound: int) -> bool:
     """True when every operand word is what the plan says (the trailing operand, which
-    needs more than the words, is checked by its decoder)."""
-    if plan.all_ids:
-        return min(operand_words) != 0 and max(operand_words) < bound
+    needs more than the words, is checked by its decoder). (The decoder checks a plan
+    whose words are all ids itself, with `0 in` and `max`.)"""
     for k in plan.ids:
         word = operand_words[k]
         if not word or word >= bound:

@@ -25,6 +25,7 @@ from itertools import repeat
 from codec.binary.decode_plans import CASE, ENUM, EXT_NUMBER, LITERAL, MASK, STRING, WordPlan
 from codec.binary.fast_forms import Form
 from codec.binary.model import NumberType
+from codec.grammar import OperandKind
 from codec.text.listing import INDENT, Listing, enum_text, quote_string
 from codec.text.number_format import format_number
 
@@ -63,6 +64,7 @@ class LineForms:
         self.first = 0
         """The word offset of the current run's first word."""
         self._whole: dict[int, str] = {}
+        self._spellings: dict[tuple[str, str], EnumTexts] = {}
 
     def prepare(self, run_words: list[int], first: int) -> None:
         """Look up the id text of every word of a run at once (with `numbers`, the words
@@ -183,19 +185,26 @@ class LineForms:
         converters: list[tuple[int, Callable[[int], str]]] = []
         for k, entry in enumerate(plan.entries):
             if entry.check in (ENUM, MASK) and entry.kind in ext_kinds:
-                kind = ext_kinds[entry.kind]
-                converters.append((k, lambda word, kind=kind: enum_text(kind, word)))
+                converters.append((k, self._enum_texts(ext_kinds[entry.kind], plan.ext_inst_set).__getitem__))
             elif entry.check == ENUM:
                 converters.append((k, value_names[entry.kind].__getitem__))
             elif entry.check == MASK:
-                kind = kinds[entry.kind]
-                converters.append((k, lambda word, kind=kind: enum_text(kind, word)))
+                converters.append((k, self._enum_texts(kinds[entry.kind]).__getitem__))
             elif entry.check == LITERAL:
                 converters.append((k, str))
             elif entry.check == CASE:
                 case_type = plan.case_type
                 converters.append((k, lambda word, case_type=case_type: format_number(word, case_type, 1)))
         return converters
+
+    def _enum_texts(self, kind: OperandKind, ext_inst_set: str = "") -> EnumTexts:
+        """The texts of `kind`'s values (of the extended set `ext_inst_set`'s, if given),
+        shared by every plan that shows them."""
+        key = (ext_inst_set, kind.kind)
+        found = self._spellings.get(key)
+        if found is None:
+            found = self._spellings[key] = EnumTexts(kind)
+        return found
 
     @staticmethod
     def _endings(piece: str) -> Callable[[int], str]:
@@ -210,6 +219,21 @@ class LineForms:
             return found
 
         return ending
+
+
+class EnumTexts(dict):
+    """The text of each value of one enum or mask kind, made on first use, so that a
+    form spells a value it has met before with one lookup (`__getitem__`)."""
+
+    __slots__ = ("kind",)
+
+    def __init__(self, kind: OperandKind) -> None:
+        super().__init__()
+        self.kind = kind
+
+    def __missing__(self, value: int) -> str:
+        text = self[value] = enum_text(self.kind, value)
+        return text
 
 
 def _literal(text: str) -> str:
