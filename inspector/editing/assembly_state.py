@@ -54,11 +54,12 @@ class Declared:
     header_bound: int | None = None
     """The bound the header comment asks for (the header's bound word is the larger of
     it and the ids'); None when the header words are given verbatim."""
-    has_switch: bool = True
-    """False when the text holds no OpSwitch: value types are then read by nothing."""
-    value_types_exact: bool = True
-    """False once an incremental edit left `value_types` not what a whole run would
-    make (only while no OpSwitch reads them)."""
+    selectors: Counter = field(default_factory=Counter)
+    """Id word → how many OpSwitch instructions it is the selector of: the only values
+    whose value types a later operand reads."""
+    stale: set[int] = field(default_factory=set)
+    """Numbers whose `value_types` entry an incremental edit left as it was (not a
+    selector then); a stretch making one a selector takes a whole assembly."""
 
 
 @dataclass(slots=True)
@@ -71,8 +72,9 @@ class DeclaredChanges:
     """Names no longer in the text."""
     types: dict
     value_types: dict[int, int]
-    value_types_exact: bool
-    has_switch: bool
+    stale: set[int]
+    selectors: dict[str, int]
+    """Changes to the selectors' counts."""
 
 
 @dataclass(slots=True)
@@ -124,8 +126,8 @@ class AssemblyState:
             declared.numbers.pop(name, None)
         declared.types.update(changes.types)
         declared.value_types.update(changes.value_types)
-        declared.value_types_exact = changes.value_types_exact
-        declared.has_switch = changes.has_switch
+        declared.stale |= changes.stale
+        declared.selectors.update(changes.selectors)
 
     @property
     def binary(self) -> bytes:
@@ -196,7 +198,7 @@ def assemble_full(lines: list[str], hints: dict[str, int]) -> FullAssembly:
         encoder.declared.types, encoder.declared.value_types, encoder.declared.imports, version,
         frozenset(numbered), preserve, pin_bound,
         None if header is not None and header.words is not None else header.bound if header is not None else 0,
-        "OpSwitch" in text,
+        switch_selectors(toks),
     )
     counts = Counter(tok for tok in toks if tok[:1] == "%")
     unpinned = _first_lines(lines, toks, list(islice(encoder.ids.numbers, pinned_count, None)))
@@ -261,6 +263,19 @@ def instruction_groups(
             group_lines.append(line + first_line)
             group_words.append(word + first_word)
     return group_lines, group_words
+
+
+def switch_selectors(toks: list[str]) -> Counter:
+    """The selector id word of each OpSwitch in `toks`, counted."""
+    found: Counter = Counter()
+    at = -1
+    try:
+        while True:
+            at = toks.index("OpSwitch", at + 1)
+            if at + 1 < len(toks):
+                found[toks[at + 1]] += 1
+    except ValueError:
+        return found
 
 
 def _first_lines(lines: list[str], toks: list[str], names: list[str]) -> dict[str, int] | None:

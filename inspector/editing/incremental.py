@@ -39,7 +39,9 @@ from codec.asm.plans import load_plans
 from codec.asm.quick import QuickEncoder
 from codec.diagnostics import Diagnostic
 from inspector.editing import new_names
-from inspector.editing.assembly_state import AssemblyState, instruction_groups, error_diagnostic
+from inspector.editing.assembly_state import (
+    AssemblyState, error_diagnostic, instruction_groups, switch_selectors,
+)
 
 
 class _Overlay(dict):
@@ -171,9 +173,11 @@ def splice(
     assigned, unpinned, dropped, bound = numbered
     number = encoder.ids.numbers.get
     old_number = state.declared.numbers.get
+    selectors = switch_selectors(new_toks)
+    selectors.subtract(switch_selectors(old_toks))
     tables = new_names.definition_changes(
         state, {old_number(name) for name in _defined(old_toks)}, {number(name) for name in _defined(new_toks)},
-        dict(declared.types), dict(declared.value_types), "OpSwitch" in new_toks, assigned, dropped,
+        dict(declared.types), dict(declared.value_types), selectors, number, assigned, dropped,
     )
     if tables is None:
         return None

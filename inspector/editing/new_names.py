@@ -7,9 +7,9 @@ appears first before the stretch keeps its place, and the names first appearing 
 stretch keep theirs (checked by numbering on past the stretch). The stretch's definitions
 may then differ from the old ones: a number newly defined records its type and value type
 (it was defined nowhere else: the tables had no entry), a number no longer defined must
-not have been a type. Value types are read only by OpSwitch; while the text has none
-they are kept as near as can be and marked inexact, and a stretch bringing an OpSwitch in
-then takes a whole assembly.
+not have been a type. Value types are read only for OpSwitch selectors: a value type
+that changes is left as it was and marked stale, unless it is a selector's (then, and
+when a stale one becomes a selector, the whole text is assembled).
 """
 
 from __future__ import annotations
@@ -121,10 +121,12 @@ def renumbered(
 
 def definition_changes(
     state: AssemblyState, old_numbers: set[int], new_numbers: set[int], own_types: dict, own_value_types: dict,
-    switch_in_stretch: bool, assigned: dict[str, int], dropped: list[str],
+    selector_changes: Counter, number_of, assigned: dict[str, int], dropped: list[str],
 ) -> DeclaredChanges | None:
     """The tables' changes for a stretch that defined `new_numbers` where it defined
-    `old_numbers`; None when a later operand could read them differently."""
+    `old_numbers` (`number_of`: an id word's number after the edit); None when a later
+    operand could read them differently: a type changed, or the value type of an
+    OpSwitch selector."""
     declared = state.declared
     types, value_types = declared.types, declared.value_types
     kept, added, removed = new_numbers & old_numbers, new_numbers - old_numbers, old_numbers - new_numbers
@@ -132,22 +134,18 @@ def definition_changes(
         return None
     if any(n in types for n in added) or any(n in types for n in removed):
         return None
-    has_switch = declared.has_switch or switch_in_stretch
-    exact = declared.value_types_exact
-    disagree = (
-        any(value_types.get(n) != own_value_types.get(n) for n in kept)
-        or any(n in value_types for n in added)
-        or any(n in value_types for n in removed)
-    )
-    if disagree:
-        if has_switch:
-            return None
-        exact = False
-    elif has_switch and not exact:
+    selectors = declared.selectors.copy()
+    selectors.update(selector_changes)
+    watched = {number_of(word) for word, count in selectors.items() if count > 0}
+    if any(number_of(word) in declared.stale for word in selector_changes if selectors[word] > 0):
+        return None
+    stale = {n for n in kept if value_types.get(n) != own_value_types.get(n)} | (removed & value_types.keys())
+    stale |= {n for n in added if n in value_types}
+    if stale & watched:
         return None
     return DeclaredChanges(
         assigned, dropped,
         {n: own_types[n] for n in added if n in own_types},
         {n: own_value_types[n] for n in added if n in own_value_types and n not in value_types},
-        exact, has_switch,
+        stale, {word: change for word, change in selector_changes.items() if change},
     )
