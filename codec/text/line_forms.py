@@ -136,7 +136,7 @@ class LineForms:
             if spell:
 
                 def result_spelled(words: list[int], offset: int, value: object, number_type: object) -> str:
-                    self.texts[offset - self.first] = "%%%d" % words[result_index]
+                    self.texts[offset - self.first] = "%" + str(words[result_index])
                     return piece
 
                 return result_spelled
@@ -168,7 +168,7 @@ class LineForms:
                     else format_number(value, number_type, size)  # type: ignore[arg-type]
                 )
             if spell:
-                texts[at] = "%%%d" % words[result_index]
+                texts[at] = "%" + str(words[result_index])
             elif moved:
                 texts[at] = texts[at + source]
             return endings(size)
