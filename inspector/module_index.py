@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import bisect
 from collections.abc import Iterator
+from itertools import islice
 from dataclasses import dataclass
 
 from codec.binary.model import HEADER_WORDS
@@ -57,22 +58,19 @@ class ModuleIndex:
         yield from self._jump_steps(raw)
         index = SearchIndex(raw)
         definitions: dict[int, int] = {}
-        add = index.add
         define = definitions.setdefault
         results = self._result_words()
         total = max(module.instruction_count, 1)
         row = 0
         # The disassembler's own pass, line forms and all (the same lines the list shows).
         for lines in Disassembler(module, names=self.names(raw)).line_runs():
-            for line in lines:
-                add(line)
-                result = next(results)
+            index.add_lines(lines)
+            for result in islice(results, len(lines)):
                 if result:
                     define(result, row)
                 row += 1
             yield row / total
-        for line in self.tail_lines:
-            add(line)
+        index.add_lines(self.tail_lines)
         index.finish()
         # The pass decoded every instruction in order: the diagnostics are complete.
         self.checked = True

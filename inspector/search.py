@@ -61,11 +61,18 @@ class SearchIndex:
         self._folded: str | None = None
         self.complete = False
 
-    def add(self, line: str) -> None:
-        """Append the next row's line (rows are added in order)."""
-        self._starts.append(self._length)
-        self._parts.append(line)
-        self._length += len(line) + 1
+    def add_lines(self, lines: list[str]) -> None:
+        """Append the next rows' lines (rows are added in order), kept joined: a large
+        module's index holds no string object for every line until `finish`."""
+        if not lines:
+            return
+        starts = self._starts
+        length = self._length
+        for line in lines:
+            starts.append(length)
+            length += len(line) + 1
+        self._length = length
+        self._parts.append("\n".join(lines))
 
     def finish(self) -> None:
         """Join the lines; the index answers queries from now on."""
