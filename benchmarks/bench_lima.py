@@ -8,8 +8,8 @@ Both run under the commands' garbage-collector policy (`few_collections`), as
 `spvinspect lima as` and `lima dis` do.
 
 Run: python benchmarks/bench_lima.py [--lines 10000,100000,1000000]
-Prints wall and CPU seconds (CPU time is steadier on a shared machine), then the
-1,000,000-line figure next to the target.
+Prints wall and CPU seconds (CPU time is steadier on a shared machine), the memory a
+decoded program holds per instruction, then the 1,000,000-line figure next to the target.
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+import tracemalloc
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -59,6 +60,16 @@ def disassemble(words: list[int]) -> list[str]:
     return lima.seed_lines(lima.decode(data))
 
 
+def decoded_bytes(words: list[int]) -> tuple[int, float]:
+    """(instructions, bytes `lima.decode` holds per instruction, as tracemalloc counts them)."""
+    data = b"".join(word.to_bytes(4, "little") for word in words)
+    tracemalloc.start()
+    program = lima.decode(data)
+    held, _peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    return len(program.instructions), held / max(1, len(program.instructions))
+
+
 def main() -> None:
     """Prints one row per size: lines, words, assembler and disassembler times."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -75,9 +86,14 @@ def main() -> None:
         assert len(shown) == lines
         print(f"{lines:>9} {len(words):>9}  {wall:>10.2f} /{cpu:>9.2f}  {cpu / lines * 1e6:>7.1f}"
               f"  {dis_wall:>10.2f} /{dis_cpu:>9.2f}")
+        if size == sizes[0]:
+            memory = decoded_bytes(words)
         if million is None and lines >= 1_000_000:
             million = (lines, wall, cpu)
         del words, shown
+    instructions, per_instruction = memory
+    print(f"lima.decode holds {per_instruction:,.0f} bytes per instruction ({instructions:,} instructions of"
+          f" the {sizes[0]:,}-line program, as tracemalloc counts them)")
     if million is None:
         print(f"1,000,000 lines: not measured (add 1000000 to --lines); target <= {TARGET_1M_SECONDS} s")
     else:

@@ -14,9 +14,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from codec.diagnostics import Severity
-from lima.decoder import fields_size, words_needed
+from lima.decoder import words_needed
 from lima.encoder import pack_bits, split_words
 from lima.fields import CONTROL, FieldSpec
+from lima.model import fields_size
 from lima.seed_ops import ParsedOp, field_by_name
 from lima.syntax import Token
 

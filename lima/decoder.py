@@ -1,44 +1,17 @@
-"""Words -> instructions: split the stream by `count`, the fields by the presence bits."""
+"""Words -> instructions: the stream split by `count`, with a diagnostic where a count and the
+fields its presence bits name disagree (an instruction reads its fields from its words)."""
 
 from __future__ import annotations
 
 import struct
 from collections.abc import Sequence
-from functools import cache
 
 from codec.diagnostics import Diagnostic, Severity
-from lima.fields import CONTROL, FIELDS, FieldSpec, Layout
-from lima.meanings import meaning
-from lima.model import BitRange, Field, Instruction, LayoutView, LimaProgram
+from lima.fields import CONTROL, FIELDS
+from lima.model import Instruction, LimaProgram, fields_size
 
-
-def words_to_int(words: Sequence[int]) -> int:
-    """The words as one little-endian integer: bit 0 is bit 0 of the first word."""
-    value = 0
-    for i, word in enumerate(words):
-        value |= (word & 0xFFFFFFFF) << (32 * i)
-    return value
-
-
-def read_ranges(layout: Layout, raw: int, base_bit: int) -> tuple[BitRange, ...]:
-    """`raw` split by `layout`; `base_bit` is where the field starts in the instruction."""
-    return tuple(
-        BitRange(
-            spec.name,
-            spec.first_bit,
-            spec.width,
-            spec.extract(raw),
-            meaning(spec.kind, spec.extract(raw)),
-            base_bit + spec.first_bit,
-        )
-        for spec in layout.ranges
-    )
-
-
-@cache
-def fields_size(presence: int) -> int:
-    """Total bits of the fields whose presence bits are set."""
-    return sum(spec.size for spec in FIELDS if presence & (1 << spec.index))
+_COUNT = CONTROL.range("count")
+_PRESENCE = CONTROL.range("fields")
 
 
 def words_needed(presence: int) -> int:
@@ -46,50 +19,20 @@ def words_needed(presence: int) -> int:
     return 1 + (fields_size(presence) + 31) // 32
 
 
-def _read_field(spec: FieldSpec, value: int, bit: int, word_offset: int, available: int) -> Field:
-    raw = (value >> bit) & ((1 << spec.size) - 1)
-    chosen = spec.layout_for(raw)
-    others = tuple(
-        LayoutView(other.name, read_ranges(other, raw, bit))
-        for other in spec.layouts
-        if other is not chosen
-    )
-    return Field(
-        index=spec.index,
-        name=spec.name,
-        layout=chosen.name,
-        word_offset=word_offset + bit // 32,
-        bit_offset=bit,
-        width=spec.size,
-        raw=raw,
-        ranges=read_ranges(chosen, raw, bit),
-        alternatives=others,
-        missing_bits=max(0, bit + spec.size - available),
-    )
-
-
 def decode_instruction(
     index: int, word_offset: int, words: Sequence[int]
 ) -> tuple[Instruction, list[Diagnostic]]:
     """One instruction from exactly its `count` words; diagnostics for what does not fit."""
-    value = words_to_int(words)
-    available = 32 * len(words)
-    control = read_ranges(CONTROL, value & 0xFFFFFFFF, 0)
-    presence = CONTROL.extract(value, "fields")
-    diagnostics: list[Diagnostic] = []
-    fields = []
-    bit = 32
-    for spec in FIELDS:
-        if presence & (1 << spec.index):
-            fields.append(_read_field(spec, value, bit, word_offset, available))
-            bit += spec.size
+    presence = _PRESENCE.extract(words[0])
     needed = words_needed(presence)
+    diagnostics: list[Diagnostic] = []
     if needed > len(words):
+        names = ", ".join(spec.name for spec in FIELDS if presence & (1 << spec.index))
+        missing = 32 + fields_size(presence) - 32 * len(words)
         diagnostics.append(
             Diagnostic(
-                f"instruction {index}: its fields ({', '.join(f.name for f in fields)}) need "
-                f"{needed} words but count is {len(words)}; the {bit - available} missing bits "
-                "read as zero",
+                f"instruction {index}: its fields ({names}) need {needed} words but count is "
+                f"{len(words)}; the {missing} missing bits read as zero",
                 word_offset=word_offset,
             )
         )
@@ -102,12 +45,7 @@ def decode_instruction(
                 word_offset=word_offset,
             )
         )
-    padding = None
-    if bit < available:
-        pad_value = value >> bit
-        padding = BitRange("padding", bit, available - bit, pad_value, meaning("padding", pad_value), bit)
-    instruction = Instruction(index, word_offset, tuple(words), control, tuple(fields), padding)
-    return instruction, diagnostics
+    return Instruction(index, word_offset, tuple(words)), diagnostics
 
 
 def decode_words(words: Sequence[int]) -> LimaProgram:
@@ -119,7 +57,7 @@ def decode_words(words: Sequence[int]) -> LimaProgram:
     if total == 0:
         diagnostics.append(Diagnostic("no instruction words", word_offset=0))
     while offset < total:
-        count = CONTROL.extract(words[offset], "count")
+        count = _COUNT.extract(words[offset])
         index = len(instructions)
         if count == 0:
             diagnostics.append(

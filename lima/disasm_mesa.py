@@ -74,8 +74,8 @@ def _varying_source(f: Field) -> str:
 
 
 def _varying(f: Field, offset: int) -> str:
-    imm = {r.name: r.value for r in f.view("index")}
-    reg = {r.name: r.value for r in f.view("register")}
+    imm = f.values("index")
+    reg = f.values("register")
     source_type, perspective = imm["source_type"], imm["perspective"]
     text = "load"
     if source_type < 2 and perspective:

@@ -9,14 +9,17 @@ from __future__ import annotations
 
 from lima.asm_words import branch_next_count
 from lima.decoder import words_needed
+from lima.fields import CONTROL
 from lima.meanings import COMPONENTS, half_text, index_text, mask_text, sign_extend
-from lima.model import BitRange, Field, Instruction, LimaProgram
+from lima.model import Field, Instruction, LimaProgram
 from lima.ops import op_name, op_sources
 from lima.seed_ops import BRANCH_CONDITIONS, OUTMODS, parse_op
 from lima.syntax import Token, scalar_source_text, vector_source_text
 
 _OUTMOD_SUFFIX = {value: suffix for suffix, value in OUTMODS.items()}
 _SIGNED = {"constant_lod_bias": 9, "target": 27}
+_CONTROL_UNKNOWN = tuple(r.name for r in CONTROL.ranges if r.kind == "unknown")
+"""Control ranges nobody has named, written as `{name=value}` when set."""
 
 
 def _vdest(reg: int, mask: int) -> str:
@@ -163,11 +166,10 @@ def _op_text(f: Field, target: str) -> str:
     return printers[f.name](f)
 
 
-def _override(bit_range: BitRange) -> str:
-    value = bit_range.value
-    if bit_range.name in _SIGNED:
-        return f"{{{bit_range.name}={sign_extend(value, _SIGNED[bit_range.name])}}}"
-    return f"{{{bit_range.name}={value if value < 10 else hex(value)}}}"
+def _override(name: str, value: int) -> str:
+    if name in _SIGNED:
+        return f"{{{name}={sign_extend(value, _SIGNED[name])}}}"
+    return f"{{{name}={value if value < 10 else hex(value)}}}"
 
 
 def op_line(f: Field, offset: int, labels: dict[int, str], starts: dict[int, int]) -> str:
@@ -179,7 +181,7 @@ def op_line(f: Field, offset: int, labels: dict[int, str], starts: dict[int, int
     implied = parse_op(Token(head, 1), [Token(t, 1) for t in operands]).values
     if f.layout == "branch":
         implied.update(target=f["target"], next_count=branch_next_count(absolute, starts))
-    extra = [_override(r) for r in f.ranges if r.value != implied[r.name]]
+    extra = [_override(name, value) for name, value in f.values().items() if value != implied[name]]
     return " ".join([text, *extra])
 
 
@@ -197,9 +199,10 @@ def instruction_line(
         items.append(f"next_count {instruction.control_value('next_count')}")
     if instruction.control_value("prefetch") != int(next_count != 0):
         items.append(f"prefetch {instruction.control_value('prefetch')}")
-    items += [_override(r) for r in instruction.control if r.name.startswith("unknown") and r.value]
-    if instruction.padding and instruction.padding.value:
-        items.append(_override(instruction.padding))
+    items += [_override(name, value) for name in _CONTROL_UNKNOWN if (value := instruction.control_value(name))]
+    padding = instruction.padding
+    if padding and padding.value:
+        items.append(_override(padding.name, padding.value))
     return ", ".join(items) or "nop"
 
 

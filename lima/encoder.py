@@ -45,10 +45,7 @@ def _values(ranges: Iterable[BitRange]) -> dict[str, int]:
 def encode_instruction(instruction: Instruction) -> tuple[int, ...]:
     """The words of a decoded instruction, rebuilt from its ranges alone."""
     control = CONTROL.pack(_values(instruction.control))
-    fields = [
-        (FIELDS[f.index], FIELDS[f.index].layout(f.layout).pack(_values(f.ranges)))
-        for f in instruction.fields
-    ]
+    fields = [(FIELDS[f.index], FIELDS[f.index].layout(f.layout).pack(f.values())) for f in instruction.fields]
     padding = instruction.padding.value if instruction.padding else 0
     return pack_instruction(control, fields, padding, CONTROL.extract(control, "count"))
 
