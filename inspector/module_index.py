@@ -78,8 +78,13 @@ class ModuleIndex:
         if self._definitions is None:
             self._drop_invalid_definers(definitions)
             yield 1.0
-            names = self.names(False)
-            self._ids_by_name = {names.name(id_): id_ for id_ in definitions}
+            table = self.names(False).table()
+            ids = list(definitions)
+            by_name: dict[str, int] = {}
+            for start in range(0, len(ids), NAMING_BATCH * 64):
+                by_name.update({table.get(id_) or str(id_): id_ for id_ in ids[start : start + NAMING_BATCH * 64]})
+                yield 1.0
+            self._ids_by_name = by_name
             self._definitions = definitions
         self._indexes[raw] = index
         yield 1.0
