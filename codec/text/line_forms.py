@@ -106,7 +106,8 @@ class LineForms:
         # With numbers for ids, a right-aligned result id is spelled by the form.
         spell = bool(self.numbers and indent and result_index >= 0)
         # The result id is shown first; when it is not the first operand (after its
-        # type) or must be spelled, the first word's field shows it and its own is skipped.
+        # type) or must be spelled, the first word's field shows it and its own is
+        # skipped (emptied: skipping a number would still spell it).
         moved = result_index > 0 or spell
         spelled = {k for k, _ in converters} | {trailing}
         # The extended instruction's name is the same for every instruction of the plan:
@@ -136,7 +137,9 @@ class LineForms:
             if spell:
 
                 def result_spelled(words: list[int], offset: int, value: object, number_type: object) -> str:
-                    self.texts[offset - self.first] = "%" + str(words[result_index])
+                    texts = self.texts
+                    at = offset - self.first
+                    texts[at], texts[at + source] = "%" + str(words[result_index]), ""
                     return piece
 
                 return result_spelled
@@ -144,7 +147,7 @@ class LineForms:
             def result_first(words: list[int], offset: int, value: object, number_type: object) -> str:
                 texts = self.texts
                 at = offset - self.first
-                texts[at] = texts[at + source]
+                texts[at], texts[at + source] = texts[at + source], ""
                 return piece
 
             return result_first
@@ -168,9 +171,9 @@ class LineForms:
                     else format_number(value, number_type, size)  # type: ignore[arg-type]
                 )
             if spell:
-                texts[at] = "%" + str(words[result_index])
+                texts[at], texts[at + source] = "%" + str(words[result_index]), ""
             elif moved:
-                texts[at] = texts[at + source]
+                texts[at], texts[at + source] = texts[at + source], ""
             return endings(size)
 
         return form
