@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import struct
+
 from codec.binary.decoder import decode
+from codec.grammar import load_grammar
 from inspector.document import Document, looks_like_spirv
 from inspector.selection import JumpHistory, Selection
 
@@ -151,6 +154,35 @@ def test_search_waits_for_the_index(example_document):
     steps = list(example_document.index_steps())
     assert steps[0] == 0.0 and steps[-1] == 1.0
     assert example_document.search(query)
+
+
+def invalid_definer_first(example: bytes) -> bytes:
+    """The example with an OpTypeVector too short to be valid in front of OpTypeVoid,
+    its result word naming the void type's id."""
+    module = decode(example)
+    words = list(struct.unpack(f"<{len(example) // 4}I", example))
+    void = next(i for i in module.instructions if i.opname == "OpTypeVoid")
+    vector = load_grammar().by_name["OpTypeVector"].opcode
+    words[void.offset : void.offset] = [(2 << 16) | vector, void.result_id]
+    return struct.pack(f"<{len(words)}I", *words)
+
+
+def test_the_index_holds_every_row_as_shown_and_each_id_at_its_first_valid_definition(example_bytes, broken_bytes):
+    for data in (example_bytes, broken_bytes, invalid_definer_first(example_bytes)):
+        document = Document(data)
+        module = decode(data)
+        for raw in (False, True):
+            index = indexed(document, raw).search_index(raw)
+            starts = [*index._starts, len(index.text) + 1]
+            assert index.rows == document.row_count
+            for row in range(document.row_count):
+                assert index.text[starts[row] : starts[row + 1] - 1] == document.row_text(row, raw), row
+        first: dict[int, int] = {}
+        for row, inst in enumerate(module.instructions):
+            if inst.valid and inst.result_id:
+                first.setdefault(inst.result_id, row)
+        assert {id_: document.definition(id_) for id_ in first} == first
+        assert document.ids_defined == len(first)
 
 
 def test_functions_and_blocks(example_document):
