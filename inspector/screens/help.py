@@ -125,6 +125,8 @@ LIMA_PANES: tuple[PaneHelp, ...] = (
 """The panes of Lima mode."""
 
 EVERYWHERE = "Everywhere"
+DESCRIPTION_WIDTH = 24
+"""Cells of the keys table's description column at most (wider ones wrap)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -177,7 +179,9 @@ def _keys_table(actions: Sequence[BoundAction], widths: tuple[int, int]) -> Tabl
     file's keys table remaps); `widths` lines up every section's columns."""
     table = Table.grid(padding=(0, 2))
     table.add_column(style="bold", no_wrap=True, min_width=widths[0])
-    table.add_column(no_wrap=True, min_width=widths[1])
+    # A long description wraps rather than pushing the tooltip and the id off screen.
+    description = min(widths[1], DESCRIPTION_WIDTH)
+    table.add_column(min_width=description, max_width=description)
     table.add_column(style="dim", ratio=1)
     for action in actions:
         more = Text(action.tooltip if action.tooltip != action.description else "")
