@@ -49,8 +49,14 @@ from inspector.widgets.instruction_list import InstructionList
 from inspector.widgets.lima_header import LimaHeader
 from inspector.widgets.lima_list import LimaInstructionList
 
+CFG_AFTER = 0.4
+"""Seconds without a new binary before the CFG pane lays out the edited function."""
 VALIDATE_AFTER = 0.6
 """Seconds without an edit before spirv-val runs on the binary on screen."""
+TYPED_IN_EDITOR = frozenset({"search"})
+"""The screen's priority actions whose keys the editor types instead."""
+KEY_EDIT_WINDOW = 1.0
+"""An edit this soon after a key is that key's (for `edit_latencies`)."""
 SLOW_OPEN_BYTES = 1 << 20
 """Modules from this size on take a noticeable while to open in the editor: say so."""
 TEXT_SUFFIXES = frozenset({".spvasm", ".asm", ".s", ".txt"})
@@ -80,7 +86,7 @@ class EditingScreen(Screen):
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
         self.edit_latencies: list[float] = []
-        """Seconds from each edit to the panes showing its binary (or its errors)."""
+        """Seconds from each edit's key to the panes painted with its binary (or its errors)."""
         self._edited_at: dict[int, float] = {}
         self._validating = False
         self._validation_timer = None
@@ -88,6 +94,15 @@ class EditingScreen(Screen):
         self._jobs: JobThread | None = None
         self._index_stale = False
         """True when the document changed since the whole-module index was asked for."""
+        self._cfg_timer = None
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Keys the screen takes before the focused widget (search's `/`) are typed
+        into the editor while it has the focus."""
+        editor = self.editor
+        if action in TYPED_IN_EDITOR and editor is not None and editor.has_focus:
+            return False
+        return super().check_action(action, parameters)
 
     # -- opening and closing the editor ------------------------------------------
 
@@ -218,7 +233,10 @@ class EditingScreen(Screen):
         if session is None:
             return
         generation = session.replace_lines(message.start, message.end, message.lines)
-        self._edited_at[generation] = time.perf_counter()
+        # From the key that made the edit (the app notes when each input event came).
+        now = time.monotonic()
+        key = getattr(self.app, "last_input", 0.0)
+        self._edited_at[generation] = key if now - key < KEY_EDIT_WINDOW else now
         if self._validation_timer is not None:
             self._validation_timer.stop()
             self._validation_timer = None
@@ -278,7 +296,7 @@ class EditingScreen(Screen):
 
     def _shown(self, generation: int) -> None:
         """The panes have been painted with the binary (or the errors) of `generation`."""
-        now = time.perf_counter()
+        now = time.monotonic()
         for edited in [g for g in self._edited_at if g <= generation]:
             self.edit_latencies.append(now - self._edited_at.pop(edited))
 
@@ -298,7 +316,9 @@ class EditingScreen(Screen):
         header.refresh()
         module = document.module
         self.query_one(HexView).load(module.words, trailing_bytes=module.trailing_bytes, tail_offset=module.tail_offset)
-        self.query_one(CfgView).set_graphs(self.function_graphs())
+        if self._cfg_timer is not None:
+            self._cfg_timer.stop()
+        self._cfg_timer = self.set_timer(CFG_AFTER, self._follow_cfg)
         self.search.forget_matches()
         self._index_stale = True
         self.show_diagnostics()
@@ -333,6 +353,14 @@ class EditingScreen(Screen):
         if document.instructions:
             self.select(min(index, len(document.instructions) - 1))
 
+    def _follow_cfg(self) -> None:
+        """The CFG pane takes the new binary once the keys pause (its layout is the
+        costliest part of following an edit)."""
+        self._cfg_timer = None
+        self.query_one(CfgView).set_graphs(self.function_graphs())
+        if self.selection is not None:
+            self.query_one(CfgView).follow(self.selection.instruction)
+
     def mark_changed_words(self, changed) -> None:
         """Mark the words changed since the file was opened in the hex pane."""
         if isinstance(self.document, LimaDocument):
@@ -353,7 +381,9 @@ class EditingScreen(Screen):
         editor.show_messages(messages)
         listed = self.query_one(EditorMessages)
         listed.show_messages(messages)
-        listed.display = editor.display and bool(messages)
+        shown = editor.display and bool(messages)
+        if listed.display != shown:
+            listed.display = shown
         state = "" if session.assembles else " · does not assemble: the last good binary is shown"
         editor.border_title = f"Editing · {getattr(self.document, 'name', '')}" + (" ●" if session.modified else "") + state
 

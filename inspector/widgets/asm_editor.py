@@ -7,7 +7,7 @@ for the panes to follow, and `Closed` on escape. The screen drives the editing s
 and hands back the messages to show (`show_messages`): a mark in the gutter on each
 line that has one, the message of the cursor's line under the editor, `f8`/`shift+f8`
 to step through them. In Lima mode, `ctrl+o` fixes the order diagnostics of the
-cursor's line.
+cursor's line. `EditorMessages` lists the same messages to pick one from.
 
 Highlighting: `TextArea` highlights with tree-sitter; here `_build_highlight_map` (its
 hook) fills the per-line highlight table from Pygments tokens, each distinct line
@@ -349,16 +349,19 @@ class EditorMessages(OptionList):
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self._places: list[tuple[int, int]] = []
+        self._shown: list[LineMessage] = []
         self.border_title = "Problems"
 
     def show_messages(self, messages: list[LineMessage]) -> None:
         """List `messages` (whole-text lines), one a line: `line:col severity: message`."""
+        if messages == self._shown:
+            return
+        self._shown = list(messages)
         self._places = [(m.line, m.column) for m in messages]
         self.clear_options()
         self.add_options(
             f"{m.line + 1}:{m.column + 1} {m.diagnostic.severity.value}: {m.diagnostic.message}" for m in messages
         )
-        self.display = bool(messages)
 
     @on(OptionList.OptionSelected)
     def _selected(self, event: OptionList.OptionSelected) -> None:

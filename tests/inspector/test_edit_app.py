@@ -67,6 +67,9 @@ async def test_e_opens_the_editor_on_the_selected_instruction(example_bytes):
         line = editor.first_line + editor.cursor_location[0]
         assert app.screen.edit_session.word_of_line(line) == selected.word
         assert editor.has_focus and not app.screen.query_one(InstructionList).display
+        await pilot.press("slash")  # typed, not the search bar
+        assert editor.document.get_line(editor.cursor_location[0]).startswith("/")
+        await pilot.press("backspace")
         await pilot.press("escape")
         await pilot.pause()
         assert app.screen.query_one(InstructionList).has_focus and not editor.display
