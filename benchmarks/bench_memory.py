@@ -55,16 +55,23 @@ def random_words(path: Path, size: int, header: bool) -> Path:
     if not path.exists() or path.stat().st_size != size:
         rng = random.Random(f"bench_memory/{header}")
         prefix = struct.pack("<5I", 0x07230203, 0x00010000, 0, 1000, 0) if header else b""
-        path.write_bytes(prefix + rng.randbytes(size - len(prefix)))
+        with path.open("wb") as file:
+            file.write(prefix)
+            # A megabyte at a time: a child forked from a large process starts its peak
+            # RSS at the parent's size.
+            for start in range(len(prefix), size, 1 << 20):
+                file.write(rng.randbytes(min(1 << 20, size - start)))
     return path
 
 
 def string_literal(path: Path) -> Path:
     """A module whose OpName carries a 10 MB string: far past an instruction's 65,535 words."""
     if not path.exists():
-        path.write_text(
-            'OpCapability Shader\nOpMemoryModel Logical GLSL450\nOpName %1 "' + "a" * STRING_BYTES + '"\n'
-        )
+        with path.open("w") as file:
+            file.write('OpCapability Shader\nOpMemoryModel Logical GLSL450\nOpName %1 "')
+            for _ in range(STRING_BYTES // 1000):
+                file.write("a" * 1000)
+            file.write('"\n')
     return path
 
 
