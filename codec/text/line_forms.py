@@ -152,7 +152,7 @@ class LineForms:
 
             return result_first
         string = trailing >= 0 and plan.entries[trailing].check == STRING
-        endings = self._endings(piece)
+        endings = EndedPieces(piece)
 
         def form(
             words: list[int], offset: int, value: str | int | None, number_type: NumberType | None
@@ -174,7 +174,7 @@ class LineForms:
                 texts[at], texts[at + source] = "%" + str(words[result_index]), ""
             elif moved:
                 texts[at], texts[at + source] = texts[at + source], ""
-            return endings(size)
+            return endings[size]
 
         return form
 
@@ -209,19 +209,20 @@ class LineForms:
             found = self._spellings[key] = EnumTexts(kind)
         return found
 
-    @staticmethod
-    def _endings(piece: str) -> Callable[[int], str]:
-        """The piece ended for a trailing operand of `size` words (0: none): its words
-        after the first are skipped, then the newline."""
-        ended: dict[int, str] = {}
 
-        def ending(size: int) -> str:
-            found = ended.get(size)
-            if found is None:
-                found = ended[size] = piece + SKIP * max(0, size - 1) + "\n"
-            return found
+class EndedPieces(dict):
+    """A piece ended for a trailing operand of each size in words (0: none) — its words
+    after the first skipped, then the newline — made on first use."""
 
-        return ending
+    __slots__ = ("piece",)
+
+    def __init__(self, piece: str) -> None:
+        super().__init__()
+        self.piece = piece
+
+    def __missing__(self, size: int) -> str:
+        ended = self[size] = self.piece + SKIP * max(0, size - 1) + "\n"
+        return ended
 
 
 class EnumTexts(dict):

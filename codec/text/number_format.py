@@ -14,6 +14,8 @@ import struct
 from codec.float_formats import ENCODED_FORMATS, FLOAT_LAYOUTS
 from codec.binary.model import NumberType
 
+_UINT32, _FLOAT32 = struct.Struct("<I"), struct.Struct("<f")
+_UINT64, _FLOAT64 = struct.Struct("<Q"), struct.Struct("<d")
 
 
 def format_hex_float(bits: int, width: int, layout: tuple[int, int] | None = None) -> str:
@@ -45,12 +47,12 @@ def format_float(bits: int, width: int) -> str:
         exponent = bits >> 23 & 0xFF
         if exponent == 0xFF or (exponent == 0 and bits & 0x7FFFFF):
             return format_hex_float(bits, 32)
-        return "%.9g" % struct.unpack("<f", struct.pack("<I", bits))[0]
+        return "%.9g" % _FLOAT32.unpack(_UINT32.pack(bits))[0]
     if width == 64:
         exponent = bits >> 52 & 0x7FF
         if exponent == 0x7FF or (exponent == 0 and bits & 0xFFFFFFFFFFFFF):
             return format_hex_float(bits, 64)
-        return "%.17g" % struct.unpack("<d", struct.pack("<Q", bits))[0]
+        return "%.17g" % _FLOAT64.unpack(_UINT64.pack(bits))[0]
     if width == 16:
         return format_hex_float(bits & 0xFFFF, 16)
     return str(bits)
