@@ -228,7 +228,10 @@ class InstructionDecoder:
         value = operand_words[start]
         if size == 2:
             value |= operand_words[start + 1] << 32
-        return None if _beyond_width(value, number_type, size) else (value, number_type)
+        # A number as wide as its words (the common case) has no bits beyond its width.
+        if number_type.width != 32 * size and _beyond_width(value, number_type, size):
+            return None
+        return value, number_type
 
     def _general(self, words: array, offset: int, opcode: int, count: int) -> Instruction:
         """Decode one instruction by walking its operand program."""
