@@ -91,6 +91,7 @@ class MainScreen(EditingScreen, NavigationScreen):
         self.document = document
         self._at = at
         self._pane = pane
+        self._cfg_pending = False
         self.set_reactive(MainScreen.raw, raw)
 
     def compose(self) -> ComposeResult:
@@ -140,8 +141,20 @@ class MainScreen(EditingScreen, NavigationScreen):
         instruction = module.instruction(selection.instruction) if selection.instruction is not None else None
         self.query_one(HexView).follow(selection.word, instruction)
         self.query_one(WordDetailPanel).show(self._word_detail(selection))
-        self.query_one(CfgView).follow(selection.instruction)
+        if not self._cfg_pending:
+            # After the repaint: the list and hex answer the key first, and a burst of
+            # moves costs the CFG pane one follow (of the last selection).
+            self._cfg_pending = True
+            self.call_after_refresh(self._follow_in_cfg)
         self._update_status()
+
+    def _follow_in_cfg(self) -> None:
+        self._cfg_pending = False
+        if self.selection is not None:
+            cfg = self.query_one(CfgView)
+            cfg.follow(self.selection.instruction)
+            # Outside every function the pane folds to its one-line message.
+            self.query_one("#cfg-box").set_class(cfg.function_id is None, "-idle")
 
     def _word_detail(self, selection: Selection):
         document = self.document
