@@ -7,14 +7,16 @@ path vouches for word by word (`codec.binary.decode_plans.WordPlan`), and for th
 (`InstructionDecoder.run`), so checking the words stays the decoder's.
 
 A form returns a *piece*: a `%`-format template of the instruction's line, newline
-included, whose fields read the instruction's words from `LineForms.texts` — the id
-text of every word of the run, looked up at once when the run starts. The piece skips
-the first word with an empty field (`%.0s`) and shows each operand with a field, in the
-order of the line (the result id, moved before its type, first). A line that needs more than
-id texts (enumerants, literals, a string, a typed number) is made whole, following
-`OperandFormatter`'s rules, and put in the place of the instruction's first word; its
-piece shows just that. The pieces of a run are then formatted together, in one call,
-or one by one when each line is wanted on its own.
+included, with one field for each of the instruction's words, which reads it from
+`LineForms.texts` — the id text of every word of the run, looked up at once when the
+run starts (or, when ids are shown as numbers, the words themselves, spelled by `%d`).
+The first word's field is empty (`%.0s`), or shows the result id when the line shows
+it out of word order (before its type): its form puts the id's text there. Words that
+are no ids (enumerants, literals, a string, a typed number) are spelled by the form in
+their places, following `OperandFormatter`'s rules. A line the fast path did not make
+is made whole and put in the place of the instruction's first word; its piece shows
+just that. The pieces of a run are then formatted together, in one call, or one by
+one when each line is wanted on its own.
 """
 
 from __future__ import annotations
