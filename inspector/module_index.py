@@ -123,25 +123,17 @@ class ModuleIndex:
 
     def _jump_steps(self, raw: bool) -> Iterator[float]:
         """First what a jump anywhere waits for, so that it is ready soon after the first
-        paint: which instruction defines which id (to decode any chunk), and the names'
-        pass over the part before the functions (a line in a function body names its ids
-        only once that pass is complete). The pass is driven a batch at a time, by asking
-        for the name of an id each batch defines: it stops as soon as that id is named."""
+        paint: which instruction defines which id (to decode any chunk), what naming a
+        line of a function body needs, then the names' pass over the part before the
+        functions, a batch at a time."""
         module = self.module
         module.ensure_indexed()
         yield 0.0
         names = self.names(raw)
-        words = module.words
-        positions = module.tables.result_positions
-        end = module.first_function if module.first_function is not None else module.instruction_count
-        for stop in range(NAMING_BATCH, end, NAMING_BATCH):
-            offset = module.offset(stop)
-            head = words[offset]
-            position = positions[head & 0xFFFF]
-            if position and position < head >> 16:
-                names.name(words[offset + position])
-                yield 0.0
-        names.table()
+        names.prepare()
+        yield 0.0
+        while names.name_more(NAMING_BATCH):
+            yield 0.0
         yield 0.0
 
     def search_index(self, raw: bool = False) -> SearchIndex | None:

@@ -195,6 +195,19 @@ class LazyModule:
             yield from [words[offset] & 0xFFFF for offset in offsets[index:stop]]
             index = stop
 
+    def opcode_set(self, start: int = 0) -> set[int]:
+        """The distinct opcodes of instructions `start` on (indexing every boundary): one
+        pass at C speed, for asking whether a part of the module holds some opcode."""
+        self._index_all()
+        heads = set(map(self.words.__getitem__, self._index.offsets[start:]))
+        return {head & 0xFFFF for head in heads}
+
+    def definers(self, id_: int) -> list[int]:
+        """Every instruction whose words define `id_` (its candidates: one that does not
+        decode defines nothing), in order; scans the whole module's definitions first."""
+        self.ensure_indexed()
+        return self._definitions.before(id_, self.instruction_count)
+
     def index_at(self, word_offset: int) -> int | None:
         """The index of the instruction holding word `word_offset`, or None (header, tail)."""
         if word_offset < HEADER_WORDS:

@@ -6,13 +6,14 @@ keeps its number. A name already taken gets `_0`, `_1`, … appended, in module 
 
 `module_names(module)` computes the names of a module once, for the disassembler,
 `explain`, the CFG and the app. On a lazily opened module it reads only what naming
-needs: the instructions before the first OpFunction, as far as the ids asked for
-(names are final once given, so the pass stops as soon as an id has its name). An id
-the part before the functions does not name is defined in a function body, where
-valid modules name nothing: it keeps its number, unless that number is already someone
-else's name, or a body does hold naming instructions (a broken module) — then the
-ordered pass runs over the whole module, so the names are exactly those of the eager
-pass.
+needs: the instructions before the first OpFunction, in order, as far as the ids asked
+for (names are final once given, so the pass stops as soon as an id has its name). Once
+the pass has read the naming section (the OpNames and decorations), an id still without
+a name keeps its number when its one definer names nothing (no type or constant) and no
+OpName took that number — in a function body only if the bodies hold no naming
+instruction at all (as in valid modules): so a line anywhere is named without naming
+the types and constants before it. Otherwise the ordered pass runs on, over the whole
+module when a body names something, so the names are exactly those of the eager pass.
 """
 
 from __future__ import annotations
@@ -93,6 +94,9 @@ class FriendlyNames:
         self.grammar = grammar or load_grammar()
         self.names: dict[int, str] = {}
         self.used: set[str] = set()
+        self.number_names: set[int] = set()
+        """Every K whose number `K` OpName gave as the name of another id (so that id K,
+        if it is named later, gets `K_0` or the like instead)."""
         self.next_suffix: dict[str, int] = {}
         builtin = self.grammar.operand_kinds["BuiltIn"]
         self.builtin_names = {
@@ -163,7 +167,12 @@ class FriendlyNames:
         save = self.save
         name = self.name
         if op == "OpName":
-            save(values[0], values[1])
+            target = values[0]
+            if target not in self.names:
+                save(target, values[1])
+                given = self.names[target]
+                if given.isdigit() and (given[0] != "0" or given == "0") and given != str(target):
+                    self.number_names.add(int(given))
         elif op == "OpDecorate":
             if values[1] == 11 and len(values) > 2:  # Decoration BuiltIn
                 suggested = self.builtin_names.get(values[2])
@@ -281,11 +290,19 @@ class NameMap:
         sees them (see `_naming_form`)."""
         self._pending: list = []
         """What is left of the chunk the pass is in."""
+        self._naming_end: int | None = None
+        """Where the naming section ends: after the last OpName or OpDecorate before the
+        functions (once known)."""
+        self._naming_opcodes: frozenset[int] = frozenset()
+        self._bodies_name_nothing: bool | None = None
+        """Whether the functions hold no naming instruction (once known)."""
         if self.friendly and isinstance(module, Module):
             self._namer.build(module.instructions)
             self._settled = True
         elif self.friendly and isinstance(module, LazyModule):
             self._pass = module.in_order(FastForms(module.tables, _naming_form))
+            grammar = module.grammar
+            self._naming_opcodes = frozenset(grammar.by_name[n].opcode for n in NAMING_OPNAMES if n in grammar.by_name)
 
     def name(self, id_: int) -> str:
         """The id's name without `%`: `main`, `v4float`, or the number `42`."""
@@ -293,8 +310,7 @@ class NameMap:
         if found is not None or self._settled:
             return found or str(id_)
         with self._lock:
-            self._advance(id_)
-        return self._namer.names.get(id_) or str(id_)
+            return self._find(id_)
 
     def table(self) -> dict[int, str]:
         """Every id whose name is not its number, with its name (read-only): for
@@ -314,24 +330,117 @@ class NameMap:
                 self._complete()
         return {name: id_ for id_, name in self._namer.names.items()}
 
-    def _advance(self, wanted: int | None) -> None:
+    def prepare(self) -> None:
+        """Read what naming any line needs first (the naming section, and whether the
+        function bodies name anything): from then on an id of a function body is named
+        at once. For a worker, before `name_more`."""
+        if self._settled:
+            return
+        with self._lock:
+            if self._naming_end is None:
+                self._naming_end = self._find_naming_end()
+            self._advance(None, self._naming_end)
+            if isinstance(self._module, LazyModule) and self._module.first_function is not None:
+                self._bodies_silent()
+
+    def name_more(self, count: int) -> bool:
+        """Run the naming pass over `count` more instructions (a worker's step, so that
+        no later request waits for the whole pass); False once every name is known."""
+        if self._settled:
+            return False
+        with self._lock:
+            module = self._module
+            assert isinstance(module, LazyModule)
+            end = module.first_function
+            if self._next + count < (end if end is not None else module.instruction_count):
+                self._advance(None, self._next + count)
+            else:
+                self._advance(None)
+        return not self._settled
+
+    def _find(self, id_: int) -> str:
+        """The name of an id the pass has not named yet: the pass runs until it names
+        the id or has read the naming section; then an id that keeps its number has it
+        at once, and for any other the pass runs on."""
+        names = self._namer.names
+        if self._naming_end is None:
+            self._naming_end = self._find_naming_end()
+        self._advance(id_, self._naming_end)
+        found = names.get(id_)
+        if found is None and not self._settled and not self._keeps_number(id_):
+            self._advance(id_)
+            found = names.get(id_)
+        return found or str(id_)
+
+    def _find_naming_end(self) -> int:
+        """The index after the last OpName or OpDecorate before the first function (0
+        when there is none)."""
+        module = self._module
+        assert isinstance(module, LazyModule)
+        by_name = module.grammar.by_name
+        targeting = {by_name["OpName"].opcode, by_name["OpDecorate"].opcode}
+        end = module.first_function
+        naming_end = 0
+        for index, opcode in enumerate(module.opcodes()):
+            if end is not None and index >= end:
+                break
+            if opcode in targeting:
+                naming_end = index + 1
+        return naming_end
+
+    def _keeps_number(self, id_: int) -> bool:
+        """Whether an id the naming section left unnamed is named by its number: no
+        other id took that number as its name, and its one definer (if any) names
+        nothing, in a function body only when the bodies name nothing at all."""
+        module = self._module
+        assert isinstance(module, LazyModule)
+        if id_ in self._namer.number_names:
+            return False
+        definers = module.definers(id_)
+        if len(definers) > 1:
+            return False
+        if not definers:
+            return True
+        (definer,) = definers
+        end = module.first_function
+        if end is not None and definer >= end:
+            return self._bodies_silent()
+        return module.opcode(definer) not in self._naming_opcodes
+
+    def _bodies_silent(self) -> bool:
+        """True when no instruction from the first function on is a naming one (as in
+        every valid module)."""
+        if self._bodies_name_nothing is None:
+            module = self._module
+            assert isinstance(module, LazyModule) and module.first_function is not None
+            self._bodies_name_nothing = self._naming_opcodes.isdisjoint(module.opcode_set(module.first_function))
+        return self._bodies_name_nothing
+
+    def _advance(self, wanted: int | None, stop: int | None = None) -> None:
         """Run the ordered pass over the part before the functions until `wanted` has a
-        name (to its end when None or never named there), then settle the rest."""
+        name (to its end when None or never named there), then settle the rest. With
+        `stop`, run only until the pass has named the instructions before it (and never
+        settle)."""
         if self._settled:
             return
         module = self._module
         assert isinstance(module, LazyModule)
         names = self._namer.names
+        end = module.first_function
+        if stop is not None and end is not None:
+            stop = min(stop, end)
+        limit = stop if stop is not None else end
         while wanted is None or wanted not in names:
+            if stop is not None and self._next >= stop:
+                return
             entries = self._take()
             if not entries:
                 break
-            end = module.first_function
-            if end is not None and self._next + len(entries) > end:
-                self._pending = entries[end - self._next :]
-                entries = entries[: end - self._next]
+            if limit is not None and self._next + len(entries) > limit:
+                self._pending = entries[limit - self._next :] + self._pending
+                entries = entries[: limit - self._next]
             self._visit(entries)
-        if wanted is None or wanted not in names:
+        if stop is None and (wanted is None or wanted not in names):
             self._settle()
 
     def _take(self) -> list:
@@ -368,13 +477,9 @@ class NameMap:
         unless a body names something or a number is taken (then name everything)."""
         module = self._module
         assert isinstance(module, LazyModule)
-        grammar = module.grammar
-        naming = frozenset(grammar.by_name[n].opcode for n in NAMING_OPNAMES if n in grammar.by_name)
-        taken = any(
-            name.isascii() and name.isdigit() and name == str(int(name)) and int(name) not in self._namer.names
-            for name in self._namer.used
-        )
-        if taken or not naming.isdisjoint(module.opcodes(self._next)):
+        names = self._namer.names
+        taken = any(number not in names for number in self._namer.number_names)
+        if taken or module.first_function is not None and not self._bodies_silent():
             self._complete()
         self._settled = True
 

@@ -89,6 +89,44 @@ def test_first_names_need_no_function_body(monkeypatch):
     assert decoded and max(decoded) < first_function.offset
 
 
+def test_ids_that_keep_their_numbers_need_only_the_naming_section(monkeypatch):
+    """An id no OpName or decoration names, defined by an instruction that names
+    nothing (here one in the last function, and a constant composite after the types),
+    is its number once the pass has read the OpNames and decorations: the types and
+    constants are not named first."""
+    monkeypatch.setattr(lazy, "CHUNK", 8)
+    decoded: list[int] = []
+    run = InstructionDecoder.run
+
+    def spy(self, words, offsets, forms=None):
+        decoded.extend(offsets)
+        return run(self, words, offsets, forms)
+
+    monkeypatch.setattr(InstructionDecoder, "run", spy)
+    data = EXAMPLE_MODULE.read_bytes()
+    eager = decode(data).instructions
+    names = module_names(open_module(data))
+    decoded.clear()
+    last_body_id = [i for i in eager if i.result_id][-1].result_id
+    composite = next(i for i in eager if i.opname == "OpConstantComposite").result_id
+    assert names.name(last_body_id) == str(last_body_id)
+    assert names.name(composite) == str(composite)
+    first_constant = next(i for i in eager if i.opname == "OpConstant")
+    assert decoded and max(decoded) < first_constant.offset
+
+
+def test_the_naming_pass_runs_in_steps_to_the_same_names():
+    data = EXAMPLE_MODULE.read_bytes()
+    eager = friendly_names(decode(data).instructions)
+    names = module_names(open_module(data))
+    names.prepare()
+    steps = 0
+    while names.name_more(8):
+        steps += 1
+    assert steps > 3
+    assert {i: n for i, n in names.table().items() if n != str(i)} == {i: n for i, n in eager.items() if n != str(i)}
+
+
 def test_names_in_a_function_body_are_named_in_order():
     """A broken module that names things inside a function body: the ordered pass runs
     through the bodies, so the names stay exactly the eager pass's."""
