@@ -111,9 +111,10 @@ TRAILING_BYTES_COMMENT = "Trailing bytes:"
 
 def header_reproduced(header: Header, grammar: Grammar) -> bool:
     """True when the five standard header comments give the header's words back: the
-    magic in little-endian order, a version word of the form 0x00MMmm00 and a generator
-    whose tool the comment names without ambiguity."""
-    if header.magic != MAGIC or header.big_endian or header.version & 0xFF0000FF:
+    magic in little-endian order, a version word of the form 0x00MMmm00, a bound the
+    assembler writes (at least 1) and a generator whose tool the comment names without
+    ambiguity."""
+    if header.magic != MAGIC or header.big_endian or header.version & 0xFF0000FF or not header.bound:
         return False
     tool = header.generator_tool
     known = grammar.generators.get(tool)

@@ -85,6 +85,15 @@ def test_valid_modules_whose_header_the_standard_comments_cannot_carry_round_tri
         assert text_round_trip(data, LOSSLESS) == data
 
 
+def test_a_header_alone_with_bound_0_round_trips_raw_id():
+    """Found by the fuzzer: the assembler writes a bound of at least 1, so a bound of 0
+    takes the exact header words."""
+    data = struct.pack("<5I", 0x07230203, 0, 0, 0, 0)
+    assert not decode(data).diagnostics
+    assert text_round_trip(data, RAW_ID) == data
+    assert text_round_trip(data, LOSSLESS) == data
+
+
 @pytest.mark.parametrize(
     ("name", "word"),
     [
