@@ -203,9 +203,7 @@ class Instruction:
         return BitRange("padding", bit, available - bit, value, meaning("padding", value), bit)
 
     def control_value(self, name: str) -> int:
-        """The value of control-word range `name`."""
-        if not CONTROL.has(name):
-            raise KeyError(name)
+        """The value of control-word range `name` (KeyError when there is none)."""
         return CONTROL.range(name).extract(self.words[0])
 
     @property
