@@ -80,7 +80,8 @@ class DisassemblyOptions:
     `Disassembler.id_hints` (the command line's `dis --lossless` asks for raw ids).
 
     In every form, a header the five standard comments do not give back (big-endian,
-    not the magic number, odd version or generator words) gets its exact words too."""
+    not the magic number, odd version or generator words, bound 0) gets its exact words
+    too."""
 
 
 def generator_text(header: Header, grammar: Grammar) -> str:
