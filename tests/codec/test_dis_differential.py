@@ -57,7 +57,8 @@ def test_own_glsl_modules_match_spirv_dis(compiled, capsysbinary, name, flags):
 
 
 @pytest.mark.parametrize(
-    "flags", [["--no-header"], ["--no-indent"], ["--offsets"], ["--raw-id", "--no-indent", "--offsets"]]
+    "flags",
+    [["--no-header"], ["--no-indent"], ["--offsets"], ["--raw-id", "--no-indent"], ["--raw-id", "--no-indent", "--offsets"]],
 )
 def test_flags_match_spirv_dis(compiled, capsysbinary, flags):
     for path in compiled.values():
