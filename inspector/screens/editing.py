@@ -52,7 +52,9 @@ from inspector.widgets.lima_list import LimaInstructionList
 CFG_AFTER = 0.4
 """Seconds without a new binary before the CFG pane lays out the edited function."""
 VALIDATE_AFTER = 0.6
-"""Seconds without an edit before spirv-val runs on the binary on screen."""
+"""Seconds without an edit before spirv-val runs on the binary on screen …"""
+VALIDATE_AFTER_HUGE = 2.0
+"""… and on a huge module, whose spirv-val run takes seconds of a core the keys need."""
 TYPED_IN_EDITOR = frozenset({"search"})
 """The screen's priority actions whose keys the editor types instead."""
 KEY_EDIT_WINDOW = 1.0
@@ -92,6 +94,7 @@ class EditingScreen(Screen):
         self._validation_timer = None
         self._told_validation_off = False
         self._jobs: JobThread | None = None
+        self._validator: JobThread | None = None
         self._index_stale = False
         """True when the document changed since the whole-module index was asked for."""
         self._cfg_timer = None
@@ -260,8 +263,9 @@ class EditingScreen(Screen):
         self.app.call_from_thread(report)
 
     def on_unmount(self) -> None:
-        if self._jobs is not None:
-            self._jobs.stop()
+        for thread in (self._jobs, self._validator):
+            if thread is not None:
+                thread.stop()
 
     def _run_job(self, job, session) -> None:
         """Re-assemble, and for a good binary of the newest text, its document (both on
@@ -291,7 +295,8 @@ class EditingScreen(Screen):
             self._show_messages()
             self.call_after_refresh(self._shown, outcome.generation)
             if isinstance(session, EditSession) and session.state is not None:
-                self._validation_timer = self.set_timer(VALIDATE_AFTER, self._validate)
+                pause = VALIDATE_AFTER_HUGE if session.huge else VALIDATE_AFTER
+                self._validation_timer = self.set_timer(pause, self._validate)
         self._assemble_next()
 
     def _shown(self, generation: int) -> None:
@@ -396,18 +401,24 @@ class EditingScreen(Screen):
         job = session.validation_job()
         if job is not None:
             self._validating = True
-            self._run_validation(job, session)
+            if self._validator is None:
+                self._validator = JobThread("spvinspect-validation", self._validation_failed)
+            self._validator.submit(lambda: self._run_validation(job, session))
 
-    @work(thread=True, group="edit-validation")
     def _run_validation(self, job: ValidationJob, session: EditSession) -> None:
+        """spirv-val, on its own thread (a run takes seconds on a huge module)."""
         validation = job.run()
         self.app.call_from_thread(self._validated, session, job, validation)
 
-    def _validated(self, session: EditSession, job: ValidationJob, validation: Validation) -> None:
+    def _validation_failed(self, error: BaseException) -> None:
+        self.app.call_from_thread(self._validated, self.edit_session, None, Validation(
+            unavailable=f"validation is off: {type(error).__name__}: {error}"))
+
+    def _validated(self, session: EditSession, job: ValidationJob | None, validation: Validation) -> None:
         self._validating = False
         if session is not self.edit_session:
             return
-        if session.accept_validation(job, validation):
+        if job is None or session.accept_validation(job, validation):
             if validation.unavailable and not self._told_validation_off:
                 self._told_validation_off = True
                 self.notify(validation.unavailable, severity="warning", timeout=6)
