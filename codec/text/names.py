@@ -340,8 +340,7 @@ class NameMap:
             if self._naming_end is None:
                 self._naming_end = self._find_naming_end()
             self._advance(None, self._naming_end)
-            if isinstance(self._module, LazyModule) and self._module.first_function is not None:
-                self._bodies_silent()
+            self._bodies_silent()
 
     def name_more(self, count: int) -> bool:
         """Run the naming pass over `count` more instructions (a worker's step, so that
@@ -365,6 +364,9 @@ class NameMap:
         names = self._namer.names
         if self._naming_end is None:
             self._naming_end = self._find_naming_end()
+            # With the first name (the first screen's), so that no later line waits for
+            # this check of the whole module: tens of milliseconds on 8 MB.
+            self._bodies_silent()
         self._advance(id_, self._naming_end)
         found = names.get(id_)
         if found is None and not self._settled and not self._keeps_number(id_):
@@ -412,8 +414,9 @@ class NameMap:
         every valid module)."""
         if self._bodies_name_nothing is None:
             module = self._module
-            assert isinstance(module, LazyModule) and module.first_function is not None
-            self._bodies_name_nothing = self._naming_opcodes.isdisjoint(module.opcode_set(module.first_function))
+            assert isinstance(module, LazyModule)
+            end = module.first_function
+            self._bodies_name_nothing = end is None or self._naming_opcodes.isdisjoint(module.opcode_set(end))
         return self._bodies_name_nothing
 
     def _advance(self, wanted: int | None, stop: int | None = None) -> None:
@@ -479,7 +482,7 @@ class NameMap:
         assert isinstance(module, LazyModule)
         names = self._namer.names
         taken = any(number not in names for number in self._namer.number_names)
-        if taken or module.first_function is not None and not self._bodies_silent():
+        if taken or not self._bodies_silent():
             self._complete()
         self._settled = True
 
