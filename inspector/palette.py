@@ -19,6 +19,7 @@ from textual.command import DiscoveryHit, Hit, Hits, Provider
 from textual.dom import DOMNode
 from textual.markup import escape
 from textual.screen import Screen
+from textual.widgets import Input
 
 _PALETTE_ACTION = "command_palette"
 """The action that opens the palette; the palette does not offer itself."""
@@ -46,13 +47,26 @@ class BoundAction:
 
 
 def _is_ours(node: DOMNode) -> bool:
-    """A widget of this app rather than one of Textual's building blocks (an Input's
-    editing keys would drown the app's own in the help screen)."""
+    """A widget of this app rather than one of Textual's building blocks."""
     return not type(node).__module__.startswith("textual.")
 
 
-def node_actions(node: DOMNode) -> list[BoundAction]:
-    """The described, non-system bindings of one node, keys of the same action together."""
+def _textual_only_actions(node: DOMNode) -> frozenset[str]:
+    """Actions only Textual's own classes among the node's bind (an Input's editing keys)."""
+    own: set[str] = set()
+    textual: set[str] = set()
+    for cls in type(node).__mro__:
+        declared = cls.__dict__.get("BINDINGS")
+        if declared:
+            into = textual if cls.__module__.startswith("textual.") else own
+            into.update(binding.action for binding in Binding.make_bindings(declared))
+    return frozenset(textual - own)
+
+
+def node_actions(node: DOMNode, textual_keys: bool = True) -> list[BoundAction]:
+    """The described, non-system bindings of one node, keys of the same action together
+    (the binding shown is one with an id, when one has: what the keys table remaps).
+    Without `textual_keys`, actions only Textual's classes bind are left out."""
     grouped: dict[tuple[str, str], list[Binding]] = {}
     # As Textual's own binding chain does: the node's bindings (class BINDINGS and `bind()`
     # calls) with the app's keymap applied to a copy. Textual has no public accessor for
@@ -60,24 +74,30 @@ def node_actions(node: DOMNode) -> list[BoundAction]:
     bindings = node._bindings.copy()
     if node.app._keymap:
         bindings.apply_keymap(node.app._keymap)
+    left_out = frozenset() if textual_keys else _textual_only_actions(node)
     for _key, binding in bindings:
-        if binding.system or not (binding.description or binding.tooltip):
+        if binding.system or not (binding.description or binding.tooltip) or binding.action in left_out:
             continue
         grouped.setdefault((binding.action, binding.description), []).append(binding)
     app = node.app
-    return [
-        BoundAction(node, bindings[0], tuple(dict.fromkeys(app.get_key_display(b) for b in bindings)))
-        for bindings in grouped.values()
-    ]
+    actions = []
+    for group in grouped.values():
+        # App's own ctrl+q (no id) and the app's q with its id: q first, with its id.
+        group.sort(key=lambda binding: binding.id is None)
+        keys = tuple(dict.fromkeys(app.get_key_display(binding) for binding in group))
+        actions.append(BoundAction(node, group[0], keys))
+    return actions
 
 
 def bound_actions(screen: Screen) -> Iterator[BoundAction]:
-    """Every action bound in the app, the screen and the screen's own widgets."""
+    """Every action bound in the app, the screen and the screen's own widgets. Of a text
+    field (ours, made on Textual's Input) only the keys our classes add: its two dozen
+    editing keys are every text field's, and would drown the app's own."""
     yield from node_actions(screen.app)
     yield from node_actions(screen)
     for widget in screen.walk_children():
         if _is_ours(widget):
-            yield from node_actions(widget)
+            yield from node_actions(widget, textual_keys=not isinstance(widget, Input))
 
 
 def _run(action: BoundAction) -> Callable[[], Awaitable[bool]]:

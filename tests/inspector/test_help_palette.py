@@ -50,6 +50,16 @@ class Inner(Widget):
         self.app.words_shown = True
 
 
+class Finder(Input):
+    """A text field of the app's own, made on Textual's Input."""
+
+    BINDING_GROUP_TITLE = "Finder"
+    BINDINGS = [Binding("escape", "close", "Close", id="find.close", tooltip="Close the finder")]
+
+    def action_close(self) -> None:
+        self.display = False
+
+
 class Header(Widget):
     def compose(self) -> ComposeResult:
         yield Inner()
@@ -71,6 +81,7 @@ class Main(Screen):
         yield Header(id="header")
         yield Listing()
         yield Input()
+        yield Finder()
         yield Static("status")
 
     def places(self):
@@ -122,9 +133,14 @@ async def test_help_lists_the_keys_of_each_pane_and_closes() -> None:
         help_screen = app.screen
         assert isinstance(help_screen, HelpScreen)
         sections = {s.title: s for s in help_screen.sections}
-        assert list(sections) == [EVERYWHERE, "Header", "Instruction list"]
+        assert list(sections) == [EVERYWHERE, "Header", "Instruction list", "Finder"]
         everywhere = rows(sections[EVERYWHERE])
         assert everywhere["?"] == "Help" and everywhere["r"] == "Raw ids" and everywhere["q"] == everywhere["^q"] == "Quit"
+        # q (with its id) and Textual's own ^q (without) quit: one row, shown with the id.
+        (quit_row,) = [a for a in sections[EVERYWHERE].actions if a.description == "Quit"]
+        assert quit_row.keys == ("q", "^q") and quit_row.binding.id == "app.quit"
+        # A text field of ours lists the keys it adds, not the Input editing keys it inherits.
+        assert rows(sections["Finder"]) == {"esc": "Close"}
         assert everywhere["tab"] == "Focus Next"
         assert rows(sections["Header"]) == {"w": "Words"}
         assert rows(sections["Instruction list"]) == {"j": "Down", "↓": "Down", "⏎": "Definition"}
@@ -132,6 +148,10 @@ async def test_help_lists_the_keys_of_each_pane_and_closes() -> None:
         shown = "\n".join(str(static.render()) for static in help_screen.query(".help-title, .help-text"))
         assert "Instruction list" in shown and "The disassembly." in shown
         assert "Hex" not in shown, "a pane missing from the screen is not described"
+        console = Console(width=200, file=io.StringIO())
+        for static in help_screen.query(".help-keys"):
+            console.print(static.content)
+        assert "[app.quit]" in console.file.getvalue()
         # Input is Textual's widget: its editing keys stay out of the help.
         assert all("cursor" not in a.description.lower() for s in sections.values() for a in s.actions)
         await pilot.press("escape")
@@ -176,6 +196,7 @@ async def test_palette_leaves_out_unavailable_actions_and_itself() -> None:
         found = [hit.text async for hit in provider.discover()]
         assert "Raw ids" in found
         assert "Never" not in found
+        assert "Close" in found and not any("cursor" in text.lower() for text in found)
         assert not any("palette" in text.lower() for text in found)
         hits = [hit.text async for hit in provider.search("words")]
         assert hits == ["Words"]
