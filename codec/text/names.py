@@ -392,8 +392,9 @@ class NameMap:
 
     def _keeps_number(self, id_: int) -> bool:
         """Whether an id the naming section left unnamed is named by its number: no
-        other id took that number as its name, and its one definer (if any) names
-        nothing, in a function body only when the bodies name nothing at all."""
+        other id took that number as its name, and its one definer names nothing (before
+        the functions), or it is defined in a body or nowhere and the bodies name nothing
+        at all."""
         module = self._module
         assert isinstance(module, LazyModule)
         if id_ in self._namer.number_names:
@@ -401,13 +402,11 @@ class NameMap:
         definers = module.definers(id_)
         if len(definers) > 1:
             return False
-        if not definers:
-            return True
-        (definer,) = definers
         end = module.first_function
-        if end is not None and definer >= end:
+        if not definers or end is not None and definers[0] >= end:
+            # Defined in a body, or nowhere: an OpName in a body could still name it.
             return self._bodies_silent()
-        return module.opcode(definer) not in self._naming_opcodes
+        return module.opcode(definers[0]) not in self._naming_opcodes
 
     def _bodies_silent(self) -> bool:
         """True when no instruction from the first function on is a naming one (as in

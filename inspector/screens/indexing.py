@@ -45,7 +45,8 @@ class IndexedScreen(PaneScreen):
     def _index_worker(self) -> None:
         """Index the whole module in time-boxed batches: pure-Python work holds the GIL, so
         after each slice of work the thread sleeps briefly and the UI runs at once, and
-        while keys are coming it pauses altogether."""
+        while keys are coming it pauses altogether — checked after every step (a few
+        milliseconds), so a key waits for one step, not for a slice."""
         worker = get_current_worker()
         reported = rested = time.perf_counter()
         for fraction in self.document.index_steps(self.raw):
@@ -55,13 +56,17 @@ class IndexedScreen(PaneScreen):
             if now - reported > PROGRESS_EVERY:
                 self.post_message(IndexProgress(fraction))
                 reported = now
-            if now - rested > WORK_SLICE:
+            if now - rested > WORK_SLICE or self._user_active():
                 time.sleep(REST)
                 # The user is at the keys: keep out of the way until they pause.
-                while time.monotonic() - getattr(self.app, "last_input", 0.0) < QUIET_AFTER_INPUT and not worker.is_cancelled:
+                while self._user_active() and not worker.is_cancelled:
                     time.sleep(REST)
                 rested = time.perf_counter()
         self.post_message(IndexProgress(1.0))
+
+    def _user_active(self) -> bool:
+        """True while the user typed or clicked less than `QUIET_AFTER_INPUT` ago."""
+        return time.monotonic() - getattr(self.app, "last_input", 0.0) < QUIET_AFTER_INPUT
 
     @on(IndexProgress)
     def _index_progress(self, message: IndexProgress) -> None:

@@ -135,10 +135,13 @@ def test_names_in_a_function_body_are_named_in_order():
     words = words_of(data)
     label = next(i for i in eager.instructions if i.opname == "OpLabel")
     body_id = [i for i in eager.instructions if i.result_id][-1].result_id  # defined later
-    words[label.end : label.end] = op_name(body_id, "late_value")
+    defined = {i.result_id for i in eager.instructions}
+    nowhere = next(id_ for id_ in range(1, eager.header.bound) if id_ not in defined)
+    words[label.end : label.end] = op_name(body_id, "late_value") + op_name(nowhere, "never_defined")
     assert_names_are_the_ordered_pass(pack(words), random.Random(4), "OpName in a body")
     names = module_names(open_module(pack(words)))
     assert names.name(body_id) == "late_value"
+    assert module_names(open_module(pack(words))).name(nowhere) == "never_defined"
 
 
 def test_a_body_id_whose_number_is_taken_gets_a_suffix():
