@@ -145,10 +145,7 @@ class EditingScreen(Screen):
         if outcome is not None:
             session.accept(outcome)
         self.edit_session = session
-        # The session's text and tables are millions of long-lived objects; left to the
-        # cyclic collector, each full collection walks them all (0.2-0.4 s on the large
-        # module, every few keystrokes). Frozen, they are left out of collections.
-        gc.freeze()
+        self._freeze()
         path = getattr(self.document, "path", None) or (Path(self.document.name) if self.lima_editing else None)
         self.saved_file = SavedFile(path) if path is not None and Path(path).exists() else None
         self._show_editor()
@@ -201,6 +198,7 @@ class EditingScreen(Screen):
         self.query_one(EditorMessages).display = False
         listing.display = True
         listing.focus()
+        gc.unfreeze()
         if self._index_stale:
             self._index_stale = False
             self.build_index()
@@ -271,6 +269,7 @@ class EditingScreen(Screen):
         for thread in (self._jobs, self._validator):
             if thread is not None:
                 thread.stop()
+        gc.unfreeze()
 
     def _run_job(self, job, session) -> None:
         """Re-assemble, and for a good binary of the newest text, its document (both on
@@ -297,12 +296,24 @@ class EditingScreen(Screen):
             if document is not None:
                 self.show_edited_document(document)
                 self.mark_changed_words(session.changed)
+                self._freeze()
             self._show_messages()
             self.call_after_refresh(self._shown, outcome.generation)
             if isinstance(session, EditSession) and session.state is not None:
                 pause = VALIDATE_AFTER_HUGE if session.huge else VALIDATE_AFTER
                 self._validation_timer = self.set_timer(pause, self._validate)
         self._assemble_next()
+
+    @staticmethod
+    def _freeze() -> None:
+        """Leave what lives now out of the cyclic collector while the editor is open.
+
+        The session's text and tables, and each document, are millions of long-lived
+        objects: a full collection walking them takes 0.2-0.4 s on the large module and
+        came every few keystrokes. Frozen, they are skipped (what they leave behind is
+        freed by reference counting; cycles wait for `gc.unfreeze` when the editor
+        closes)."""
+        gc.freeze()
 
     def _shown(self, generation: int) -> None:
         """The panes have been painted with the binary (or the errors) of `generation`."""

@@ -1,7 +1,8 @@
 """The assembly editor: a `TextArea` highlighted by our Pygments lexers, with diagnostics.
 
 It edits text only and posts intents: `TextEdited` for every change (typing, paste,
-undo, redo, the Lima order fix), in the whole text's line numbers (the editor may show a
+undo, redo, the Lima order fix; to the screen directly, see `edit`), in the whole
+text's line numbers (the editor may show a
 window of a huge module: `first_line` is the window's first line), `CursorLineChanged`
 for the panes to follow, and `Closed` on escape. The screen drives the editing session
 and hands back the messages to show (`show_messages`): a mark in the gutter on each
@@ -146,7 +147,9 @@ class AsmEditor(TextArea):
         top, bottom = edit.top, edit.bottom
         result = super().edit(edit)
         lines = [self.document.get_line(row) for row in range(top[0], result.end_location[0] + 1)]
-        self.post_message(self.TextEdited(self, self.first_line + top[0], self.first_line + bottom[0] + 1, lines))
+        # To the screen at once (the screen acts on it): bubbling up through the containers
+        # would wait for a repaint of the editor at each step, tens of ms a keystroke.
+        self.screen.post_message(self.TextEdited(self, self.first_line + top[0], self.first_line + bottom[0] + 1, lines))
         return result
 
     def undo(self) -> None:
@@ -165,7 +168,7 @@ class AsmEditor(TextArea):
         if change is not None:
             first, old_end, new_end = change
             offset = self.first_line
-            self.post_message(self.TextEdited(self, offset + first, offset + old_end, after[first:new_end]))
+            self.screen.post_message(self.TextEdited(self, offset + first, offset + old_end, after[first:new_end]))
 
     # ---------------------------------------------------------- highlighting
 
