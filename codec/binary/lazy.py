@@ -197,10 +197,16 @@ class LazyModule:
 
     def opcode_set(self, start: int = 0) -> set[int]:
         """The distinct opcodes of instructions `start` on (indexing every boundary): one
-        pass at C speed, for asking whether a part of the module holds some opcode."""
+        pass at C speed, for asking whether a part of the module holds some opcode. The
+        distinct first words are gathered a step at a time, so that hostile input (word
+        counts and opcodes all different) never makes a set of millions."""
         self._index_all()
-        heads = set(map(self.words.__getitem__, self._index.offsets[start:]))
-        return {head & 0xFFFF for head in heads}
+        offsets = self._index.offsets
+        opcodes: set[int] = set()
+        for step in range(start, len(offsets), INDEX_STEP):
+            heads = set(map(self.words.__getitem__, offsets[step : step + INDEX_STEP]))
+            opcodes.update({head & 0xFFFF for head in heads})
+        return opcodes
 
     def definers(self, id_: int) -> list[int]:
         """Every instruction whose words define `id_` (its candidates: one that does not

@@ -132,6 +132,19 @@ def test_functions_span_opfunction_to_opfunctionend():
         assert span.result_id == eager.instructions[span.first].result_id
 
 
+def test_opcode_set_and_definers_read_the_words(monkeypatch):
+    monkeypatch.setattr(lazy, "INDEX_STEP", 7)
+    data = EXAMPLE_MODULE.read_bytes()
+    eager = decode(data).instructions
+    module = open_module(data)
+    for start in (0, 40, len(eager) - 3, len(eager)):
+        assert module.opcode_set(start) == {inst.opcode for inst in eager[start:]}
+    for inst in eager[::5]:
+        if inst.result_id:
+            assert module.definers(inst.result_id) == [eager.index(inst)]
+    assert module.definers(module.header.bound + 5) == []
+
+
 def test_function_cut_short_ends_at_the_next_function_or_the_end():
     void, fn_type = [0x00020013, 1], [0x00030021, 2, 1]
     function = [0x00050036, 1, 3, 0, 2]
