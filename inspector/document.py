@@ -85,7 +85,7 @@ class Document(ModuleIndex):
     @property
     def big_endian(self) -> bool:
         """True for a module stored big-endian."""
-        return self.module.header is not None and self.module.header.big_endian
+        return self.module.big_endian
 
     def header_fields(self) -> list[HeaderField]:
         """The header words present (a short file has fewer), each with its meaning."""

@@ -254,8 +254,7 @@ def word_detail(
             diagnostics=_diagnostics_at(module, range(word_offset, word_offset + 1)),
         )
     value = words[word_offset]
-    big_endian = module.header is not None and module.header.big_endian
-    file_bytes = value.to_bytes(4, "big" if big_endian else "little")
+    file_bytes = value.to_bytes(4, "big" if module.big_endian else "little")
     if word_offset < HEADER_WORDS:
         return WordDetail(
             word_offset,

@@ -219,11 +219,10 @@ class HexView(ScrollView, can_focus=True):
         """A hex view of a decoded module (lazy or eager): its words, byte order, tail
         (once a lazy module is indexed; see `set_tail_offset`), trailing bytes and the
         words its diagnostics name so far (see `mark`)."""
-        header = module.header
         indexed = not isinstance(module, LazyModule) or module.indexed
         return cls(
             module.words,
-            big_endian=header is not None and header.big_endian,
+            big_endian=module.big_endian,  # known for a file shorter than its header too
             trailing_bytes=module.trailing_bytes,
             tail_offset=module.tail_offset if indexed else None,
             marked=(d.word_offset for d in module.diagnostics if d.word_offset is not None),

@@ -246,3 +246,15 @@ def test_snapshot_loop_function_120x40(snap_compare):
     """The CFG of a loop-heavy function beside the list, a block inside the inner loop selected."""
     app = make_app(module_bytes(NESTED_LOOPS), name="loops.spv")
     assert snap_compare(app, terminal_size=(120, 40), run_before=settle, press=["]", "}", "5", "j", "j", "j"])
+
+
+async def test_a_big_endian_file_shorter_than_its_header_keeps_its_byte_order():
+    data = bytes.fromhex("07230203" "00010000" "12345678")  # magic, version, a stray word
+    app = make_app(data)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        _, hex_view, detail, _ = panes(app)
+        assert hex_view.big_endian and list(hex_view.words) == [0x07230203, 0x00010000, 0x12345678]
+        app.screen.select(app.document.select_word(2))
+        await pilot.pause()
+        assert detail.detail.file_bytes == bytes.fromhex("12345678")
