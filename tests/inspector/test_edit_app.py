@@ -274,6 +274,8 @@ async def test_lima_mode_edits_and_saves_an_mbs(tmp_path):
 @pytest.mark.parametrize("size", [(120, 40)])
 def test_editor_snapshot(snap_compare, size):
     async def edit(pilot) -> None:
+        await pilot.pause()
+        await pilot.app.workers.wait_for_complete()  # the index: the header's counts are final
         await pilot.press(*"jjjjjjjjjjjjjjjjjjjj")
         editor = await open_editor(pilot, r"= OpTypeFloat 32$")
         editor.cursor_blink = False
