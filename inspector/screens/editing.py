@@ -21,7 +21,6 @@ question when quitting with unsaved changes.
 
 from __future__ import annotations
 
-import gc
 import time
 from pathlib import Path
 
@@ -30,6 +29,7 @@ from textual.binding import Binding
 from textual.geometry import Size
 from textual.screen import Screen
 
+from inspector.collector import keep_out, let_in
 from inspector.document import Document
 from inspector.lima_document import LimaDocument
 from inspector.editing.follow import edited_document
@@ -198,7 +198,7 @@ class EditingScreen(Screen):
         self.query_one(EditorMessages).display = False
         listing.display = True
         listing.focus()
-        gc.unfreeze()
+        let_in((self, "editor"))
         if self._index_stale:
             self._index_stale = False
             self.build_index()
@@ -269,7 +269,7 @@ class EditingScreen(Screen):
         for thread in (self._jobs, self._validator):
             if thread is not None:
                 thread.stop()
-        gc.unfreeze()
+        let_in((self, "editor"))
 
     def _run_job(self, job, session) -> None:
         """Re-assemble, and for a good binary of the newest text, its document (both on
@@ -304,16 +304,11 @@ class EditingScreen(Screen):
                 self._validation_timer = self.set_timer(pause, self._validate)
         self._assemble_next()
 
-    @staticmethod
-    def _freeze() -> None:
-        """Leave what lives now out of the cyclic collector while the editor is open.
-
-        The session's text and tables, and each document, are millions of long-lived
-        objects: a full collection walking them takes 0.2-0.4 s on the large module and
-        came every few keystrokes. Frozen, they are skipped (what they leave behind is
-        freed by reference counting; cycles wait for `gc.unfreeze` when the editor
-        closes)."""
-        gc.freeze()
+    def _freeze(self) -> None:
+        """Leave what lives now out of the cyclic collector while the editor is open: the
+        session's text and tables, and each document, are millions of long-lived objects
+        whose full collections took 0.2-0.4 s every few keystrokes on the large module."""
+        keep_out((self, "editor"))
 
     def _shown(self, generation: int) -> None:
         """The panes have been painted with the binary (or the errors) of `generation`."""

@@ -8,13 +8,13 @@ uses, a definition not yet known) wait for it and run as soon as it is there.
 
 from __future__ import annotations
 
-import gc
 import time
 from collections.abc import Callable
 
 from textual import on, work
 from textual.worker import get_current_worker
 
+from inspector.collector import keep_out, let_in
 from inspector.document import Document
 from inspector.messages import IndexProgress
 from inspector.screens.panes import PaneScreen
@@ -41,14 +41,13 @@ class IndexedScreen(PaneScreen):
     def build_index(self) -> None:
         """(Re)start the worker for the current naming."""
         # What is there by now (the opened module, the first screen) lives as long as the
-        # screen: frozen, the cyclic collector's full collections no longer walk it (about
-        # 100 ms on the large module, pauses that fell on the first keys). Given back to
-        # the collector when the screen goes.
-        gc.freeze()
+        # screen: out of the cyclic collector's full collections (about 100 ms on the
+        # large module, pauses that fell on the first keys) until the screen goes.
+        keep_out((self, "index"))
         self._index_worker()
 
     def on_unmount(self) -> None:
-        gc.unfreeze()
+        let_in((self, "index"))
 
     @work(thread=True, exclusive=True, group="index")
     def _index_worker(self) -> None:
