@@ -16,6 +16,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.reactive import var
+from textual.timer import Timer
 from textual.widgets import Footer
 from textual.worker import get_current_worker
 
@@ -42,6 +43,8 @@ from inspector.widgets.word_detail import WordDetailPanel
 READING_AIDS_LIMIT = 150_000
 """Instructions up to which the reading aids are offered: they decode the whole module at
 once and keep every instruction (a few hundred bytes each)."""
+CFG_FOLLOWS_AFTER = 0.04
+"""Seconds after the last selection change that the CFG pane follows it."""
 NEAR_DEFINITIONS_LIMIT = 50_000
 """Instructions up to which the word detail looks for an id's definition before the
 index knows them all (a scan of the function and the part before the functions)."""
@@ -91,7 +94,7 @@ class MainScreen(EditingScreen, NavigationScreen):
         self.document = document
         self._at = at
         self._pane = pane
-        self._cfg_pending = False
+        self._cfg_timer: Timer | None = None
         self.set_reactive(MainScreen.raw, raw)
 
     def compose(self) -> ComposeResult:
@@ -141,15 +144,16 @@ class MainScreen(EditingScreen, NavigationScreen):
         instruction = module.instruction(selection.instruction) if selection.instruction is not None else None
         self.query_one(HexView).follow(selection.word, instruction)
         self.query_one(WordDetailPanel).show(self._word_detail(selection))
-        if not self._cfg_pending:
-            # After the repaint: the list and hex answer the key first, and a burst of
-            # moves costs the CFG pane one follow (of the last selection).
-            self._cfg_pending = True
-            self.call_after_refresh(self._follow_in_cfg)
+        # A moment later: the list and hex answer the key in the frame that goes out
+        # first, and keys in quick succession cost the CFG pane one follow (of the last).
+        if self._cfg_timer is None:
+            self._cfg_timer = self.set_timer(CFG_FOLLOWS_AFTER, self._follow_in_cfg)
+        else:
+            self._cfg_timer.reset()
         self._update_status()
 
     def _follow_in_cfg(self) -> None:
-        self._cfg_pending = False
+        self._cfg_timer = None
         if self.selection is not None:
             cfg = self.query_one(CfgView)
             cfg.follow(self.selection.instruction)

@@ -29,3 +29,20 @@ def broken_module_bytes() -> bytes:
 def make_app(data: bytes, name: str = "module.spv", **options) -> InspectorApp:
     """The app over `data`, as `spvinspect` would open it."""
     return InspectorApp(Document(data, name), **options)
+
+
+def after_keys(*keys: str):
+    """A snapshot's `run_before`: let the index finish, press `keys`, then wait until
+    every pane has followed (the CFG pane follows a moment after the last key, and may
+    build its graph in a worker)."""
+
+    async def run(pilot) -> None:
+        await pilot.pause()
+        await pilot.app.workers.wait_for_complete()
+        await pilot.press(*keys)
+        for _ in range(2):
+            await pilot.pause(0.15)
+            await pilot.app.workers.wait_for_complete()
+        await pilot.pause()
+
+    return run

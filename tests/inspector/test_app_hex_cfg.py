@@ -9,9 +9,10 @@ from codec.asm import assemble
 from codec.binary.decoder import decode
 from codec.text.grammar_card import EnumerantCard, InstructionCard
 from cfg_functions import NESTED_LOOPS, SWITCH, module_bytes
-from inspector_apps import broken_module_bytes, make_app
+from inspector_apps import after_keys, broken_module_bytes, make_app
 from inspector.commands.open import EXAMPLE_MODULE
 from inspector.screens.grammar_card import GrammarCardScreen
+from inspector.screens.main import CFG_FOLLOWS_AFTER
 from inspector.widgets.cfg_view import CfgView
 from inspector.widgets.hex_view import GotoOffsetScreen, HexView
 from inspector.widgets.instruction_list import InstructionList
@@ -21,8 +22,11 @@ SIZE = (120, 40)
 
 
 async def settle(pilot) -> None:
-    """Let the workers (index, CFG layout) finish and every message land."""
+    """Let the workers (index, CFG layout) finish, the CFG pane follow (a moment after
+    the last key) and every message land."""
     await pilot.pause()
+    await pilot.app.workers.wait_for_complete()
+    await pilot.pause(CFG_FOLLOWS_AFTER * 2)
     await pilot.app.workers.wait_for_complete()
     await pilot.pause()
 
@@ -239,13 +243,13 @@ async def test_narrow_screen_opens_hex_and_cfg_zoomed():
 def test_snapshot_hex_zoomed_80x24(snap_compare):
     """At 80x24 the hex pane opens zoomed, with the word detail under it."""
     app = make_app(EXAMPLE_MODULE.read_bytes(), name="example.spv")
-    assert snap_compare(app, terminal_size=(80, 24), run_before=settle, press=["]", "}", "j", "4", "right"])
+    assert snap_compare(app, terminal_size=(80, 24), run_before=after_keys("]", "}", "j", "4", "right"))
 
 
 def test_snapshot_loop_function_120x40(snap_compare):
     """The CFG of a loop-heavy function beside the list, a block inside the inner loop selected."""
     app = make_app(module_bytes(NESTED_LOOPS), name="loops.spv")
-    assert snap_compare(app, terminal_size=(120, 40), run_before=settle, press=["]", "}", "5", "j", "j", "j"])
+    assert snap_compare(app, terminal_size=(120, 40), run_before=after_keys("]", "}", "5", "j", "j", "j"))
 
 
 async def test_a_big_endian_file_shorter_than_its_header_keeps_its_byte_order():

@@ -2,15 +2,8 @@
 
 from __future__ import annotations
 
-from inspector_apps import broken_module_bytes, make_app
+from inspector_apps import after_keys, broken_module_bytes, make_app
 from inspector.commands.open import EXAMPLE_MODULE
-
-
-async def settle(pilot) -> None:
-    """Wait for the index worker, so the counts and diagnostics are final."""
-    await pilot.pause()
-    await pilot.app.workers.wait_for_complete()
-    await pilot.pause()
 
 
 def example_app():
@@ -23,16 +16,16 @@ def broken_app():
 
 
 def test_example_120x40(snap_compare):
-    assert snap_compare(example_app(), terminal_size=(120, 40), run_before=settle, press=["right_square_bracket", *"jjjjjjj", "l", "l"])
+    assert snap_compare(example_app(), terminal_size=(120, 40), run_before=after_keys("right_square_bracket", *"jjjjjjj", "l", "l"))
 
 
 def test_example_80x24(snap_compare):
-    assert snap_compare(example_app(), terminal_size=(80, 24), run_before=settle, press=["right_square_bracket", *"jjjjjjj", "l"])
+    assert snap_compare(example_app(), terminal_size=(80, 24), run_before=after_keys("right_square_bracket", *"jjjjjjj", "l"))
 
 
 def test_broken_120x40(snap_compare):
-    assert snap_compare(broken_app(), terminal_size=(120, 40), run_before=settle, press=["G"])
+    assert snap_compare(broken_app(), terminal_size=(120, 40), run_before=after_keys("G"))
 
 
 def test_broken_80x24(snap_compare):
-    assert snap_compare(broken_app(), terminal_size=(80, 24), run_before=settle, press=["G"])
+    assert snap_compare(broken_app(), terminal_size=(80, 24), run_before=after_keys("G"))
