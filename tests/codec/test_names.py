@@ -67,17 +67,24 @@ def test_raw_names_are_numbers():
     assert names.name(5) == "5" and names.id_hints() == {} and names.table() == {}
 
 
-def test_first_names_need_no_function_body(monkeypatch):
-    """Naming the ids of the first lines reads only the part before the functions."""
+@pytest.fixture
+def decoded(monkeypatch) -> list[int]:
+    """The word offsets of the instructions the decoder decodes from now on, in chunks of
+    8 instructions (so a pass that stops early shows)."""
     monkeypatch.setattr(lazy, "CHUNK", 8)
-    decoded: list[int] = []
+    offsets: list[int] = []
     run = InstructionDecoder.run
 
-    def spy(self, words, offsets, forms=None):
-        decoded.extend(offsets)
-        return run(self, words, offsets, forms)
+    def spy(self, words, starts, forms=None):
+        offsets.extend(starts)
+        return run(self, words, starts, forms)
 
     monkeypatch.setattr(InstructionDecoder, "run", spy)
+    return offsets
+
+
+def test_first_names_need_no_function_body(decoded):
+    """Naming the ids of the first lines reads only the part before the functions."""
     data = EXAMPLE_MODULE.read_bytes()
     eager = decode(data)
     decoded.clear()
@@ -89,20 +96,11 @@ def test_first_names_need_no_function_body(monkeypatch):
     assert decoded and max(decoded) < first_function.offset
 
 
-def test_ids_that_keep_their_numbers_need_only_the_naming_section(monkeypatch):
+def test_ids_that_keep_their_numbers_need_only_the_naming_section(decoded):
     """An id no OpName or decoration names, defined by an instruction that names
     nothing (here one in the last function, and a constant composite after the types),
     is its number once the pass has read the OpNames and decorations: the types and
     constants are not named first."""
-    monkeypatch.setattr(lazy, "CHUNK", 8)
-    decoded: list[int] = []
-    run = InstructionDecoder.run
-
-    def spy(self, words, offsets, forms=None):
-        decoded.extend(offsets)
-        return run(self, words, offsets, forms)
-
-    monkeypatch.setattr(InstructionDecoder, "run", spy)
     data = EXAMPLE_MODULE.read_bytes()
     eager = decode(data).instructions
     names = module_names(open_module(data))

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import struct
 
+from codec.asm import assemble
 from codec.binary.decoder import decode
 from codec.grammar import load_grammar
 from inspector.app import InspectorApp
@@ -24,6 +25,29 @@ def broken_module_bytes() -> bytes:
     nop = load_grammar().by_name["OpNop"].opcode
     words += [(40 << 16) | nop, 0xDEADBEEF, 0x12345678]
     return struct.pack(f"<{len(words)}I", *words) + b"\xab\xcd"
+
+
+EXT_INST_MODULE = """OpCapability Shader
+%std = OpExtInstImport "GLSL.std.450"
+OpMemoryModel Logical GLSL450
+%float = OpTypeFloat 32
+%one = OpConstant %float 1
+%void = OpTypeVoid
+%fn = OpTypeFunction %void
+%main = OpFunction %void None %fn
+%entry = OpLabel
+%mixed = OpExtInst %float %std FMix %one %one %one
+OpReturn
+OpFunctionEnd
+"""
+"""A module with one extended instruction (GLSL.std.450 FMix), for the grammar cards."""
+
+
+def ext_inst_module_bytes() -> bytes:
+    """`EXT_INST_MODULE` assembled."""
+    result = assemble(EXT_INST_MODULE)
+    assert result.ok, result.diagnostics
+    return result.binary
 
 
 def make_app(data: bytes, name: str = "module.spv", **options) -> InspectorApp:

@@ -5,11 +5,10 @@ from __future__ import annotations
 
 import struct
 
-from codec.asm import assemble
 from codec.binary.decoder import decode
 from codec.text.grammar_card import EnumerantCard, InstructionCard
 from cfg_functions import NESTED_LOOPS, SWITCH, module_bytes
-from inspector_apps import after_keys, broken_module_bytes, make_app
+from inspector_apps import after_keys, broken_module_bytes, ext_inst_module_bytes, make_app
 from inspector.commands.open import EXAMPLE_MODULE
 from inspector.screens.grammar_card import GrammarCardScreen
 from inspector.screens.main import CFG_FOLLOWS_AFTER
@@ -146,25 +145,8 @@ async def test_a_broken_module_marks_its_faulty_words():
         assert "trailing" in detail.detail.meaning
 
 
-EXT_INST_MODULE = """OpCapability Shader
-%std = OpExtInstImport "GLSL.std.450"
-OpMemoryModel Logical GLSL450
-%float = OpTypeFloat 32
-%one = OpConstant %float 1
-%void = OpTypeVoid
-%fn = OpTypeFunction %void
-%main = OpFunction %void None %fn
-%entry = OpLabel
-%root = OpExtInst %float %std Sqrt %one
-OpReturn
-OpFunctionEnd
-"""
-
-
 async def test_grammar_cards_for_an_instruction_an_enumerant_and_an_extended_instruction():
-    result = assemble(EXT_INST_MODULE)
-    assert result.ok, result.diagnostics
-    data = result.binary
+    data = ext_inst_module_bytes()
     module = decode(data)
     capability = module.instructions[0]
     ext_inst = next(i for i in module.instructions if i.opname == "OpExtInst")

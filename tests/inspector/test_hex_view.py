@@ -10,11 +10,10 @@ import pytest
 from rich.style import Style
 from textual.widgets import Input, Label
 
-from codec.asm import assemble
 from codec.binary.lazy import open_module
 from codec.grammar import load_grammar
 from codec.text.word_detail import WordKind
-from inspector_apps import after_keys, make_app
+from inspector_apps import after_keys, ext_inst_module_bytes, make_app
 from inspector.commands.open import EXAMPLE_MODULE
 from inspector.screens.grammar_card import GrammarCardScreen
 from inspector.widgets.hex_view import GUTTER, WORD_CELL, GotoOffsetScreen, HexView, parse_offset
@@ -286,25 +285,9 @@ def test_no_terminal_browser_is_started_for_the_spec(monkeypatch):
     assert open_in_browser("https://example.org") and opened == ["https://example.org"]
 
 
-FMIX_MODULE = """OpCapability Shader
-%std = OpExtInstImport "GLSL.std.450"
-OpMemoryModel Logical GLSL450
-%float = OpTypeFloat 32
-%one = OpConstant %float 1
-%void = OpTypeVoid
-%fn = OpTypeFunction %void
-%main = OpFunction %void None %fn
-%entry = OpLabel
-%mixed = OpExtInst %float %std FMix %one %one %one
-OpReturn
-OpFunctionEnd
-"""
-
-
 async def test_card_of_an_extended_instruction_lists_its_operands():
-    result = assemble(FMIX_MODULE)
-    assert result.ok, result.diagnostics
-    app = make_app(result.binary)
+    data = ext_inst_module_bytes()
+    app = make_app(data)
     async with app.run_test(size=SIZE) as pilot:
         await open_hex_pane(pilot)
         ext_inst = instruction_named(app, "OpExtInst")
