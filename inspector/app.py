@@ -9,6 +9,7 @@ from textual.app import App
 from textual.binding import Binding
 from textual.screen import Screen
 
+from inspector.collector import IdleCollections
 from inspector.config import KeySettings, save_theme
 from inspector.document import Document
 from inspector.keymap import binding_ids, checked_keymap, key_clashes
@@ -38,6 +39,10 @@ class InspectorApp(App[None]):
     """`time.monotonic()` of the last key or mouse event: background work waits while
     the user is active (read from worker threads)."""
 
+    IDLE_AFTER = 1.0
+    """Seconds without a key or click after which the user counts as idle: full garbage
+    collections wait for that (see `inspector.collector`)."""
+
     def __init__(
         self,
         document: Document,
@@ -60,6 +65,7 @@ class InspectorApp(App[None]):
             self.register_theme(registered)
         self.theme = theme if theme in THEMES else DEFAULT_THEME
         self.sub_title = document.name
+        self._collections = IdleCollections()
 
     async def on_event(self, event: events.Event) -> None:
         if isinstance(event, (events.Key, events.MouseDown, events.MouseScrollDown, events.MouseScrollUp)):
@@ -78,11 +84,20 @@ class InspectorApp(App[None]):
         return MainScreen(self.document, at=self._at, pane=self._pane, raw=self._raw)
 
     def on_mount(self) -> None:
+        self._collections.start()
+        self.set_interval(self.IDLE_AFTER / 2, self._collect_when_idle)
         self.theme_changed_signal.subscribe(self, self._remember_theme)
         if self._notice:
             self.notify(self._notice, severity="warning", timeout=8)
         if self._keys.bindings or self._keys.problems:
             self._use_keys(self._keys)
+
+    def on_unmount(self) -> None:
+        self._collections.stop()
+
+    def _collect_when_idle(self) -> None:
+        if time.monotonic() - self.last_input >= self.IDLE_AFTER:
+            self._collections.collect_if_idle()
 
     def _use_keys(self, keys: KeySettings) -> None:
         """Remap the keys the config file gives; one notice lists what could not be used."""

@@ -1,4 +1,5 @@
-"""The app's big, long-lived data kept out of the cyclic garbage collector.
+"""The app's big, long-lived data kept out of the cyclic garbage collector, and full
+collections moved to moments when the user is idle.
 
 An opened module with its index, or an editing session, is millions of objects that live
 as long as their screen; a full collection walks them all (0.1-0.4 s on the large
@@ -7,6 +8,12 @@ collector's reach and `gc.unfreeze` gives all of it back, for the whole process.
 index and the editor freeze at different times, so the collector gets the objects back
 only when the last holder lets go (what they leave behind meanwhile is freed by
 reference counting; only cycles wait).
+
+What is not frozen still grows between keys (decoded chunks, drawn strips, graphs): the
+collector's own full collections over it took 25-70 ms, at whatever key came next. While
+the app runs they are left to `collect_if_idle`, which its timer calls: young
+generations are still collected as usual, and a full collection runs once the user has
+paused and enough has piled up.
 """
 
 from __future__ import annotations
@@ -15,6 +22,12 @@ import gc
 from collections.abc import Hashable
 
 _holders: set[Hashable] = set()
+
+NEVER = 1 << 30
+"""A third threshold no count reaches: no full collection but `collect_if_idle`'s."""
+FULL_AFTER = 10
+"""Middle-generation collections since the last full one that make a full one due (the
+collector's own default rule, without its timing)."""
 
 
 def keep_out(holder: Hashable) -> None:
@@ -28,3 +41,39 @@ def let_in(holder: Hashable) -> None:
     _holders.discard(holder)
     if not _holders:
         gc.unfreeze()
+
+
+class IdleCollections:
+    """Full collections only when asked, while the user is idle: from `start` to `stop`
+    the collector's third threshold is out of reach."""
+
+    def __init__(self) -> None:
+        self._thresholds: tuple[int, int, int] | None = None
+        self._middle_at_last_full = 0
+
+    def start(self) -> None:
+        if self._thresholds is None:
+            self._thresholds = gc.get_threshold()
+            young, middle, _ = self._thresholds
+            gc.set_threshold(young, middle, NEVER)
+            self._middle_at_last_full = _middle_collections()
+
+    def stop(self) -> None:
+        if self._thresholds is not None:
+            gc.set_threshold(*self._thresholds)
+            self._thresholds = None
+
+    def collect_if_idle(self) -> bool:
+        """Run a full collection when one is due (for the caller: the user is idle);
+        True when it ran."""
+        if self._thresholds is None or _middle_collections() - self._middle_at_last_full < FULL_AFTER:
+            return False
+        gc.collect()
+        self._middle_at_last_full = _middle_collections()
+        return True
+
+
+def _middle_collections() -> int:
+    """How many times the middle generation has been collected (full ones included)."""
+    stats = gc.get_stats()
+    return stats[1]["collections"] + stats[2]["collections"]
