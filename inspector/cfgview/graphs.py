@@ -17,6 +17,7 @@ from __future__ import annotations
 import bisect
 import threading
 from collections import OrderedDict
+from collections.abc import Callable
 from typing import NamedTuple, Protocol
 
 from codec.cfg.graph import FunctionCFG, build_cfg
@@ -30,6 +31,10 @@ from inspector.cfgview.navigation import neighbourhood
 INLINE_BLOCKS = 80
 """Functions up to this many blocks are laid out on the spot (about 50 ms for 75 blocks
 on a loaded machine, 300 ms for 290); bigger ones in a worker."""
+INLINE_INSTRUCTIONS = 1000
+"""Functions up to this many instructions get their graph built on the spot (a
+millisecond or two): the pane then changes once, where a worker's round trip would
+repaint it, and re-lay out the screen, twice."""
 DRAW_BLOCKS = 1000
 """Functions with more blocks are only listed: their drawing would be thousands of rows
 (and seconds to lay out), too big to read."""
@@ -45,6 +50,8 @@ class FunctionModule(Protocol):
     def offset(self, index: int) -> int: ...
 
 
+PACED_STEP = 256
+"""Instructions decoded between two calls of a worker's pace (a few milliseconds)."""
 KEPT_GRAPHS = 1024
 KEPT_DRAWINGS = 128
 """How many graphs and drawings are kept (the least recently used are dropped): a
@@ -88,6 +95,7 @@ class FunctionGraphs:
         names: NameMap,
         inline_blocks: int = INLINE_BLOCKS,
         draw_blocks: int = DRAW_BLOCKS,
+        inline_instructions: int = INLINE_INSTRUCTIONS,
     ) -> None:
         self.module = module
         self.names = names
@@ -95,6 +103,8 @@ class FunctionGraphs:
         """Largest function (in blocks) laid out without a worker."""
         self.draw_blocks = draw_blocks
         """Largest function (in blocks) laid out at all; bigger ones are only listed."""
+        self.inline_instructions = inline_instructions
+        """Largest function (in instructions) whose graph the pane builds on the spot."""
         self._spans: list | None = None
         self._starts: list[int] = []
         self._graphs: _Kept = _Kept(KEPT_GRAPHS)
@@ -122,9 +132,14 @@ class FunctionGraphs:
             return None
         return spans[position]
 
-    def function(self, function_id: int) -> FunctionCFG | None:
-        """The graph of the function `function_id` (the OpFunction's result id), or None."""
-        found = self._graph(function_id)
+    def function(self, function_id: int, pace: Callable[[], bool] | None = None, wait: bool = True) -> FunctionCFG | None:
+        """The graph of the function `function_id` (the OpFunction's result id), or None.
+
+        A worker passes `pace` (see `inspector.pacing`): called every `PACED_STEP`
+        instructions while they are decoded; when it says stop, so does the build (None,
+        nothing kept). With `wait` False, None at once while another graph is being
+        built (the UI thread must not wait for a paced worker)."""
+        found = self._graph(function_id, pace, wait)
         return None if found is None else found[0]
 
     def diagnostics(self, function_id: int) -> tuple[Diagnostic, ...]:
@@ -132,23 +147,34 @@ class FunctionGraphs:
         found = self._graph(function_id)
         return () if found is None else found[1]
 
-    def _graph(self, function_id: int) -> tuple[FunctionCFG, tuple[Diagnostic, ...]] | None:
+    def _graph(
+        self, function_id: int, pace: Callable[[], bool] | None = None, wait: bool = True
+    ) -> tuple[FunctionCFG, tuple[Diagnostic, ...]] | None:
         found = self._kept(self._graphs, function_id)
         if found is not None:
             return found
-        with self._building:
+        if not self._building.acquire(blocking=wait):
+            return None
+        try:
             found = self._kept(self._graphs, function_id)
             if found is not None:
                 return found
             span = next((s for s in self._function_spans() if s.result_id == function_id), None)
             if span is None:
                 return None
-            instructions = [self.module.instruction(i) for i in range(span.first, span.end)]
+            instruction = self.module.instruction
+            instructions = []
+            for start in range(span.first, span.end, PACED_STEP):
+                if pace is not None and not pace():
+                    return None
+                instructions += [instruction(i) for i in range(start, min(start + PACED_STEP, span.end))]
             end = instructions[-1].end if instructions else 0
             built = build_cfg(_FunctionSlice(instructions, end), self.names)
             if not built.functions:
                 return None
             return self._keep(self._graphs, function_id, (built.functions[0], built.diagnostics))
+        finally:
+            self._building.release()
 
     def _kept(self, cache: _Kept, key):
         with self._lock:

@@ -17,14 +17,9 @@ from textual.worker import get_current_worker
 from inspector.collector import keep_out, let_in
 from inspector.document import Document
 from inspector.messages import IndexProgress
+from inspector.pacing import Pace
 from inspector.screens.panes import PaneScreen
 
-WORK_SLICE = 0.012
-"""Seconds the index worker works before resting …"""
-REST = 0.004
-"""… and seconds it rests, so keys and repaints never wait long for the GIL …"""
-QUIET_AFTER_INPUT = 0.3
-"""… and it waits while the user typed or clicked less than this many seconds ago."""
 PROGRESS_EVERY = 0.25
 """Seconds between two progress reports of the index worker."""
 
@@ -51,30 +46,23 @@ class IndexedScreen(PaneScreen):
 
     @work(thread=True, exclusive=True, group="index")
     def _index_worker(self) -> None:
-        """Index the whole module in time-boxed batches: pure-Python work holds the GIL, so
-        after each slice of work the thread sleeps briefly and the UI runs at once, and
-        while keys are coming it pauses altogether — checked after every step (a few
-        milliseconds), so a key waits for one step, not for a slice."""
+        """Index the whole module, paced (see `inspector.pacing`): checked after every
+        step (a few milliseconds), so a key waits for one step, not for a slice."""
         worker = get_current_worker()
-        reported = rested = time.perf_counter()
+        pace = Pace(lambda: getattr(self.app, "last_input", 0.0), lambda: worker.is_cancelled)
+        reported = time.perf_counter()
         for fraction in self.document.index_steps(self.raw):
-            if worker.is_cancelled:
+            if not pace():
                 return
             now = time.perf_counter()
             if now - reported > PROGRESS_EVERY:
+                # What the index built since: out of the collector too (its full
+                # collections over it were 30-60 ms pauses on keys while indexing).
+                keep_out((self, "index"))
                 self.post_message(IndexProgress(fraction))
                 reported = now
-            if now - rested > WORK_SLICE or self._user_active():
-                time.sleep(REST)
-                # The user is at the keys: keep out of the way until they pause.
-                while self._user_active() and not worker.is_cancelled:
-                    time.sleep(REST)
-                rested = time.perf_counter()
+        keep_out((self, "index"))
         self.post_message(IndexProgress(1.0))
-
-    def _user_active(self) -> bool:
-        """True while the user typed or clicked less than `QUIET_AFTER_INPUT` ago."""
-        return time.monotonic() - getattr(self.app, "last_input", 0.0) < QUIET_AFTER_INPUT
 
     @on(IndexProgress)
     def _index_progress(self, message: IndexProgress) -> None:

@@ -30,6 +30,7 @@ from codec.cfg.graph import FunctionCFG
 from inspector.cfgview.graphs import FunctionGraphs
 from inspector.cfgview.model import CfgDrawing
 from inspector.cfgview.navigation import continue_of, merge_of, predecessors
+from inspector.pacing import Pace
 
 STYLE_CLASSES = (
     "box", "block-name", "block-info", "unreachable", "problem", "edge", "back-edge",
@@ -149,16 +150,19 @@ class CfgView(ScrollView, can_focus=True):
     def follow(self, instruction: int | None) -> None:
         """Show the function and block holding instruction `instruction` (None, or an
         instruction outside every function: nothing). Cheap when the function is shown
-        already; else its graph is built in a worker and the block selected once known."""
+        already or small; else its graph is built in a worker and the block selected
+        once known."""
         graphs = self.graphs
         span = None if graphs is None or instruction is None else graphs.span_at(instruction)
         if graphs is None or span is None:
+            self.workers.cancel_group(self, "cfg-layout")
             self.function_id = self.block_id = self._word = None
             self.laying_out = False
             self.drawing = None
             return
         word = graphs.module.offset(instruction)
-        if graphs.has_graph(span.result_id):
+        small = span.end - span.first <= graphs.inline_instructions
+        if graphs.has_graph(span.result_id) or small and graphs.function(span.result_id, wait=False) is not None:
             self.show_block(span.result_id, graphs.block_at(span.result_id, word))
         else:
             self.show_block(span.result_id, None)
@@ -230,6 +234,10 @@ class CfgView(ScrollView, can_focus=True):
         if graphs is None:
             return
         worker = get_current_worker()
+        # Paced: decoding a big function's instructions must not slow the keys down.
+        pace = Pace(lambda: getattr(self.app, "last_input", 0.0), lambda: worker.is_cancelled)
+        if graphs.function(function_id, pace) is None and worker.is_cancelled:
+            return
         quick = graphs.quick_drawing(function_id)
         big = quick is not None and quick.kind == "list" and graphs.drawable(function_id)
         if worker.is_cancelled:

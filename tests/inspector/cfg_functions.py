@@ -146,7 +146,7 @@ def module_bytes(body: str) -> bytes:
 
 def graphs_of(body: str, **limits: int) -> FunctionGraphs:
     """The function graphs of a module whose `main` has `body` as its blocks; `limits`
-    are `FunctionGraphs`'s `inline_blocks` and `draw_blocks`."""
+    are `FunctionGraphs`'s `inline_blocks`, `draw_blocks` and `inline_instructions`."""
     module = open_module(module_bytes(body))
     return FunctionGraphs(module, module_names(module), **limits)
 

@@ -158,14 +158,14 @@ class HeldGraphs(FunctionGraphs):
     until the test releases it, so the test sees what the pane shows meanwhile."""
 
     def __init__(self, graphs: FunctionGraphs, hold: str) -> None:
-        super().__init__(graphs.module, graphs.names, graphs.inline_blocks, graphs.draw_blocks)
+        super().__init__(graphs.module, graphs.names, graphs.inline_blocks, graphs.draw_blocks, graphs.inline_instructions)
         self.hold = hold
         self.release = threading.Event()
 
-    def _graph(self, function_id: int):
+    def _graph(self, function_id: int, pace=None, wait=True):
         if self.hold == "graph" and not self.has_graph(function_id):
             self.release.wait(10)
-        return super()._graph(function_id)
+        return super()._graph(function_id, pace, wait)
 
     def drawing(self, function_id: int):
         if self.hold == "drawing":
@@ -182,7 +182,7 @@ async def shown(pilot, view: CfgView) -> None:
 
 
 async def test_graph_is_built_in_a_worker():
-    graphs = HeldGraphs(graphs_of(NESTED_LOOPS), hold="graph")
+    graphs = HeldGraphs(graphs_of(NESTED_LOOPS, inline_instructions=0), hold="graph")
     app = CfgHost(graphs, start="body")
     async with app.run_test(size=(120, 40)) as pilot:
         view = app.query_one(CfgView)
