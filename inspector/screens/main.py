@@ -26,6 +26,7 @@ from inspector.cfgview.graphs import FunctionGraphs
 from inspector.document import Document
 from inspector.layouts import PlainLayout
 from inspector.messages import SelectInstruction, SelectRow, SelectWord
+from inspector.pacing import when_idle
 from inspector.screens.editing import EditingScreen
 from inspector.screens.grammar_card import GrammarCardScreen
 from inspector.screens.navigation import NavigationScreen
@@ -43,8 +44,10 @@ from inspector.widgets.word_detail import WordDetailPanel
 READING_AIDS_LIMIT = 150_000
 """Instructions up to which the reading aids are offered: they decode the whole module at
 once and keep every instruction (a few hundred bytes each)."""
-CFG_FOLLOWS_AFTER = 0.04
-"""Seconds after the last selection change that the CFG pane follows it."""
+CFG_FOLLOWS_AFTER = 0.12
+"""Seconds after the last selection change that the CFG pane follows it: keys pressed
+in quick succession (held, or a few a second) meet no CFG frame in between, which
+would otherwise delay each by up to a frame (20-50 ms on a big module)."""
 NEAR_DEFINITIONS_LIMIT = 50_000
 """Instructions up to which the word detail looks for an id's definition before the
 index knows them all (a scan of the function and the part before the functions)."""
@@ -95,6 +98,8 @@ class MainScreen(EditingScreen, NavigationScreen):
         self._at = at
         self._pane = pane
         self._cfg_timer: Timer | None = None
+        self._fold_pending = False
+        """A fold or unfold of the CFG pane waits for the user to pause."""
         self.set_reactive(MainScreen.raw, raw)
 
     def compose(self) -> ComposeResult:
@@ -155,10 +160,21 @@ class MainScreen(EditingScreen, NavigationScreen):
     def _follow_in_cfg(self) -> None:
         self._cfg_timer = None
         if self.selection is not None:
-            cfg = self.query_one(CfgView)
-            cfg.follow(self.selection.instruction)
-            # Outside every function the pane folds to its one-line message.
-            self.query_one("#cfg-box").set_class(cfg.function_id is None, "-idle")
+            self.query_one(CfgView).follow(self.selection.instruction)
+            self._fold_cfg()
+
+    def _fold_cfg(self) -> None:
+        """Outside every function the CFG pane folds to its one-line message, giving the
+        list the rows. Only once the user pauses: folding re-lays out the whole screen
+        (frames of 30-50 ms on a big module), which keys in quick succession would wait
+        for, and a list that changes height under the keys is hard to follow."""
+        if not self._fold_pending:
+            self._fold_pending = True
+            when_idle(self, self._fold_now)
+
+    def _fold_now(self) -> None:
+        self._fold_pending = False
+        self.query_one("#cfg-box").set_class(self.query_one(CfgView).function_id is None, "-idle")
 
     def _word_detail(self, selection: Selection):
         document = self.document

@@ -23,6 +23,7 @@ from textual.strip import Strip
 from codec.text.listing import Role
 from inspector.document import Document
 from inspector.messages import GoToDefinition, ListUses, SelectRow
+from inspector.pacing import when_idle
 from inspector.selection import Selection
 from inspector.widgets.role_styles import role_styles
 
@@ -82,6 +83,10 @@ class InstructionList(ScrollView, can_focus=True):
         self._center_next = False
         self._requested: tuple[int, int | None] | None = None
         self._unanswered = 0
+        self._widen_pending = False
+        self._page_top: int | None = None
+        """Where a page key scrolls the list once its move is answered: the page and the
+        cursor move in one frame (scrolling at once would show a frame of the old cursor)."""
         self.virtual_size = Size(GUTTER_WIDTH + 80, document.row_count)
 
     # -- what is shown -------------------------------------------------------------
@@ -96,6 +101,9 @@ class InstructionList(ScrollView, can_focus=True):
             self._unanswered -= 1
         if not self._unanswered:
             self._requested = None
+            if self._page_top is not None:
+                self.scroll_to(y=self._page_top, animate=False, immediate=True)
+                self._page_top = None
         if new is None or new.row is None:
             self.refresh()
             return
@@ -217,12 +225,19 @@ class InstructionList(ScrollView, can_focus=True):
         return line.apply_style(base)
 
     def _note_width(self, cells: int) -> None:
-        """Grow the virtual width to the widest line seen, for horizontal scrolling."""
+        """Grow the virtual width to the widest line seen, for horizontal scrolling: once
+        the user pauses, as a new virtual size re-lays out the whole screen."""
         if cells > self._widest:
             self._widest = cells
-            self.virtual_size = Size(GUTTER_WIDTH + cells, self.virtual_size.height)
-            # A horizontal scrollbar may have just appeared and covered the cursor's row.
-            self.call_after_refresh(self._keep_cursor_visible)
+            if not self._widen_pending:
+                self._widen_pending = True
+                when_idle(self, self._widen)
+
+    def _widen(self) -> None:
+        self._widen_pending = False
+        self.virtual_size = Size(GUTTER_WIDTH + self._widest, self.virtual_size.height)
+        # A horizontal scrollbar may have just appeared and covered the cursor's row.
+        self.call_after_refresh(self._keep_cursor_visible)
 
     def _keep_cursor_visible(self) -> None:
         if self.cursor_row is not None:
@@ -243,8 +258,11 @@ class InstructionList(ScrollView, can_focus=True):
 
     def action_page(self, step: int) -> None:
         """Move the cursor a page, and the page with it."""
+        if not self.document.row_count:
+            return
         height = max(1, self.scrollable_content_region.height - 1)
-        self.scroll_to(y=self.scroll_offset.y + step * height, animate=False, immediate=True)
+        top = self._page_top if self._page_top is not None else round(self.scroll_offset.y)
+        self._page_top = max(0, top + step * height)
         self._request((self.cursor_row or 0) + step * height)
 
     def action_first(self) -> None:
@@ -307,6 +325,8 @@ class InstructionList(ScrollView, can_focus=True):
             if index == operand:
                 left = self.scroll_offset.x
                 if not (left <= start and start + len(text) <= left + width):
+                    if self._widest > self.virtual_size.width - GUTTER_WIDTH:
+                        self._widen()  # this line may be wider than the list knows yet
                     self.scroll_to(x=max(0, start - width // 2), animate=False, immediate=True)
                 return
             start += len(text)

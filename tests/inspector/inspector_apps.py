@@ -11,6 +11,7 @@ from codec.grammar import load_grammar
 from inspector.app import InspectorApp
 from inspector.commands.open import EXAMPLE_MODULE
 from inspector.document import Document
+from inspector.pacing import QUIET_AFTER_INPUT
 
 
 def broken_module_bytes() -> bytes:
@@ -57,8 +58,8 @@ def make_app(data: bytes, name: str = "module.spv", **options) -> InspectorApp:
 
 def after_keys(*keys: str):
     """A snapshot's `run_before`: let the index finish, press `keys`, then wait until
-    every pane has followed (the CFG pane follows a moment after the last key, and may
-    build its graph in a worker)."""
+    every pane has followed (the CFG pane follows a moment after the last key, may
+    build its graph in a worker, and folds or unfolds once the keys pause)."""
 
     async def run(pilot) -> None:
         await pilot.pause()
@@ -67,6 +68,7 @@ def after_keys(*keys: str):
         for _ in range(2):
             await pilot.pause(0.15)
             await pilot.app.workers.wait_for_complete()
+        await pilot.pause(QUIET_AFTER_INPUT)  # the CFG pane folds once the keys pause
         await pilot.pause()
 
     return run

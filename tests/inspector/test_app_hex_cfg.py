@@ -11,6 +11,7 @@ from cfg_functions import NESTED_LOOPS, SWITCH, module_bytes
 from inspector_apps import after_keys, broken_module_bytes, ext_inst_module_bytes, make_app
 from inspector.commands.open import EXAMPLE_MODULE
 from inspector.screens.grammar_card import GrammarCardScreen
+from inspector import pacing
 from inspector.screens.main import CFG_FOLLOWS_AFTER
 from inspector.widgets.cfg_view import CfgView
 from inspector.widgets.hex_view import GotoOffsetScreen, HexView
@@ -244,3 +245,41 @@ async def test_a_big_endian_file_shorter_than_its_header_keeps_its_byte_order():
         app.screen.select(app.document.select_word(2))
         await pilot.pause()
         assert detail.detail.file_bytes == bytes.fromhex("12345678")
+
+
+async def test_the_cfg_pane_folds_outside_functions_once_the_keys_pause(monkeypatch):
+    """Folding re-lays out the screen: not between keys, only when the user pauses."""
+    quiet = 0.6  # longer than the settling below takes, even on a busy machine
+    monkeypatch.setattr(pacing, "QUIET_AFTER_INPUT", quiet)
+    data = EXAMPLE_MODULE.read_bytes()
+    app = make_app(data)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        box = app.screen.query_one("#cfg-box")
+        assert box.has_class("-idle"), "at the first instruction, no function: folded"
+        await pilot.press("G")
+        await settle(pilot)
+        assert app.screen.query_one(CfgView).function_id is not None
+        assert box.has_class("-idle"), "keys just pressed: still folded"
+        await pilot.pause(quiet * 2)
+        assert not box.has_class("-idle"), "the keys paused: unfolded"
+        await pilot.press("g", "g")
+        await settle(pilot)
+        await pilot.pause(quiet * 2)
+        assert box.has_class("-idle")
+
+
+async def test_a_page_key_moves_the_page_and_the_cursor_together():
+    data = EXAMPLE_MODULE.read_bytes()
+    app = make_app(data)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        instruction_list = app.screen.query_one(InstructionList)
+        height = instruction_list.scrollable_content_region.height - 1
+        await pilot.press("pagedown", "pagedown")
+        await pilot.pause()
+        assert app.screen.selection.row == 2 * height
+        assert instruction_list.scroll_offset.y == 2 * height, "both pages scrolled"
+        await pilot.press("pageup")
+        await pilot.pause()
+        assert app.screen.selection.row == height and instruction_list.scroll_offset.y == height
