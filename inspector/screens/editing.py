@@ -23,32 +23,35 @@ from __future__ import annotations
 
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from textual import on, work
+from textual import work
 from textual.binding import Binding
 from textual.geometry import Size
 from textual.screen import Screen
 
 from inspector.collector import keep_out, let_in
 from inspector.document import Document
-from inspector.lima_document import LimaDocument
-from inspector.editing.follow import edited_document
-from inspector.editing.lima_session import LimaEditSession
 from inspector.editing.runner import JobThread
-from inspector.editing.saving import (
-    ChangedOnDisk, SavedFile, SaveError, save_assembly, save_binary, save_lima,
-)
-from inspector.editing.session import AssemblyOutcome, EditSession, ValidationJob
-from inspector.editing.validation import Validation
 from inspector.screens.edit_dialogs import Question, SaveAs
-from inspector.widgets.asm_editor import AsmEditor, EditorMessages
 from inspector.widgets.cfg_view import CfgView
 from inspector.widgets.diagnostics_panel import DiagnosticsPanel
 from inspector.widgets.header_pane import HeaderPane
 from inspector.widgets.hex_view import HexView
 from inspector.widgets.instruction_list import InstructionList
-from inspector.widgets.lima_header import LimaHeader
-from inspector.widgets.lima_list import LimaInstructionList
+
+if TYPE_CHECKING:
+    from inspector.editing.lima_session import LimaEditSession
+    from inspector.editing.saving import SavedFile
+    from inspector.editing.session import EditSession, ValidationJob
+    from inspector.editing.validation import Validation
+    from inspector.lima_document import LimaDocument
+    from inspector.widgets.asm_editor import AsmEditor, EditorMessages
+
+# The editor, its sessions and saving are imported when `e` first opens the editor (and
+# Lima's codec only in Lima mode): a tenth of a second of start-up that a user who only
+# reads a module should not wait for. Their messages are handled by name
+# (`on_asm_editor_closed`), not with `@on(AsmEditor.Closed)`, for the same reason.
 
 CFG_AFTER = 0.4
 """Seconds without a new binary before the CFG pane lays out the edited function."""
@@ -99,6 +102,8 @@ class EditingScreen(Screen):
         self._index_stale = False
         """True when the document changed since the whole-module index was asked for."""
         self._cfg_timer = None
+        self._editor: AsmEditor | None = None
+        self._editor_messages: EditorMessages | None = None
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Keys the screen takes before the focused widget (search's `/`) are typed
@@ -112,14 +117,13 @@ class EditingScreen(Screen):
 
     @property
     def lima_editing(self) -> bool:
-        """True in Lima mode."""
-        return isinstance(self.document, LimaDocument)
+        """True in Lima mode (over a `LimaDocument`)."""
+        return not isinstance(self.document, Document)
 
     @property
     def editor(self) -> AsmEditor | None:
         """The editor, once opened."""
-        found = self.query(AsmEditor)
-        return found.first() if found else None
+        return self._editor
 
     def action_edit(self) -> None:
         """Open the editor (preparing the session in a worker the first time)."""
@@ -134,14 +138,20 @@ class EditingScreen(Screen):
     def _open_session(self, document) -> None:
         """The session and its first assembly (the whole text's: seconds on a huge module)."""
         if isinstance(document, Document):
+            from inspector.editing.session import EditSession
+
             session = EditSession.open(document.data, hints=document.names(False).id_hints())
         else:
+            from inspector.editing.lima_session import LimaEditSession
+
             session = LimaEditSession.open(document.data)
         job = session.request()
         outcome = job.run() if job is not None else None
         self.app.call_from_thread(self._session_ready, session, outcome)
 
     def _session_ready(self, session: EditSession | LimaEditSession, outcome) -> None:
+        from inspector.editing.saving import SavedFile
+
         if outcome is not None:
             session.accept(outcome)
         self.edit_session = session
@@ -154,7 +164,7 @@ class EditingScreen(Screen):
     def _cursor_line(self) -> int:
         """The whole text's line of the selected instruction."""
         session = self.edit_session
-        if isinstance(session, LimaEditSession):
+        if self.lima_editing:
             return session.line_of_instruction(self.selected or 0)
         line = session.line_of_word(self.selection.word) if self.selection is not None else None
         return line if line is not None else 0
@@ -163,14 +173,16 @@ class EditingScreen(Screen):
         session = self.edit_session
         assert session is not None
         line = self._cursor_line()
-        start, end = session.window(line) if isinstance(session, EditSession) else (0, len(session.lines))
+        start, end = (0, len(session.lines)) if self.lima_editing else session.window(line)
         text = "\n".join(session.lines[start:end])
         editor = self.editor
         listing = self.query_one("#list")
         if editor is None:
-            editor = AsmEditor(text, lima=self.lima_editing, first_line=start, id="editor")
+            from inspector.widgets.asm_editor import AsmEditor, EditorMessages
+
+            editor = self._editor = AsmEditor(text, lima=self.lima_editing, first_line=start, id="editor")
             editor.border_title = f"Editing · {getattr(self.document, 'name', '')}"
-            messages = EditorMessages(id="edit-messages")
+            messages = self._editor_messages = EditorMessages(id="edit-messages")
             messages.display = False
             listing.parent.mount(editor, messages, after=listing)
             self.call_after_refresh(self._place_cursor, line)
@@ -180,7 +192,7 @@ class EditingScreen(Screen):
             self._place_cursor(line)
         listing.display = False
         editor.display = True
-        self.query_one(EditorMessages).display = bool(session.messages())
+        self._editor_messages.display = bool(session.messages())
         editor.focus()
         self._show_messages()
 
@@ -189,13 +201,12 @@ class EditingScreen(Screen):
         if editor is not None:
             editor.move_cursor((max(0, line - editor.first_line), 0), center=True)
 
-    @on(AsmEditor.Closed)
-    def _editor_closed(self, message: AsmEditor.Closed) -> None:
+    def on_asm_editor_closed(self, message: AsmEditor.Closed) -> None:
         message.stop()
         self._follow_line(message.line)
         listing = self.query_one("#list")
         message.editor.display = False
-        self.query_one(EditorMessages).display = False
+        self._editor_messages.display = False
         listing.display = True
         listing.focus()
         let_in((self, "editor"))
@@ -203,25 +214,25 @@ class EditingScreen(Screen):
             self._index_stale = False
             self.build_index()
 
-    @on(AsmEditor.CursorLineChanged)
-    def _cursor_line_changed(self, message: AsmEditor.CursorLineChanged) -> None:
+    def on_asm_editor_cursor_line_changed(self, message: AsmEditor.CursorLineChanged) -> None:
         message.stop()
         self._follow_line(message.line)
 
     def _follow_line(self, line: int) -> None:
         """Select the instruction on the editor's line in the panes."""
         session = self.edit_session
-        if isinstance(session, LimaEditSession):
+        if session is None:
+            return
+        if self.lima_editing:
             index = session.instruction_of_line(line)
             if index is not None and index < len(self.document.instructions):
                 self.select(index)
-        elif isinstance(session, EditSession) and isinstance(self.document, Document):
+        else:
             word = session.word_of_line(line)
             if word is not None:
                 self.select(self.document.select_word(word))
 
-    @on(EditorMessages.Chosen)
-    def _message_chosen(self, message: EditorMessages.Chosen) -> None:
+    def on_editor_messages_chosen(self, message: EditorMessages.Chosen) -> None:
         message.stop()
         editor = self.editor
         if editor is not None:
@@ -232,8 +243,7 @@ class EditingScreen(Screen):
 
     # -- edits and re-assembly ---------------------------------------------------------
 
-    @on(AsmEditor.TextEdited)
-    def _text_edited(self, message: AsmEditor.TextEdited) -> None:
+    def on_asm_editor_text_edited(self, message: AsmEditor.TextEdited) -> None:
         message.stop()
         session = self.edit_session
         if session is None:
@@ -259,6 +269,8 @@ class EditingScreen(Screen):
 
     def _job_failed(self, error: BaseException) -> None:
         """A job raised (a bug): say so in words, and let the next edit try again."""
+        from inspector.editing.session import AssemblyOutcome
+
         def report() -> None:
             if self.edit_session is not None:
                 self.edit_session.accept(AssemblyOutcome(-1, None, []))
@@ -282,12 +294,14 @@ class EditingScreen(Screen):
 
     def edited_document(self, session, outcome):
         """The document the panes show for a job's good binary, or None (on the job thread)."""
-        if isinstance(outcome, AssemblyOutcome):
-            state = outcome.state
-            if state is None:
-                return None
-            return edited_document(self.document, state.binary, session.change_since_shown(state))
-        return None if outcome.data is None else type(self.document)(outcome.data, self.document.name)
+        if self.lima_editing:
+            return None if outcome.data is None else type(self.document)(outcome.data, self.document.name)
+        from inspector.editing.follow import edited_document
+
+        state = outcome.state
+        if state is None:
+            return None
+        return edited_document(self.document, state.binary, session.change_since_shown(state))
 
     def _assembled(self, session, outcome, document) -> None:
         if session is not self.edit_session:
@@ -299,7 +313,7 @@ class EditingScreen(Screen):
                 self._freeze()
             self._show_messages()
             self.call_after_refresh(self._shown, outcome.generation)
-            if isinstance(session, EditSession) and session.state is not None:
+            if not self.lima_editing and session.state is not None:
                 pause = VALIDATE_AFTER_HUGE if session.huge else VALIDATE_AFTER
                 self._validation_timer = self.set_timer(pause, self._validate)
         self._assemble_next()
@@ -319,7 +333,7 @@ class EditingScreen(Screen):
     def show_edited_document(self, document: Document | LimaDocument) -> None:
         """Put the document of an edit's binary into the panes, keeping the selection on
         the editor's line (or on the same word)."""
-        if isinstance(document, LimaDocument):
+        if not isinstance(document, Document):
             self._show_lima_document(document)
             return
         kept = self.selection
@@ -340,7 +354,7 @@ class EditingScreen(Screen):
         self.show_diagnostics()
         editor = self.editor
         word = None
-        if editor is not None and editor.display and isinstance(self.edit_session, EditSession):
+        if editor is not None and editor.display and self.edit_session is not None:
             word = self.edit_session.word_of_line(editor.first_line + editor.cursor_location[0])
         if word is None and kept is not None:
             word = kept.word
@@ -348,6 +362,9 @@ class EditingScreen(Screen):
 
     def _show_lima_document(self, document: LimaDocument) -> None:
         """Lima mode's panes over the edited program, on the editor's instruction."""
+        from inspector.widgets.lima_header import LimaHeader
+        from inspector.widgets.lima_list import LimaInstructionList
+
         self.document = document
         words, trailing = document.hex_words()
         tail = document.hex_word(document.decoded_words) if document.program.trailing_words else None
@@ -379,7 +396,7 @@ class EditingScreen(Screen):
 
     def mark_changed_words(self, changed) -> None:
         """Mark the words changed since the file was opened in the hex pane."""
-        if isinstance(self.document, LimaDocument):
+        if self.lima_editing:
             cells = (self.document.hex_word_of_file_word(w) for start, end in changed.ranges for w in range(start, end))
             changed = frozenset(cell for cell in cells if cell is not None)
         hex_view = self.query_one(HexView)
@@ -395,7 +412,7 @@ class EditingScreen(Screen):
             return
         messages = session.messages()
         editor.show_messages(messages)
-        listed = self.query_one(EditorMessages)
+        listed = self._editor_messages
         listed.show_messages(messages)
         shown = editor.display and bool(messages)
         if listed.display != shown:
@@ -407,7 +424,7 @@ class EditingScreen(Screen):
         """spirv-val on the binary on screen, one run at a time."""
         self._validation_timer = None
         session = self.edit_session
-        if self._validating or not isinstance(session, EditSession):
+        if self._validating or session is None or self.lima_editing:
             return
         job = session.validation_job()
         if job is not None:
@@ -422,6 +439,8 @@ class EditingScreen(Screen):
         self.app.call_from_thread(self._validated, session, job, validation)
 
     def _validation_failed(self, error: BaseException) -> None:
+        from inspector.editing.validation import Validation
+
         self.app.call_from_thread(self._validated, self.edit_session, None, Validation(
             unavailable=f"validation is off: {type(error).__name__}: {error}"))
 
@@ -465,6 +484,8 @@ class EditingScreen(Screen):
         self.app.push_screen(SaveAs(suggested, kinds), lambda path: path and self._save(Path(path)))
 
     def _save(self, path: Path | None, overwrite: bool = False) -> None:
+        from inspector.editing.saving import ChangedOnDisk, SavedFile, SaveError
+
         session = self.edit_session
         file = self.saved_file or SavedFile(path)
         try:
@@ -483,9 +504,11 @@ class EditingScreen(Screen):
 
     def _write(self, session, file: SavedFile, path: Path | None, overwrite: bool) -> Path:
         """Write what `path`'s name asks for; marks the session saved over its own file."""
+        from inspector.editing.saving import save_assembly, save_binary, save_lima
+
         if path is not None and path.suffix.lower() in TEXT_SUFFIXES:
             return save_assembly(session, file, path)
-        if isinstance(session, EditSession):
+        if not self.lima_editing:
             return save_binary(session, file, path, overwrite=overwrite)
         mbs = getattr(self.document, "is_mbs", False) and (path is None or path.suffix.lower() == ".mbs")
         written = save_lima(session.text, file, path, mbs=mbs, overwrite=overwrite)
