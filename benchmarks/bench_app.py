@@ -1,5 +1,6 @@
 """The inspector app on the large module: launch to first paint, peak memory, jumps, page
-scrolls and a whole-module search, each next to its target (and spirv-dis for scale).
+scrolls, a whole-module search and the hex pane's moves, each next to its target (and
+spirv-dis for scale).
 
 Usage: python benchmarks/bench_app.py [--module PATH] [--repeat N]
 
@@ -16,6 +17,12 @@ How it measures:
   row (the status line is painted in the same frame as the list). G right after the first
   paint is timed in every launch (median and worst: one launch says little on a shared
   machine).
+- Hex pane (#12): in that same app, key 4 (the hex pane, zoomed with the word detail),
+  `g` to the middle of the module, then pages and word moves; each timed until the
+  status line shows the cursor's new word (`0x… wN`, painted with the hex pane).
+- The app runs as installed: with its bytecode cached. `PYTHONDONTWRITEBYTECODE` (set in
+  some sandboxes) is removed from its environment; with it, every launch compiles the
+  app's modules again (0.2-0.3 s more to the first paint).
 - Jumps to the middle, quarters and end: in-process (Textual headless), from the selection
   to the next frame Textual paints; a one-row move first shows what any frame costs.
 - Index and searches: the document model alone, timed directly.
@@ -49,6 +56,9 @@ INDEXED = re.compile(rb"ids defined\s+[\d,]+|\d[\d,]*/[\d,]+ ids")
 shows once the whole-module index is built."""
 FIRST_LINE = re.compile(rb"OpCapability")
 ROW = re.compile(rb"row ([\d,]+)/")
+WORD = re.compile(rb"0x[0-9a-f]{8} w(\d+)")
+"""The status line's place of the selected word (`0x00001348 w1234`): what a hex cursor
+move changes, in the frame that draws the cursor."""
 LATER = 1.0
 """Seconds after the first paint for a second G while indexing: the worker first makes
 what a jump anywhere needs (definitions scan, names), then the search text."""
@@ -63,6 +73,7 @@ class PtyApp:
         if self.pid == 0:
             os.chdir(ROOT)
             os.environ["TERM"] = "xterm-256color"
+            os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
             os.execv(sys.executable, [sys.executable, "-m", "inspector.cli", str(module), *args])
         fcntl.ioctl(self.fd, termios.TIOCSWINSZ, struct.pack("HHHH", 40, 120, 0, 0))
         self.screen = b""
@@ -87,23 +98,25 @@ class PtyApp:
                 return arrived - self.started
         raise RuntimeError(f"{pattern.pattern!r} never showed on the terminal")
 
-    def current_row(self) -> bytes | None:
-        """The row number the status line shows last (`row 1,234/…`)."""
-        found = ROW.findall(ANSI.sub(b"", self.screen[-(1 << 16) :]))
+    def shown(self, pattern: re.Pattern[bytes]) -> bytes | None:
+        """What `pattern`'s group last showed on the terminal (e.g. the row number of
+        the status line's `row 1,234/…`)."""
+        found = pattern.findall(ANSI.sub(b"", self.screen[-(1 << 16) :]))
         return found[-1] if found else None
 
-    def move_after(self, keys: bytes, timeout: float = 20.0) -> float:
-        """Send `keys`; seconds until the screen shows the cursor on another row (the
-        status line and the list are painted in one frame). Output that does not move
-        the cursor (progress in the status line) does not count."""
+    def move_after(self, keys: bytes, timeout: float = 20.0, pattern: re.Pattern[bytes] = ROW) -> float:
+        """Send `keys`; seconds until the screen shows the cursor on another row (or
+        whatever `pattern` shows: the status line and the panes are painted in one
+        frame). Output that does not move the cursor (progress in the status line) does
+        not count."""
         while self.read(0.02) is not None:
             pass  # let anything already under way finish
-        before = self.current_row()
+        before = self.shown(pattern)
         sent = time.perf_counter()
         os.write(self.fd, keys)
         while time.perf_counter() - sent < timeout:
             arrived = self.read(0.05)
-            if arrived is not None and self.current_row() != before:
+            if arrived is not None and self.shown(pattern) != before:
                 return arrived - sent
         raise RuntimeError(f"the cursor did not move after {keys!r}")
 
@@ -152,6 +165,7 @@ def pty_figures(module: Path, repeat: int, middle_offset: int, middle_text: byte
                     rows.append((label, f"{app.move_after(keys) * 1000:.0f}ms", "<= 50ms"))
                 seconds = app.move_after(b"/OpReturnValue\r")
                 rows.append(("search typed: /OpReturnValue enter", f"{seconds * 1000:.0f}ms", "<= 1000ms"))
+                rows += hex_rows(app, middle_offset)
         finally:
             app.quit()
     app = PtyApp(module, "--at", hex(middle_offset))
@@ -175,6 +189,27 @@ def pty_figures(module: Path, repeat: int, middle_offset: int, middle_text: byte
         (f"key G {LATER:.0f}s after the first paint{', still indexing' if indexing else ''}", f"{later * 1000:.0f}ms", "<= 50ms"),
         *rows,
     ]
+
+
+def hex_rows(app: PtyApp, middle_offset: int) -> list[tuple[str, str, str]]:
+    """The hex pane (key 4, zoomed with the word detail) on a running app: going to the
+    middle of the module with `g`, then pages and word moves there, each timed until the
+    status line shows the cursor's new word."""
+    os.write(app.fd, b"4")
+    while app.read(0.3) is not None:
+        pass  # the zoomed hex pane painted
+    goto = b"g" + hex(middle_offset).encode() + b"\r"
+    rows = [("hex: g 0x… enter, the middle (typed at once)", f"{app.move_after(goto, pattern=WORD) * 1000:.0f}ms", "-")]
+    for label, keys in (
+        ("hex: key pagedown (middle)", b"\x1b[6~"),
+        ("hex: key pagedown (middle)", b"\x1b[6~"),
+        ("hex: key right (next word)", b"\x1b[C"),
+        ("hex: key right (next word)", b"\x1b[C"),
+        ("hex: key down (a row down)", b"\x1b[B"),
+        ("hex: key pageup", b"\x1b[5~"),
+    ):
+        rows.append((label, f"{app.move_after(keys, pattern=WORD) * 1000:.0f}ms", "<= 50ms"))
+    return rows
 
 
 def document_figures(module: Path) -> list[tuple[str, str, str]]:
