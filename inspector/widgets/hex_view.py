@@ -14,7 +14,7 @@ from collections.abc import Container, Iterable, Mapping, Sequence
 
 from rich.segment import Segment
 from rich.style import Style
-from textual import on
+from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.cache import LRUCache
@@ -104,6 +104,19 @@ class GotoOffsetScreen(ModalScreen[int | None]):
         """Close without an offset."""
         self.dismiss(None)
 
+    async def on_key(self, event: events.Key) -> None:
+        """Keys typed right after `g`, before the field has the focus (a fast typist, or
+        a paste), reach the screen: they go into the field, so none is lost. (A printable
+        key the focused field takes never gets here; enter always submits.)"""
+        field = self.query_one(Input)
+        if event.key == "enter":
+            await field.action_submit()
+        elif event.is_printable and event.character is not None:
+            field.insert_text_at_cursor(event.character)
+        else:
+            return
+        event.stop()
+
 
 class HexView(ScrollView, can_focus=True):
     """A module's words with byte offsets, the selected instruction framed and coloured
@@ -151,7 +164,14 @@ class HexView(ScrollView, can_focus=True):
         Binding("pagedown", "move_pages(1)", "Page down", show=False, id="hex.page-down", tooltip="A page down"),
         Binding("home", "move_to_start", "First word", show=False, id="hex.home", tooltip="The first word"),
         Binding("end,G", "move_to_end", "Last word", show=False, id="hex.end", tooltip="The last word"),
-        Binding("g", "goto", "Go to", id="hex.goto", tooltip="Go to a byte offset (decimal or 0x hex)"),
+        Binding(
+            "g",
+            "goto",
+            "Go to",
+            id="hex.goto",
+            tooltip="Go to a byte offset (decimal or 0x hex)",
+            priority=True,  # the offset typed right after goes to the dialog, not this pane
+        ),
         Binding("b", "toggle_bytes", "Bytes", id="hex.bytes", tooltip="Switch between words and bytes with ASCII"),
         Binding("c", "card", "Card", id="hex.card", tooltip="The grammar card of the word under the cursor"),
     ]

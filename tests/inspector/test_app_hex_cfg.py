@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import struct
 
+from textual import events
+
 from codec.binary.decoder import decode
 from codec.text.grammar_card import EnumerantCard, InstructionCard
 from cfg_functions import NESTED_LOOPS, SWITCH, module_bytes
@@ -283,3 +285,18 @@ async def test_a_page_key_moves_the_page_and_the_cursor_together():
         await pilot.press("pageup")
         await pilot.pause()
         assert app.screen.selection.row == height and instruction_list.scroll_offset.y == height
+
+
+async def test_an_offset_typed_at_once_after_g_lands_in_the_dialog():
+    """A fast typist (or a paste): `g0x10⏎` arrives in one burst, before the dialog has
+    the focus; no key is lost, and none acts on the panes underneath."""
+    app = make_app(EXAMPLE_MODULE.read_bytes())
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("4")
+        for key, character in [("g", "g"), ("0", "0"), ("x", "x"), ("1", "1"), ("0", "0"), ("enter", "\r")]:
+            app.post_message(events.Key(key, character))
+        await settle(pilot)
+        assert not isinstance(app.screen, GotoOffsetScreen)
+        assert app.screen.selection.word == 0x10 // 4
+        assert app.screen.query_one(HexView).has_focus, "key 1 typed in the offset did not focus the header"
