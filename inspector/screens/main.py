@@ -132,6 +132,10 @@ class MainScreen(EditingScreen, NavigationScreen):
         start = self.document.select_word(self._at) if self._at is not None else self.document.select_row(0)
         self._center = True
         self.selection = start
+        # The CFG pane (and its fold) in the first layout, not in another one just after
+        # the first paint, where the user's first key would wait for it.
+        self._cfg_timer.stop()
+        self._follow_in_cfg()
         self.query_one(InstructionList).focus()
         if self._pane is not None:
             self.zoom_pane(self._pane)
