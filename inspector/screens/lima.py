@@ -15,13 +15,13 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.widget import Widget
-from textual.widgets import Footer
 
 from inspector.lima_document import InstructionHistory, LimaDocument
 from inspector.screens.editing import EditingScreen
 from inspector.screens.help import LIMA_PANES
 from inspector.widgets.diagnostics_panel import DiagnosticsPanel
 from inspector.widgets.hex_view import HexView
+from inspector.widgets.key_footer import KeyFooter
 from inspector.widgets.lima_breakdown import Entry, LimaBreakdown
 from inspector.widgets.lima_header import LimaHeader
 from inspector.widgets.lima_list import LimaInstructionList
@@ -111,7 +111,7 @@ class LimaScreen(EditingScreen):
                 yield LimaBreakdown(id="breakdown")
                 yield DiagnosticsPanel(id="diagnostics")
         yield StatusLine(id="status")
-        yield Footer()
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         diagnostics = self.document.located_diagnostics

@@ -17,7 +17,6 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.reactive import var
 from textual.timer import Timer
-from textual.widgets import Footer
 from textual.worker import get_current_worker
 
 from codec.text.grammar_card import card_for
@@ -37,6 +36,7 @@ from inspector.widgets.diagnostics_panel import DiagnosticsPanel
 from inspector.widgets.header_pane import HeaderPane
 from inspector.widgets.hex_view import HexView
 from inspector.widgets.instruction_list import InstructionList
+from inspector.widgets.key_footer import KeyFooter
 from inspector.widgets.search_bar import SearchBar
 from inspector.widgets.status_line import StatusLine
 from inspector.widgets.word_detail import WordDetailPanel
@@ -120,7 +120,7 @@ class MainScreen(EditingScreen, NavigationScreen):
                     yield WordDetailPanel(id="word")
         yield SearchBar(id="search")
         yield StatusLine(id="status")
-        yield Footer()
+        yield KeyFooter()
 
     def function_graphs(self) -> FunctionGraphs:
         """The CFG pane's graphs over the document, in the current naming."""

@@ -300,3 +300,20 @@ async def test_an_offset_typed_at_once_after_g_lands_in_the_dialog():
         assert not isinstance(app.screen, GotoOffsetScreen)
         assert app.screen.selection.word == 0x10 // 4
         assert app.screen.query_one(HexView).has_focus, "key 1 typed in the offset did not focus the header"
+
+
+async def test_the_footer_shows_the_keys_of_the_focused_pane():
+    app = make_app(EXAMPLE_MODULE.read_bytes())
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+
+        def shown() -> list[str]:
+            return [key.description for key in app.screen.query("FooterKey")]
+
+        assert "Definition" in shown() and "Go to" not in shown()
+        await pilot.press("4")
+        await settle(pilot)
+        assert "Go to" in shown() and "Definition" not in shown()
+        await pilot.press("2")
+        await settle(pilot)
+        assert "Definition" in shown()
