@@ -22,6 +22,9 @@ from inspector.screens.panes import PaneScreen
 
 PROGRESS_EVERY = 0.25
 """Seconds between two progress reports of the index worker."""
+QUIET_START_INSTRUCTIONS = 100_000
+"""Modules with more instructions than this are indexed only once the keys pause after
+the first paint (smaller ones take a fraction of a second: at once)."""
 
 
 class IndexedScreen(PaneScreen):
@@ -49,7 +52,11 @@ class IndexedScreen(PaneScreen):
         """Index the whole module, paced (see `inspector.pacing`): checked after every
         step (a few milliseconds), so a key waits for one step, not for a slice."""
         worker = get_current_worker()
-        pace = Pace(lambda: getattr(self.app, "last_input", 0.0), lambda: worker.is_cancelled)
+        # On a big module the worker starts as if a key had just been pressed: it waits
+        # for a pause after the first paint, where a key pressed at once would otherwise
+        # wait for the worker's first steps (names, a chunk's decoding).
+        started = time.monotonic() if self.document.instruction_count > QUIET_START_INSTRUCTIONS else 0.0
+        pace = Pace(lambda: max(started, getattr(self.app, "last_input", 0.0)), lambda: worker.is_cancelled)
         reported = time.perf_counter()
         for fraction in self.document.index_steps(self.raw):
             if not pace():
