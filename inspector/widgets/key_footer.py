@@ -18,6 +18,13 @@ class KeyFooter(Footer):
         super().__init__(*args, **kwargs)
         self._shown: tuple | None = None
 
+    def bindings_changed(self, screen) -> None:
+        super().bindings_changed(screen)
+        if self._shown is None:
+            # The first keys at once, so that they are in the first paint (Textual
+            # fills the footer in after it, re-laying out the screen there).
+            self.call_next(self.recompose)
+
     async def recompose(self) -> None:
         shown = self._keys_shown()
         if shown == self._shown:
