@@ -51,11 +51,25 @@ def user_active(last_input: float) -> bool:
     return time.monotonic() - last_input < QUIET_AFTER_INPUT
 
 
-def when_idle(node: Any, callback: Callable[[], None]) -> None:
-    """Run `callback` now if the user is not at the keys, else on `node`'s (a Textual
-    widget or screen) message loop once they pause: for changes that re-lay out the
-    whole screen, which keys in quick succession would otherwise wait for."""
-    if user_active(getattr(node.app, "last_input", 0.0)):
-        node.set_timer(QUIET_AFTER_INPUT, lambda: when_idle(node, callback))
-    else:
-        callback()
+class WhenIdle:
+    """`callback`, run on `node`'s message loop (a Textual widget or screen) once the
+    user is not at the keys: at once if they are not, else when they pause; asked again
+    while it waits, it still runs once. For changes that re-lay out the whole screen,
+    which keys in quick succession would otherwise wait for."""
+
+    def __init__(self, node: Any, callback: Callable[[], None]) -> None:
+        self._node = node
+        self._callback = callback
+        self._waiting = False
+
+    def __call__(self) -> None:
+        if not self._waiting:
+            self._waiting = True
+            self._run()
+
+    def _run(self) -> None:
+        if user_active(getattr(self._node.app, "last_input", 0.0)):
+            self._node.set_timer(QUIET_AFTER_INPUT, self._run)
+        else:
+            self._waiting = False
+            self._callback()

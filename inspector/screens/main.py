@@ -25,7 +25,7 @@ from inspector.cfgview.graphs import FunctionGraphs
 from inspector.document import Document
 from inspector.layouts import PlainLayout
 from inspector.messages import SelectInstruction, SelectRow, SelectWord
-from inspector.pacing import when_idle
+from inspector.pacing import WhenIdle
 from inspector.screens.editing import EditingScreen
 from inspector.screens.grammar_card import GrammarCardScreen
 from inspector.screens.navigation import NavigationScreen
@@ -98,8 +98,11 @@ class MainScreen(EditingScreen, NavigationScreen):
         self._at = at
         self._pane = pane
         self._cfg_timer: Timer | None = None
-        self._fold_pending = False
-        """A fold or unfold of the CFG pane waits for the user to pause."""
+        # Outside every function the CFG pane folds to its one-line message, giving the
+        # list the rows; only once the user pauses: folding re-lays out the whole screen
+        # (frames of 30-50 ms on a big module), which keys in quick succession would
+        # wait for, and a list that changes height under the keys is hard to follow.
+        self._fold_cfg = WhenIdle(self, self._fold_now)
         self.set_reactive(MainScreen.raw, raw)
 
     def compose(self) -> ComposeResult:
@@ -167,17 +170,7 @@ class MainScreen(EditingScreen, NavigationScreen):
             self.query_one(CfgView).follow(self.selection.instruction)
             self._fold_cfg()
 
-    def _fold_cfg(self) -> None:
-        """Outside every function the CFG pane folds to its one-line message, giving the
-        list the rows. Only once the user pauses: folding re-lays out the whole screen
-        (frames of 30-50 ms on a big module), which keys in quick succession would wait
-        for, and a list that changes height under the keys is hard to follow."""
-        if not self._fold_pending:
-            self._fold_pending = True
-            when_idle(self, self._fold_now)
-
     def _fold_now(self) -> None:
-        self._fold_pending = False
         self.query_one("#cfg-box").set_class(self.query_one(CfgView).function_id is None, "-idle")
 
     def _word_detail(self, selection: Selection):

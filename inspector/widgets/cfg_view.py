@@ -235,8 +235,8 @@ class CfgView(ScrollView, can_focus=True):
             return
         worker = get_current_worker()
         # Paced: decoding a big function's instructions must not slow the keys down.
-        pace = Pace(lambda: getattr(self.app, "last_input", 0.0), lambda: worker.is_cancelled)
-        if graphs.function(function_id, pace) is None and worker.is_cancelled:
+        graphs.function(function_id, Pace(lambda: getattr(self.app, "last_input", 0.0), lambda: worker.is_cancelled))
+        if worker.is_cancelled:
             return
         quick = graphs.quick_drawing(function_id)
         big = quick is not None and quick.kind == "list" and graphs.drawable(function_id)

@@ -23,7 +23,7 @@ from textual.strip import Strip
 from codec.text.listing import Role
 from inspector.document import Document
 from inspector.messages import GoToDefinition, ListUses, SelectRow
-from inspector.pacing import when_idle
+from inspector.pacing import WhenIdle
 from inspector.selection import Selection
 from inspector.widgets.role_styles import role_styles
 
@@ -83,7 +83,7 @@ class InstructionList(ScrollView, can_focus=True):
         self._center_next = False
         self._requested: tuple[int, int | None] | None = None
         self._unanswered = 0
-        self._widen_pending = False
+        self._widen_when_idle = WhenIdle(self, self._widen)
         self._page_top: int | None = None
         """Where a page key scrolls the list once its move is answered: the page and the
         cursor move in one frame (scrolling at once would show a frame of the old cursor)."""
@@ -229,12 +229,9 @@ class InstructionList(ScrollView, can_focus=True):
         the user pauses, as a new virtual size re-lays out the whole screen."""
         if cells > self._widest:
             self._widest = cells
-            if not self._widen_pending:
-                self._widen_pending = True
-                when_idle(self, self._widen)
+            self._widen_when_idle()
 
     def _widen(self) -> None:
-        self._widen_pending = False
         self.virtual_size = Size(GUTTER_WIDTH + self._widest, self.virtual_size.height)
         # A horizontal scrollbar may have just appeared and covered the cursor's row.
         self.call_after_refresh(self._keep_cursor_visible)
