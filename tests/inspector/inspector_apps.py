@@ -28,6 +28,12 @@ def broken_module_bytes() -> bytes:
     return struct.pack(f"<{len(words)}I", *words) + b"\xab\xcd"
 
 
+def byte_swapped(data: bytes) -> bytes:
+    """The same module stored big-endian (whole words swapped)."""
+    count = len(data) // 4
+    return struct.pack(f">{count}I", *struct.unpack(f"<{count}I", data))
+
+
 EXT_INST_MODULE = """OpCapability Shader
 %std = OpExtInstImport "GLSL.std.450"
 OpMemoryModel Logical GLSL450

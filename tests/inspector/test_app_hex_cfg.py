@@ -10,7 +10,7 @@ from textual import events
 from codec.binary.decoder import decode
 from codec.text.grammar_card import EnumerantCard, InstructionCard
 from cfg_functions import NESTED_LOOPS, SWITCH, module_bytes
-from inspector_apps import after_keys, broken_module_bytes, ext_inst_module_bytes, make_app
+from inspector_apps import after_keys, broken_module_bytes, byte_swapped, ext_inst_module_bytes, make_app
 from inspector.commands.open import EXAMPLE_MODULE
 from inspector.screens.grammar_card import GrammarCardScreen
 from inspector import pacing
@@ -123,8 +123,7 @@ async def test_at_puts_the_hex_cursor_on_the_word():
 async def test_a_big_endian_module_shows_its_words_in_its_byte_order():
     little = EXAMPLE_MODULE.read_bytes()
     words = struct.unpack(f"<{len(little) // 4}I", little)
-    big = struct.pack(f">{len(words)}I", *words)
-    app = make_app(big)
+    app = make_app(byte_swapped(little))
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         _, hex_view, detail, _ = panes(app)

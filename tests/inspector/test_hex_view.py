@@ -13,7 +13,7 @@ from textual.widgets import Input, Label
 from codec.binary.lazy import open_module
 from codec.grammar import load_grammar
 from codec.text.word_detail import WordKind
-from inspector_apps import after_keys, ext_inst_module_bytes, make_app
+from inspector_apps import after_keys, byte_swapped, ext_inst_module_bytes, make_app
 from inspector.commands.open import EXAMPLE_MODULE
 from inspector.screens.grammar_card import GrammarCardScreen
 from inspector.widgets.hex_view import GUTTER, WORD_CELL, GotoOffsetScreen, HexView, parse_offset
@@ -82,12 +82,6 @@ def broken_module() -> bytes:
     nop = load_grammar().by_name["OpNop"].opcode
     words += [(40 << 16) | nop, 0xDEADBEEF, 0x12345678]
     return struct.pack(f"<{len(words)}I", *words) + b"\xab\xcd"
-
-
-def byte_swapped(data: bytes) -> bytes:
-    """The same module stored big-endian."""
-    count = len(data) // 4
-    return struct.pack(f">{count}I", *struct.unpack(f"<{count}I", data))
 
 
 def test_offsets_typed_by_users():
