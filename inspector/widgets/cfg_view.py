@@ -111,6 +111,7 @@ class CfgView(ScrollView, can_focus=True):
 
     def __init__(self, graphs: FunctionGraphs | None = None, *, id: str | None = None) -> None:
         super().__init__(id=id)
+        self.border_title = "CFG"  # the pane's name, before it shows any function
         self.graphs = graphs
         """Where graphs and drawings come from; the screen may set it later (`set_graphs`)."""
         self.function_id: int | None = None
