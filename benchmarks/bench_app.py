@@ -74,7 +74,7 @@ class PtyApp:
             os.chdir(ROOT)
             os.environ["TERM"] = "xterm-256color"
             os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
-            os.execv(sys.executable, [sys.executable, "-m", "inspector.cli", str(module), *args])
+            os.execv(sys.executable, [sys.executable, "-m", "spvinspect.cli", str(module), *args])
         fcntl.ioctl(self.fd, termios.TIOCSWINSZ, struct.pack("HHHH", 40, 120, 0, 0))
         self.screen = b""
 
@@ -215,7 +215,7 @@ def hex_rows(app: PtyApp, middle_offset: int) -> list[tuple[str, str, str]]:
 def document_figures(module: Path) -> list[tuple[str, str, str]]:
     """(measure, ours, target) of the document model alone: the whole-module index, and
     searches over it (what `/` runs once the index is there)."""
-    from inspector.document import Document
+    from spvinspect.document import Document
 
     document = Document(module.read_bytes(), module)
     started = time.perf_counter()
@@ -236,9 +236,9 @@ def pilot_figures(module: Path) -> list[tuple[str, str, str]]:
     hook), a one-row move first for the frame's own cost."""
     import asyncio
 
-    from inspector.app import InspectorApp
-    from inspector.document import Document
-    from inspector.widgets.instruction_list import InstructionList
+    from spvinspect.app import InspectorApp
+    from spvinspect.document import Document
+    from spvinspect.widgets.instruction_list import InstructionList
 
     async def run() -> list[tuple[str, str, str]]:
         document = Document(module.read_bytes(), module)
@@ -287,8 +287,8 @@ def main() -> int:
     parser.add_argument("--repeat", type=int, default=3)
     args = parser.parse_args()
     module = args.module or build_large_module()
-    from codec.binary.lazy import open_module
-    from codec.text.listing import Listing
+    from spvinspect.codec.binary.lazy import open_module
+    from spvinspect.codec.text.listing import Listing
 
     lazy = open_module(module.read_bytes())
     lazy.ensure_indexed()

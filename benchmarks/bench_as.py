@@ -23,7 +23,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from benchmarks.large_module import build_large_module, glsl_source, tool_path  # noqa: E402
-from codec.asm.assembler import assemble  # noqa: E402
+from spvinspect.codec.asm.assembler import assemble  # noqa: E402
 
 EDITOR_LINES = 5_000
 EDITOR_BUDGET_MS = 50
@@ -97,7 +97,7 @@ def main() -> None:
         text = text_path.read_text(encoding="utf-8")
         lines = text.count("\n")
         reference = command_times([tool_path("spirv-as"), str(text_path), "-o", str(tmp / "ref.spv")])
-        ours_cli = command_times([sys.executable, "-m", "inspector.cli", "as", str(text_path), "-o", str(tmp / "ours.spv")])
+        ours_cli = command_times([sys.executable, "-m", "spvinspect.cli", "as", str(text_path), "-o", str(tmp / "ours.spv")])
         ours = in_process(text, 3)
         print(f"large module: {module.stat().st_size / 1e6:.1f} MB, {lines} lines of text")
         print(row("spirv-as", reference))

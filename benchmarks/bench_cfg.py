@@ -27,13 +27,13 @@ from pathlib import Path
 
 from large_module import build_large_module, tool_path
 
-from codec.cfg.graph import build_cfg
-from codec.binary.decoder import decode
-from codec.cfg.dot import to_dot
-from codec.text.names import friendly_names, module_names
-from codec.binary.lazy import open_module
-from inspector.cfgview.drawing import draw_function
-from inspector.cfgview.graphs import FunctionGraphs
+from spvinspect.codec.cfg.graph import build_cfg
+from spvinspect.codec.binary.decoder import decode
+from spvinspect.codec.cfg.dot import to_dot
+from spvinspect.codec.text.names import friendly_names, module_names
+from spvinspect.codec.binary.lazy import open_module
+from spvinspect.cfgview.drawing import draw_function
+from spvinspect.cfgview.graphs import FunctionGraphs
 
 
 def best_of(repeat: int, work: Callable[[], object]) -> tuple[float, float, object]:
@@ -79,8 +79,8 @@ async def first_show(graphs: FunctionGraphs, function_id: int) -> tuple[float, f
     the pane showed."""
     from textual.app import App
 
-    from inspector.widgets.cfg_view import CfgView
-    from themes import DEFAULT_THEME, THEMES
+    from spvinspect.widgets.cfg_view import CfgView
+    from spvinspect.themes import DEFAULT_THEME, THEMES
 
     class Host(App):
         def __init__(self) -> None:
@@ -122,7 +122,7 @@ def main() -> int:
     cfg_s = best_of(args.repeat, lambda: build_cfg(module, names_s[2]))
     cfg = cfg_s[2]
     dot_s = best_of(args.repeat, lambda: to_dot(cfg))
-    command = [sys.executable, "-m", "inspector.cli", "cfg", str(path)]
+    command = [sys.executable, "-m", "spvinspect.cli", "cfg", str(path)]
     ours_s = best_of(args.repeat, lambda: subprocess.run(command, check=True, stdout=subprocess.DEVNULL))
     reference = [tool_path("spirv-cfg") or "spirv-cfg", str(path)]
     ref_s = best_of(args.repeat, lambda: subprocess.run(reference, check=True, stdout=subprocess.DEVNULL))

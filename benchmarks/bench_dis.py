@@ -58,7 +58,7 @@ def main() -> int:
     parser.add_argument("--repeat", type=int, default=3)
     args = parser.parse_args()
     module = build_large_module(args.module)
-    ours = [sys.executable, "-m", "inspector.cli", "dis"]
+    ours = [sys.executable, "-m", "spvinspect.cli", "dis"]
     reference = [tool_path("spirv-dis"), "--no-color"]
     print(f"module: {module} ({module.stat().st_size / 1e6:.1f} MB)")
     print(f"reference: {reference[0]}")

@@ -39,8 +39,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from benchmarks.large_module import build_large_module, glsl_source, tool_path  # noqa: E402
-from inspector.app import InspectorApp  # noqa: E402
-from inspector.document import Document  # noqa: E402
+from spvinspect.app import InspectorApp  # noqa: E402
+from spvinspect.document import Document  # noqa: E402
 
 EDITOR_LINES = 5_000
 TARGETS_MS = {"5,000 lines": 100.0, "large module": 250.0}

@@ -22,9 +22,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from large_module import build_large_module  # noqa: E402
 
-from inspector.app import InspectorApp  # noqa: E402
-from inspector.document import Document  # noqa: E402
-from inspector.widgets.hex_view import HexView  # noqa: E402
+from spvinspect.app import InspectorApp  # noqa: E402
+from spvinspect.document import Document  # noqa: E402
+from spvinspect.widgets.hex_view import HexView  # noqa: E402
 
 TARGET_MS = 50.0
 LARGE_BYTES = 7_900_000

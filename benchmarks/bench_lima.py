@@ -22,8 +22,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-import lima  # noqa: E402
-from inspector.commands.io import few_collections  # noqa: E402
+from spvinspect import lima  # noqa: E402
+from spvinspect.commands.io import few_collections  # noqa: E402
 
 BLOCK = """\
 L{n}:

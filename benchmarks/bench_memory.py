@@ -79,7 +79,7 @@ def probe_app(path: str) -> None:
     """Read a module as the app does: the first window, the whole index and diagnostics
     (its worker), then the last window (its lines made one by one, none kept)."""
     sys.path.insert(0, str(ROOT))
-    from codec.binary.lazy import open_module
+    from spvinspect.codec.binary.lazy import open_module
 
     module = open_module(Path(path).read_bytes())
     for _ in module.instructions(0, 60):
@@ -106,7 +106,7 @@ def main() -> int:
         return 0
     size = args.size_mb << 20
     args.folder.mkdir(parents=True, exist_ok=True)
-    ours = [sys.executable, "-m", "inspector.cli"]
+    ours = [sys.executable, "-m", "spvinspect.cli"]
     reference = tool_path("spirv-dis")
     output = args.folder / "spvinspect-bench-memory.out"
     print(f"reference: {reference} (stops at the first fault)")

@@ -29,11 +29,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from large_module import LARGE_PATH, build_large_module, tool_path  # noqa: E402
 
-from codec.binary.lazy import LazyModule, open_module  # noqa: E402
-from codec.binary.tables import decoder_tables  # noqa: E402
-from codec.grammar import load_grammar  # noqa: E402
-from codec.text.listing import Listing  # noqa: E402
-from codec.text.names import module_names  # noqa: E402
+from spvinspect.codec.binary.lazy import LazyModule, open_module  # noqa: E402
+from spvinspect.codec.binary.tables import decoder_tables  # noqa: E402
+from spvinspect.codec.grammar import load_grammar  # noqa: E402
+from spvinspect.codec.text.listing import Listing  # noqa: E402
+from spvinspect.codec.text.names import module_names  # noqa: E402
 
 LINES = 60
 FIRST_SCREEN_TARGET_MS = 150

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from codec.grammar import Grammar, load_grammar
+from spvinspect.codec.grammar import Grammar, load_grammar
 
 
 class Opcodes(NamedTuple):

@@ -26,8 +26,8 @@ import threading
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from codec.grammar import ExtInstSet, Grammar, OperandDesc, OperandKind, load_grammar
-from codec.opcodes import Opcodes, opcodes
+from spvinspect.codec.grammar import ExtInstSet, Grammar, OperandDesc, OperandKind, load_grammar
+from spvinspect.codec.opcodes import Opcodes, opcodes
 
 # Operand codes. The optional form of a code is a separate code, so that asking whether
 # an operand may be absent is a set lookup.

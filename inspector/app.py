@@ -9,14 +9,14 @@ from textual.app import App
 from textual.binding import Binding
 from textual.screen import Screen
 
-from inspector.collector import IdleCollections
-from inspector.config import KeySettings, save_theme
-from inspector.document import Document
-from inspector.keymap import binding_ids, checked_keymap, key_clashes
-from inspector.palette import ActionsProvider, GotoProvider
-from inspector.screens.help import HelpScreen
-from inspector.screens.main import MainScreen
-from themes import DEFAULT_THEME, THEMES
+from spvinspect.collector import IdleCollections
+from spvinspect.config import KeySettings, save_theme
+from spvinspect.document import Document
+from spvinspect.keymap import binding_ids, checked_keymap, key_clashes
+from spvinspect.palette import ActionsProvider, GotoProvider
+from spvinspect.screens.help import HelpScreen
+from spvinspect.screens.main import MainScreen
+from spvinspect.themes import DEFAULT_THEME, THEMES
 
 
 def _places(screen: Screen):
@@ -78,7 +78,7 @@ class InspectorApp(App[None]):
 
     def get_default_screen(self) -> Screen:
         if not isinstance(self.document, Document):  # a LimaDocument: Lima mode
-            from inspector.screens.lima import LimaScreen
+            from spvinspect.screens.lima import LimaScreen
 
             return LimaScreen(self.document, at=self._at, pane=self._pane)
         return MainScreen(self.document, at=self._at, pane=self._pane, raw=self._raw)

@@ -22,7 +22,7 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     modules = [COMMANDS[command]] if command in COMMANDS else dict.fromkeys(COMMANDS.values())
     for name in modules:
-        importlib.import_module(f"inspector.commands.{name}").register(sub)
+        importlib.import_module(f"spvinspect.commands.{name}").register(sub)
     return parser
 
 
@@ -31,7 +31,7 @@ def main(argv: list[str] | None = None) -> int:
     args_list = sys.argv[1:] if argv is None else argv
     try:
         if not args_list or args_list[0] not in COMMANDS and args_list[0] not in ("-h", "--help"):
-            from inspector.launch import main as launch
+            from spvinspect.launch import main as launch
 
             return launch(args_list)
         args = build_parser(args_list[0]).parse_args(args_list)

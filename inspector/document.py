@@ -13,16 +13,16 @@ import bisect
 from dataclasses import dataclass
 from pathlib import Path
 
-from codec.binary.lazy import LazyModule, open_module
-from codec.binary.words import MAGIC, SWAPPED_MAGIC
-from codec.diagnostics import Diagnostic
-from codec.grammar import Grammar
-from codec.text.listing import DisassemblyOptions, Listing, Role, Segment, generator_text
-from codec.text.names import NameMap, module_names
-from codec.text.reading_aids import ReadingAids, reading_rows
-from inspector.layouts import AidedLayout, PlainLayout
-from inspector.module_index import ModuleIndex
-from inspector.selection import Selection
+from spvinspect.codec.binary.lazy import LazyModule, open_module
+from spvinspect.codec.binary.words import MAGIC, SWAPPED_MAGIC
+from spvinspect.codec.diagnostics import Diagnostic
+from spvinspect.codec.grammar import Grammar
+from spvinspect.codec.text.listing import DisassemblyOptions, Listing, Role, Segment, generator_text
+from spvinspect.codec.text.names import NameMap, module_names
+from spvinspect.codec.text.reading_aids import ReadingAids, reading_rows
+from spvinspect.layouts import AidedLayout, PlainLayout
+from spvinspect.module_index import ModuleIndex
+from spvinspect.selection import Selection
 
 HEADER_FIELDS = ("magic", "version", "generator", "bound", "schema")
 

@@ -21,7 +21,7 @@ MODIFIERS = frozenset({"ctrl", "shift", "alt", "meta", "super", "hyper"})
 """What may stand before a key, joined by `+` (`ctrl+shift+f`)."""
 NAMED_KEYS = frozenset(key.value.rpartition("+")[2] for key in Keys if not key.value.startswith("<"))
 """Names of the keys that are not characters (`up`, `pagedown`, `f5`, `escape`)."""
-PACKAGES = ("inspector.screens", "inspector.widgets")
+PACKAGES = ("spvinspect.screens", "spvinspect.widgets")
 """Where the app's screens and widgets (and so their bindings) are defined."""
 
 
@@ -49,7 +49,7 @@ def _binding_classes() -> Iterator[type[DOMNode]]:
     while stack:
         cls = stack.pop()
         stack.extend(cls.__subclasses__())
-        if cls.__module__.startswith("inspector."):
+        if cls.__module__.startswith("spvinspect."):
             yield cls
 
 

@@ -13,7 +13,7 @@ import argparse
 import os
 import sys
 
-from inspector.commands.open import EXAMPLE_MODULE, print_module
+from spvinspect.commands.open import EXAMPLE_MODULE, print_module
 
 PANE_NAMES = ("header", "list", "hex", "cfg", "diagnostics")
 """Panes `--pane` can focus and zoom (hex, cfg and breakdown come with their panes)."""
@@ -76,8 +76,8 @@ def main(argv: list[str]) -> int:
         return print_module(path, raw_ids=args.raw_id)
     if path == "-":
         return fail("the app reads keys from the terminal; give a file name, not - (stdin)")
-    from inspector.commands.io import read_input
-    from inspector.document import looks_like_spirv
+    from spvinspect.commands.io import read_input
+    from spvinspect.document import looks_like_spirv
 
     data = read_input(path)
     if data is None:
@@ -99,7 +99,7 @@ def main(argv: list[str]) -> int:
     panes = LIMA_PANE_NAMES if lima_mode else PANE_NAMES
     if args.pane is not None and args.pane not in panes:
         return fail(f"--pane {args.pane}: no such pane; choose one of {', '.join(panes)}")
-    from themes import THEMES
+    from spvinspect.themes import THEMES
 
     if args.theme is not None and args.theme not in THEMES:
         return fail(f"--theme {args.theme}: no such theme; choose one of {', '.join(THEMES)}")
@@ -110,9 +110,9 @@ def main(argv: list[str]) -> int:
 
 def run_app(data: bytes, path: str, at: int | None, pane: str | None, raw: bool, theme: str | None) -> int:
     """Open the app over the module; returns when the user quits."""
-    from inspector.app import InspectorApp
-    from inspector.config import load_config
-    from inspector.document import Document
+    from spvinspect.app import InspectorApp
+    from spvinspect.config import load_config
+    from spvinspect.document import Document
 
     config = load_config()
     document = Document(data, path)
@@ -124,9 +124,9 @@ def run_app(data: bytes, path: str, at: int | None, pane: str | None, raw: bool,
 
 def run_lima_app(data: bytes, path: str, at: int | None, pane: str | None, theme: str | None) -> int:
     """Open the app in Lima mode over a PP program; `at` is a byte offset of the file."""
-    from inspector.app import InspectorApp
-    from inspector.config import load_config
-    from inspector.lima_document import LimaDocument
+    from spvinspect.app import InspectorApp
+    from spvinspect.config import load_config
+    from spvinspect.lima_document import LimaDocument
 
     config = load_config()
     document = LimaDocument(data, path)
@@ -138,7 +138,7 @@ def run_lima_app(data: bytes, path: str, at: int | None, pane: str | None, theme
 
 def print_lima(path: str) -> int:
     """Print the PP program at `path` as `spvinspect lima dis` does; the exit code."""
-    from inspector.commands.lima import run_dis
+    from spvinspect.commands.lima import run_dis
 
     return run_dis(argparse.Namespace(file=path, style="seed"))
 
@@ -146,7 +146,7 @@ def print_lima(path: str) -> int:
 def _is_mbs(data: bytes) -> bool:
     """True when `data` is an MBS container (the Lima codec is imported only for files
     that are not SPIR-V, so SPIR-V modules open without it)."""
-    from lima.mbs import is_mbs
+    from spvinspect.lima.mbs import is_mbs
 
     return is_mbs(data)
 
@@ -161,6 +161,6 @@ def _file_is_mbs(path: str) -> bool:
             head = file.read(4)
     except OSError:
         return False
-    from inspector.document import looks_like_spirv
+    from spvinspect.document import looks_like_spirv
 
     return not looks_like_spirv(head) and _is_mbs(head)

@@ -8,8 +8,8 @@ instruction and operand) survives a switch, and every instruction row keeps its 
 
 from __future__ import annotations
 
-from codec.text.listing import Role, Segment
-from codec.text.reading_aids import Row, instruction_rows
+from spvinspect.codec.text.listing import Role, Segment
+from spvinspect.codec.text.reading_aids import Row, instruction_rows
 
 
 class PlainLayout:

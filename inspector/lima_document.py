@@ -18,15 +18,15 @@ from enum import Enum
 from functools import cached_property
 from pathlib import Path
 
-import lima
-from codec.diagnostics import Diagnostic
-from lima.breakdown import BitSelection, Breakdown, breakdown, field_unit
-from lima.disasm_seed import branch_labels, instruction_line
-from lima.fields import FIELDS
-from lima.mbs import is_mbs, parse_mbs
-from lima.meanings import sign_extend
-from lima.model import Chunk, Instruction
-from lima.symbols import SymbolTable, instruction_names, symbol_table
+from spvinspect import lima
+from spvinspect.codec.diagnostics import Diagnostic
+from spvinspect.lima.breakdown import BitSelection, Breakdown, breakdown, field_unit
+from spvinspect.lima.disasm_seed import branch_labels, instruction_line
+from spvinspect.lima.fields import FIELDS
+from spvinspect.lima.mbs import is_mbs, parse_mbs
+from spvinspect.lima.meanings import sign_extend
+from spvinspect.lima.model import Chunk, Instruction
+from spvinspect.lima.symbols import SymbolTable, instruction_names, symbol_table
 
 STYLES = lima.STYLES
 """`seed` (the proposed syntax of seed 004, the default) and `mesa` (Mesa's disassembler)."""

@@ -12,9 +12,9 @@ from collections.abc import Iterator
 from itertools import islice
 from dataclasses import dataclass
 
-from codec.binary.model import HEADER_WORDS
-from codec.text.disassembler import Disassembler
-from inspector.search import Query, SearchIndex, parse_query
+from spvinspect.codec.binary.model import HEADER_WORDS
+from spvinspect.codec.text.disassembler import Disassembler
+from spvinspect.search import Query, SearchIndex, parse_query
 
 NAMING_BATCH = 512
 """Instructions named between two yields of `index_steps` (a few milliseconds of work)."""

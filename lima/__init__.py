@@ -3,15 +3,15 @@
 Knows nothing of the UI. Entry points never raise on bad input; they return diagnostics.
 """
 
-from lima.assembler import assemble
-from lima.disasm_mesa import mesa_line
-from lima.disasm_seed import seed_lines
-from lima.encoder import encode_instruction, encode_words
-from lima.explain import chunk_lines, explain_lines
-from lima.listing import STYLES, listing_lines
-from lima.decoder import decode_words
-from lima.model import BitRange, Chunk, ChunkField, Field, Instruction, LimaProgram
-from lima.program import decode
+from spvinspect.lima.assembler import assemble
+from spvinspect.lima.disasm_mesa import mesa_line
+from spvinspect.lima.disasm_seed import seed_lines
+from spvinspect.lima.encoder import encode_instruction, encode_words
+from spvinspect.lima.explain import chunk_lines, explain_lines
+from spvinspect.lima.listing import STYLES, listing_lines
+from spvinspect.lima.decoder import decode_words
+from spvinspect.lima.model import BitRange, Chunk, ChunkField, Field, Instruction, LimaProgram
+from spvinspect.lima.program import decode
 
 __all__ = [
     "BitRange",

@@ -13,13 +13,13 @@ from bisect import bisect_left
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from codec.diagnostics import Severity
-from lima.decoder import words_needed
-from lima.encoder import pack_bits, split_words
-from lima.fields import CONTROL, FieldSpec
-from lima.model import fields_size
-from lima.seed_ops import ParsedOp, field_by_name
-from lima.syntax import Token
+from spvinspect.codec.diagnostics import Severity
+from spvinspect.lima.decoder import words_needed
+from spvinspect.lima.encoder import pack_bits, split_words
+from spvinspect.lima.fields import CONTROL, FieldSpec
+from spvinspect.lima.model import fields_size
+from spvinspect.lima.seed_ops import ParsedOp, field_by_name
+from spvinspect.lima.syntax import Token
 
 Overrides = list[tuple[Token, str, int]]
 """`{name=value}` items of one op: the token, the range name and its value."""

@@ -17,11 +17,11 @@ import re
 from dataclasses import dataclass
 from itertools import islice
 
-from codec.diagnostics import Diagnostic, Severity
-from lima.asm_words import Branch, ParsedInstruction, WordWriter, pack_field
-from lima.fields import CONTROL, FieldSpec
-from lima.seed_ops import DestinationLast, op_field, parse_op, parse_override
-from lima.syntax import AsmError, Token, parse_int
+from spvinspect.codec.diagnostics import Diagnostic, Severity
+from spvinspect.lima.asm_words import Branch, ParsedInstruction, WordWriter, pack_field
+from spvinspect.lima.fields import CONTROL, FieldSpec
+from spvinspect.lima.seed_ops import DestinationLast, op_field, parse_op, parse_override
+from spvinspect.lima.syntax import AsmError, Token, parse_int
 
 _CONTROL_KEYWORDS = {"count": 0, "stop": 5, "sync": 6, "next_count": 19, "prefetch": 25}
 """Control items and the control-word bit they sit at, which orders them."""

@@ -12,8 +12,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from lima.fields import CONTROL, FIELDS
-from lima.model import BitRange, Field, Instruction
+from spvinspect.lima.fields import CONTROL, FIELDS
+from spvinspect.lima.model import BitRange, Field, Instruction
 
 FIELD_UNITS = {
     "varying": "varying",

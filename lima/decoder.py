@@ -6,9 +6,9 @@ from __future__ import annotations
 import struct
 from collections.abc import Sequence
 
-from codec.diagnostics import Diagnostic, Severity
-from lima.fields import CONTROL, FIELDS
-from lima.model import Instruction, LimaProgram, fields_size
+from spvinspect.codec.diagnostics import Diagnostic, Severity
+from spvinspect.lima.fields import CONTROL, FIELDS
+from spvinspect.lima.model import Instruction, LimaProgram, fields_size
 
 _COUNT = CONTROL.range("count")
 _PRESENCE = CONTROL.range("fields")

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 
-from lima.meanings import (
+from spvinspect.lima.meanings import (
     COMPONENTS,
     PIPELINE_REGISTERS,
     half_to_float,
@@ -19,10 +19,10 @@ from lima.meanings import (
     sign_extend,
     swizzle_text,
 )
-from lima.model import Field, Instruction
-from lima.ops import mesa_op
-from lima.seed_ops import BRANCH_CONDITIONS
-from lima.syntax import IDENTITY_SWIZZLE
+from spvinspect.lima.model import Field, Instruction
+from spvinspect.lima.ops import mesa_op
+from spvinspect.lima.seed_ops import BRANCH_CONDITIONS
+from spvinspect.lima.syntax import IDENTITY_SWIZZLE
 
 _OUTMOD = ("", ".sat", ".pos", ".int")
 

@@ -7,14 +7,14 @@ appended as `{name=value}`, so the text always assembles back to the same bits.
 
 from __future__ import annotations
 
-from lima.asm_words import branch_next_count
-from lima.decoder import words_needed
-from lima.fields import CONTROL
-from lima.meanings import COMPONENTS, half_text, index_text, mask_text, sign_extend
-from lima.model import Field, Instruction, LimaProgram
-from lima.ops import op_name, op_sources
-from lima.seed_ops import BRANCH_CONDITIONS, OUTMODS, parse_op
-from lima.syntax import Token, scalar_source_text, vector_source_text
+from spvinspect.lima.asm_words import branch_next_count
+from spvinspect.lima.decoder import words_needed
+from spvinspect.lima.fields import CONTROL
+from spvinspect.lima.meanings import COMPONENTS, half_text, index_text, mask_text, sign_extend
+from spvinspect.lima.model import Field, Instruction, LimaProgram
+from spvinspect.lima.ops import op_name, op_sources
+from spvinspect.lima.seed_ops import BRANCH_CONDITIONS, OUTMODS, parse_op
+from spvinspect.lima.syntax import Token, scalar_source_text, vector_source_text
 
 _OUTMOD_SUFFIX = {value: suffix for suffix, value in OUTMODS.items()}
 _SIGNED = {"constant_lod_bias": 9, "target": 27}

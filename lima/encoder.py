@@ -6,8 +6,8 @@ import struct
 from collections.abc import Iterable, Sequence
 from functools import cache
 
-from lima.fields import CONTROL, FIELDS, FieldSpec
-from lima.model import BitRange, Instruction, LimaProgram
+from spvinspect.lima.fields import CONTROL, FIELDS, FieldSpec
+from spvinspect.lima.model import BitRange, Instruction, LimaProgram
 
 
 def pack_bits(control: int, fields: Sequence[tuple[FieldSpec, int]], padding: int) -> int:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 
-from lima.fields import FIELDS
-from lima.model import BitRange, Chunk, LimaProgram
+from spvinspect.lima.fields import FIELDS
+from spvinspect.lima.model import BitRange, Chunk, LimaProgram
 
 
 def _value(value: int) -> str:

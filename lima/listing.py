@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from lima.disasm_mesa import mesa_line
-from lima.disasm_seed import seed_lines
-from lima.explain import chunk_lines
-from lima.model import LimaProgram
+from spvinspect.lima.disasm_mesa import mesa_line
+from spvinspect.lima.disasm_seed import seed_lines
+from spvinspect.lima.explain import chunk_lines
+from spvinspect.lima.model import LimaProgram
 
 STYLES = ("seed", "mesa")
 """seed: the proposed syntax, which `lima.assemble` reads back; mesa: Mesa's disassembler."""

@@ -10,8 +10,8 @@ from __future__ import annotations
 import struct
 from dataclasses import dataclass, field
 
-from codec.diagnostics import Diagnostic
-from lima.model import Chunk, ChunkField
+from spvinspect.codec.diagnostics import Diagnostic
+from spvinspect.lima.model import Chunk, ChunkField
 
 MAGIC = b"MBS1"
 

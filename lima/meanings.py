@@ -5,8 +5,8 @@ from __future__ import annotations
 import math
 import struct
 
-from lima.fields import FIELDS
-from lima.ops import MUL_SHIFTS, op_name
+from spvinspect.lima.fields import FIELDS
+from spvinspect.lima.ops import MUL_SHIFTS, op_name
 
 COMPONENTS = "xyzw"
 

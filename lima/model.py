@@ -11,9 +11,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 
-from codec.diagnostics import Diagnostic
-from lima.fields import CONTROL, FIELDS, FieldSpec, Layout, RangeSpec
-from lima.meanings import meaning
+from spvinspect.codec.diagnostics import Diagnostic
+from spvinspect.lima.fields import CONTROL, FIELDS, FieldSpec, Layout, RangeSpec
+from spvinspect.lima.meanings import meaning
 
 
 def words_to_int(words: Sequence[int]) -> int:

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from lima.decoder import bytes_to_words, decode_words
-from lima.mbs import is_mbs, parse_mbs
-from lima.model import LimaProgram
+from spvinspect.lima.decoder import bytes_to_words, decode_words
+from spvinspect.lima.mbs import is_mbs, parse_mbs
+from spvinspect.lima.model import LimaProgram
 
 
 def decode(data: bytes) -> LimaProgram:

@@ -12,17 +12,17 @@ import struct
 from dataclasses import dataclass
 from functools import cache, lru_cache
 
-from lima.fields import (
+from spvinspect.lima.fields import (
     DISCARD_WORDS,
     FB_READ_SELECTOR,
     FIELDS,
     SAMPLER_UNKNOWN_DEFAULT,
     FieldSpec,
 )
-from lima.meanings import COMPONENTS
-from lima.numbers import NumberError, parse_integer, parse_real, shown
-from lima.ops import op_sources, op_value
-from lima.syntax import (
+from spvinspect.lima.meanings import COMPONENTS
+from spvinspect.lima.numbers import NumberError, parse_integer, parse_real, shown
+from spvinspect.lima.ops import op_sources, op_value
+from spvinspect.lima.syntax import (
     AsmError,
     Source,
     Token,

@@ -12,8 +12,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from lima.meanings import COMPONENTS
-from lima.model import Chunk, Field, Instruction
+from spvinspect.lima.meanings import COMPONENTS
+from spvinspect.lima.model import Chunk, Field, Instruction
 
 _TABLES = {"SUNI": "uniform", "SVAR": "varying"}
 _VECTOR_ALIGNMENT = 2

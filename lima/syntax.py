@@ -13,8 +13,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache, lru_cache, wraps
 
-from lima.meanings import COMPONENTS, PIPELINE_REGISTERS, swizzle_text
-from lima.numbers import NumberError, parse_integer, shown
+from spvinspect.lima.meanings import COMPONENTS, PIPELINE_REGISTERS, swizzle_text
+from spvinspect.lima.numbers import NumberError, parse_integer, shown
 
 IDENTITY_SWIZZLE = 0xE4
 

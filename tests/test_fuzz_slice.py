@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from oracle import corpus_dir
 
-import lima
+from spvinspect import lima
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from textual.theme import Theme
 
-from inspector.lexers.tokens import ROLE_TOKENS
-from themes.palettes import PALETTES, Palette
-from themes.pygments_styles import STYLES, pygments_style_for
+from spvinspect.lexers.tokens import ROLE_TOKENS
+from spvinspect.themes.palettes import PALETTES, Palette
+from spvinspect.themes.pygments_styles import STYLES, pygments_style_for
 
 
 def _theme(palette: Palette) -> Theme:

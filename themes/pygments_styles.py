@@ -10,7 +10,7 @@ from __future__ import annotations
 from pygments.style import Style
 from pygments.token import Error, Name, Operator, Punctuation, Token, _TokenType
 
-from inspector.lexers.tokens import (
+from spvinspect.lexers.tokens import (
     COMMENT,
     ENUM,
     ID,
@@ -27,7 +27,7 @@ from inspector.lexers.tokens import (
     STRING,
     TYPE_ID,
 )
-from themes.palettes import DARK, HIGH_CONTRAST, LIGHT, Palette
+from spvinspect.themes.palettes import DARK, HIGH_CONTRAST, LIGHT, Palette
 
 TOKEN_VARIABLES: dict[_TokenType, tuple[str, str]] = {
     COMMENT: ("spv-comment", "italic"),

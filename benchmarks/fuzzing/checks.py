@@ -6,11 +6,11 @@ finding of its own, caught by the runner. Only the codecs' public entry points a
 
 from __future__ import annotations
 
-import lima
-from codec.asm import assemble
-from codec.binary import decode
-from codec.diagnostics import Diagnostic, Severity
-from codec.text import Disassembler, DisassemblyOptions, disassemble, explain_text
+from spvinspect import lima
+from spvinspect.codec.asm import assemble
+from spvinspect.codec.binary import decode
+from spvinspect.codec.diagnostics import Diagnostic, Severity
+from spvinspect.codec.text import Disassembler, DisassemblyOptions, disassemble, explain_text
 
 SPIRV_LOSSLESS = "spirv: as(dis --lossless(m)) != m"
 SPIRV_RAW_ID = "spirv: as(dis --raw-id(m)) != m for a module without diagnostics"

@@ -5,9 +5,9 @@ from __future__ import annotations
 import random
 import struct
 
-import lima
+from spvinspect import lima
 from benchmarks.fuzzing import mutate
-from lima.fields import CONTROL, FIELDS
+from spvinspect.lima.fields import CONTROL, FIELDS
 
 LINES = (
     "load.v $0 1, load.u 1",

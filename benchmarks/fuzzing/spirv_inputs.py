@@ -12,9 +12,9 @@ from functools import lru_cache
 from pathlib import Path
 
 from benchmarks.fuzzing import mutate
-from codec.asm import assemble
-from codec.binary import decode
-from codec.text import DisassemblyOptions, disassemble
+from spvinspect.codec.asm import assemble
+from spvinspect.codec.binary import decode
+from spvinspect.codec.text import DisassemblyOptions, disassemble
 
 HAND_MADE = (
     """; SPIR-V

@@ -1,5 +1,5 @@
 """The assembler: SPIR-V assembly text to words, as `spirv-as` makes them."""
 
-from codec.asm.assembler import AssemblyResult, assemble
+from spvinspect.codec.asm.assembler import AssemblyResult, assemble
 
 __all__ = ["AssemblyResult", "assemble"]

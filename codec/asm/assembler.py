@@ -18,16 +18,16 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from sys import byteorder
 
-from codec.asm.errors import AssemblyError, Where
-from codec.asm.header import (
+from spvinspect.codec.asm.errors import AssemblyError, Where
+from spvinspect.codec.asm.header import (
     ASSEMBLER_GENERATOR, DEFAULT_VERSION, MAGIC, TARGET_ENV_VERSIONS, HeaderError,
     read_header_comment,
 )
-from codec.asm.ids import numeric_ids
-from codec.asm.lexer import SourceMap, source_text, tokenize
-from codec.asm.plans import load_plans
-from codec.asm.quick import QuickEncoder
-from codec.diagnostics import Diagnostic, Severity
+from spvinspect.codec.asm.ids import numeric_ids
+from spvinspect.codec.asm.lexer import SourceMap, source_text, tokenize
+from spvinspect.codec.asm.plans import load_plans
+from spvinspect.codec.asm.quick import QuickEncoder
+from spvinspect.codec.diagnostics import Diagnostic, Severity
 
 
 @dataclass(frozen=True, slots=True)

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from array import array
 
-from codec.asm.errors import AssemblyError, Where
-from codec.grammar import ExtInstSet
-from codec.program import Program
+from spvinspect.codec.asm.errors import AssemblyError, Where
+from spvinspect.codec.grammar import ExtInstSet
+from spvinspect.codec.program import Program
 
 INT, FLOAT, OTHER = 0, 1, 2
 """The first field of a type's entry in `Declarations.types`."""

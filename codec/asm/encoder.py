@@ -15,14 +15,14 @@ from __future__ import annotations
 import difflib
 from array import array
 
-from codec.asm import raw_instructions
-from codec.asm.declarations import Declarations
-from codec.asm.enums import encode_enum
-from codec.asm.errors import AssemblyError, Where
-from codec.asm.ids import IdTable
-from codec.asm.literal_operands import MAX_WORD_COUNT, LiteralOperands, immediate
-from codec.asm.plans import OpcodePlan, Plans
-from codec.program import (
+from spvinspect.codec.asm import raw_instructions
+from spvinspect.codec.asm.declarations import Declarations
+from spvinspect.codec.asm.enums import encode_enum
+from spvinspect.codec.asm.errors import AssemblyError, Where
+from spvinspect.codec.asm.ids import IdTable
+from spvinspect.codec.asm.literal_operands import MAX_WORD_COUNT, LiteralOperands, immediate
+from spvinspect.codec.asm.plans import OpcodePlan, Plans
+from spvinspect.codec.program import (
     CODE_NAMES, ENUM_BASE, FIXED_OPTIONAL, ID, OPT_CIV, OPT_ID, RESULT_ID, TYPE_ID, VAR_ID, repetition,
 )
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import difflib
 
-from codec.asm.errors import AssemblyError
-from codec.program import EnumKind
+from spvinspect.codec.asm.errors import AssemblyError
+from spvinspect.codec.program import EnumKind
 
 
 def encode_enum(enum: EnumKind, tok: str, i: int, stack: list[int]) -> int:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from codec.grammar import Grammar
+from spvinspect.codec.grammar import Grammar
 
 MAGIC = 0x07230203
 ASSEMBLER_GENERATOR = 7 << 16

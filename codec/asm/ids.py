@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import re
 
-from codec.asm import literals as lit
-from codec.asm.errors import AssemblyError
+from spvinspect.codec.asm import literals as lit
+from spvinspect.codec.asm.errors import AssemblyError
 
 ID_NAME = re.compile(r"%[A-Za-z0-9_]+\Z")
 """A valid id word."""

@@ -12,12 +12,12 @@ from __future__ import annotations
 import re
 from array import array
 
-from codec.asm import literals as lit
-from codec.asm.declarations import FLOAT, Declarations, NumberType
-from codec.asm.errors import AssemblyError
-from codec.asm.ids import IdTable
-from codec.asm.plans import Plans
-from codec.program import (
+from spvinspect.codec.asm import literals as lit
+from spvinspect.codec.asm.declarations import FLOAT, Declarations, NumberType
+from spvinspect.codec.asm.errors import AssemblyError
+from spvinspect.codec.asm.ids import IdTable
+from spvinspect.codec.asm.plans import Plans
+from spvinspect.codec.program import (
     EXT_INST_NUM, LIT_FLOAT, LIT_INT, LIT_STR, OPT_CIV, OPT_LIT_INT, OPT_LIT_STR, OPT_TYPED_INT,
     SPEC_OP_NUM, TYPED_NUM, UNKNOWN_SET_OPERANDS,
 )

@@ -15,7 +15,7 @@ import struct
 from decimal import Decimal
 from fractions import Fraction
 
-from codec.float_formats import BFLOAT16, ENCODED_FORMATS, FLOAT8_E4M3, FLOAT8_E5M2, FLOAT_LAYOUTS
+from spvinspect.codec.float_formats import BFLOAT16, ENCODED_FORMATS, FLOAT8_E4M3, FLOAT8_E5M2, FLOAT_LAYOUTS
 
 _INTEGER = re.compile(r"([+-]?)(?:0[xX]([0-9a-fA-F]+)|(0[0-7]*)|([1-9][0-9]*))\Z")
 _DECIMAL_FLOAT = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?\Z")

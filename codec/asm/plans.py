@@ -15,8 +15,8 @@ from dataclasses import dataclass
 from functools import cache
 from typing import NamedTuple
 
-from codec.grammar import ExtInstSet, Grammar
-from codec.program import (
+from spvinspect.codec.grammar import ExtInstSet, Grammar
+from spvinspect.codec.program import (
     EXT_INST_NUM, ENUM_BASE, ID, LIT_INT, LIT_STR, REPEATED_ENUM_BASE, RESULT_ID, TYPE_ID,
     TYPED_NUM, VAR_ID, VAR_LIT_INT_ID, OpcodeProgram, Program, is_optional, program_of,
 )

@@ -12,12 +12,12 @@ diagnostics; the tests hold the two to the same output on edited modules.
 
 from __future__ import annotations
 
-from codec.asm import literals as lit
-from codec.asm.encoder import Encoder
-from codec.asm.enums import plain_enum_value
-from codec.asm.literal_operands import MAX_WORD_COUNT, encode_typed, plain_string_words
-from codec.asm.plans import TAIL_CASES, TAIL_IDS, QuickShape
-from codec.program import ENUM_BASE, EXT_INST_NUM, LIT_INT, LIT_STR, TYPE_ID, TYPED_NUM
+from spvinspect.codec.asm import literals as lit
+from spvinspect.codec.asm.encoder import Encoder
+from spvinspect.codec.asm.enums import plain_enum_value
+from spvinspect.codec.asm.literal_operands import MAX_WORD_COUNT, encode_typed, plain_string_words
+from spvinspect.codec.asm.plans import TAIL_CASES, TAIL_IDS, QuickShape
+from spvinspect.codec.program import ENUM_BASE, EXT_INST_NUM, LIT_INT, LIT_STR, TYPE_ID, TYPED_NUM
 
 
 class QuickEncoder(Encoder):

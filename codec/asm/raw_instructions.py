@@ -6,12 +6,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from codec.asm import literals as lit
-from codec.asm.errors import AssemblyError
-from codec.asm.literal_operands import immediate
+from spvinspect.codec.asm import literals as lit
+from spvinspect.codec.asm.errors import AssemblyError
+from spvinspect.codec.asm.literal_operands import immediate
 
 if TYPE_CHECKING:
-    from codec.asm.encoder import Encoder
+    from spvinspect.codec.asm.encoder import Encoder
 
 
 def immediate_instruction(encoder: Encoder, i: int) -> int:

@@ -20,9 +20,9 @@ from __future__ import annotations
 from array import array
 from typing import NamedTuple
 
-from codec.binary.model import NumberType
-from codec.grammar import OperandDesc
-from codec.program import (
+from spvinspect.codec.binary.model import NumberType
+from spvinspect.codec.grammar import OperandDesc
+from spvinspect.codec.program import (
     ENUM_BASE, EXT_INST_NUM, ID, LIT_INT, LIT_STR, OPT_ID, OPT_LIT_INT, OPT_TYPED_INT, RESULT_ID, TYPE_ID,
     TYPED_NUM, Program, is_optional, repetition,
 )

@@ -9,9 +9,9 @@ raw words with a diagnostic, and decoding goes on at the next one.
 
 from __future__ import annotations
 
-from codec.binary.lazy import open_module
-from codec.binary.model import Module
-from codec.grammar import Grammar
+from spvinspect.codec.binary.lazy import open_module
+from spvinspect.codec.binary.model import Module
+from spvinspect.codec.grammar import Grammar
 
 
 def decode(data: bytes, grammar: Grammar | None = None) -> Module:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from array import array
 
-from codec.binary.tables import DecoderTables
+from spvinspect.codec.binary.tables import DecoderTables
 
 _DENSE_LIMIT = 1 << 24
 """Ids below this (and below the bound) are looked up in an array, the rest in a dict."""

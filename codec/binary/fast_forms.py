@@ -13,11 +13,11 @@ from collections.abc import Callable
 from itertools import repeat
 from typing import TYPE_CHECKING, NamedTuple
 
-from codec.binary.decode_plans import CASE, WordPlan
-from codec.binary.model import Instruction, NumberType, Operand
+from spvinspect.codec.binary.decode_plans import CASE, WordPlan
+from spvinspect.codec.binary.model import Instruction, NumberType, Operand
 
 if TYPE_CHECKING:
-    from codec.binary.tables import DecoderTables
+    from spvinspect.codec.binary.tables import DecoderTables
 
 _new = tuple.__new__
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from array import array
 
-from codec.diagnostics import Diagnostic, Severity
+from spvinspect.codec.diagnostics import Diagnostic, Severity
 
 
 class InstructionIndex:

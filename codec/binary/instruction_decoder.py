@@ -17,13 +17,13 @@ from __future__ import annotations
 
 from array import array
 
-from codec.binary.decode_plans import STRING, WordPlan, trailing_string, words_fit
-from codec.binary.fast_forms import EXTENDED, SWITCH, FastEntry, FastForms
-from codec.binary.model import Instruction, NumberType, Operand
-from codec.binary.tables import DecoderTables
-from codec.diagnostics import Diagnostic, Severity
-from codec.grammar import OperandDesc, mask_bits
-from codec.program import (
+from spvinspect.codec.binary.decode_plans import STRING, WordPlan, trailing_string, words_fit
+from spvinspect.codec.binary.fast_forms import EXTENDED, SWITCH, FastEntry, FastForms
+from spvinspect.codec.binary.model import Instruction, NumberType, Operand
+from spvinspect.codec.binary.tables import DecoderTables
+from spvinspect.codec.diagnostics import Diagnostic, Severity
+from spvinspect.codec.grammar import OperandDesc, mask_bits
+from spvinspect.codec.program import (
     ENUM_BASE, EXT_INST_NUM, ID, LIT_FLOAT, LIT_STR, OPT_ID, OPT_LIT_STR, OPT_TYPED_INT, RESULT_ID, SPEC_OP_NUM,
     TYPE_ID, TYPED_NUM, UNKNOWN_SET_OPERANDS, OpcodeProgram, is_optional, repetition,
 )

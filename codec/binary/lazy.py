@@ -27,15 +27,15 @@ from collections import OrderedDict
 from collections.abc import Iterator
 from typing import NamedTuple
 
-from codec.binary.definitions import Definitions
-from codec.binary.index import InstructionIndex
-from codec.binary.fast_forms import FastForms
-from codec.binary.instruction_decoder import InstructionDecoder, number_type_of
-from codec.binary.model import HEADER_WORDS, MAGIC, Header, Instruction, Module, NumberType
-from codec.binary.tables import DecoderTables, decoder_tables
-from codec.binary.words import words_from_bytes
-from codec.diagnostics import Diagnostic
-from codec.grammar import Grammar, load_grammar
+from spvinspect.codec.binary.definitions import Definitions
+from spvinspect.codec.binary.index import InstructionIndex
+from spvinspect.codec.binary.fast_forms import FastForms
+from spvinspect.codec.binary.instruction_decoder import InstructionDecoder, number_type_of
+from spvinspect.codec.binary.model import HEADER_WORDS, MAGIC, Header, Instruction, Module, NumberType
+from spvinspect.codec.binary.tables import DecoderTables, decoder_tables
+from spvinspect.codec.binary.words import words_from_bytes
+from spvinspect.codec.diagnostics import Diagnostic
+from spvinspect.codec.grammar import Grammar, load_grammar
 
 CHUNK = 256
 """Instructions decoded together, at most: a 60-line window touches at most two chunks."""

@@ -12,7 +12,7 @@ import bisect
 from array import array
 from typing import NamedTuple
 
-from codec.diagnostics import Diagnostic
+from spvinspect.codec.diagnostics import Diagnostic
 
 MAGIC = 0x07230203
 HEADER_WORDS = 5

@@ -11,12 +11,12 @@ from __future__ import annotations
 
 import threading
 
-from codec.binary.decode_plans import SimplePlan, WordPlan, simple_plan, word_plan
-from codec.binary.fast_forms import FastForms, instruction_form
-from codec.binary.model import NumberType
-from codec.grammar import Grammar, InstructionDesc, OperandDesc
-from codec.opcodes import Opcodes
-from codec.program import (
+from spvinspect.codec.binary.decode_plans import SimplePlan, WordPlan, simple_plan, word_plan
+from spvinspect.codec.binary.fast_forms import FastForms, instruction_form
+from spvinspect.codec.binary.model import NumberType
+from spvinspect.codec.grammar import Grammar, InstructionDesc, OperandDesc
+from spvinspect.codec.opcodes import Opcodes
+from spvinspect.codec.program import (
     EXT_INST_NUM, OPT_TYPED_INT, RESULT_ID, SPEC_OP_NUM, TYPE_ID, TYPED_NUM, Program, program_of, repetition,
 )
 

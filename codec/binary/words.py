@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 from array import array
 
-from codec.diagnostics import Diagnostic
+from spvinspect.codec.diagnostics import Diagnostic
 
 MAGIC = 0x07230203
 SWAPPED_MAGIC = 0x03022307

@@ -9,7 +9,7 @@ more than spirv-cfg's: the friendly name, the instruction count, the edge's cond
 
 from __future__ import annotations
 
-from codec.cfg.graph import CASE, CONTINUE, MERGE, Block, Edge, FunctionCFG, ModuleCFG
+from spvinspect.codec.cfg.graph import CASE, CONTINUE, MERGE, Block, Edge, FunctionCFG, ModuleCFG
 
 LEGEND = (
     'legend_merge_src [shape=plaintext, label=""];',

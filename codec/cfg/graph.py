@@ -15,12 +15,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
-from codec.cfg import dominators
-from codec.diagnostics import Diagnostic
-from codec.grammar import Grammar, load_grammar
-from codec.opcodes import opcodes as opcodes_of
-from codec.binary.model import Instruction, Module
-from codec.text.names import NameMap, module_names
+from spvinspect.codec.cfg import dominators
+from spvinspect.codec.diagnostics import Diagnostic
+from spvinspect.codec.grammar import Grammar, load_grammar
+from spvinspect.codec.opcodes import opcodes as opcodes_of
+from spvinspect.codec.binary.model import Instruction, Module
+from spvinspect.codec.text.names import NameMap, module_names
 
 BRANCH = "branch"
 TRUE = "true"

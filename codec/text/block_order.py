@@ -21,8 +21,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from codec.binary.model import Instruction
-from codec.grammar import Grammar
+from spvinspect.codec.binary.model import Instruction
+from spvinspect.codec.grammar import Grammar
 
 
 class Successors(NamedTuple):

@@ -11,13 +11,13 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from codec.binary.fast_forms import FastForms
-from codec.binary.lazy import DecodedRun, LazyModule
-from codec.binary.model import Module
-from codec.grammar import Grammar
-from codec.text.line_forms import LineForms
-from codec.text.listing import DisassemblyOptions, Listing
-from codec.text.names import NameMap
+from spvinspect.codec.binary.fast_forms import FastForms
+from spvinspect.codec.binary.lazy import DecodedRun, LazyModule
+from spvinspect.codec.binary.model import Module
+from spvinspect.codec.grammar import Grammar
+from spvinspect.codec.text.line_forms import LineForms
+from spvinspect.codec.text.listing import DisassemblyOptions, Listing
+from spvinspect.codec.text.names import NameMap
 
 __all__ = ["Disassembler", "DisassemblyOptions", "disassemble"]
 

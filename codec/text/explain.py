@@ -10,11 +10,11 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import NamedTuple
 
-from codec.binary.lazy import LazyModule
-from codec.binary.model import Instruction, Module, Operand
-from codec.grammar import Grammar, load_grammar
-from codec.text.listing import OperandFormatter, generator_text
-from codec.text.names import NameMap, module_names
+from spvinspect.codec.binary.lazy import LazyModule
+from spvinspect.codec.binary.model import Instruction, Module, Operand
+from spvinspect.codec.grammar import Grammar, load_grammar
+from spvinspect.codec.text.listing import OperandFormatter, generator_text
+from spvinspect.codec.text.names import NameMap, module_names
 
 
 UNDECODED_WORD = "undecoded word (after the point where decoding stopped)"

@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass
 from functools import cache
 
-from codec.grammar import (
+from spvinspect.codec.grammar import (
     Enumerant,
     Grammar,
     InstructionDesc,
@@ -22,7 +22,7 @@ from codec.grammar import (
     grammar_files,
     mask_bits,
 )
-from codec.binary.model import Instruction
+from spvinspect.codec.binary.model import Instruction
 
 SPEC_URL = "https://registry.khronos.org/SPIR-V/specs/unified1/SPIRV.html"
 EXT_SET_SPEC_URLS = {

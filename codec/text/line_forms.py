@@ -24,12 +24,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from itertools import repeat
 
-from codec.binary.decode_plans import CASE, ENUM, EXT_NUMBER, LITERAL, MASK, STRING, WordPlan
-from codec.binary.fast_forms import Form
-from codec.binary.model import NumberType
-from codec.grammar import OperandKind
-from codec.text.listing import INDENT, Listing, enum_text, quote_string
-from codec.text.number_format import format_number
+from spvinspect.codec.binary.decode_plans import CASE, ENUM, EXT_NUMBER, LITERAL, MASK, STRING, WordPlan
+from spvinspect.codec.binary.fast_forms import Form
+from spvinspect.codec.binary.model import NumberType
+from spvinspect.codec.grammar import OperandKind
+from spvinspect.codec.text.listing import INDENT, Listing, enum_text, quote_string
+from spvinspect.codec.text.number_format import format_number
 
 SKIP = "%.0s"
 """The field of a word a piece does not show."""

@@ -20,12 +20,12 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import NamedTuple
 
-from codec.binary.lazy import LazyModule
-from codec.binary.model import Header, Instruction, Module, Operand
-from codec.binary.words import MAGIC
-from codec.grammar import Grammar, OperandKind, load_grammar, mask_bits
-from codec.text.names import NameMap, module_names
-from codec.text.number_format import format_float, format_number
+from spvinspect.codec.binary.lazy import LazyModule
+from spvinspect.codec.binary.model import Header, Instruction, Module, Operand
+from spvinspect.codec.binary.words import MAGIC
+from spvinspect.codec.grammar import Grammar, OperandKind, load_grammar, mask_bits
+from spvinspect.codec.text.names import NameMap, module_names
+from spvinspect.codec.text.number_format import format_float, format_number
 
 INDENT = 15
 """Column of the opcode: `%name = ` is right-aligned before it."""

@@ -22,13 +22,13 @@ import re
 import threading
 from collections.abc import Iterable, Iterator
 
-from codec.binary.decode_plans import WordPlan
-from codec.binary.fast_forms import FastForms, Form
-from codec.binary.lazy import DecodedRun, LazyModule
-from codec.binary.model import Instruction, Module, NumberType
-from codec.float_formats import ENCODED_FORMATS
-from codec.grammar import Grammar, load_grammar
-from codec.text.number_format import format_number
+from spvinspect.codec.binary.decode_plans import WordPlan
+from spvinspect.codec.binary.fast_forms import FastForms, Form
+from spvinspect.codec.binary.lazy import DecodedRun, LazyModule
+from spvinspect.codec.binary.model import Instruction, Module, NumberType
+from spvinspect.codec.float_formats import ENCODED_FORMATS
+from spvinspect.codec.grammar import Grammar, load_grammar
+from spvinspect.codec.text.number_format import format_number
 
 _INVALID_NAME_CHARS = re.compile(r"[^A-Za-z0-9_]")
 

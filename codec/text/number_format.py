@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import struct
 
-from codec.float_formats import ENCODED_FORMATS, FLOAT_LAYOUTS
-from codec.binary.model import NumberType
+from spvinspect.codec.float_formats import ENCODED_FORMATS, FLOAT_LAYOUTS
+from spvinspect.codec.binary.model import NumberType
 
 _UINT32, _FLOAT32 = struct.Struct("<I"), struct.Struct("<f")
 _UINT64, _FLOAT64 = struct.Struct("<Q"), struct.Struct("<d")

@@ -37,11 +37,11 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from codec.binary.lazy import LazyModule
-from codec.binary.model import Instruction, Module
-from codec.grammar import Grammar
-from codec.text.block_order import BranchOpcodes, block_successors, order_and_nest
-from codec.text.listing import INDENT, DisassemblyOptions, Listing, Role
+from spvinspect.codec.binary.lazy import LazyModule
+from spvinspect.codec.binary.model import Instruction, Module
+from spvinspect.codec.grammar import Grammar
+from spvinspect.codec.text.block_order import BranchOpcodes, block_successors, order_and_nest
+from spvinspect.codec.text.listing import INDENT, DisassemblyOptions, Listing, Role
 
 COMMENT_COLUMN = 50
 """Comments start at least here (rounded up to a multiple of 4, so in column 52) …"""

@@ -17,14 +17,14 @@ from dataclasses import dataclass
 from enum import Enum
 from itertools import islice
 
-from codec.binary.lazy import LazyModule
-from codec.binary.model import HEADER_WORDS, Instruction, Module, Operand
-from codec.diagnostics import Diagnostic
-from codec.grammar import load_grammar
-from codec.text.explain import UNDECODED_WORD, explain, instruction_words
-from codec.text.listing import OperandFormatter
-from codec.text.names import NameMap
-from codec.text.number_format import format_float
+from spvinspect.codec.binary.lazy import LazyModule
+from spvinspect.codec.binary.model import HEADER_WORDS, Instruction, Module, Operand
+from spvinspect.codec.diagnostics import Diagnostic
+from spvinspect.codec.grammar import load_grammar
+from spvinspect.codec.text.explain import UNDECODED_WORD, explain, instruction_words
+from spvinspect.codec.text.listing import OperandFormatter
+from spvinspect.codec.text.names import NameMap
+from spvinspect.codec.text.number_format import format_float
 
 HEADER_FIELD_NAMES = ("magic number", "version", "generator", "bound", "schema")
 

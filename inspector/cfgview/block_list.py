@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from codec.cfg.graph import CONTINUE, MERGE, FunctionCFG
-from codec.diagnostics import Diagnostic
-from inspector.cfgview.drawing import block_problems, block_roles, edge_label, edge_style
-from inspector.cfgview.model import Canvas, CfgDrawing, Rect
+from spvinspect.codec.cfg.graph import CONTINUE, MERGE, FunctionCFG
+from spvinspect.codec.diagnostics import Diagnostic
+from spvinspect.cfgview.drawing import block_problems, block_roles, edge_label, edge_style
+from spvinspect.cfgview.model import Canvas, CfgDrawing, Rect
 
 
 def list_function(function: FunctionCFG, diagnostics: Iterable[Diagnostic] = ()) -> CfgDrawing:

@@ -18,10 +18,10 @@ import textwrap
 from collections.abc import Iterable
 from dataclasses import replace
 
-from codec.cfg.graph import CASE, CONTINUE, DEFAULT, FALSE, MERGE, TRUE, Block, Edge, FunctionCFG
-from codec.diagnostics import Diagnostic
-from inspector.cfgview.layout import lay_out, upward_edges
-from inspector.cfgview.model import Canvas, CfgDrawing, Cell, EdgeRoute, Rect
+from spvinspect.codec.cfg.graph import CASE, CONTINUE, DEFAULT, FALSE, MERGE, TRUE, Block, Edge, FunctionCFG
+from spvinspect.codec.diagnostics import Diagnostic
+from spvinspect.cfgview.layout import lay_out, upward_edges
+from spvinspect.cfgview.model import Canvas, CfgDrawing, Cell, EdgeRoute, Rect
 
 UP, DOWN, LEFT, RIGHT = 1, 2, 4, 8
 GLYPHS = {

@@ -20,13 +20,13 @@ from collections import OrderedDict
 from collections.abc import Callable
 from typing import NamedTuple, Protocol
 
-from codec.cfg.graph import FunctionCFG, build_cfg
-from codec.diagnostics import Diagnostic
-from codec.text.names import NameMap
-from inspector.cfgview.block_list import list_function
-from inspector.cfgview.drawing import draw_function
-from inspector.cfgview.model import CfgDrawing
-from inspector.cfgview.navigation import neighbourhood
+from spvinspect.codec.cfg.graph import FunctionCFG, build_cfg
+from spvinspect.codec.diagnostics import Diagnostic
+from spvinspect.codec.text.names import NameMap
+from spvinspect.cfgview.block_list import list_function
+from spvinspect.cfgview.drawing import draw_function
+from spvinspect.cfgview.model import CfgDrawing
+from spvinspect.cfgview.navigation import neighbourhood
 
 INLINE_BLOCKS = 80
 """Functions up to this many blocks are laid out on the spot (about 50 ms for 75 blocks

@@ -18,7 +18,7 @@ from grandalf.graphs import Edge as LayoutEdge
 from grandalf.graphs import Vertex, graph_core
 from grandalf.layouts import DummyVertex, SugiyamaLayout
 
-from codec.cfg.graph import FunctionCFG
+from spvinspect.codec.cfg.graph import FunctionCFG
 
 COLUMN_GAP = 3
 """Columns kept free between two neighbours in a layer (blocks or edges passing by)."""

@@ -12,7 +12,7 @@ import bisect
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
-from codec.cfg.graph import Edge
+from spvinspect.codec.cfg.graph import Edge
 
 Cell = tuple[int, int]
 """(x, y): column and row of the grid."""

@@ -4,7 +4,7 @@ Textual-free."""
 
 from __future__ import annotations
 
-from codec.cfg.graph import FunctionCFG
+from spvinspect.codec.cfg.graph import FunctionCFG
 
 
 def predecessors(function: FunctionCFG, block_id: int) -> list[int]:

@@ -5,11 +5,11 @@ from __future__ import annotations
 import argparse
 import sys
 
-from codec.asm.assembler import assemble
-from codec.asm.header import TARGET_ENV_VERSIONS
-from codec.binary.lazy import open_module
-from codec.text.names import module_names
-from inspector.commands.io import read_input, report, write_output
+from spvinspect.codec.asm.assembler import assemble
+from spvinspect.codec.asm.header import TARGET_ENV_VERSIONS
+from spvinspect.codec.binary.lazy import open_module
+from spvinspect.codec.text.names import module_names
+from spvinspect.commands.io import read_input, report, write_output
 
 DEFAULT_OUTPUT = "out.spv"
 """Where spirv-as writes when no -o is given."""

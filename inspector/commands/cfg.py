@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import argparse
 
-from codec.cfg.graph import build_cfg
-from codec.binary.decoder import decode
-from codec.diagnostics import has_errors
-from codec.cfg.dot import to_dot
-from codec.text.names import module_names
-from inspector.commands.io import read_input, report, write_output
+from spvinspect.codec.cfg.graph import build_cfg
+from spvinspect.codec.binary.decoder import decode
+from spvinspect.codec.diagnostics import has_errors
+from spvinspect.codec.cfg.dot import to_dot
+from spvinspect.codec.text.names import module_names
+from spvinspect.commands.io import read_input, report, write_output
 
 
 def register(subparsers) -> None:

@@ -12,7 +12,7 @@ from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from codec.diagnostics import Diagnostic, has_errors
+from spvinspect.codec.diagnostics import Diagnostic, has_errors
 
 
 def source_name(path: str) -> str:
@@ -37,7 +37,7 @@ def write_output(path: str | None, data: bytes | Iterable[bytes]) -> bool:
             sys.stdout.buffer.write(piece)
         sys.stdout.buffer.flush()
         return True
-    from inspector.files import write_file  # imported only for a file: stdout needs none of it
+    from spvinspect.files import write_file  # imported only for a file: stdout needs none of it
 
     try:
         write_file(path, data)

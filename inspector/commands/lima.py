@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import argparse
 
-import lima
-from codec.diagnostics import Diagnostic
-from inspector.commands.io import few_collections, read_input, report, write_output
+from spvinspect import lima
+from spvinspect.codec.diagnostics import Diagnostic
+from spvinspect.commands.io import few_collections, read_input, report, write_output
 
 
 def register(subparsers) -> None:

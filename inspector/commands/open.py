@@ -13,9 +13,9 @@ def print_module(path: str, raw_ids: bool = False) -> int:
 
     The codec is imported here, not at the top: the app's start-up (which imports this
     module for `EXAMPLE_MODULE`) does not need the disassembler."""
-    from codec.binary.lazy import open_module
-    from codec.text.disassembler import DisassemblyOptions, disassemble
-    from inspector.commands.io import read_input, report, write_output
+    from spvinspect.codec.binary.lazy import open_module
+    from spvinspect.codec.text.disassembler import DisassemblyOptions, disassemble
+    from spvinspect.commands.io import read_input, report, write_output
 
     data = read_input(path)
     if data is None:

@@ -6,10 +6,10 @@ import argparse
 import sys
 from collections.abc import Iterable, Iterator
 
-from codec.binary.lazy import open_module
-from codec.text.disassembler import Disassembler, DisassemblyOptions
-from codec.text.explain import explain_chunks
-from inspector.commands.io import few_collections, read_input, report, write_output
+from spvinspect.codec.binary.lazy import open_module
+from spvinspect.codec.text.disassembler import Disassembler, DisassemblyOptions
+from spvinspect.codec.text.explain import explain_chunks
+from spvinspect.commands.io import few_collections, read_input, report, write_output
 
 
 def register(subparsers) -> None:
@@ -80,7 +80,7 @@ def _dis(args: argparse.Namespace) -> int:
         return 2
     if args.comment or args.nested_indent or args.reorder_blocks:
         # Imported only here: the plain disassembly starts faster without it.
-        from codec.text.reading_aids import ReadingAids, reading_text
+        from spvinspect.codec.text.reading_aids import ReadingAids, reading_text
 
         text = reading_text(module, options, ReadingAids(args.comment, args.nested_indent, args.reorder_blocks))
         written = write_output(args.output, text.encode("utf-8", "surrogateescape"))

@@ -19,14 +19,14 @@ from dataclasses import dataclass, field
 from itertools import accumulate, islice, repeat
 from sys import byteorder
 
-from codec.asm.assembler import placed_diagnostic, assemble
-from codec.asm.errors import AssemblyError
-from codec.asm.header import ASSEMBLER_GENERATOR, DEFAULT_VERSION, MAGIC, HeaderError, read_header_comment
-from codec.asm.ids import numeric_ids
-from codec.asm.lexer import SourceMap, tokenize, word_offsets
-from codec.asm.plans import load_plans
-from codec.asm.quick import QuickEncoder
-from codec.diagnostics import Diagnostic
+from spvinspect.codec.asm.assembler import placed_diagnostic, assemble
+from spvinspect.codec.asm.errors import AssemblyError
+from spvinspect.codec.asm.header import ASSEMBLER_GENERATOR, DEFAULT_VERSION, MAGIC, HeaderError, read_header_comment
+from spvinspect.codec.asm.ids import numeric_ids
+from spvinspect.codec.asm.lexer import SourceMap, tokenize, word_offsets
+from spvinspect.codec.asm.plans import load_plans
+from spvinspect.codec.asm.quick import QuickEncoder
+from spvinspect.codec.diagnostics import Diagnostic
 
 _EXACT_LINE = re.compile('["\\\\;,()\x0b\x0c\x1c-\x1f\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]')
 """Characters after which `str.split` may split a line differently from spirv-as."""

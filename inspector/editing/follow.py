@@ -11,8 +11,8 @@ whole module again; otherwise the new module is indexed afresh.
 
 from __future__ import annotations
 
-from inspector.document import Document
-from inspector.editing.spliced_module import WordChange, spliced_module
+from spvinspect.document import Document
+from spvinspect.editing.spliced_module import WordChange, spliced_module
 
 
 def edited_document(previous: Document, binary: bytes, change: WordChange | tuple[()] | None) -> Document:

@@ -33,13 +33,13 @@ from bisect import bisect_right
 from collections import ChainMap, Counter
 from dataclasses import dataclass
 
-from codec.asm.errors import AssemblyError
-from codec.asm.lexer import SourceMap, tokenize
-from codec.asm.plans import load_plans
-from codec.asm.quick import QuickEncoder
-from codec.diagnostics import Diagnostic
-from inspector.editing import new_names
-from inspector.editing.assembly_state import (
+from spvinspect.codec.asm.errors import AssemblyError
+from spvinspect.codec.asm.lexer import SourceMap, tokenize
+from spvinspect.codec.asm.plans import load_plans
+from spvinspect.codec.asm.quick import QuickEncoder
+from spvinspect.codec.diagnostics import Diagnostic
+from spvinspect.editing import new_names
+from spvinspect.editing.assembly_state import (
     AssemblyState, error_diagnostic, instruction_groups, switch_selectors,
 )
 

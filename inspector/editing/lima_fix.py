@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import re
 
-from lima.fields import CONTROL
-from lima.seed_ops import op_field
+from spvinspect.lima.fields import CONTROL
+from spvinspect.lima.seed_ops import op_field
 
 CORRECTED = "; corrected line: "
 ORDER = " must come after "

@@ -15,12 +15,12 @@ from bisect import bisect_right
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-import lima
-from codec.diagnostics import Diagnostic
-from inspector.editing.changes import ChangedWords, changed_words
-from inspector.editing.saving import lima_raw, mbs_with_code
-from inspector.editing.session import LineMessage
-from lima.mbs import is_mbs
+from spvinspect import lima
+from spvinspect.codec.diagnostics import Diagnostic
+from spvinspect.editing.changes import ChangedWords, changed_words
+from spvinspect.editing.saving import lima_raw, mbs_with_code
+from spvinspect.editing.session import LineMessage
+from spvinspect.lima.mbs import is_mbs
 
 
 @dataclass(frozen=True, slots=True)

@@ -18,8 +18,8 @@ from bisect import bisect_right
 from collections import Counter
 from dataclasses import dataclass
 
-from codec.asm.ids import numeric_ids
-from inspector.editing.assembly_state import AssemblyState, DeclaredChanges, _line_start_words
+from spvinspect.codec.asm.ids import numeric_ids
+from spvinspect.editing.assembly_state import AssemblyState, DeclaredChanges, _line_start_words
 
 
 class StretchIds(dict):

@@ -19,14 +19,14 @@ import struct
 from dataclasses import dataclass
 from pathlib import Path
 
-from codec.diagnostics import Diagnostic
-from inspector.editing.assembly_state import assemble_full
-from inspector.editing.session import EditSession
-from inspector.files import WriteError, write_file
-from lima import assemble as assemble_lima
-from lima.decoder import decode_words
-from lima.mbs import is_mbs, parse_mbs
-from lima.model import Chunk, ChunkField
+from spvinspect.codec.diagnostics import Diagnostic
+from spvinspect.editing.assembly_state import assemble_full
+from spvinspect.editing.session import EditSession
+from spvinspect.files import WriteError, write_file
+from spvinspect.lima import assemble as assemble_lima
+from spvinspect.lima.decoder import decode_words
+from spvinspect.lima.mbs import is_mbs, parse_mbs
+from spvinspect.lima.model import Chunk, ChunkField
 
 KEPT = "the edit is still in memory"
 

@@ -21,14 +21,14 @@ from bisect import bisect_right
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from codec.binary.lazy import LazyModule, open_module
-from codec.diagnostics import Diagnostic
-from codec.text.disassembler import DisassemblyOptions, disassemble
-from codec.text.names import module_names
-from inspector.editing.assembly_state import AssemblyState, assemble_full
-from inspector.editing.changes import ChangedWords, changed_words
-from inspector.editing.incremental import StretchError, merge_changes, splice
-from inspector.editing.validation import Validation, validate
+from spvinspect.codec.binary.lazy import LazyModule, open_module
+from spvinspect.codec.diagnostics import Diagnostic
+from spvinspect.codec.text.disassembler import DisassemblyOptions, disassemble
+from spvinspect.codec.text.names import module_names
+from spvinspect.editing.assembly_state import AssemblyState, assemble_full
+from spvinspect.editing.changes import ChangedWords, changed_words
+from spvinspect.editing.incremental import StretchError, merge_changes, splice
+from spvinspect.editing.validation import Validation, validate
 
 _FUNCTION = re.compile(r"(?:^|\s)OpFunction(?:\s|$)")
 _FUNCTION_END = re.compile(r"(?:^|\s)OpFunctionEnd(?:\s|;|$)")

@@ -18,10 +18,10 @@ from __future__ import annotations
 from array import array
 from bisect import bisect_left
 
-from codec.binary.definitions import Definitions
-from codec.binary.index import InstructionIndex
-from codec.binary.lazy import FunctionSpan, LazyModule, open_module
-from codec.binary.model import HEADER_WORDS
+from spvinspect.codec.binary.definitions import Definitions
+from spvinspect.codec.binary.index import InstructionIndex
+from spvinspect.codec.binary.lazy import FunctionSpan, LazyModule, open_module
+from spvinspect.codec.binary.model import HEADER_WORDS
 
 WordChange = tuple[int, int, int]
 """Words [start, old end) of the old module are words [start, new end) of the new."""

@@ -15,7 +15,7 @@ import subprocess
 from dataclasses import dataclass, field
 from functools import cache
 
-from codec.diagnostics import Diagnostic, Severity
+from spvinspect.codec.diagnostics import Diagnostic, Severity
 
 TIMEOUT_SECONDS = 20.0
 """A validator still running after this long is stopped and validation reported off."""

@@ -5,7 +5,7 @@ by the app's instruction list and editor. The token types they emit, and which l
 role each stands for, are in `inspector.lexers.tokens`.
 """
 
-from inspector.lexers.lima import LimaLexer
-from inspector.lexers.spirv import SpirvLexer
+from spvinspect.lexers.lima import LimaLexer
+from spvinspect.lexers.spirv import SpirvLexer
 
 __all__ = ["LimaLexer", "SpirvLexer"]

@@ -16,8 +16,8 @@ from functools import cache
 from pygments.lexer import Lexer
 from pygments.token import Error, Number, Punctuation, String, _TokenType
 
-from codec.grammar import load_grammar
-from inspector.lexers.tokens import BLANK, COMMENT, ENUM, EQUALS, ID, OPCODE, RAW, RESULT_ID, TYPE_ID
+from spvinspect.codec.grammar import load_grammar
+from spvinspect.lexers.tokens import BLANK, COMMENT, ENUM, EQUALS, ID, OPCODE, RAW, RESULT_ID, TYPE_ID
 
 _LEXEME = re.compile(
     r"""

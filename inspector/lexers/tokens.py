@@ -21,7 +21,7 @@ from pygments.token import (
     _TokenType,
 )
 
-from codec.text.listing import Role
+from spvinspect.codec.text.listing import Role
 
 RESULT_ID = Name.Function
 """`%x` before `=`: a definition, coloured as other languages colour a name being defined."""

@@ -30,23 +30,23 @@ from textual.binding import Binding
 from textual.geometry import Size
 from textual.screen import Screen
 
-from inspector.collector import keep_out, let_in
-from inspector.document import Document
-from inspector.editing.runner import JobThread
-from inspector.screens.edit_dialogs import Question, SaveAs
-from inspector.widgets.cfg_view import CfgView
-from inspector.widgets.diagnostics_panel import DiagnosticsPanel
-from inspector.widgets.header_pane import HeaderPane
-from inspector.widgets.hex_view import HexView
-from inspector.widgets.instruction_list import InstructionList
+from spvinspect.collector import keep_out, let_in
+from spvinspect.document import Document
+from spvinspect.editing.runner import JobThread
+from spvinspect.screens.edit_dialogs import Question, SaveAs
+from spvinspect.widgets.cfg_view import CfgView
+from spvinspect.widgets.diagnostics_panel import DiagnosticsPanel
+from spvinspect.widgets.header_pane import HeaderPane
+from spvinspect.widgets.hex_view import HexView
+from spvinspect.widgets.instruction_list import InstructionList
 
 if TYPE_CHECKING:
-    from inspector.editing.lima_session import LimaEditSession
-    from inspector.editing.saving import SavedFile
-    from inspector.editing.session import EditSession, ValidationJob
-    from inspector.editing.validation import Validation
-    from inspector.lima_document import LimaDocument
-    from inspector.widgets.asm_editor import AsmEditor, EditorMessages
+    from spvinspect.editing.lima_session import LimaEditSession
+    from spvinspect.editing.saving import SavedFile
+    from spvinspect.editing.session import EditSession, ValidationJob
+    from spvinspect.editing.validation import Validation
+    from spvinspect.lima_document import LimaDocument
+    from spvinspect.widgets.asm_editor import AsmEditor, EditorMessages
 
 # The editor, its sessions and saving are imported when `e` first opens the editor (and
 # Lima's codec only in Lima mode): a tenth of a second of start-up that a user who only
@@ -138,11 +138,11 @@ class EditingScreen(Screen):
     def _open_session(self, document) -> None:
         """The session and its first assembly (the whole text's: seconds on a huge module)."""
         if isinstance(document, Document):
-            from inspector.editing.session import EditSession
+            from spvinspect.editing.session import EditSession
 
             session = EditSession.open(document.data, hints=document.names(False).id_hints())
         else:
-            from inspector.editing.lima_session import LimaEditSession
+            from spvinspect.editing.lima_session import LimaEditSession
 
             session = LimaEditSession.open(document.data)
         job = session.request()
@@ -150,7 +150,7 @@ class EditingScreen(Screen):
         self.app.call_from_thread(self._session_ready, session, outcome)
 
     def _session_ready(self, session: EditSession | LimaEditSession, outcome) -> None:
-        from inspector.editing.saving import SavedFile
+        from spvinspect.editing.saving import SavedFile
 
         if outcome is not None:
             session.accept(outcome)
@@ -178,7 +178,7 @@ class EditingScreen(Screen):
         editor = self.editor
         listing = self.query_one("#list")
         if editor is None:
-            from inspector.widgets.asm_editor import AsmEditor, EditorMessages
+            from spvinspect.widgets.asm_editor import AsmEditor, EditorMessages
 
             editor = self._editor = AsmEditor(text, lima=self.lima_editing, first_line=start, id="editor")
             editor.border_title = f"Editing · {getattr(self.document, 'name', '')}"
@@ -269,7 +269,7 @@ class EditingScreen(Screen):
 
     def _job_failed(self, error: BaseException) -> None:
         """A job raised (a bug): say so in words, and let the next edit try again."""
-        from inspector.editing.session import AssemblyOutcome
+        from spvinspect.editing.session import AssemblyOutcome
 
         def report() -> None:
             if self.edit_session is not None:
@@ -296,7 +296,7 @@ class EditingScreen(Screen):
         """The document the panes show for a job's good binary, or None (on the job thread)."""
         if self.lima_editing:
             return None if outcome.data is None else type(self.document)(outcome.data, self.document.name)
-        from inspector.editing.follow import edited_document
+        from spvinspect.editing.follow import edited_document
 
         state = outcome.state
         if state is None:
@@ -362,8 +362,8 @@ class EditingScreen(Screen):
 
     def _show_lima_document(self, document: LimaDocument) -> None:
         """Lima mode's panes over the edited program, on the editor's instruction."""
-        from inspector.widgets.lima_header import LimaHeader
-        from inspector.widgets.lima_list import LimaInstructionList
+        from spvinspect.widgets.lima_header import LimaHeader
+        from spvinspect.widgets.lima_list import LimaInstructionList
 
         self.document = document
         words, trailing = document.hex_words()
@@ -439,7 +439,7 @@ class EditingScreen(Screen):
         self.app.call_from_thread(self._validated, session, job, validation)
 
     def _validation_failed(self, error: BaseException) -> None:
-        from inspector.editing.validation import Validation
+        from spvinspect.editing.validation import Validation
 
         self.app.call_from_thread(self._validated, self.edit_session, None, Validation(
             unavailable=f"validation is off: {type(error).__name__}: {error}"))
@@ -484,7 +484,7 @@ class EditingScreen(Screen):
         self.app.push_screen(SaveAs(suggested, kinds), lambda path: path and self._save(Path(path)))
 
     def _save(self, path: Path | None, overwrite: bool = False) -> None:
-        from inspector.editing.saving import ChangedOnDisk, SavedFile, SaveError
+        from spvinspect.editing.saving import ChangedOnDisk, SavedFile, SaveError
 
         session = self.edit_session
         file = self.saved_file or SavedFile(path)
@@ -504,7 +504,7 @@ class EditingScreen(Screen):
 
     def _write(self, session, file: SavedFile, path: Path | None, overwrite: bool) -> Path:
         """Write what `path`'s name asks for; marks the session saved over its own file."""
-        from inspector.editing.saving import save_assembly, save_binary, save_lima
+        from spvinspect.editing.saving import save_assembly, save_binary, save_lima
 
         if path is not None and path.suffix.lower() in TEXT_SUFFIXES:
             return save_assembly(session, file, path)

@@ -13,7 +13,7 @@ from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
-from codec.text.grammar_card import EnumerantCard, GrammarCard, InstructionCard
+from spvinspect.codec.text.grammar_card import EnumerantCard, GrammarCard, InstructionCard
 
 
 def open_in_browser(url: str) -> bool:

@@ -21,8 +21,8 @@ from textual.screen import ModalScreen, Screen
 from textual.widget import Widget
 from textual.widgets import Static
 
-from inspector.config import config_path
-from inspector.palette import BoundAction, bound_actions
+from spvinspect.config import config_path
+from spvinspect.palette import BoundAction, bound_actions
 
 
 @dataclass(frozen=True, slots=True)

@@ -14,11 +14,11 @@ from collections.abc import Callable
 from textual import on, work
 from textual.worker import get_current_worker
 
-from inspector.collector import keep_out, let_in
-from inspector.document import Document
-from inspector.messages import IndexProgress
-from inspector.pacing import Pace
-from inspector.screens.panes import PaneScreen
+from spvinspect.collector import keep_out, let_in
+from spvinspect.document import Document
+from spvinspect.messages import IndexProgress
+from spvinspect.pacing import Pace
+from spvinspect.screens.panes import PaneScreen
 
 PROGRESS_EVERY = 0.25
 """Seconds between two progress reports of the index worker."""

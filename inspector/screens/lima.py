@@ -16,16 +16,16 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.widget import Widget
 
-from inspector.lima_document import InstructionHistory, LimaDocument
-from inspector.screens.editing import EditingScreen
-from inspector.screens.help import LIMA_PANES
-from inspector.widgets.diagnostics_panel import DiagnosticsPanel
-from inspector.widgets.hex_view import HexView
-from inspector.widgets.key_footer import KeyFooter
-from inspector.widgets.lima_breakdown import Entry, LimaBreakdown
-from inspector.widgets.lima_header import LimaHeader
-from inspector.widgets.lima_list import LimaInstructionList
-from inspector.widgets.status_line import StatusLine
+from spvinspect.lima_document import InstructionHistory, LimaDocument
+from spvinspect.screens.editing import EditingScreen
+from spvinspect.screens.help import LIMA_PANES
+from spvinspect.widgets.diagnostics_panel import DiagnosticsPanel
+from spvinspect.widgets.hex_view import HexView
+from spvinspect.widgets.key_footer import KeyFooter
+from spvinspect.widgets.lima_breakdown import Entry, LimaBreakdown
+from spvinspect.widgets.lima_header import LimaHeader
+from spvinspect.widgets.lima_list import LimaInstructionList
+from spvinspect.widgets.status_line import StatusLine
 
 NARROW_BELOW = 100
 """Terminal width under which only the list and the breakdown stay on screen."""

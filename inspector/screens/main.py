@@ -19,27 +19,27 @@ from textual.reactive import var
 from textual.timer import Timer
 from textual.worker import get_current_worker
 
-from codec.text.grammar_card import card_for
-from codec.text.word_detail import word_detail
-from inspector.cfgview.graphs import FunctionGraphs
-from inspector.document import Document
-from inspector.layouts import PlainLayout
-from inspector.messages import SelectInstruction, SelectRow, SelectWord
-from inspector.pacing import WhenIdle
-from inspector.screens.editing import EditingScreen
-from inspector.screens.grammar_card import GrammarCardScreen
-from inspector.screens.navigation import NavigationScreen
-from inspector.screens.panes import PaneGroup
-from inspector.selection import Selection
-from inspector.widgets.cfg_view import CfgView
-from inspector.widgets.diagnostics_panel import DiagnosticsPanel
-from inspector.widgets.header_pane import HeaderPane
-from inspector.widgets.hex_view import HexView
-from inspector.widgets.instruction_list import InstructionList
-from inspector.widgets.key_footer import KeyFooter
-from inspector.widgets.search_bar import SearchBar
-from inspector.widgets.status_line import StatusLine
-from inspector.widgets.word_detail import WordDetailPanel
+from spvinspect.codec.text.grammar_card import card_for
+from spvinspect.codec.text.word_detail import word_detail
+from spvinspect.cfgview.graphs import FunctionGraphs
+from spvinspect.document import Document
+from spvinspect.layouts import PlainLayout
+from spvinspect.messages import SelectInstruction, SelectRow, SelectWord
+from spvinspect.pacing import WhenIdle
+from spvinspect.screens.editing import EditingScreen
+from spvinspect.screens.grammar_card import GrammarCardScreen
+from spvinspect.screens.navigation import NavigationScreen
+from spvinspect.screens.panes import PaneGroup
+from spvinspect.selection import Selection
+from spvinspect.widgets.cfg_view import CfgView
+from spvinspect.widgets.diagnostics_panel import DiagnosticsPanel
+from spvinspect.widgets.header_pane import HeaderPane
+from spvinspect.widgets.hex_view import HexView
+from spvinspect.widgets.instruction_list import InstructionList
+from spvinspect.widgets.key_footer import KeyFooter
+from spvinspect.widgets.search_bar import SearchBar
+from spvinspect.widgets.status_line import StatusLine
+from spvinspect.widgets.word_detail import WordDetailPanel
 
 READING_AIDS_LIMIT = 150_000
 """Instructions up to which the reading aids are offered: they decode the whole module at

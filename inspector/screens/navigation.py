@@ -6,13 +6,13 @@ from __future__ import annotations
 from textual import on
 from textual.binding import Binding
 
-from inspector.messages import GoToDefinition, ListUses
-from inspector.module_index import Use
-from inspector.screens.indexing import IndexedScreen
-from inspector.screens.uses import UsesScreen
-from inspector.search import SearchSession
-from inspector.selection import JumpHistory, Selection
-from inspector.widgets.search_bar import SearchBar
+from spvinspect.messages import GoToDefinition, ListUses
+from spvinspect.module_index import Use
+from spvinspect.screens.indexing import IndexedScreen
+from spvinspect.screens.uses import UsesScreen
+from spvinspect.search import SearchSession
+from spvinspect.selection import JumpHistory, Selection
+from spvinspect.widgets.search_bar import SearchBar
 
 
 class NavigationScreen(IndexedScreen):

@@ -11,7 +11,7 @@ from textual.screen import ModalScreen
 from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 
-from inspector.module_index import Use
+from spvinspect.module_index import Use
 
 
 class UsesScreen(ModalScreen[Use | None]):

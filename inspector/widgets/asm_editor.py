@@ -31,13 +31,13 @@ from textual.strip import Strip
 from textual.widgets import OptionList, TextArea
 from textual.widgets.text_area import Edit, EditResult, TextAreaTheme
 
-from codec.diagnostics import Severity
-from inspector.editing.incremental import changed_lines
-from inspector.editing.lima_fix import fixed_line
-from inspector.editing.session import LineMessage
-from inspector.lexers.lima import LimaLexer
-from inspector.lexers.spirv import SpirvLexer
-from themes import pygments_style_for
+from spvinspect.codec.diagnostics import Severity
+from spvinspect.editing.incremental import changed_lines
+from spvinspect.editing.lima_fix import fixed_line
+from spvinspect.editing.session import LineMessage
+from spvinspect.lexers.lima import LimaLexer
+from spvinspect.lexers.spirv import SpirvLexer
+from spvinspect.themes import pygments_style_for
 
 LEX_CACHE_LINES = 50_000
 """Distinct lines whose highlights are kept; the cache is emptied past this."""

@@ -26,11 +26,11 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 from textual.worker import get_current_worker
 
-from codec.cfg.graph import FunctionCFG
-from inspector.cfgview.graphs import FunctionGraphs
-from inspector.cfgview.model import CfgDrawing
-from inspector.cfgview.navigation import continue_of, merge_of, predecessors
-from inspector.pacing import Pace
+from spvinspect.codec.cfg.graph import FunctionCFG
+from spvinspect.cfgview.graphs import FunctionGraphs
+from spvinspect.cfgview.model import CfgDrawing
+from spvinspect.cfgview.navigation import continue_of, merge_of, predecessors
+from spvinspect.pacing import Pace
 
 STYLE_CLASSES = (
     "box", "block-name", "block-info", "unreachable", "problem", "edge", "back-edge",

@@ -10,7 +10,7 @@ from textual.message import Message
 from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 
-from codec.diagnostics import Diagnostic
+from spvinspect.codec.diagnostics import Diagnostic
 
 SHOWN_AT_MOST = 5000
 """A hostile file can have a diagnostic per word; the list stays quick to build."""

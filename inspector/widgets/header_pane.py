@@ -12,8 +12,8 @@ from textual.binding import Binding
 from textual.reactive import reactive
 from textual.widget import Widget
 
-from inspector.document import Document
-from inspector.messages import SelectWord
+from spvinspect.document import Document
+from spvinspect.messages import SelectWord
 
 
 class HeaderPane(Widget, can_focus=True):

@@ -28,9 +28,9 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 from textual.widgets import Input, Label
 
-from codec.binary.lazy import LazyModule
-from codec.binary.model import HEADER_WORDS, Instruction, Module
-from codec.text.word_detail import WordKind, instruction_word_kinds
+from spvinspect.codec.binary.lazy import LazyModule
+from spvinspect.codec.binary.model import HEADER_WORDS, Instruction, Module
+from spvinspect.codec.text.word_detail import WordKind, instruction_word_kinds
 
 GUTTER = 10
 """Columns of the byte-offset gutter: eight hex digits and two spaces."""

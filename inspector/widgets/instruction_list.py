@@ -20,12 +20,12 @@ from textual.reactive import var
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
-from codec.text.listing import Role
-from inspector.document import Document
-from inspector.messages import GoToDefinition, ListUses, SelectRow
-from inspector.pacing import WhenIdle
-from inspector.selection import Selection
-from inspector.widgets.role_styles import role_styles
+from spvinspect.codec.text.listing import Role
+from spvinspect.document import Document
+from spvinspect.messages import GoToDefinition, ListUses, SelectRow
+from spvinspect.pacing import WhenIdle
+from spvinspect.selection import Selection
+from spvinspect.widgets.role_styles import role_styles
 
 CONTROL_PICTURES = {code: chr(0x2400 + code) for code in range(32)} | {10: "↵", 9: "⇥", 127: "␡"}
 """How control characters inside strings show on their one row (a newline in OpSource

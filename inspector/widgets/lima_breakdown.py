@@ -22,8 +22,8 @@ from textual.reactive import var
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
-from inspector.lexers.tokens import LIMA_UNITS
-from lima.breakdown import CONTROL_UNIT, BitSelection, BitStrip, Breakdown, Label
+from spvinspect.lexers.tokens import LIMA_UNITS
+from spvinspect.lima.breakdown import CONTROL_UNIT, BitSelection, BitStrip, Breakdown, Label
 
 _INDENT = 2
 _UNIT_CLASSES = {unit: f"lima-breakdown--{unit}" for unit in LIMA_UNITS}

@@ -12,7 +12,7 @@ from textual.message import Message
 from textual.widgets import Tree
 from textual.widgets.tree import TreeNode
 
-from inspector.lima_document import HeaderNode, LimaDocument
+from spvinspect.lima_document import HeaderNode, LimaDocument
 
 
 class LimaHeader(Tree[HeaderNode]):

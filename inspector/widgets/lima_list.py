@@ -29,9 +29,9 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 from textual.widgets import Input, Label
 
-from inspector.lexers.lima import LimaLexer
-from inspector.lima_document import STYLES, LimaDocument, RowKind
-from themes import pygments_style_for
+from spvinspect.lexers.lima import LimaLexer
+from spvinspect.lima_document import STYLES, LimaDocument, RowKind
+from spvinspect.themes import pygments_style_for
 
 GUTTER_WIDTH = 13
 """Index (5), word offset (`w` and 5 digits) and two spaces."""

@@ -11,8 +11,8 @@ from functools import cache
 from rich.color import Color
 from rich.style import Style
 
-from codec.text.listing import Role
-from themes import ROLE_TOKENS, pygments_style_for
+from spvinspect.codec.text.listing import Role
+from spvinspect.themes import ROLE_TOKENS, pygments_style_for
 
 
 @cache

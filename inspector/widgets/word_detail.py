@@ -7,7 +7,7 @@ from rich.table import Table
 from rich.text import Text
 from textual.widgets import Static
 
-from codec.text.word_detail import WordDetail
+from spvinspect.codec.text.word_detail import WordDetail
 
 
 class WordDetailPanel(Static):

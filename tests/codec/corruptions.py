@@ -6,8 +6,8 @@ import random
 import struct
 from dataclasses import dataclass
 
-from codec.binary.decoder import decode
-from codec.grammar import load_grammar
+from spvinspect.codec.binary.decoder import decode
+from spvinspect.codec.grammar import load_grammar
 
 
 @dataclass(frozen=True)

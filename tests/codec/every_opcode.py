@@ -4,7 +4,7 @@ enumerant parameter and quantifier."""
 
 from __future__ import annotations
 
-from codec.grammar import Grammar, load_grammar
+from spvinspect.codec.grammar import Grammar, load_grammar
 
 PLAIN_WORDS = {
     "LiteralInteger": ["7"], "LiteralString": ['"s"'], "LiteralFloat": ["1.5"],

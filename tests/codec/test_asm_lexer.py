@@ -6,7 +6,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from codec.asm.lexer import SourceMap, tokenize, word_offsets
+from spvinspect.codec.asm.lexer import SourceMap, tokenize, word_offsets
 
 ALPHABET = ' \t\r\n;,()"\\%=Op1a.\x0b\x0c\x1c\x85\xa0\u2028\u3000'
 """Every character the split treats specially, and a few ordinary ones."""

@@ -17,7 +17,7 @@ from oracle import run_tool
 
 from every_opcode import every_ext_instruction_text, every_opcode_text, ext_import_names
 
-from codec.asm.assembler import assemble
+from spvinspect.codec.asm.assembler import assemble
 
 TYPES = """OpCapability Shader
 OpCapability Int8

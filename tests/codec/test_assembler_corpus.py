@@ -11,8 +11,8 @@ import pytest
 from oracle import corpus_files
 from oracle import run_tool
 
-from codec.asm.lexer import tokenize
-from codec.asm.assembler import assemble
+from spvinspect.codec.asm.lexer import tokenize
+from spvinspect.codec.asm.assembler import assemble
 
 ASM = corpus_files("asm")
 SPV = corpus_files("spv", "*.spv")

@@ -17,8 +17,8 @@ import pytest
 from oracle import run_tool
 from test_assembler_quick_paths import MODULE, apply_edit
 
-from codec.asm.lexer import tokenize
-from codec.asm.assembler import assemble
+from spvinspect.codec.asm.lexer import tokenize
+from spvinspect.codec.asm.assembler import assemble
 
 NEW_WORDS = [
     "!7", "!0x00020011", "=", "%new", "%1", "None", '"s"', "5", "-1", "0x10", "1.5", "-0x1p+3",

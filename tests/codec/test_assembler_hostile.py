@@ -12,9 +12,9 @@ from hypothesis import strategies as st
 from oracle import run_tool
 from test_assembler import TYPES, check_against_spirv_as
 
-from codec.asm.assembler import assemble
-from codec.binary.decoder import decode
-from codec.text.disassembler import disassemble
+from spvinspect.codec.asm.assembler import assemble
+from spvinspect.codec.binary.decoder import decode
+from spvinspect.codec.text.disassembler import disassemble
 
 HUGE = "1" * 5000
 """Past the 4,300 digits Python's int() converts from text."""

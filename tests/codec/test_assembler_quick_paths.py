@@ -13,9 +13,9 @@ from unittest.mock import patch
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from codec.asm import assembler
-from codec.asm.encoder import Encoder
-from codec.asm.assembler import assemble
+from spvinspect.codec.asm import assembler
+from spvinspect.codec.asm.encoder import Encoder
+from spvinspect.codec.asm.assembler import assemble
 
 MODULE = """\
 OpCapability Shader

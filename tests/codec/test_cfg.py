@@ -9,9 +9,9 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from codec.cfg.graph import FunctionCFG, build_cfg
-from codec.binary.decoder import decode
-from codec.binary.model import Module
+from spvinspect.codec.cfg.graph import FunctionCFG, build_cfg
+from spvinspect.codec.binary.decoder import decode
+from spvinspect.codec.binary.model import Module
 from oracle import run_tool
 
 PREAMBLE = """OpCapability Shader

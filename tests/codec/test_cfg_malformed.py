@@ -14,10 +14,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from codec.cfg.graph import ModuleCFG, build_cfg
-from codec.binary.decoder import decode
-from codec.binary.model import Instruction, Module
-from inspector.cli import main
+from spvinspect.codec.cfg.graph import ModuleCFG, build_cfg
+from spvinspect.codec.binary.decoder import decode
+from spvinspect.codec.binary.model import Instruction, Module
+from spvinspect.cli import main
 from oracle import compile_glsl
 
 SOURCE = """#version 450

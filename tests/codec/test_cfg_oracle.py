@@ -21,11 +21,11 @@ from typing import NamedTuple
 
 import pytest
 
-from codec.cfg.graph import ModuleCFG, build_cfg
-from codec.binary.decoder import decode
-from codec.cfg.dot import to_dot
+from spvinspect.codec.cfg.graph import ModuleCFG, build_cfg
+from spvinspect.codec.binary.decoder import decode
+from spvinspect.codec.cfg.dot import to_dot
 from oracle import corpus_files
-from inspector.cli import main
+from spvinspect.cli import main
 from oracle import compile_glsl, run_tool
 
 SPIRV_CFG_TERMINATORS = frozenset(

@@ -5,10 +5,10 @@ from __future__ import annotations
 import random
 import struct
 
-from codec.binary.decoder import decode
-from codec.binary.model import HEADER_WORDS
-from codec.grammar import load_grammar
-from codec.text.disassembler import disassemble
+from spvinspect.codec.binary.decoder import decode
+from spvinspect.codec.binary.model import HEADER_WORDS
+from spvinspect.codec.grammar import load_grammar
+from spvinspect.codec.text.disassembler import disassemble
 
 HEADER = [0x07230203, 0x00010500, 0x00080001, 100, 0]
 CAPABILITY_SHADER = [0x00020011, 1]

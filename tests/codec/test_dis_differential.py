@@ -10,7 +10,7 @@ from every_opcode import every_ext_instruction_text, every_opcode_text, ext_impo
 from glsl_shaders import SHADERS
 from oracle import compile_glsl, run_tool
 
-from inspector.cli import main
+from spvinspect.cli import main
 
 FLAG_SETS = ([], ["--raw-id"])
 

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from oracle import corpus_files
 
-from codec.binary.decoder import decode
-from codec.binary.lazy import open_module
-from codec.binary.model import Module
-from codec.text.explain import explain
-from inspector.cli import main
-from inspector.commands.open import EXAMPLE_MODULE
+from spvinspect.codec.binary.decoder import decode
+from spvinspect.codec.binary.lazy import open_module
+from spvinspect.codec.binary.model import Module
+from spvinspect.codec.text.explain import explain
+from spvinspect.cli import main
+from spvinspect.commands.open import EXAMPLE_MODULE
 
 
 def assert_every_word_explained(data: bytes, name: str) -> None:

@@ -10,12 +10,12 @@ import pytest
 from oracle import corpus_files
 from corruptions import corruptions
 
-from codec.binary.fast_forms import FastForms, instruction_form
-from codec.binary.instruction_decoder import InstructionDecoder
-from codec.binary.lazy import open_module
-from codec.binary.model import NumberType
-from codec.binary.tables import decoder_tables
-from codec.grammar import load_grammar
+from spvinspect.codec.binary.fast_forms import FastForms, instruction_form
+from spvinspect.codec.binary.instruction_decoder import InstructionDecoder
+from spvinspect.codec.binary.lazy import open_module
+from spvinspect.codec.binary.model import NumberType
+from spvinspect.codec.binary.tables import decoder_tables
+from spvinspect.codec.grammar import load_grammar
 
 
 class GeneralOnly(FastForms):

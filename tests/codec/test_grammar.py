@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import importlib.metadata
 
-from codec.grammar import grammar_files, load_grammar
+from spvinspect.codec.grammar import grammar_files, load_grammar
 
 
 def test_grammar_files_come_from_the_distribution():

@@ -3,10 +3,10 @@ describes them, each with its specification URL."""
 
 from __future__ import annotations
 
-from codec.asm.assembler import assemble
-from codec.binary.decoder import decode
-from codec.grammar import load_grammar
-from codec.text.grammar_card import (
+from spvinspect.codec.asm.assembler import assemble
+from spvinspect.codec.binary.decoder import decode
+from spvinspect.codec.grammar import load_grammar
+from spvinspect.codec.text.grammar_card import (
     SPEC_URL,
     card_for,
     enumerant_card,

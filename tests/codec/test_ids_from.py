@@ -7,9 +7,9 @@ from pathlib import Path
 import pytest
 from oracle import corpus_files
 
-from codec.binary.decoder import decode
-from inspector.cli import main
-from inspector.commands.open import EXAMPLE_MODULE
+from spvinspect.codec.binary.decoder import decode
+from spvinspect.cli import main
+from spvinspect.commands.open import EXAMPLE_MODULE
 
 SPV_FILES = corpus_files("spv", "*.spv")
 

@@ -12,12 +12,12 @@ import pytest
 from oracle import corpus_files
 from corruptions import corruptions
 
-from codec.binary import lazy
-from codec.binary.decoder import decode
-from codec.binary.lazy import FunctionSpan, LazyModule, open_module
-from codec.binary.tables import decoder_tables
-from codec.grammar import load_grammar
-from inspector.commands.open import EXAMPLE_MODULE
+from spvinspect.codec.binary import lazy
+from spvinspect.codec.binary.decoder import decode
+from spvinspect.codec.binary.lazy import FunctionSpan, LazyModule, open_module
+from spvinspect.codec.binary.tables import decoder_tables
+from spvinspect.codec.grammar import load_grammar
+from spvinspect.commands.open import EXAMPLE_MODULE
 
 HEADER = [0x07230203, 0x00010500, 0x00080001, 100, 0]
 

@@ -9,16 +9,16 @@ import pytest
 from oracle import corpus_files
 from corruptions import corruptions
 
-from codec.binary import lazy
-from codec.binary.decoder import decode
-from codec.binary.instruction_decoder import InstructionDecoder
-from codec.binary.lazy import open_module
-from codec.binary.model import Instruction
-from codec.text.disassembler import Disassembler, DisassemblyOptions, disassemble
-from codec.text.listing import Listing, Role, Segment, operand_role
-from codec.text.names import NameMap, module_names
-from inspector.cli import main
-from inspector.commands.open import EXAMPLE_MODULE
+from spvinspect.codec.binary import lazy
+from spvinspect.codec.binary.decoder import decode
+from spvinspect.codec.binary.instruction_decoder import InstructionDecoder
+from spvinspect.codec.binary.lazy import open_module
+from spvinspect.codec.binary.model import Instruction
+from spvinspect.codec.text.disassembler import Disassembler, DisassemblyOptions, disassemble
+from spvinspect.codec.text.listing import Listing, Role, Segment, operand_role
+from spvinspect.codec.text.names import NameMap, module_names
+from spvinspect.cli import main
+from spvinspect.commands.open import EXAMPLE_MODULE
 
 FRIENDLY = DisassemblyOptions()
 RAW = DisassemblyOptions(friendly_names=False)

@@ -12,9 +12,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 from oracle import run_tool
 
-from codec.asm.literals import encode_float, encode_integer
-from codec.asm.assembler import assemble
-from codec.float_formats import FLOAT_LAYOUTS
+from spvinspect.codec.asm.literals import encode_float, encode_integer
+from spvinspect.codec.asm.assembler import assemble
+from spvinspect.codec.float_formats import FLOAT_LAYOUTS
 
 WIDTHS = (8, 16, 32, 64)
 

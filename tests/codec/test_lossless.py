@@ -11,10 +11,10 @@ from corruptions import corruptions
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from codec.asm.assembler import assemble
-from codec.binary.decoder import decode
-from codec.text.disassembler import Disassembler, DisassemblyOptions, disassemble
-from inspector.commands.open import EXAMPLE_MODULE
+from spvinspect.codec.asm.assembler import assemble
+from spvinspect.codec.binary.decoder import decode
+from spvinspect.codec.text.disassembler import Disassembler, DisassemblyOptions, disassemble
+from spvinspect.commands.open import EXAMPLE_MODULE
 
 LOSSLESS = DisassemblyOptions(lossless=True)
 HEADER = [0x07230203, 0x00010500, 0x00080001, 0x40, 0]

@@ -10,13 +10,13 @@ import pytest
 from oracle import corpus_files
 from corruptions import corruptions
 
-from codec.asm.assembler import assemble
-from codec.binary.decoder import decode
-from codec.binary.lazy import open_module
-from codec.grammar import load_grammar
-from codec.text.disassembler import DisassemblyOptions, disassemble
-from inspector.cli import main
-from inspector.commands.open import EXAMPLE_MODULE
+from spvinspect.codec.asm.assembler import assemble
+from spvinspect.codec.binary.decoder import decode
+from spvinspect.codec.binary.lazy import open_module
+from spvinspect.codec.grammar import load_grammar
+from spvinspect.codec.text.disassembler import DisassemblyOptions, disassemble
+from spvinspect.cli import main
+from spvinspect.commands.open import EXAMPLE_MODULE
 
 LOSSLESS = DisassemblyOptions(lossless=True, friendly_names=False)
 """What `spvinspect dis --lossless` prints."""

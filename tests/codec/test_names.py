@@ -9,14 +9,14 @@ import struct
 import pytest
 from oracle import corpus_files
 
-from codec.binary import lazy
-from codec.binary.decoder import decode
-from codec.binary.instruction_decoder import InstructionDecoder
-from codec.binary.lazy import open_module
-from codec.cfg.graph import build_cfg
-from codec.text.explain import explain
-from codec.text.names import friendly_names, module_names
-from inspector.commands.open import EXAMPLE_MODULE
+from spvinspect.codec.binary import lazy
+from spvinspect.codec.binary.decoder import decode
+from spvinspect.codec.binary.instruction_decoder import InstructionDecoder
+from spvinspect.codec.binary.lazy import open_module
+from spvinspect.codec.cfg.graph import build_cfg
+from spvinspect.codec.text.explain import explain
+from spvinspect.codec.text.names import friendly_names, module_names
+from spvinspect.commands.open import EXAMPLE_MODULE
 
 HEADER = [0x07230203, 0x00010500, 0x00080001, 40, 0]
 

@@ -6,9 +6,9 @@ codes against the grammar's quantifiers and against the quirks SPIRV-Tools settl
 
 from __future__ import annotations
 
-from codec.grammar import load_grammar
-from codec.opcodes import Opcodes, opcodes
-from codec.program import (
+from spvinspect.codec.grammar import load_grammar
+from spvinspect.codec.opcodes import Opcodes, opcodes
+from spvinspect.codec.program import (
     ENUM_BASE, EXT_INST_NUM, ID, LIT_INT, OPT_ID, OPT_TYPED_INT, REPEATED_ENUM_BASE, RESULT_ID,
     SPEC_OP_NUM, TYPE_ID, VAR_ID, VAR_LIT_INT_ID, is_optional, program_of, repetition,
 )

@@ -11,16 +11,16 @@ from corruptions import corruptions
 from every_opcode import sample_words
 from oracle import run_tool
 
-from codec.asm.assembler import assemble
-from codec.binary.decoder import decode
-from codec.binary.lazy import open_module
-from codec.binary.model import Module
-from codec.grammar import load_grammar
-from codec.text.disassembler import Disassembler, DisassemblyOptions
-from codec.text.listing import Listing
-from codec.text.reading_aids import ALL_AIDS, ReadingAids, instruction_rows, reading_rows, rows_text
-from inspector.cli import main
-from inspector.commands.open import EXAMPLE_MODULE
+from spvinspect.codec.asm.assembler import assemble
+from spvinspect.codec.binary.decoder import decode
+from spvinspect.codec.binary.lazy import open_module
+from spvinspect.codec.binary.model import Module
+from spvinspect.codec.grammar import load_grammar
+from spvinspect.codec.text.disassembler import Disassembler, DisassemblyOptions
+from spvinspect.codec.text.listing import Listing
+from spvinspect.codec.text.reading_aids import ALL_AIDS, ReadingAids, instruction_rows, reading_rows, rows_text
+from spvinspect.cli import main
+from spvinspect.commands.open import EXAMPLE_MODULE
 
 ALL_AID_FLAGS = ["--comment", "--nested-indent", "--reorder-blocks"]
 AID_FLAGS = (["--comment"], ["--nested-indent"], ["--reorder-blocks"], ALL_AID_FLAGS)

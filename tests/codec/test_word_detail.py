@@ -5,16 +5,16 @@ from __future__ import annotations
 
 import struct
 
-from codec.asm.assembler import assemble
-from codec.binary.decoder import decode
-from codec.binary.lazy import open_module
-from codec.grammar import load_grammar
-from codec.text.explain import explain
-from codec.text.listing import OperandFormatter
-from codec.text.names import NameMap
-from codec.text.word_detail import WordKind, instruction_word_kinds, word_detail, word_kind
-from inspector.cli import main
-from inspector.commands.open import EXAMPLE_MODULE
+from spvinspect.codec.asm.assembler import assemble
+from spvinspect.codec.binary.decoder import decode
+from spvinspect.codec.binary.lazy import open_module
+from spvinspect.codec.grammar import load_grammar
+from spvinspect.codec.text.explain import explain
+from spvinspect.codec.text.listing import OperandFormatter
+from spvinspect.codec.text.names import NameMap
+from spvinspect.codec.text.word_detail import WordKind, instruction_word_kinds, word_detail, word_kind
+from spvinspect.cli import main
+from spvinspect.commands.open import EXAMPLE_MODULE
 
 SAMPLED_WORDS = 40
 """Words checked per corpus module (spread evenly, from a different first word in each

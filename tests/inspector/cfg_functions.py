@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import re
 
-from codec.asm import assemble
-from codec.binary.lazy import open_module
-from codec.text.names import module_names
-from inspector.cfgview.graphs import FunctionGraphs
+from spvinspect.codec.asm import assemble
+from spvinspect.codec.binary.lazy import open_module
+from spvinspect.codec.text.names import module_names
+from spvinspect.cfgview.graphs import FunctionGraphs
 
 PREAMBLE = """OpCapability Shader
 OpMemoryModel Logical GLSL450

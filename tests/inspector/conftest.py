@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from inspector.commands.open import EXAMPLE_MODULE
-from inspector.document import Document
+from spvinspect.commands.open import EXAMPLE_MODULE
+from spvinspect.document import Document
 from inspector_apps import broken_module_bytes
 
 

@@ -5,13 +5,13 @@ from __future__ import annotations
 
 import struct
 
-from codec.asm import assemble
-from codec.binary.decoder import decode
-from codec.grammar import load_grammar
-from inspector.app import InspectorApp
-from inspector.commands.open import EXAMPLE_MODULE
-from inspector.document import Document
-from inspector.pacing import QUIET_AFTER_INPUT
+from spvinspect.codec.asm import assemble
+from spvinspect.codec.binary.decoder import decode
+from spvinspect.codec.grammar import load_grammar
+from spvinspect.app import InspectorApp
+from spvinspect.commands.open import EXAMPLE_MODULE
+from spvinspect.document import Document
+from spvinspect.pacing import QUIET_AFTER_INPUT
 
 
 def broken_module_bytes() -> bytes:

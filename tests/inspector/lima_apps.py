@@ -6,9 +6,9 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-import lima
-from inspector import launch
-from inspector.app import InspectorApp
+from spvinspect import lima
+from spvinspect import launch
+from spvinspect.app import InspectorApp
 
 sys.path.insert(0, str(Path(__file__).parents[1] / "lima"))
 from lima_words import REAL_INSTRUCTION, mbs_file, to_bytes  # noqa: E402

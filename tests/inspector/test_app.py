@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
-from codec.binary.decoder import decode
+from spvinspect.codec.binary.decoder import decode
 from inspector_apps import make_app
-from inspector.screens.help import HelpScreen
-from inspector.screens.uses import UsesScreen
-from inspector.widgets.diagnostics_panel import DiagnosticsPanel
-from inspector.widgets.header_pane import HeaderPane
-from inspector.widgets.hex_view import HexView
-from inspector.widgets.instruction_list import InstructionList
-from inspector.widgets.status_line import StatusLine
+from spvinspect.screens.help import HelpScreen
+from spvinspect.screens.uses import UsesScreen
+from spvinspect.widgets.diagnostics_panel import DiagnosticsPanel
+from spvinspect.widgets.header_pane import HeaderPane
+from spvinspect.widgets.hex_view import HexView
+from spvinspect.widgets.instruction_list import InstructionList
+from spvinspect.widgets.status_line import StatusLine
 
 SIZE = (120, 40)
 
@@ -169,7 +169,7 @@ async def test_raw_ids_from_the_command_line(example_bytes):
 
 async def test_theme_switch_recolours_the_list(example_bytes, monkeypatch):
     saved = []
-    monkeypatch.setattr("inspector.app.save_theme", saved.append)
+    monkeypatch.setattr("spvinspect.app.save_theme", saved.append)
     app = make_app(example_bytes, theme="spvinspect-dark")
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
@@ -302,7 +302,7 @@ async def test_command_palette_goes_to_a_function(example_bytes):
 
 
 async def test_other_panes_select_by_word_and_by_instruction(example_bytes):
-    from inspector.messages import SelectInstruction, SelectWord
+    from spvinspect.messages import SelectInstruction, SelectWord
 
     module = decode(example_bytes)
     app = make_app(example_bytes)

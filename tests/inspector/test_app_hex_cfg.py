@@ -7,18 +7,18 @@ import struct
 
 from textual import events
 
-from codec.binary.decoder import decode
-from codec.text.grammar_card import EnumerantCard, InstructionCard
+from spvinspect.codec.binary.decoder import decode
+from spvinspect.codec.text.grammar_card import EnumerantCard, InstructionCard
 from cfg_functions import NESTED_LOOPS, SWITCH, module_bytes
 from inspector_apps import after_keys, broken_module_bytes, byte_swapped, ext_inst_module_bytes, make_app
-from inspector.commands.open import EXAMPLE_MODULE
-from inspector.screens.grammar_card import GrammarCardScreen
-from inspector import pacing
-from inspector.screens.main import CFG_FOLLOWS_AFTER
-from inspector.widgets.cfg_view import CfgView
-from inspector.widgets.hex_view import GotoOffsetScreen, HexView
-from inspector.widgets.instruction_list import InstructionList
-from inspector.widgets.word_detail import WordDetailPanel
+from spvinspect.commands.open import EXAMPLE_MODULE
+from spvinspect.screens.grammar_card import GrammarCardScreen
+from spvinspect import pacing
+from spvinspect.screens.main import CFG_FOLLOWS_AFTER
+from spvinspect.widgets.cfg_view import CfgView
+from spvinspect.widgets.hex_view import GotoOffsetScreen, HexView
+from spvinspect.widgets.instruction_list import InstructionList
+from spvinspect.widgets.word_detail import WordDetailPanel
 
 SIZE = (120, 40)
 

@@ -7,12 +7,12 @@ import struct
 import sys
 from pathlib import Path
 
-from codec.binary.decoder import decode
+from spvinspect.codec.binary.decoder import decode
 from inspector_apps import make_app
-from inspector.commands.open import EXAMPLE_MODULE
-from inspector.document import Document
-from inspector.screens.main import MainScreen
-from inspector.widgets.diagnostics_panel import DiagnosticsPanel
+from spvinspect.commands.open import EXAMPLE_MODULE
+from spvinspect.document import Document
+from spvinspect.screens.main import MainScreen
+from spvinspect.widgets.diagnostics_panel import DiagnosticsPanel
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "codec"))
 

@@ -24,14 +24,14 @@ from cfg_functions import (
     graphs_of,
     main_id,
 )
-from codec.binary.lazy import open_module
-from codec.cfg.graph import CONTINUE, MERGE, FunctionCFG
-from codec.text.names import module_names
-from inspector.cfgview.block_list import list_function
-from inspector.cfgview.drawing import ARROWS, DOWN, GLYPHS, LEFT, RIGHT, UP, draw_function
-from inspector.cfgview.graphs import FunctionGraphs
-from inspector.cfgview.model import CfgDrawing, Rect
-from inspector.cfgview.navigation import neighbourhood
+from spvinspect.codec.binary.lazy import open_module
+from spvinspect.codec.cfg.graph import CONTINUE, MERGE, FunctionCFG
+from spvinspect.codec.text.names import module_names
+from spvinspect.cfgview.block_list import list_function
+from spvinspect.cfgview.drawing import ARROWS, DOWN, GLYPHS, LEFT, RIGHT, UP, draw_function
+from spvinspect.cfgview.graphs import FunctionGraphs
+from spvinspect.cfgview.model import CfgDrawing, Rect
+from spvinspect.cfgview.navigation import neighbourhood
 
 HAND_WRITTEN = {
     "diamond": DIAMOND,

@@ -10,9 +10,9 @@ from textual import on
 from textual.app import App, ComposeResult
 
 from cfg_functions import NESTED_LOOPS, SWITCH, graphs_of, main_id
-from inspector.cfgview.graphs import FunctionGraphs
-from inspector.widgets.cfg_view import CfgView
-from themes import DEFAULT_THEME, THEMES
+from spvinspect.cfgview.graphs import FunctionGraphs
+from spvinspect.widgets.cfg_view import CfgView
+from spvinspect.themes import DEFAULT_THEME, THEMES
 
 
 class CfgHost(App):

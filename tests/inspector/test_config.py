@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from inspector import config
-from inspector.config import Config, config_dir, config_path, load_config, save_theme
+from spvinspect import config
+from spvinspect.config import Config, config_dir, config_path, load_config, save_theme
 
 
 @pytest.fixture

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import struct
 
-from codec.binary.decoder import decode
-from codec.grammar import load_grammar
-from inspector.document import Document, looks_like_spirv
-from inspector.selection import JumpHistory, Selection
+from spvinspect.codec.binary.decoder import decode
+from spvinspect.codec.grammar import load_grammar
+from spvinspect.document import Document, looks_like_spirv
+from spvinspect.selection import JumpHistory, Selection
 
 
 def indexed(document: Document, raw: bool = False) -> Document:
@@ -227,7 +227,7 @@ def test_jump_history_goes_back_and_forward():
 
 
 def test_search_session_steps_round_the_matches():
-    from inspector.search import SearchSession, parse_query
+    from spvinspect.search import SearchSession, parse_query
 
     session = SearchSession()
     session.start(parse_query("OpLoad", {"OpLoad"}, lambda name: None))

@@ -12,15 +12,15 @@ from pathlib import Path
 import pytest
 from textual.widgets import Input
 
-import lima
-from inspector.app import InspectorApp
-from inspector.commands.open import EXAMPLE_MODULE
-from inspector.document import Document
-from inspector.lima_document import LimaDocument
-from inspector.screens.edit_dialogs import Question
-from inspector.widgets.asm_editor import AsmEditor, EditorMessages
-from inspector.widgets.hex_view import HexView
-from inspector.widgets.instruction_list import InstructionList
+from spvinspect import lima
+from spvinspect.app import InspectorApp
+from spvinspect.commands.open import EXAMPLE_MODULE
+from spvinspect.document import Document
+from spvinspect.lima_document import LimaDocument
+from spvinspect.screens.edit_dialogs import Question
+from spvinspect.widgets.asm_editor import AsmEditor, EditorMessages
+from spvinspect.widgets.hex_view import HexView
+from spvinspect.widgets.instruction_list import InstructionList
 from inspector_apps import make_app
 
 TIMEOUT = 20.0

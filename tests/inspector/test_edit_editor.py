@@ -4,14 +4,14 @@ order fix."""
 
 from __future__ import annotations
 
-import lima
+from spvinspect import lima
 from textual.app import App, ComposeResult
 from textual.widgets import Static
 
-from codec.diagnostics import Diagnostic
-from inspector.commands.open import EXAMPLE_MODULE
-from inspector.editing.session import EditSession, LineMessage
-from inspector.widgets.asm_editor import AsmEditor
+from spvinspect.codec.diagnostics import Diagnostic
+from spvinspect.commands.open import EXAMPLE_MODULE
+from spvinspect.editing.session import EditSession, LineMessage
+from spvinspect.widgets.asm_editor import AsmEditor
 
 
 class EditorHost(App):

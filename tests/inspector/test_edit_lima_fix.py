@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import lima
+from spvinspect import lima
 import pytest
 
-from inspector.editing.lima_fix import fixable, fixed_line
+from spvinspect.editing.lima_fix import fixable, fixed_line
 
 
 def fix(line: str) -> str | None:

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import struct
 
-import lima
+from spvinspect import lima
 
-from inspector.editing.lima_fix import fixed_line
-from inspector.editing.lima_session import LimaEditSession
-from lima.mbs import parse_mbs
+from spvinspect.editing.lima_fix import fixed_line
+from spvinspect.editing.lima_session import LimaEditSession
+from spvinspect.lima.mbs import parse_mbs
 
 PROGRAM = "stop, mov.v0 $0 $1"
 

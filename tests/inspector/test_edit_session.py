@@ -10,11 +10,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from codec.asm.assembler import assemble
-from codec.binary.decoder import decode
-from inspector.commands.open import EXAMPLE_MODULE
-from inspector.editing.assembly_state import assemble_full
-from inspector.editing.session import EditSession
+from spvinspect.codec.asm.assembler import assemble
+from spvinspect.codec.binary.decoder import decode
+from spvinspect.commands.open import EXAMPLE_MODULE
+from spvinspect.editing.assembly_state import assemble_full
+from spvinspect.editing.session import EditSession
 from oracle import corpus_files
 
 EDIT_MODULES = corpus_files("spv", "*.spv")[::60]
@@ -207,8 +207,8 @@ def test_lines_and_words_map_both_ways(session):
 
 
 def module_line(session: EditSession, index: int) -> str:
-    from codec.text.listing import Listing
-    from codec.text.names import module_names
+    from spvinspect.codec.text.listing import Listing
+    from spvinspect.codec.text.names import module_names
 
     return Listing(session.module, module_names(session.module)).line(index).strip()
 
@@ -219,5 +219,5 @@ def module_line(session: EditSession, index: int) -> str:
 def test_errors_found_in_the_changed_stretch_are_the_whole_assemblys(module, edits):
     """On a huge text a stretch's error is shown without a whole assembly; it must be
     the error the whole assembly reports (here every text counts as huge)."""
-    with patch("inspector.editing.session.HUGE_LINES", 0):
+    with patch("spvinspect.editing.session.HUGE_LINES", 0):
         test_incremental_reassembly_equals_whole_reassembly.hypothesis.inner_test(module, edits)

@@ -9,9 +9,9 @@ import re
 
 import pytest
 
-from codec.binary.lazy import LazyModule, open_module
-from inspector.editing.session import EditSession
-from inspector.editing.spliced_module import spliced_module
+from spvinspect.codec.binary.lazy import LazyModule, open_module
+from spvinspect.editing.session import EditSession
+from spvinspect.editing.spliced_module import spliced_module
 from oracle import corpus_files
 
 SPLICE_MODULES = corpus_files("spv", "*.spv")[::90]

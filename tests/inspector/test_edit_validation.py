@@ -8,9 +8,9 @@ import stat
 
 import pytest
 
-from inspector.commands.open import EXAMPLE_MODULE
-from inspector.editing.session import EditSession
-from inspector.editing.validation import parse_messages, validate, validator_path
+from spvinspect.commands.open import EXAMPLE_MODULE
+from spvinspect.editing.session import EditSession
+from spvinspect.editing.validation import parse_messages, validate, validator_path
 
 
 def settled(session: EditSession) -> EditSession:

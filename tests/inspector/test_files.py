@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from inspector.cli import main
-from inspector.files import WriteError, write_file
+from spvinspect.cli import main
+from spvinspect.files import WriteError, write_file
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "inspector" / "examples" / "example.spv"
 

@@ -13,11 +13,11 @@ from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import Input, Static
 
-from inspector.commands.open import EXAMPLE_MODULE
-from inspector.config import KeySettings
-from inspector.keymap import binding_ids, checked_keymap, key_clashes
-from inspector.palette import ActionsProvider, GotoProvider, bound_actions
-from inspector.screens.help import EVERYWHERE, HelpScreen, PaneHelp
+from spvinspect.commands.open import EXAMPLE_MODULE
+from spvinspect.config import KeySettings
+from spvinspect.keymap import binding_ids, checked_keymap, key_clashes
+from spvinspect.palette import ActionsProvider, GotoProvider, bound_actions
+from spvinspect.screens.help import EVERYWHERE, HelpScreen, PaneHelp
 from inspector_apps import make_app
 
 

@@ -10,15 +10,15 @@ import pytest
 from rich.style import Style
 from textual.widgets import Input, Label
 
-from codec.binary.lazy import open_module
-from codec.grammar import load_grammar
-from codec.text.word_detail import WordKind
+from spvinspect.codec.binary.lazy import open_module
+from spvinspect.codec.grammar import load_grammar
+from spvinspect.codec.text.word_detail import WordKind
 from inspector_apps import after_keys, byte_swapped, ext_inst_module_bytes, make_app
-from inspector.commands.open import EXAMPLE_MODULE
-from inspector.screens.grammar_card import GrammarCardScreen
-from inspector.widgets.hex_view import GUTTER, WORD_CELL, GotoOffsetScreen, HexView, parse_offset
-from inspector.widgets.instruction_list import InstructionList
-from inspector.widgets.word_detail import WordDetailPanel
+from spvinspect.commands.open import EXAMPLE_MODULE
+from spvinspect.screens.grammar_card import GrammarCardScreen
+from spvinspect.widgets.hex_view import GUTTER, WORD_CELL, GotoOffsetScreen, HexView, parse_offset
+from spvinspect.widgets.instruction_list import InstructionList
+from spvinspect.widgets.word_detail import WordDetailPanel
 
 SIZE = (120, 40)
 
@@ -248,7 +248,7 @@ async def test_card_key_opens_the_grammar_card_of_the_word_under_the_hex_cursor(
 
 
 async def test_card_shows_the_url_where_no_browser_can_open(monkeypatch):
-    import inspector.screens.grammar_card as screen_module
+    import spvinspect.screens.grammar_card as screen_module
 
     monkeypatch.setattr(screen_module, "open_in_browser", lambda url: False)
     app = make_app(EXAMPLE_MODULE.read_bytes())
@@ -264,7 +264,7 @@ async def test_card_shows_the_url_where_no_browser_can_open(monkeypatch):
 def test_no_terminal_browser_is_started_for_the_spec(monkeypatch):
     import webbrowser
 
-    from inspector.screens.grammar_card import open_in_browser
+    from spvinspect.screens.grammar_card import open_in_browser
 
     opened = []
 

@@ -13,15 +13,15 @@ from pathlib import Path
 
 import pytest
 
-from inspector import launch
-from inspector.commands.open import EXAMPLE_MODULE
+from spvinspect import launch
+from spvinspect.commands.open import EXAMPLE_MODULE
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
 def spvinspect(*args: str) -> subprocess.CompletedProcess:
     return subprocess.run(
-        [sys.executable, "-m", "inspector.cli", *args], capture_output=True, cwd=ROOT, check=False
+        [sys.executable, "-m", "spvinspect.cli", *args], capture_output=True, cwd=ROOT, check=False
     )
 
 
@@ -96,7 +96,7 @@ def test_the_app_runs_on_a_real_terminal_and_quits():
     if pid == 0:
         os.chdir(ROOT)
         os.environ.update(TERM="xterm-256color", COLUMNS="120", LINES="40")
-        os.execv(sys.executable, [sys.executable, "-m", "inspector.cli", str(EXAMPLE_MODULE)])
+        os.execv(sys.executable, [sys.executable, "-m", "spvinspect.cli", str(EXAMPLE_MODULE)])
     screen = b""
     deadline = time.monotonic() + 30
     try:

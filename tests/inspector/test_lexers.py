@@ -15,15 +15,15 @@ from hypothesis import strategies as st
 from pygments.lexers import get_lexer_by_name, get_lexer_for_filename
 from pygments.token import Error, Punctuation, Whitespace
 
-import lima
-from codec.binary.decoder import decode
-from codec.binary.lazy import open_module
-from codec.text.disassembler import disassemble
-from codec.text.listing import DisassemblyOptions, Listing, Role
-from inspector.commands.open import EXAMPLE_MODULE
-from inspector.lexers import LimaLexer, SpirvLexer
-from inspector.lexers.spirv import spirv_tokens
-from inspector.lexers.tokens import LIMA_CONTROL, LIMA_UNIT_TOKENS, ROLE_TOKENS
+from spvinspect import lima
+from spvinspect.codec.binary.decoder import decode
+from spvinspect.codec.binary.lazy import open_module
+from spvinspect.codec.text.disassembler import disassemble
+from spvinspect.codec.text.listing import DisassemblyOptions, Listing, Role
+from spvinspect.commands.open import EXAMPLE_MODULE
+from spvinspect.lexers import LimaLexer, SpirvLexer
+from spvinspect.lexers.spirv import spirv_tokens
+from spvinspect.lexers.tokens import LIMA_CONTROL, LIMA_UNIT_TOKENS, ROLE_TOKENS
 
 TESTS = Path(__file__).parents[1]
 sys.path.insert(0, str(TESTS / "codec"))

@@ -12,18 +12,18 @@ import pytest
 from lima_apps import REAL_INSTRUCTION, launched, mbs_file, program_words, to_bytes
 from lima_words import chunk
 
-import lima
-from inspector import launch
-from inspector.lima_document import LimaDocument, RowKind
-from inspector.screens.help import HelpScreen
-from inspector.screens.lima import LimaScreen, bit_ranges_text
-from inspector.widgets.diagnostics_panel import DiagnosticsPanel
-from inspector.widgets.hex_view import HexView
-from inspector.widgets.lima_breakdown import LimaBreakdown
-from inspector.widgets.lima_header import LimaHeader
-from inspector.widgets.lima_list import GotoIndexScreen, LimaInstructionList
+from spvinspect import lima
+from spvinspect import launch
+from spvinspect.lima_document import LimaDocument, RowKind
+from spvinspect.screens.help import HelpScreen
+from spvinspect.screens.lima import LimaScreen, bit_ranges_text
+from spvinspect.widgets.diagnostics_panel import DiagnosticsPanel
+from spvinspect.widgets.hex_view import HexView
+from spvinspect.widgets.lima_breakdown import LimaBreakdown
+from spvinspect.widgets.lima_header import LimaHeader
+from spvinspect.widgets.lima_list import GotoIndexScreen, LimaInstructionList
 from test_launch import ROOT
-from themes import DEFAULT_THEME, PALETTES
+from spvinspect.themes import DEFAULT_THEME, PALETTES
 
 
 def panes(app):
@@ -85,7 +85,7 @@ def test_a_wrong_pane_names_the_lima_panes(monkeypatch, tmp_path, capsys):
     monkeypatch.setattr(launch, "on_terminal", lambda: True)
     assert launch.main([str(path), "--lima", "--pane", "cfg"]) == 1
     assert "choose one of header, list, diagnostics, hex, breakdown" in capsys.readouterr().err
-    from inspector.screens.lima import PANES
+    from spvinspect.screens.lima import PANES
 
     assert set(launch.LIMA_PANE_NAMES) == set(PANES)
 
@@ -97,7 +97,7 @@ def test_in_a_pipe_it_prints_the_lima_disassembly(tmp_path):
     raw.write_bytes(to_bytes(program_words()))
 
     def run(*args):
-        return subprocess.run([sys.executable, "-m", "inspector.cli", *args], capture_output=True, cwd=ROOT, check=False)
+        return subprocess.run([sys.executable, "-m", "spvinspect.cli", *args], capture_output=True, cwd=ROOT, check=False)
 
     piped = run(str(mbs))
     assert piped.returncode == 0 and piped.stdout == run("lima", "dis", str(mbs)).stdout

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from rich.style import Style
 
-from codec.binary.decoder import decode
-from codec.text.disassembler import DisassemblyOptions, disassemble
+from spvinspect.codec.binary.decoder import decode
+from spvinspect.codec.text.disassembler import DisassemblyOptions, disassemble
 from inspector_apps import make_app
-from inspector.document import Document
-from inspector.widgets.instruction_list import CONTROL_PICTURES, GUTTER_WIDTH, InstructionList
+from spvinspect.document import Document
+from spvinspect.widgets.instruction_list import CONTROL_PICTURES, GUTTER_WIDTH, InstructionList
 
 UNDO_PICTURES = {ord(picture): code for code, picture in CONTROL_PICTURES.items()}
 

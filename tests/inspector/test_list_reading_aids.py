@@ -9,10 +9,10 @@ from pathlib import Path
 
 from rich.style import Style
 
-from codec.binary.decoder import decode
+from spvinspect.codec.binary.decoder import decode
 from inspector_apps import make_app
-from inspector.document import Document
-from inspector.widgets.instruction_list import CONTROL_PICTURES, GUTTER_WIDTH, InstructionList
+from spvinspect.document import Document
+from spvinspect.widgets.instruction_list import CONTROL_PICTURES, GUTTER_WIDTH, InstructionList
 
 ROOT = Path(__file__).resolve().parents[2]
 AIDS = ("--comment", "--nested-indent", "--reorder-blocks", "--no-header")
@@ -21,7 +21,7 @@ UNDO_PICTURES = {ord(picture): code for code, picture in CONTROL_PICTURES.items(
 
 def dis_with_aids(path: Path, raw: bool = False) -> str:
     """What `spvinspect dis` prints with every reading aid."""
-    args = [sys.executable, "-m", "inspector.cli", "dis", *AIDS, *(["--raw-id"] if raw else []), str(path)]
+    args = [sys.executable, "-m", "spvinspect.cli", "dis", *AIDS, *(["--raw-id"] if raw else []), str(path)]
     return subprocess.run(args, capture_output=True, cwd=ROOT, check=False).stdout.decode("utf-8", "surrogateescape")
 
 

@@ -7,15 +7,15 @@ import errno
 import os
 import struct
 
-import lima
+from spvinspect import lima
 import pytest
 
-from inspector.commands.open import EXAMPLE_MODULE
-from inspector.editing.saving import (
+from spvinspect.commands.open import EXAMPLE_MODULE
+from spvinspect.editing.saving import (
     ChangedOnDisk, NotAssembled, SavedFile, SaveError, lima_raw, mbs_with_code, save_assembly, save_binary, save_lima,
 )
-from inspector.editing.session import EditSession
-from lima.mbs import parse_mbs
+from spvinspect.editing.session import EditSession
+from spvinspect.lima.mbs import parse_mbs
 
 
 def settled(session: EditSession) -> EditSession:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from inspector_apps import after_keys, broken_module_bytes, make_app
-from inspector.commands.open import EXAMPLE_MODULE
+from spvinspect.commands.open import EXAMPLE_MODULE
 
 
 def example_app():

@@ -12,10 +12,10 @@ from pygments.styles import get_style_by_name
 from pygments.token import Error, Number, String
 from textual.app import App
 
-from codec.text.listing import Role
-from inspector.lexers.tokens import LIMA_UNIT_TOKENS, ROLE_TOKENS
-from themes import DEFAULT_THEME, THEMES, pygments_style_for, variable_defaults
-from themes.palettes import LIMA_VARIABLES, PALETTES, SELECTION_VARIABLE, SPIRV_VARIABLES, TEXT_VARIABLES
+from spvinspect.codec.text.listing import Role
+from spvinspect.lexers.tokens import LIMA_UNIT_TOKENS, ROLE_TOKENS
+from spvinspect.themes import DEFAULT_THEME, THEMES, pygments_style_for, variable_defaults
+from spvinspect.themes.palettes import LIMA_VARIABLES, PALETTES, SELECTION_VARIABLE, SPIRV_VARIABLES, TEXT_VARIABLES
 
 NAMES = ["spvinspect-dark", "spvinspect-light", "spvinspect-high-contrast"]
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from inspector.cli import main
+from spvinspect.cli import main
 
 sys.path.insert(0, str(Path(__file__).parent))
 

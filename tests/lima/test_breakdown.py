@@ -16,10 +16,10 @@ from lima_words import (
     instruction,
 )
 
-import lima
-from inspector.lexers.tokens import LIMA_UNITS
-from lima.breakdown import FIELD_UNITS, BitSelection, breakdown
-from lima.fields import FIELDS
+from spvinspect import lima
+from spvinspect.lexers.tokens import LIMA_UNITS
+from spvinspect.lima.breakdown import FIELD_UNITS, BitSelection, breakdown
+from spvinspect.lima.fields import FIELDS
 
 
 def only(words):

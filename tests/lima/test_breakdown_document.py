@@ -7,8 +7,8 @@ import struct
 
 from lima_words import mbs_file, to_bytes
 
-import lima
-from inspector.lima_document import InstructionHistory, LimaDocument, RowKind
+from spvinspect import lima
+from spvinspect.lima_document import InstructionHistory, LimaDocument, RowKind
 
 PROGRAM = """\
 load.v $0 0.xy, load.u 1.y

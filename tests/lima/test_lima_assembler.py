@@ -7,8 +7,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from lima_words import BRANCH, CONST0, SAMPLER, VARYING, VEC4_MUL, bits, instruction
 
-import lima
-from codec.diagnostics import Severity
+from spvinspect import lima
+from spvinspect.codec.diagnostics import Severity
 
 YYYX = 0b00_01_01_01
 

@@ -8,7 +8,7 @@ import sys
 import pytest
 from lima_words import REAL_INSTRUCTION, mbs_file, to_bytes
 
-from inspector.cli import main
+from spvinspect.cli import main
 
 
 @pytest.fixture

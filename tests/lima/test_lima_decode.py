@@ -6,8 +6,8 @@ import struct
 
 from lima_words import REAL_INSTRUCTION, VEC4_MUL, bits, chunk, instruction, mbs_file, to_bytes
 
-import lima
-from codec.diagnostics import Severity
+from spvinspect import lima
+from spvinspect.codec.diagnostics import Severity
 
 
 def test_real_instruction_decodes_as_encoding_md_states():

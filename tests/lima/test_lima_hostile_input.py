@@ -5,10 +5,10 @@ from __future__ import annotations
 import pytest
 from lima_words import REAL_INSTRUCTION, chunk, mbs_file
 
-import lima
-from codec.diagnostics import Severity
-from lima.assembler import MAX_ERRORS
-from lima.mbs import MAX_DEPTH
+from spvinspect import lima
+from spvinspect.codec.diagnostics import Severity
+from spvinspect.lima.assembler import MAX_ERRORS
+from spvinspect.lima.mbs import MAX_DEPTH
 
 HUGE_DECIMAL = "9" * 5000
 HUGE_HEX = "0x" + "f" * 5000

@@ -27,7 +27,7 @@ from lima_words import (
     instruction,
 )
 
-import lima
+from spvinspect import lima
 
 ID = 0xE4  # identity swizzle, which print_swizzle leaves out
 YXZW = 0b11_10_00_01  # .yxzw

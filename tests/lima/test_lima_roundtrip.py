@@ -6,7 +6,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from lima_words import MESA_FIELD_SIZES
 
-import lima
+from spvinspect import lima
 
 word = st.integers(0, 0xFFFFFFFF)
 
