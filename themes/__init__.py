@@ -2,17 +2,19 @@
 
 Widgets colour things by meaning, never by literal colour: in TCSS with the variables
 each theme defines (`$spv-opcode`, `$diagnostic-error`, `$lima-unit-vec4-mul`, listed in
-`themes.palettes`), and in highlighted text through `pygments_style_for(theme)` and the
-token of each listing role (`ROLE_TOKENS`).
+`themes.palettes`), and in highlighted text through `token_style(theme, dark, token)`
+(the theme's Pygments style as Rich styles) and the token of each listing role
+(`ROLE_TOKENS`, in `themes.tokens`).
 """
 
 from __future__ import annotations
 
 from textual.theme import Theme
 
-from spvinspect.lexers.tokens import ROLE_TOKENS
 from spvinspect.themes.palettes import PALETTES, Palette
 from spvinspect.themes.pygments_styles import STYLES, pygments_style_for
+from spvinspect.themes.rich_styles import token_style
+from spvinspect.themes.tokens import ROLE_TOKENS
 
 
 def _theme(palette: Palette) -> Theme:
@@ -55,5 +57,6 @@ __all__ = [
     "STYLES",
     "THEMES",
     "pygments_style_for",
+    "token_style",
     "variable_defaults",
 ]
