@@ -56,14 +56,18 @@ class InspectorApp(App[None]):
     ) -> None:
         super().__init__()
         self.document = document
-        self._notice = notice
         self._keys = keys
         self._at = at
         self._pane = pane
         self._raw = raw
         for registered in THEMES.values():
             self.register_theme(registered)
-        self.theme = theme if theme in THEMES else DEFAULT_THEME
+        if theme is not None and theme not in self.available_themes:
+            unknown = f"theme {theme!r}: no such theme (ctrl+p lists them); using {DEFAULT_THEME}"
+            notice = f"{notice}\n{unknown}" if notice else unknown
+            theme = None
+        self.theme = theme or DEFAULT_THEME
+        self._notice = notice
         self.sub_title = document.name
         self._collections = IdleCollections()
 
