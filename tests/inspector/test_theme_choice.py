@@ -72,3 +72,15 @@ async def test_a_config_theme_that_does_not_exist_is_reported(started, home):
         await pilot.pause()
         notices = [n.message for n in app._notifications]
     assert any("neon" in message and "no such theme" in message for message in notices), notices
+
+
+async def test_a_light_textual_theme_gets_our_light_colours(started, home):
+    from spvinspect.themes.palettes import DARK, LIGHT
+
+    app = make_app(EXAMPLE_MODULE.read_bytes(), theme="catppuccin-latte")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        assert app.theme_variables["spv-opcode"] == LIGHT.semantic["spv-opcode"]
+        app.theme = "gruvbox"
+        await pilot.pause()
+        assert app.theme_variables["spv-opcode"] == DARK.semantic["spv-opcode"]
