@@ -33,20 +33,20 @@ from spvinspect.cfgview.model import CfgDrawing
 from spvinspect.cfgview.navigation import neighbourhood
 
 INLINE_BLOCKS = 80
-"""Functions up to this many blocks are laid out on the spot (about 50 ms for 75 blocks
-on a loaded machine, 300 ms for 290); bigger ones in a worker."""
+"""Functions up to this many blocks are laid out on the spot (a layout's time grows
+with its blocks); bigger ones in a worker."""
 INLINE_INSTRUCTIONS = 1000
-"""Functions up to this many instructions get their graph built on the spot (a
-millisecond or two): the pane then changes once, where a worker's round trip would
-repaint it, and re-lay out the screen, twice."""
+"""Functions up to this many instructions get their graph built on the spot: the
+pane then changes once, where a worker's round trip would repaint it, and re-lay out
+the screen, twice."""
 DRAW_BLOCKS = 1000
 """Functions with more blocks are only listed: their drawing would be thousands of rows
-(and seconds to lay out), too big to read."""
+(and long to lay out), too big to read."""
 
 
 WINDOW_AFTER = 10_000
 """Functions of more instructions are shown a `Window` at a time: building, laying out
-and keeping their whole graph would take minutes and gigabytes."""
+and keeping their whole graph would take time and memory in proportion to the function."""
 WINDOW_TILE = 512
 """A window holds the blocks of three runs of this many instructions: the run holding the
 selection and one each side (the selection moves within the middle one)."""
@@ -78,7 +78,7 @@ class FunctionModule(Protocol):
 
 
 PACED_STEP = 256
-"""Instructions decoded between two calls of a worker's pace (a few milliseconds)."""
+"""Instructions decoded between two calls of a worker's pace (a short stretch of work)."""
 KEPT_GRAPHS = 1024
 KEPT_DRAWINGS = 128
 """How many graphs and drawings are kept (the least recently used are dropped): a
