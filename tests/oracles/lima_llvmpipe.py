@@ -90,10 +90,20 @@ def varying_slots(layout: str) -> dict[str, int]:
     return slots
 
 
-def flat_uniforms(uniforms, structs):
-    """[(gl name, type, first slot)] with struct members expanded, in slot order."""
+def uniform_slots(layout: str) -> dict[str, int]:
+    """Uniform name -> the vec4 slot Mesa gave it (samplers take slots too)."""
+    slots = {}
+    for name, location in re.findall(r"decl_var uniform \S+ (?:\w+ )?\w+ (\w+) \(~0, (\d+), \d+\)", layout):
+        slots[name] = max(slots.get(name, 0), int(location))
+    return slots
+
+
+def flat_uniforms(uniforms, structs, placed: dict[str, int]):
+    """[(gl name, type, first slot)] with struct members expanded: each uniform at the slot
+    the layout gives it, members one after another."""
     out, slot = [], 0
     for name, glsl_type in uniforms:
+        slot = placed.get(name, slot)
         members = structs.get(glsl_type)
         for member_type, member in members if members else [(glsl_type, None)]:
             out.append((f"{name}.{member}" if member else name, member_type, slot))
@@ -101,9 +111,10 @@ def flat_uniforms(uniforms, structs):
     return out
 
 
-def make_inputs(rng, kind: int, flat, samplers, varyings, slots, grid_set: bool) -> dict:
+def make_inputs(rng, kind: int, flat, samplers, varyings, slots, grid_set: bool, points: bool) -> dict:
     low, high = (-2.0, 2.0) if grid_set else RANGES[kind]
-    inputs = {"varyings": {}, "uniforms": {}, "textures": {}, "frontfacing": not (kind in (3, 7))}
+    # Points are always front facing; other primitives are drawn back facing in sets 3 and 7.
+    inputs = {"varyings": {}, "uniforms": {}, "textures": {}, "frontfacing": points or kind not in (3, 7)}
     for name, glsl_type in varyings:
         n = components(glsl_type)
         ramp = {key: [round(float(x), 3) for x in rng.uniform(low, high, n)] + [0.0] * (4 - n)
@@ -211,13 +222,13 @@ def golden(ctx, moderngl, path: Path) -> dict:
     layout = path.with_suffix(".layout.txt").read_text()
     uniforms, structs, samplers, varyings = declarations(source)
     slots = varying_slots(layout)
-    flat = flat_uniforms(uniforms, structs)
+    flat = flat_uniforms(uniforms, structs, uniform_slots(layout))
     rng = np.random.default_rng(sum(path.stem.encode()))
     sets = []
     for kind in range(SETS + 1):
         grid_set = kind == SETS
         size = LARGE if grid_set else SMALL
-        inputs = make_inputs(rng, kind % SETS, flat, samplers, varyings, slots, grid_set)
+        inputs = make_inputs(rng, kind % SETS, flat, samplers, varyings, slots, grid_set, "gl_PointCoord" in source)
         colors, discarded = render(ctx, moderngl, source, flat, samplers, varyings, slots, inputs, size)
         sets.append({
             "name": "grid" if grid_set else f"set{kind}",
