@@ -237,7 +237,14 @@ def golden(ctx, moderngl, path: Path) -> dict:
             "colors": [[float(f"{c:.6g}") for c in px] for px in colors.reshape(-1, 4)],
             "discarded": [int(d) for d in discarded.reshape(-1)],
         })
-    return {"program": path.stem, "source": "Mesa llvmpipe via moderngl (EGL), RGBA32F target", "sets": sets}
+    words = np.frombuffer(path.with_suffix(".pp").read_bytes(), dtype="<u4")
+    return {
+        "program": path.stem,
+        "oracle": "Mesa llvmpipe via moderngl (EGL), RGBA32F target",
+        "words": [f"{int(w):08x}" for w in words],
+        "glsl": source,
+        "sets": sets,
+    }
 
 
 def main(argv: list[str]) -> int:
