@@ -17,8 +17,9 @@ from spvinspect.lima.emulator.inputs import Inputs
 from spvinspect.lima.emulator.state import EmulationError, StepRecord, State
 from spvinspect.lima.model import Instruction, LimaProgram
 
-MAX_STEPS = 100_000
-"""A fragment still running after this many instructions is reported as not ending."""
+MAX_STEPS = 10_000
+"""A fragment still running after this many instructions is reported as not ending (Mesa's
+longest loops run 64 times round a few instructions)."""
 
 
 def instruction_at(program: LimaProgram) -> dict[int, int]:
@@ -78,8 +79,10 @@ class Machine:
         inputs: Inputs | None = None,
         fragment: tuple[int, int] = (0, 0),
         grid: tuple[int, int] = (1, 1),
+        max_steps: int = MAX_STEPS,
     ) -> None:
         prepare(program)
+        self.max_steps = max_steps
         self.program = program
         self.inputs = inputs or Inputs()
         self.fragment = fragment
@@ -126,8 +129,8 @@ class Machine:
         instruction = self.current
         if instruction is None:
             return None
-        if len(self.history) >= MAX_STEPS:
-            raise EmulationError(f"the fragment has not ended after {MAX_STEPS} instructions")
+        if len(self.history) >= self.max_steps:
+            raise EmulationError(f"the fragment has not ended after {self.max_steps} instructions")
         before = self.state.copy()
         active = ~self.state.done & (self.state.pc == instruction.word_offset)
         record = Step(instruction, self.state, self.lanes, active, self.watch).run()
