@@ -6,6 +6,10 @@ Debian's libegl1 and libgl1-mesa-dri give llvmpipe on EGL. Usage:
 
     python tests/oracles/lima_llvmpipe.py [PROGRAMS_DIR] [NAME ...]
 
+Our own programs, covering the units and ops Mesa's 37 do not use, are in
+tests/oracles/lima_extra: `NAME.s` (our assembly) beside `NAME.frag` (the same computation
+in GLSL); their varyings and uniforms take slots in declaration order.
+
 Each program gets 8 input sets on a 2x2 grid (one quad, varyings as ramps across it,
 values well outside [0, 1] in most) and one 16x16 grid. The GLSL ES 1.00 source is made
 desktop GLSL 3.30 mechanically (`varying` -> `in`, `gl_FragColor` -> an output,
@@ -99,15 +103,18 @@ def uniform_slots(layout: str) -> dict[str, int]:
 
 
 def flat_uniforms(uniforms, structs, placed: dict[str, int]):
-    """[(gl name, type, first slot)] with struct members expanded: each uniform at the slot
-    the layout gives it, members one after another."""
+    """[(gl name, type, first slot, array length)] with struct members expanded: each
+    uniform at the slot the layout gives it (else after the one before), members and array
+    entries one after another."""
     out, slot = [], 0
     for name, glsl_type in uniforms:
+        name, _, length = name.partition("[")
+        count = int(length.rstrip("]")) if length else 1
         slot = placed.get(name, slot)
         members = structs.get(glsl_type)
         for member_type, member in members if members else [(glsl_type, None)]:
-            out.append((f"{name}.{member}" if member else name, member_type, slot))
-            slot += SLOTS[member_type]
+            out.append((f"{name}.{member}" if member else name, member_type, slot, count))
+            slot += SLOTS[member_type] * count
     return out
 
 
@@ -120,8 +127,8 @@ def make_inputs(rng, kind: int, flat, samplers, varyings, slots, grid_set: bool,
         ramp = {key: [round(float(x), 3) for x in rng.uniform(low, high, n)] + [0.0] * (4 - n)
                 for key in ("bottom_left", "bottom_right", "top_left")}
         inputs["varyings"][str(slots[name])] = ramp
-    for name, glsl_type, slot in flat:
-        for column in range(SLOTS[glsl_type]):
+    for name, glsl_type, slot, count in flat:
+        for column in range(SLOTS[glsl_type] * count):
             if glsl_type.startswith("b") or glsl_type == "bool":
                 values = [float(x) for x in rng.integers(0, 2, 4)]
             elif glsl_type.startswith("i") or glsl_type == "int":
@@ -157,11 +164,14 @@ def render(ctx, moderngl, source: str, flat, samplers, varyings, slots, inputs: 
     )
     program = ctx.program(vertex_shader=VERTEX.format(ins=ins, outs=outs, moves=moves, point_size=size),
                           fragment_shader=fragment)
-    for name, glsl_type, slot in flat:
+    for name, glsl_type, slot, count in flat:
         if name not in program:
             continue
-        rows = [inputs["uniforms"][str(slot + c)] for c in range(SLOTS[glsl_type])]
-        if glsl_type.startswith("mat"):
+        rows = [inputs["uniforms"][str(slot + c)] for c in range(SLOTS[glsl_type] * count)]
+        if count > 1:
+            n = components(glsl_type)
+            program[name].write(np.array([row[:n] for row in rows], dtype="f4").tobytes())
+        elif glsl_type.startswith("mat"):
             n = SLOTS[glsl_type]
             program[name].value = tuple(x for row in rows for x in row[:n])
         elif glsl_type in ("bool", "int"):
@@ -217,11 +227,25 @@ def render(ctx, moderngl, source: str, flat, samplers, varyings, slots, inputs: 
     return images[1], discarded
 
 
+def program_words(path: Path) -> list[int]:
+    """The PP words: Mesa's `NAME.pp`, or our `NAME.s` assembled."""
+    if path.with_suffix(".pp").exists():
+        return [int(w) for w in np.frombuffer(path.with_suffix(".pp").read_bytes(), dtype="<u4")]
+    from spvinspect import lima
+
+    words, diagnostics = lima.assemble(path.with_suffix(".s").read_text())
+    if words is None:
+        raise SystemExit(f"{path.with_suffix('.s')}: {[d.message for d in diagnostics]}")
+    return words
+
+
 def golden(ctx, moderngl, path: Path) -> dict:
     source = path.read_text()
-    layout = path.with_suffix(".layout.txt").read_text()
+    layout_path = path.with_suffix(".layout.txt")
+    # Our own programs have no layout: varyings take slots 0, 1… in declaration order.
+    layout = layout_path.read_text() if layout_path.exists() else ""
     uniforms, structs, samplers, varyings = declarations(source)
-    slots = varying_slots(layout)
+    slots = varying_slots(layout) if layout else {name: i for i, (name, _) in enumerate(varyings)}
     flat = flat_uniforms(uniforms, structs, uniform_slots(layout))
     rng = np.random.default_rng(sum(path.stem.encode()))
     sets = []
@@ -237,7 +261,7 @@ def golden(ctx, moderngl, path: Path) -> dict:
             "colors": [[float(f"{c:.6g}") for c in px] for px in colors.reshape(-1, 4)],
             "discarded": [int(d) for d in discarded.reshape(-1)],
         })
-    words = np.frombuffer(path.with_suffix(".pp").read_bytes(), dtype="<u4")
+    words = program_words(path)
     return {
         "program": path.stem,
         "oracle": "Mesa llvmpipe via moderngl (EGL), RGBA32F target",
@@ -256,7 +280,7 @@ def main(argv: list[str]) -> int:
     ctx.enable(moderngl.PROGRAM_POINT_SIZE)
     print(ctx.info["GL_RENDERER"], file=sys.stderr)
     GOLDEN.mkdir(parents=True, exist_ok=True)
-    for path in sorted(directory.glob("*.frag")):
+    for path in sorted([*directory.glob("*.frag"), *(HERE / "lima_extra").glob("*.frag")]):
         if names and path.stem not in names:
             continue
         data = golden(ctx, moderngl, path)
