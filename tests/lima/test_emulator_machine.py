@@ -91,3 +91,26 @@ def test_mbs_symbol_names_address_inputs(cli, tmp_path):
     code, out, err = cli("lima", "run", str(tmp_path / "s.mbs"), "--inputs", str(tmp_path / "in.json"), "--json")
     assert code == 0, err
     assert json.loads(out)["color"] == [1.0, 0.0, 0.5, 1.0]
+
+
+def test_the_bundled_example_runs_with_its_named_inputs(cli, tmp_path):
+    from spvinspect.lima.emulator import run_grid
+    from spvinspect.lima.emulator.example import INPUTS, example_mbs
+
+    data = example_mbs()
+    program = lima.decode(data)
+    assert program.diagnostics == ()
+    inputs = parse_inputs(INPUTS, symbol_table(program.chunks))
+    grid = run_grid(program, inputs, (64, 64))
+    assert grid.discarded[0, 0] and grid.discarded[63, 63] and not grid.discarded[32, 32]
+    # centre: v_uv = 32.5/64, texel (2, 2) of the checker (0.2, 0.45, 0.9) times the tint
+    # (1, 0.9, 0.8), darkened by 1 - 2 * 2 * (0.5/64)^2
+    assert list(grid.colors[32, 32]) == pytest.approx([0.2, 0.405, 0.72, 1.0], rel=2e-3)
+    (tmp_path / "example.mbs").write_bytes(data)
+    (tmp_path / "in.json").write_text(json.dumps(INPUTS))
+    code, out, err = cli(
+        "lima", "run", str(tmp_path / "example.mbs"), "--inputs", str(tmp_path / "in.json"),
+        "--fragment", "32,32", "--grid", "64,64", "--json",
+    )
+    assert code == 0, err
+    assert json.loads(out)["color"] == [float(c) for c in grid.colors[32, 32]]
