@@ -179,7 +179,7 @@ class Step:
                     self.unit = name
                     raw = self.fields[name].raw
                     bits = np.array([(raw >> (16 * i)) & 0xFFFF for i in range(4)], dtype=np.uint16)
-                    self.state.bank[:, reg] = bits.view(np.float16)
+                    self.set_pipeline(PIPELINE_NAMES[reg], None, reg, np.tile(bits.view(np.float16), (len(self.active), 1)))
             for f in self.instruction.fields:
                 handler = _UNITS.get(f.name)
                 if handler is not None:

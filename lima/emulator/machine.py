@@ -172,6 +172,18 @@ class Machine:
         """(16, 4) fp16: `$0`-`$11` then the pipeline registers, in the watched lane."""
         return self.state.bank[self.watch].copy()
 
+    def pipeline(self) -> dict[str, tuple[float, ...]]:
+        """The pipeline registers as the last instruction left them, in the watched lane."""
+        w, state = self.watch, self.state
+        values = {"^v0": state.vmul[w], "^s0": state.fmul[w : w + 1], "^coords": state.coords[w]}
+        for reg, name in ((12, "^const0"), (13, "^const1"), (14, "^texture"), (15, "^uniform")):
+            values[name] = state.bank[w, reg]
+        return {name: tuple(float(x) for x in value) for name, value in values.items()}
+
+    def temporaries(self) -> dict[int, tuple[float, ...]]:
+        """Temporary index -> its vec4, for those written so far, in the watched lane."""
+        return {index: tuple(float(x) for x in values[self.watch]) for index, values in sorted(self.state.temps.items())}
+
     def result(self) -> FragmentResult:
         """The colour (the output register, as fp16 values widened), discard and steps."""
         w = self.watch

@@ -76,6 +76,14 @@ def test_a_branch_into_the_middle_of_an_instruction_is_a_message():
         m.run()
 
 
+def test_temporaries_and_pipeline_registers_are_readable_for_a_pane():
+    m = machine("stop, load.v $1 0, mul.v0 ^v0 $1 $1, store.t 3 $1", {"varyings": {"0": [1, 2, 3, 4]}})
+    m.step()
+    assert m.temporaries() == {3: (1.0, 2.0, 3.0, 4.0)}
+    assert m.pipeline()["^v0"] == (1.0, 4.0, 9.0, 16.0)
+    assert [w.name for w in m.records[0].writes] == ["^coords", "$1", "^v0", "temp[3]"]
+
+
 def test_mbs_symbol_names_address_inputs(cli, tmp_path):
     words, _ = lima.assemble("stop, load.u 0, mov.v0 $0 ^uniform")
     data = mbs_file(words)
