@@ -237,3 +237,33 @@ class _Editor:
             self.touched.add(b.first)
         self.expected.moved.add(block.first)
         return True
+
+
+def reported(diff) -> dict[str, list]:
+    """What a diff reports, in the terms of `Expected`: A indexes of changed rows and
+    moved labels, the words of removed (A) and added (B) instructions."""
+    out: dict[str, list] = {"changed": [], "removed": [], "added": [], "moved": []}
+    for k in diff.differences:
+        row = diff.row(k)
+        if row.kind == "removed":
+            out["removed"].append(tuple(diff.shape_a.words_of(row.a)))
+        elif row.kind == "added":
+            out["added"].append(tuple(diff.shape_b.words_of(row.b)))
+        else:
+            out[row.kind].append(row.a)
+    return out
+
+
+def reports_exactly(diff, expected: Expected) -> bool:
+    """True when the diff reports the edits and nothing else (a removed or added
+    instruction identical to its neighbour may be reported for it)."""
+    got = reported(diff)
+    want_removed = sorted(tuple(diff.shape_a.words_of(i)) for i in expected.removed)
+    want_added = sorted(tuple(diff.shape_b.words_of(j)) for j in expected.added)
+    return (
+        not diff.header_changes()
+        and sorted(got["changed"]) == sorted(expected.changed)
+        and sorted(got["moved"]) == sorted(expected.moved)
+        and sorted(got["removed"]) == want_removed
+        and sorted(got["added"]) == want_added
+    )
