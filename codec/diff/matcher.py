@@ -300,6 +300,9 @@ class Matcher:
             tag = "delete" if f is not None else "insert"
             ops = [Op(tag, 0, len(seq_a), 0, len(seq_b))] if seq_a or seq_b else []
             return Region(self._function_name(f, g), seq_a, seq_b, ops, f, g)
+        if self._same_function(f, g):
+            seq_a, seq_b = list(range(f.first, f.end)), list(range(g.first, g.end))
+            return Region(self._function_name(f, g), seq_a, seq_b, [Op("equal", 0, len(seq_a), 0, len(seq_b))], f, g)
         self.ids.pair(f.result_id, g.result_id)
         for pa, pb in zip(f.params, g.params):
             self.ids.pair(a.results[pa], b.results[pb])
@@ -323,6 +326,53 @@ class Matcher:
             else:
                 ops = self._align(seq_a, seq_b, tokens)
         return Region(self._function_name(f, g), seq_a, seq_b, ops, f, g)
+
+    def _same_function(self, f: Function, g: Function) -> bool:
+        """Whether two functions are word for word the same but for their ids, which
+        pair one to one consistently with what is paired already; their ids are paired
+        when so. (The quick path for the functions an edit did not touch: whole word
+        lists compared, one pass over the ids.)"""
+        a, b = self.a, self.b
+        if f.end - f.first != g.end - g.first:
+            return False
+        ids = a.id_positions[f.first : f.end]
+        if ids != b.id_positions[g.first : g.end]:
+            return False
+        start_a, end_a = a.offsets[f.first], a.word_range(f.end - 1)[1]
+        start_b, end_b = b.offsets[g.first], b.word_range(g.end - 1)[1]
+        if end_a - start_a != end_b - start_b:
+            return False
+        places = [o - start_a + p for o, positions in zip(a.offsets[f.first : f.end], ids) for p in positions]
+        words_a = a.words[start_a:end_a].tolist()
+        words_b = b.words[start_b:end_b].tolist()
+        xs = [words_a[p] for p in places]
+        ys = [words_b[p] for p in places]
+        for p in places:
+            words_a[p] = words_b[p] = 0
+        if words_a != words_b:
+            return False
+        canon_a, canon_b = self.ids.canon_a, self.ids.canon_b
+        new_a: dict[int, int] = {}
+        new_b: dict[int, int] = {}
+        for x, y in zip(xs, ys):
+            known = canon_b[y]
+            if known == x:
+                continue
+            if known != UNKNOWN or canon_a[x] != UNKNOWN:
+                return False
+            seen = new_b.get(y)
+            if seen is None:
+                if x in new_a:
+                    return False
+                new_a[x] = y
+                new_b[y] = x
+            elif seen != x:
+                return False
+        for x in new_a:
+            canon_a[x] = x
+        for y, x in new_b.items():
+            canon_b[y] = x
+        return True
 
     def _function_name(self, f: Function | None, g: Function | None) -> str:
         return f"function {f.result_id}" if f is not None else f"function {g.result_id} (B)"  # type: ignore[union-attr]

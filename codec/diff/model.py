@@ -108,8 +108,14 @@ class ModuleDiff:
             run_a = region.a[op.a1 : op.a2]
             run_b = region.b[op.b1 : op.b2]
             if op.tag == "equal":
-                for i, j in zip(run_a, run_b):
-                    emit(MOVED if i in moved else EQUAL, i, j, number)
+                if moved:
+                    for i, j in zip(run_a, run_b):
+                        emit(MOVED if i in moved else EQUAL, i, j, number)
+                else:
+                    self.kinds.frombytes(bytes(len(run_a)))
+                    self.a_index.extend(run_a)
+                    self.b_index.extend(run_b)
+                    self.region_of.extend([number] * len(run_a))
                 continue
             pairs = []
             if op.tag == "replace":
