@@ -109,6 +109,7 @@ class _Editor:
             in_functions.update(range(f.first, f.end))
         self.in_functions = in_functions
         self.decorated: set[int] = set()
+        self.cache: dict[str, object] = {}
 
     def _free(self, index: int) -> bool:
         return index not in self.touched
@@ -116,24 +117,43 @@ class _Editor:
     def _position(self, origin: int) -> int:
         return next(k for k, item in enumerate(self.items) if item.origin == origin)
 
-    def constant(self) -> bool:
+    def _once(self, name: str, make):
+        """A candidate list, made on first use (a module of half a million instructions
+        is scanned once, not once per edit)."""
+        if name not in self.cache:
+            self.cache[name] = make()
+        return self.cache[name]
+
+    def _pick(self, candidates: list[int]) -> int | None:
+        """A random candidate not touched yet, or None."""
+        for _ in range(20):
+            index = self.rng.choice(candidates)
+            if self._free(index):
+                return index
+        return None
+
+    def _constants(self):
         shape = self.shape
-        values = {}
         scalar_types = set()
         for index in range(shape.global_end):
             opcode = shape.opcodes[index]
             if opcode in (self.op["OpTypeInt"], self.op["OpTypeFloat"]) and shape.words_of(index)[2] == 32:
                 scalar_types.add(shape.results[index])
+        values: dict[int, set[int]] = {}
         candidates = []
         for index in range(shape.global_end):
-            words = shape.words_of(index)
-            if shape.opcodes[index] == self.op["OpConstant"] and len(words) == 4 and words[1] in scalar_types:
-                values.setdefault(words[1], set()).add(words[3])
-                if self._free(index):
+            if shape.opcodes[index] == self.op["OpConstant"]:
+                words = shape.words_of(index)
+                if len(words) == 4 and words[1] in scalar_types:
+                    values.setdefault(words[1], set()).add(words[3])
                     candidates.append(index)
-        if not candidates:
+        return candidates, values
+
+    def constant(self) -> bool:
+        candidates, values = self._once("constants", self._constants)
+        index = self._pick(candidates) if candidates else None
+        if index is None:
             return False
-        index = self.rng.choice(candidates)
         item = self.items[self._position(index)]
         taken = values[item.words[1]]
         value = item.words[3]
@@ -145,74 +165,80 @@ class _Editor:
         self.expected.changed.add(index)
         return True
 
-    def insert(self) -> bool:
+    def _insertable(self) -> list[int]:
         shape = self.shape
         skip = {self.op[n] for n in ("OpLabel", "OpPhi", "OpVariable", "OpFunctionParameter")}
-        candidates = [
+        return sorted(
             index
             for index in self.in_functions
             if shape.results[index]
             and shape.opcodes[index] not in skip
             and shape.opcodes[index] != shape.op_function
             and shape.result_positions[index] == 2
-        ]
-        if not candidates:
-            return False
-        index = self.rng.choice(sorted(candidates))
-        words = shape.words_of(index)
-        new = self.next_id
-        self.next_id += 1
-        copy = [(4 << 16) | self.op["OpCopyObject"], words[1], new, words[2]]
-        position = next(k for k, item in enumerate(self.items) if item.origin == index)
-        self.items.insert(position + 1, _Item(copy, (1, 2, 3), None))
-        return True
+        )
 
-    def remove(self) -> bool:
-        shape = self.shape
-        globals_removable = {self.op[n] for n in ("OpName", "OpMemberName", "OpDecorate", "OpMemberDecorate")}
-        candidates = [
-            index
-            for index in range(shape.count)
-            if self._free(index)
-            and (
-                shape.opcodes[index] == self.op["OpStore"] and index in self.in_functions
-                or index < shape.global_end and shape.opcodes[index] in globals_removable
-            )
-        ]
+    def insert(self) -> bool:
+        candidates = self._once("insertable", self._insertable)
         if not candidates:
             return False
         index = self.rng.choice(candidates)
+        words = self.shape.words_of(index)
+        new = self.next_id
+        self.next_id += 1
+        copy = [(4 << 16) | self.op["OpCopyObject"], words[1], new, words[2]]
+        self.items.insert(self._position(index) + 1, _Item(copy, (1, 2, 3), None))
+        return True
+
+    def _removable(self) -> list[int]:
+        shape = self.shape
+        globals_removable = {self.op[n] for n in ("OpName", "OpMemberName", "OpDecorate", "OpMemberDecorate")}
+        return [
+            index
+            for index in range(shape.count)
+            if shape.opcodes[index] == self.op["OpStore"] and index in self.in_functions
+            or index < shape.global_end and shape.opcodes[index] in globals_removable
+        ]
+
+    def remove(self) -> bool:
+        candidates = self._once("removable", self._removable)
+        index = self._pick(candidates) if candidates else None
+        if index is None:
+            return False
         del self.items[self._position(index)]
         self.touched.add(index)
         self.expected.removed.add(index)
         return True
 
-    def decorate(self) -> bool:
+    def _decoratable(self) -> list[int]:
         shape = self.shape
         decorated = set()
-        last_annotation = -1
         for index in shape.sections[2]:
             words = shape.words_of(index)
-            last_annotation = index
             if shape.opcodes[index] == self.op["OpDecorate"] and len(words) >= 3 and words[2] == self.relaxed:
                 decorated.add(words[1])
-        targets = [
-            shape.results[i]
-            for i in self.in_functions
-            if shape.results[i] and shape.opcodes[i] not in (self.op["OpLabel"],) and shape.results[i] not in decorated
-            and shape.opcodes[i] != shape.op_function
-        ]
-        targets = sorted(set(targets) - self.decorated)
-        if not targets or last_annotation < 0:
+        return sorted(
+            {
+                shape.results[i]
+                for i in self.in_functions
+                if shape.results[i] and shape.opcodes[i] not in (self.op["OpLabel"], shape.op_function)
+            }
+            - decorated
+        )
+
+    def decorate(self) -> bool:
+        shape = self.shape
+        targets = self._once("decoratable", self._decoratable)
+        if not targets or not shape.sections[2]:
             return False
         target = self.rng.choice(targets)
-        self.decorated.add(target)
+        if target in self.decorated:
+            return False
         annotations = set(shape.sections[2])
         positions = [k for k, item in enumerate(self.items) if item.origin in annotations]
         if not positions:
             return False
-        position = positions[-1] + 1
-        self.items.insert(position, _Item([(3 << 16) | self.op["OpDecorate"], target, self.relaxed], (1,), None))
+        self.decorated.add(target)
+        self.items.insert(positions[-1] + 1, _Item([(3 << 16) | self.op["OpDecorate"], target, self.relaxed], (1,), None))
         return True
 
     def move_block(self) -> bool:
