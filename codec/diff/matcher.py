@@ -103,6 +103,12 @@ class Matcher:
         self.regions: list[Region] = []
         self.function_pairs: list[tuple[Function | None, Function | None]] = []
         self.conflicts = 0
+        self.names: dict[int, dict[int, str]] = {}
+        """Each shape's OpName strings by target id (keyed by the shape's id())."""
+
+    def op_names(self, shape: ModuleShape) -> dict[int, str]:
+        """Target id -> the string of its first OpName, in `shape`."""
+        return self.names.get(id(shape), {})
 
     def run(self) -> Matcher:
         keys_a = self._structural_keys(self.a)
@@ -123,6 +129,7 @@ class Matcher:
         for index in shape.sections[1]:
             if shape.opcodes[index] == op_name and len(shape.id_positions[index]) == 1:
                 names.setdefault(shape.words_of(index)[1], shape.string_at(index, 2))
+        self.names[id(shape)] = names
         keys: dict[int, int] = {}
         order = list(range(shape.global_end)) + [f.first for f in shape.functions]
         words = shape.words
@@ -168,9 +175,9 @@ class Matcher:
             self.regions.append(Region(names[k], seq_a, seq_b, ops_of[k]))
 
     def _sections_again(self) -> None:
-        """The sections aligned with every id the functions paired (their decorations
-        and names of function values)."""
-        for k in range(len(SECTIONS)):
+        """The sections that can name a function's values (all but the declarations)
+        aligned again, with every id the functions paired."""
+        for k in range(len(SECTIONS) - 1):
             region = self.regions[k]
             ops = self._align(region.a, region.b)
             if self._learn(region.a, region.b, ops):
@@ -225,7 +232,7 @@ class Matcher:
         words_a, words_b = self.a.words, self.b.words
         oa, ob = self.a.offsets[i], self.b.offsets[j]
         canon_a, canon_b = self.ids.canon_a, self.ids.canon_b
-        local_a, local_b = self.a.local, self.b.local
+        module_a, module_b = self.a.module_ids, self.b.module_ids
         result = self.a.result_positions[i]
         fresh = []
         for p in ids_a:
@@ -239,7 +246,7 @@ class Matcher:
                 # Aligned, but against what is already known: learn nothing from it.
                 self.conflicts += 1
                 return 0
-            if not (module_level and (local_a[x] or local_b[y])):
+            if not module_level or x in module_a and y in module_b:
                 fresh.append((x, y))
         learnt = 0
         for x, y in fresh:

@@ -29,6 +29,8 @@ class PairedNames:
         self.names_b = names_b
         self.friendly = friendly
         self.next_number = max(diff.shape_a.bound, 1)
+        self.module_ids_b = diff.shape_b.module_ids
+        self.named_b = diff.matcher.op_names(diff.shape_b)
         self.fresh: dict[int, str] = {}
 
     def name(self, id_: int) -> str:
@@ -37,7 +39,10 @@ class PairedNames:
             return self.names_a.name(paired)
         found = self.fresh.get(id_)
         if found is None:
-            own = self.names_b.name(id_) if self.friendly else str(id_)
+            # A function's value without an OpName is a number: asking B's names would
+            # run B's naming pass over the whole module to learn just that.
+            local = id_ not in self.module_ids_b and id_ not in self.named_b
+            own = self.names_b.name(id_) if self.friendly and not local else str(id_)
             if own == str(id_):
                 own = str(self.next_number)
                 self.next_number += 1

@@ -1,10 +1,8 @@
 """What the diff needs of a module, per instruction: where it is, its words, which of its
 words are ids, and the module's layout (sections, functions, blocks).
 
-Made in one pass of the decoder's fast path (`LazyModule.in_order` with a form that only
-says which words are ids), so that a module of half a million instructions costs no
-operand records; instructions the fast path does not take are read from their decoded
-operands.
+Which words are ids comes from the decoder's plans (`codec.diff.id_words`), so that a
+module of half a million instructions costs no operand records.
 """
 
 from __future__ import annotations
@@ -12,9 +10,8 @@ from __future__ import annotations
 from array import array
 from typing import NamedTuple
 
-from spvinspect.codec.binary.fast_forms import FastForms
 from spvinspect.codec.binary.lazy import LazyModule
-from spvinspect.codec.binary.model import Instruction
+from spvinspect.codec.diff.id_words import scan
 
 SECTIONS = ("mode setting", "debug", "annotations", "declarations")
 """The sections before the functions, in the order the layout rules give them."""
@@ -43,29 +40,6 @@ class Function(NamedTuple):
     blocks: tuple[Block, ...]
 
 
-def _ids_form(plan):
-    """The fast path's form for the diff: the instruction's offset with the word
-    positions (from its first word) of its ids and of its result id (0 when none)."""
-    ids = tuple(k + 1 for k in plan.ids)
-    result = plan.result_index + 1 if plan.result_index >= 0 else 0
-    facts = (ids, result)
-    return lambda words, offset, value, number_type: (offset, facts)
-
-
-def _ids_of(inst: Instruction, bound: int) -> tuple[tuple[int, ...], int]:
-    """The id positions and result position of an instruction the general path decoded;
-    words that are not valid ids (0, or past the bound) are left as literals."""
-    ids = []
-    result = 0
-    for operand in inst.operands:
-        if operand.kind[:2] == "Id" and operand.num_words == 1 and 0 < operand.value < bound:  # type: ignore[operator]
-            position = operand.offset - inst.offset
-            ids.append(position)
-            if operand.kind == "IdResult":
-                result = position
-    return tuple(ids), result
-
-
 class ModuleShape:
     """One module as the diff reads it: per instruction, its word offset, its id
     positions and its result id; the sections before the functions; the functions."""
@@ -75,26 +49,12 @@ class ModuleShape:
         self.words = module.words
         header = module.header
         self.bound = header.bound if header is not None else 0
-        offsets = array("I")
-        id_positions: list[tuple[int, ...]] = []
-        result_positions: list[int] = []
-        forms = FastForms(module.tables, _ids_form)
-        for run in module.in_order(forms):
-            general = set(run.general)
-            for k, entry in enumerate(run.entries):
-                if k in general:
-                    ids, result = _ids_of(entry, self.bound)
-                    offsets.append(entry.offset)
-                else:
-                    offset, (ids, result) = entry
-                    offsets.append(offset)
-                id_positions.append(ids)
-                result_positions.append(result)
+        offsets, facts, results = scan(module, self.bound)
         self.offsets = offsets
-        self.id_positions = id_positions
+        self.id_positions = [f[0] for f in facts]
+        self.result_positions = [f[1] for f in facts]
+        self.results = results
         words = self.words
-        self.results = array("I", [words[o + r] if r else 0 for o, r in zip(offsets, result_positions)])
-        self.result_positions = result_positions
         self.count = len(offsets)
         grammar = module.grammar
         self.opcodes = array("H", [words[o] & 0xFFFF for o in offsets])
@@ -102,18 +62,31 @@ class ModuleShape:
         self.op_label = ops.OpLabel
         self.op_function = ops.OpFunction
         self.op_parameter = ops.OpFunctionParameter
-        spans = module.functions()
-        self.global_end = spans[0].first if spans else self.count
+        spans = self._spans()
+        self.global_end = spans[0][0] if spans else self.count
         self.sections = self._sections(grammar)
-        self.functions = [self._function(s.first, s.end, s.result_id) for s in spans]
-        local = bytearray(max(self.bound, 1))
-        results = self.results
-        for s in spans:
-            for index in range(s.first + 1, s.end):
-                local[results[index]] = 1
-        local[0] = 0
-        self.local = local
-        """1 for each id a function's instructions define (not the functions' own ids)."""
+        self.functions = [self._function(*span) for span in spans]
+        self.module_ids = set(results[: self.global_end])
+        self.module_ids.update(result for _, _, result in spans)
+        self.module_ids.discard(0)
+        """The ids defined before the functions, and the functions' own: any other id
+        is a function's value (or defined nowhere)."""
+
+    def _spans(self) -> list[tuple[int, int, int]]:
+        """Each function's instructions [first, end) and id: OpFunction up to its
+        OpFunctionEnd, or to the next OpFunction, or to the last instruction, when it is
+        cut short (as `LazyModule.functions` has them)."""
+        opcodes = self.opcodes
+        starts = _indexes(opcodes, self.op_function, 0, self.count)
+        op_end = self.module.tables.opcodes.OpFunctionEnd
+        spans = []
+        for k, first in enumerate(starts):
+            limit = starts[k + 1] if k + 1 < len(starts) else self.count
+            ends = _indexes(opcodes, op_end, first + 1, limit, 1)
+            offset = self.offsets[first]
+            result = self.words[offset + 2] if self.words[offset] >> 16 >= 3 else 0
+            spans.append((first, ends[0] + 1 if ends else limit, result))
+        return spans
 
     def _sections(self, grammar) -> list[list[int]]:
         """Instruction indexes of each section before the functions: an instruction
@@ -134,22 +107,16 @@ class ModuleShape:
 
     def _function(self, first: int, end: int, result_id: int) -> Function:
         opcodes = self.opcodes
-        params = []
-        blocks = []
-        start = None
-        for index in range(first + 1, end):
-            opcode = opcodes[index]
-            if opcode == self.op_label:
-                if start is not None:
-                    blocks.append(Block(start, index, self.results[start]))
-                start = index
-            elif start is None and opcode == self.op_parameter:
-                params.append(index)
-        if start is not None:
+        labels = _indexes(opcodes, self.op_label, first + 1, end)
+        head_end = labels[0] if labels else end
+        params = tuple(k for k in range(first + 1, head_end) if opcodes[k] == self.op_parameter)
+        blocks = [Block(start, stop, self.results[start]) for start, stop in zip(labels, labels[1:])]
+        if labels:
             # The last block runs to the OpFunctionEnd, which belongs to no block.
+            start = labels[-1]
             last = end - 1 if end - 1 > start and opcodes[end - 1] != self.op_label else end
             blocks.append(Block(start, last, self.results[start]))
-        return Function(first, end, result_id, tuple(params), tuple(blocks))
+        return Function(first, end, result_id, params, tuple(blocks))
 
     # -- one instruction -------------------------------------------------------------
 
@@ -177,3 +144,19 @@ class ModuleShape:
         # the low byte of its first word.
         raw = b"".join(word.to_bytes(4, "little") for word in self.words[start + position : end])
         return raw.split(b"\0", 1)[0].decode("utf-8", "surrogateescape")
+
+
+def _indexes(values: array, value: int, start: int, stop: int, most: int = -1) -> list[int]:
+    """Where `value` is in `values[start:stop]` (the first `most` places), found at C
+    speed."""
+    out = []
+    at = start
+    while most and at < stop:
+        try:
+            at = values.index(value, at, stop)
+        except ValueError:
+            break
+        out.append(at)
+        at += 1
+        most -= 1
+    return out
