@@ -56,6 +56,8 @@ class ModuleShape:
         self.results = results
         words = self.words
         self.count = len(offsets)
+        self.tail = self.word_range(self.count - 1)[1] if offsets else min(len(self.words), 5)
+        """Where the instructions end: any words from here on could not be read."""
         grammar = module.grammar
         self.opcodes = array("H", [words[o] & 0xFFFF for o in offsets])
         ops = module.tables.opcodes

@@ -80,10 +80,13 @@ def _spirv(args: argparse.Namespace, data_a: bytes, data_b: bytes) -> int:
         module = open_module(data)
         if module.header is None:
             return _fail(f"{source_name(path)}: the header is incomplete ({len(data)} bytes)")
-        for diagnostic in module.check():
-            print(diagnostic.format(source_name(path)).replace(": error: ", ": warning: ", 1), file=sys.stderr)
         modules.append(module)
     diff = compare(*modules)
+    for path, shape in ((args.file_a, diff.shape_a), (args.file_b, diff.shape_b)):
+        if shape.tail < len(shape.words):
+            print(f"{source_name(path)}:word {shape.tail}: warning: no instruction can be read from here on "
+                  f"(a word count of 0 or past the end): the {len(shape.words) - shape.tail} words left are "
+                  "not compared", file=sys.stderr)
     if diff.same:
         return SAME
     friendly = not args.raw_id

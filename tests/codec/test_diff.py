@@ -207,3 +207,25 @@ def test_cli_bad_input_is_a_message_and_status_2(tmp_path, capsys, content, mess
     assert message in err and "Traceback" not in err
     assert main(["diff", str(a), str(tmp_path / "missing.spv")]) == 2
     assert "cannot read" in capsys.readouterr().err
+
+
+def test_a_big_endian_module_compares_equal_to_its_little_endian_self(tmp_path):
+    from array import array
+
+    words = array("I", binary(renumber(BASE, PERMUTATION)))
+    words.byteswap()
+    a, b = tmp_path / "a.spv", tmp_path / "b.spv"
+    a.write_bytes(binary(BASE))
+    b.write_bytes(words.tobytes())
+    assert main(["diff", str(a), str(b)]) == 0
+
+
+def test_a_module_cut_short_is_compared_as_far_as_it_reads_with_a_warning(tmp_path, capsys):
+    data = binary(BASE)
+    a, b = tmp_path / "a.spv", tmp_path / "b.spv"
+    a.write_bytes(data)
+    b.write_bytes(data[:-4] + ((5 << 16) | 56).to_bytes(4, "little"))  # OpFunctionEnd claims 5 words
+    assert main(["diff", str(a), str(b)]) == 1
+    captured = capsys.readouterr()
+    assert "warning: no instruction can be read from here on" in captured.err
+    assert "-               OpFunctionEnd" in captured.out
