@@ -2,7 +2,7 @@
 itself renumbered, and renumbered with K random edits, for several seeds; the share of
 pairs whose diff reports exactly the edits, ours beside spirv-diff's on the same pairs.
 
-    python benchmarks/diff_campaign.py [--corpus DIR] [--seeds N] [--edits 0,1,3,8] [--no-spirv-diff]
+    python benchmarks/diff_campaign.py [--corpus DIR] [--seeds N] [--edits 0,1,3,8] [--no-spirv-diff] [--lima-seeds N]
 
 spirv-diff is judged on its `-`/`+` lines: exact when it has one `-` per removed and
 changed instruction and one `+` per added and changed one (a moved block may add one
@@ -23,13 +23,36 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent / "tests" / "codec"))
+sys.path.insert(0, str(HERE.parent / "tests" / "lima"))
+sys.path.insert(0, str(HERE.parent / "tests"))
 sys.path.insert(0, str(HERE))
 
 from diff_pairs import make_pair, reports_exactly  # noqa: E402
 from large_module import tool_path  # noqa: E402
 
+from lima_pairs import assembled, edited, reports_exactly as lima_reports_exactly  # noqa: E402
+
+from spvinspect import lima  # noqa: E402
 from spvinspect.codec.binary.lazy import open_module  # noqa: E402
 from spvinspect.codec.diff import compare  # noqa: E402
+from spvinspect.lima.compare import compare_programs  # noqa: E402
+
+
+def lima_campaign(programs: Path, seeds: int) -> None:
+    """Mesa's Lima programs with 1, 2 and 4 random instructions inserted, removed or
+    changed: the share of pairs whose diff reports exactly those."""
+    files = sorted(programs.glob("*.pp"))
+    print(f"Lima: {len(files)} programs from {programs}, seeds {seeds}")
+    for edits in (1, 2, 4):
+        pairs = exact = 0
+        for seed in range(seeds):
+            for n, path in enumerate(files):
+                program = lima.decode(path.read_bytes())
+                text = "\n".join(lima.listing_lines(program)) + "\n"
+                other, expected = edited(text, random.Random(seed * 1009 + n * 31 + edits), edits)
+                pairs += 1
+                exact += lima_reports_exactly(compare_programs(program, lima.decode(assembled(other))), expected)
+        print(f"  {edits} edits: {pairs} pairs, exactly reported {100 * exact / pairs:.2f}%")
 
 
 def spirv_diff_verdict(tool: str, a: Path, b: Path, expected) -> tuple[bool, bool, float]:
@@ -62,6 +85,7 @@ def main() -> int:
     parser.add_argument("--edits", default="0,1,3,8")
     parser.add_argument("--no-spirv-diff", action="store_true")
     parser.add_argument("--show", type=int, default=5, help="failures of ours to list per K")
+    parser.add_argument("--lima-seeds", type=int, default=0, help="also run the Lima campaign with this many seeds")
     args = parser.parse_args()
     if not args.corpus:
         parser.error("no corpus: give --corpus DIR or set SPVINSPECT_CORPUS")
@@ -70,6 +94,8 @@ def main() -> int:
     if not files:
         parser.error(f"{corpus}: no spv/*.spv or peer/*/*.spv modules")
     tool = None if args.no_spirv_diff else tool_path("spirv-diff")
+    if args.lima_seeds:
+        lima_campaign(corpus.parent / "lima" / "programs", args.lima_seeds)
     print(f"{len(files)} modules, seeds {args.seeds}, edits {args.edits}")
     print(f"{'K':>3} {'pairs':>6} {'ours exact':>11} {'ours s':>8} {'spirv-diff':>11} {'no header':>10} {'s-d s':>8}")
     with tempfile.TemporaryDirectory() as tmp:
@@ -98,6 +124,8 @@ def main() -> int:
                         theirs += strict
                         theirs_body += body
                         their_time += seconds
+            if not pairs:
+                continue
             share = f"{100 * ours / pairs:.2f}%"
             if tool is not None:
                 print(f"{k:>3} {pairs:>6} {share:>11} {our_time:>8.1f} {100 * theirs / pairs:>10.2f}% "
