@@ -11,14 +11,12 @@ back as diagnostics with Mesa's line and column.
 
 from __future__ import annotations
 
-import math
 import re
-import struct
 from dataclasses import dataclass
 
 from spvinspect.codec.diagnostics import Diagnostic, Severity
 from spvinspect.lima.decoder import words_needed
-from spvinspect.lima.numbers import NumberError, parse_integer, parse_real
+from spvinspect.lima.numbers import NumberError, parse_integer
 from spvinspect.lima.meanings import half_text, sign_extend
 from spvinspect.lima.ops import MUL_SHIFTS, OPS, mesa_op
 from spvinspect.lima.seed_ops import BRANCH_CONDITIONS
@@ -26,7 +24,6 @@ from spvinspect.lima.syntax import AsmError, Token
 
 _OFFSET = re.compile(r"\s*@\s*-?[0-9]+:\s?")
 """The `@ <word offset>: ` Mesa prints before an instruction (`lima dis --offsets`)."""
-_ITEM = re.compile(r"[^,]+")
 _UNITS = {"v0": "vec4_mul", "s0": "float_mul", "v1": "vec4_acc", "s1": "float_acc", "s2": "combine"}
 _OUTMODS = {"sat": "_sat", "pos": "_pos", "int": "_int"}
 _PERSPECTIVE = {"z": "load_persp_z", "w": "load_persp_w"}
@@ -51,6 +48,8 @@ class _Op:
     column: int
     target: int | None = None
     """Absolute word offset of a branch target, made relative once the offset is known."""
+    tokens: list[Token] | None = None
+    """Mesa's words of the op, to point a message about ours at the same word of Mesa's."""
 
 
 def _fail(column: int, message: str) -> AsmError:
@@ -63,20 +62,10 @@ def _split_head(head: Token) -> tuple[str, list[str]]:
 
 
 def _half(token: Token) -> str:
-    text = token.text
-    if text in ("nan", "-nan"):
-        return "0xfe00" if text.startswith("-") else "0x7e00"
-    try:
-        value = parse_real(text)
-    except NumberError as problem:
-        raise token.fail(str(problem)) from None
-    if math.isinf(value):
-        return "-inf" if value < 0 else "inf"
-    try:
-        bits = struct.unpack("<H", struct.pack("<e", value))[0]
-    except (OverflowError, struct.error):
-        raise token.fail(f"{text!r} is not representable as a half float: the largest is 65504") from None
-    return half_text(bits)
+    """Mesa's `%f` of a half (our assembler rounds it to the nearest half), or its NaN."""
+    if token.text in ("nan", "-nan"):
+        return "0xfe00" if token.text.startswith("-") else "0x7e00"
+    return token.text
 
 
 def _dest_mask(text: str) -> tuple[str, str]:
@@ -242,6 +231,12 @@ def _branch(head: Token, suffixes: list[str], operands: list[Token]) -> _Op:
 
 
 def _op(tokens: list[Token]) -> _Op:
+    op = _translated(tokens)
+    op.tokens = tokens
+    return op
+
+
+def _translated(tokens: list[Token]) -> _Op:
     head, *operands = tokens
     name, suffixes = _split_head(head)
     if head.text in ("sync", "stop") and not operands:
@@ -284,6 +279,10 @@ class _Line:
     """(column in our text, column in Mesa's) of each op, to point messages at Mesa's text."""
 
 
+Columns = list[tuple[int, str, int, list[Token]]]
+"""Per op of a line: (its column in our text, our text, its column in Mesa's, Mesa's words)."""
+
+
 def _read_line(number: int, text: str) -> tuple[list[_Op] | None, str, str]:
     """The ops of one Mesa line, its comment, and any passed-through text (labels)."""
     code, hash_, comment = text.partition("#")
@@ -296,16 +295,17 @@ def _read_line(number: int, text: str) -> tuple[list[_Op] | None, str, str]:
     if body.strip().endswith(":") and len(body.split()) == 1:
         return None, comment, body.strip()
     ops = []
-    for item in _ITEM.finditer(body):
-        column = start + item.start() + 1
-        words = [Token(m.group(), column + m.start()) for m in re.finditer(r"\S+", item.group())]
+    column = start + 1
+    for item in body.split(","):
+        words = [Token(m.group(), column + m.start()) for m in re.finditer(r"\S+", item)]
         if not words:
-            raise _fail(column, "expected an op before this comma, found nothing")
+            raise _fail(column, "expected an op here, found nothing")
         ops.append(_op(words))
+        column += len(item) + 1
     return ops, comment, ""
 
 
-def mesa_to_seed(text: str) -> tuple[str, list[Diagnostic], dict[int, list[tuple[int, int]]]]:
+def mesa_to_seed(text: str) -> tuple[str, list[Diagnostic], dict[int, Columns]]:
     """Our syntax for Mesa-syntax `text`, line for line; the problems found on the way;
     and per line, (our column, Mesa's column) of each op."""
     diagnostics: list[Diagnostic] = []
@@ -332,7 +332,7 @@ def mesa_to_seed(text: str) -> tuple[str, list[Diagnostic], dict[int, list[tuple
         lines.append(_Line(number, ops, comment, []))
         offset += words_needed(presence)
     out: list[str] = []
-    columns: dict[int, list[tuple[int, int]]] = {}
+    columns: dict[int, Columns] = {}
     for entry in lines:
         if isinstance(entry, str):
             out.append(entry)
@@ -342,7 +342,7 @@ def mesa_to_seed(text: str) -> tuple[str, list[Diagnostic], dict[int, list[tuple
         ordered = control + [op for op in entry.ops if op.field is not None]
         pieces, at, mapping = [], 1, []
         for op in ordered:
-            mapping.append((at, op.column))
+            mapping.append((at, op.text, op.column, op.tokens or []))
             pieces.append(op.text)
             at += len(op.text) + 2
         columns[entry.number] = mapping
@@ -364,10 +364,18 @@ def looks_like_mesa(text: str) -> bool:
     return MESA_MARKERS.search(text) is not None
 
 
-def mesa_column(mapping: list[tuple[int, int]], column: int) -> int:
-    """The column in Mesa's line of a column in our translation of it."""
-    found = 1
-    for ours, theirs in mapping:
+def mesa_column(mapping: Columns, column: int) -> int:
+    """The column in Mesa's line of a column in our translation of it: the same word of
+    the op when Mesa's text has it, else the op's first word."""
+    for ours, text, theirs, tokens in reversed(mapping):
         if ours <= column:
-            found = theirs
-    return found
+            at = column - ours
+            start = text.rfind(" ", 0, at + 1) + 1
+            end = text.find(" ", at)
+            word = text[start : end if end >= 0 else len(text)]
+            if start > 0:
+                for token in tokens[1:]:
+                    if token.text == word:
+                        return token.column
+            return theirs
+    return 1

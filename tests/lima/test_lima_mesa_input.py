@@ -99,6 +99,9 @@ def test_bad_mesa_text_gets_a_message_with_line_and_column():
     (problem,) = diagnostics
     assert (problem.line, problem.column) == (2, 14)
     assert "frob" in problem.message
+    # a problem our assembler finds in the rewritten op points at the same word of Mesa's
+    (problem,) = lima.assemble("@     0: load.v $0 0, mov.v0 $0 $99", "mesa")[1]
+    assert (problem.column, "'$99'" in problem.message) == (33, True)
 
 
 def test_auto_reads_seed_text_as_seed():
@@ -130,3 +133,23 @@ def test_the_editor_assembles_a_program_pasted_in_mesa_syntax():
     while (job := session.request()) is not None:
         session.accept(job.run())
     assert session.assembles and session.binary == data
+
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from spvinspect.codec.diagnostics import Severity  # noqa: E402
+
+MESA_ALPHABET = list("$^.,:#@()<>+-_ \nabcdeglmnoprstuvxyzw0123456789²٣") + [
+    "load.v ", "mul.v0 ", "mov.s1 ", "texld.b ", "bias1f0 ", "branch.lt ", "abs(", "<<3", "stop", "store.t ", "@ 12: ",
+]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(MESA_ALPHABET), max_size=40).map("".join), st.sampled_from(["mesa", "auto"]))
+def test_mesa_and_auto_never_raise_and_words_come_with_no_error(text, style):
+    words, diagnostics = lima.assemble(text, style)
+    errors = [d for d in diagnostics if d.severity is Severity.ERROR]
+    assert (words is None) == bool(errors)
+    assert all(d.line is not None and 1 <= d.line <= max(1, text.count("\n") + 1) for d in diagnostics)
+    assert all(d.column is not None and d.column >= 1 for d in diagnostics)
