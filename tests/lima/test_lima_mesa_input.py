@@ -153,3 +153,14 @@ def test_mesa_and_auto_never_raise_and_words_come_with_no_error(text, style):
     assert (words is None) == bool(errors)
     assert all(d.line is not None and 1 <= d.line <= max(1, text.count("\n") + 1) for d in diagnostics)
     assert all(d.column is not None and d.column >= 1 for d in diagnostics)
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_the_lexer_reads_mesa_mains_listing_with_offsets_without_an_error_token(name):
+    from pygments.token import Error
+
+    from spvinspect.lexers.lima import LimaLexer
+
+    text = (PROGRAMS / f"{name}.mesa-main.txt").read_text()
+    bad = [value for token, value in LimaLexer().get_tokens(text) if token in Error]
+    assert bad == []
