@@ -315,10 +315,13 @@ def assemble(text: str, style: str = "seed") -> tuple[list[int] | None, list[Dia
     if style != "auto":
         raise ValueError(f"no assembler style {style!r}; expected one of {', '.join(STYLES)}")
     seed = _assemble_seed(text)
+    mesa_like = looks_like_mesa(text)
+    if seed[0] is not None and not mesa_like:
+        return seed
     mesa = _assemble_mesa(text)
     if (seed[0] is None) != (mesa[0] is None):
         return seed if seed[0] is not None else mesa
-    return mesa if looks_like_mesa(text) else seed
+    return mesa if mesa_like else seed
 
 
 def _assemble_seed(text: str) -> tuple[list[int] | None, list[Diagnostic]]:
