@@ -83,6 +83,11 @@ def _alu(head: Token, unit: str, name: str, suffixes: list[str], operands: list[
         outmod = _OUTMODS[suffix]
     field = _UNITS[unit]
     texts = [t.text for t in operands]
+    if field == "combine" and name == "mul" and not suffixes:
+        if len(texts) != 3:
+            raise head.fail(f"mul.s2 takes a destination, a scalar and a vector source, found {len(texts)} operands")
+        dest, extra = _dest_mask(texts[0])
+        return _Op(f"mul.s2 {dest} {texts[1]} {texts[2]}{extra}", 7, head.column)
     shift = None
     for i, text in enumerate(texts):
         for suffix, value in _SHIFT_OPS.items():
@@ -106,7 +111,7 @@ def _alu(head: Token, unit: str, name: str, suffixes: list[str], operands: list[
         # Mesa prints one source of an op it cannot name; ours writes two.
         args.append("$0" if field.startswith("vec4") else "$0.x")
     if field == "combine":
-        return _combine(head, name, outmod, texts[0] if dest_given else None, args, operands)
+        return _combine(head, name, outmod, texts[0] if dest_given else None, args)
     if dest_given:
         dest, extra = _dest_mask(texts[0])
     elif field == "vec4_mul":
@@ -120,14 +125,12 @@ def _alu(head: Token, unit: str, name: str, suffixes: list[str], operands: list[
     return _Op(f"{op_text}{outmod}.{unit} {dest} {' '.join(args)}{extra}", _FIELD_OF[field], head.column)
 
 
-def _combine(head: Token, name: str, outmod: str, dest: str | None, args: list[str], operands: list[Token]) -> _Op:
+def _combine(head: Token, name: str, outmod: str, dest: str | None, args: list[str]) -> _Op:
+    """A scalar destination `$N.c`, or a vector one (`$N`, `$N.xy`): Mesa prints a vector
+    destination of one component as a scalar one, and its compiler writes only scalar ones."""
     if dest is None:
         raise head.fail(f"{head.text} needs a destination")
-    scalar_dest = re.fullmatch(r"\$[0-9]+\.[xyzw]", dest) is not None
-    if name == "mul" and len(args) == 2 and not scalar_dest or (name == "mul" and "." not in args[-1].lstrip("-")):
-        dest, extra = _dest_mask(dest)
-        return _Op(f"mul.s2 {dest} {' '.join(args)}{extra}", 7, head.column)
-    if scalar_dest:
+    if re.fullmatch(r"\$[0-9]+\.[xyzw]", dest):
         return _Op(f"{name}{outmod}.s2 {dest} {' '.join(args)}", 7, head.column)
     dest, extra = _dest_mask(dest)
     return _Op(f"{name}_vec.s2 {dest} {' '.join(args)}{extra}", 7, head.column)
@@ -203,16 +206,39 @@ def _sampler(head: Token, operands: list[Token]) -> _Op:
     return _Op(text, 1, head.column)
 
 
+_NEGATIVE_PART = re.compile(r"-([0-9]+)\.(xy|zw|[xyzw])((?:\+.*)?)")
+
+
+def _index(text: str) -> str:
+    """A uniform/temporary index as Mesa prints it -> ours. They differ below zero: Mesa
+    divides rounding toward zero and takes the low bits for the component (index -9 is
+    `-2.w`), we round down (-9 is `-3.w`), so Mesa's `-N.c` is 4(-N - 1) + c unless c is x.
+    (Mesa's `0.w` may also be index -1; it reads as 3.)"""
+    match = _NEGATIVE_PART.fullmatch(text)
+    if not match:
+        return text
+    number, part, rest = -int(match.group(1)), match.group(2), match.group(3)
+    size = 2 if len(part) == 2 else 4
+    low = ("xy", "zw").index(part) if size == 2 else "xyzw".index(part)
+    index = size * (number - 1) + low if low else size * number
+    floor, low = divmod(index, size)
+    name = ("xy", "zw")[low] if size == 2 else "xyzw"[low]
+    return f"{floor}.{name}{rest}"
+
+
 def _uniform(head: Token, suffixes: list[str], operands: list[Token]) -> _Op:
+    if len(suffixes) == 2 and not suffixes[0]:
+        suffixes = suffixes[1:]  # Mesa prints a source it has no letter for as `load..uN`
     unit = suffixes[0] if len(suffixes) == 1 else ""
     if len(operands) != 1:
         raise head.fail(f"{head.text} takes an index, found {len(operands)} operands")
+    index = _index(operands[0].text)
     if unit in ("u", "t"):
-        return _Op(f"load.{unit} {operands[0].text}", 2, head.column)
+        return _Op(f"load.{unit} {index}", 2, head.column)
     match = re.fullmatch(r"u([0-3])", unit)
     if not match:
         raise head.fail(f"expected load.u, load.t or load.v, found {head.text!r}")
-    return _Op(f"load.u {operands[0].text} {{source={match.group(1)}}}", 2, head.column)
+    return _Op(f"load.u {index} {{source={match.group(1)}}}", 2, head.column)
 
 
 def _branch(head: Token, suffixes: list[str], operands: list[Token]) -> _Op:
@@ -260,7 +286,13 @@ def _translated(tokens: list[Token]) -> _Op:
             raise head.fail(f"store.t takes an index and a source, found {len(operands)} operands")
         # Mesa's compiler fills the offset register of a store without offset with ones.
         no_offset = "" if "+" in operands[0].text else " {offset_reg=0x3f}"
-        return _Op(" ".join(t.text for t in tokens) + no_offset, 8, head.column)
+        index, source = _index(operands[0].text), operands[1].text
+        one = re.fullmatch(r"(-?[0-9]+)\.([xyzw])((?:\+.*)?)", index)
+        if one and "." not in source:
+            # alignment 3: Mesa prints its index as a scalar one, its source as a register
+            number = 4 * int(one.group(1)) + "xyzw".index(one.group(2))
+            return _Op(f"store.t {number}{one.group(3)} {source} {{alignment=3}}{no_offset}", 8, head.column)
+        return _Op(f"store.t {index} {source}{no_offset}", 8, head.column)
     if name == "branch":
         return _branch(head, suffixes, operands)
     if name == "atan_pt2" and suffixes == ["s2"]:
@@ -284,23 +316,31 @@ Columns = list[tuple[int, str, int, list[Token]]]
 
 
 def _read_line(number: int, text: str) -> tuple[list[_Op] | None, str, str]:
-    """The ops of one Mesa line, its comment, and any passed-through text (labels)."""
+    """The ops of one Mesa line, its comment, and any passed-through text (labels).
+
+    An instruction without fields is what Mesa prints for it: nothing (after its `@ N: `,
+    or `nop`), or `, sync` / `, stop` with nothing before the first comma. A blank line
+    without an offset is only blank."""
     code, hash_, comment = text.partition("#")
     comment = hash_ + comment
     match = _OFFSET.match(code)
     start = match.end() if match else 0
     body = code[start:]
     if not body.strip():
-        return [], comment, ""
+        return ([_Op("nop", None, start + 1)] if match else []), comment, ""
     if body.strip().endswith(":") and len(body.split()) == 1:
         return None, comment, body.strip()
+    if body.strip() == "nop":
+        return [_Op("nop", None, start + 1 + body.index("n"))], comment, ""
     ops = []
     column = start + 1
-    for item in body.split(","):
+    items = body.split(",")
+    for i, item in enumerate(items):
         words = [Token(m.group(), column + m.start()) for m in re.finditer(r"\S+", item)]
-        if not words:
+        if words:
+            ops.append(_op(words))
+        elif i > 0 or len(items) == 1:
             raise _fail(column, "expected an op here, found nothing")
-        ops.append(_op(words))
         column += len(item) + 1
     return ops, comment, ""
 
@@ -337,9 +377,9 @@ def mesa_to_seed(text: str) -> tuple[str, list[Diagnostic], dict[int, Columns]]:
         if isinstance(entry, str):
             out.append(entry)
             continue
-        control = [op for op in entry.ops if op.field is None]
+        control = [op for op in entry.ops if op.field is None and op.text != "nop"]
         control.sort(key=lambda op: op.text != "stop")
-        ordered = control + [op for op in entry.ops if op.field is not None]
+        ordered = control + [op for op in entry.ops if op.field is not None] or entry.ops
         pieces, at, mapping = [], 1, []
         for op in ordered:
             mapping.append((at, op.text, op.column, op.tokens or []))
