@@ -59,7 +59,7 @@ def run_dis(args: argparse.Namespace) -> int:
         return 1
     with few_collections():
         program = lima.decode(data)
-        lines = lima.listing_lines(program, args.style, args.offsets)
+        lines = lima.listing_lines(program, args.style, getattr(args, "offsets", False))
     if lines:
         print("\n".join(lines))
     return report(args.file, program.diagnostics)
