@@ -54,6 +54,7 @@ class SaveChoice(ModalScreen[str | None]):
     DEFAULT_CSS = """
     SaveChoice { align: center middle; }
     SaveChoice > Vertical { width: 80; height: auto; border: thick $warning; background: $surface; padding: 1 2; }
+    SaveChoice Label { width: 100%; }
     SaveChoice Horizontal { height: auto; margin-top: 1; }
     SaveChoice Button { margin-right: 2; }
     """

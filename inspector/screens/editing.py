@@ -113,6 +113,11 @@ class EditingScreen(Screen):
         self._editor_messages: EditorMessages | None = None
         self._shown_text = None
         """How the editor shows the session's text (`inspector.editing.shown_text`)."""
+        self._container_shown: bytes | None = None
+        """The MBS file whose container the Lima editor's top comments describe."""
+        self._saved_text: str | None = None
+        """The text as saved, until the editor's comment refresh after a save reaches the
+        session (which then counts as saved)."""
 
     def on_mount(self) -> None:
         """Remember the opened file as it is on disk, and watch it for changes."""
@@ -272,6 +277,10 @@ class EditingScreen(Screen):
         if session is None:
             return
         generation = session.replace_lines(message.start, message.end, self._shown_text.from_editor(message.lines))
+        if self._saved_text is not None:
+            if session.text == self._saved_text:
+                session.mark_saved()
+            self._saved_text = None
         # From the key that made the edit (the app notes when each input event came).
         now = time.monotonic()
         key = getattr(self.app, "last_input", 0.0)
@@ -525,7 +534,29 @@ class EditingScreen(Screen):
         if self.saved_file is None:
             self.saved_file = file
         self.notify(f"Saved {written}", timeout=3)
+        if self.lima_editing:
+            self._refresh_container_comments(written)
         self._show_messages()
+
+    def _refresh_container_comments(self, written: Path) -> None:
+        """After a save into an MBS container, the editor's top comments show its sizes."""
+        from spvinspect.editing.container_comments import refreshed_comments
+
+        session, editor = self.edit_session, self.editor
+        try:
+            saved = written.read_bytes()
+        except OSError:
+            return
+        shown = self._container_shown if self._container_shown is not None else session.original
+        refresh = refreshed_comments(session.lines, shown, saved)
+        self._container_shown = saved
+        if refresh is None or editor is None:
+            return
+        count, comments = refresh
+        lines = list(session.lines)
+        lines[:count] = comments
+        self._saved_text = "\n".join(lines) if not session.modified else None
+        editor.replace("\n".join(comments), (0, 0), (count - 1, len(session.lines[count - 1])), maintain_selection_offset=True)
 
     def _answered(self, choice: str | None, path: Path | None) -> None:
         """Act on the answer to "overwrite / save elsewhere / cancel"."""

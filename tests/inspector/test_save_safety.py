@@ -259,3 +259,27 @@ async def test_a_string_that_is_not_utf8_goes_through_the_editor_byte_for_byte(t
         assert b"ex\xffmple.frag\0" in saved and saved == app.screen.edit_session.binary != data
         await type_save_as(pilot, tmp_path / "module.spvasm")
         assert b'"ex\xffmple.frag"' in (tmp_path / "module.spvasm").read_bytes()
+
+
+# -- 15. the editor after a save that changed an MBS's length ----------------------------------
+
+
+async def test_after_a_save_that_grows_an_mbs_the_editor_shows_its_new_sizes(tmp_path):
+    words, _ = lima.assemble("mov.v0 $0 $1\nstop, mov.v0 $1 $0")
+    code = struct.pack(f"<{len(words)}I", *words)
+    path = tmp_path / "shader.mbs"
+    path.write_bytes(chunk(b"MBS1", chunk(b"CFRA", struct.pack("<I", 7) + chunk(b"DBIN", code))))
+    app = InspectorApp(LimaDocument(path.read_bytes(), str(path)))
+    async with app.run_test(size=(120, 40)) as pilot:
+        editor = await open_editor(pilot, r"^mov\.v0 \$0 \$1$")
+        editor.insert("\nmov.v0 $2 $0")
+        await settled(pilot)
+        await pilot.press("ctrl+s")
+        await settled(pilot)
+        size = len(path.read_bytes()) - 8
+        assert editor.document.get_line(0) == f"# MBS1 at byte 0x0, {size} bytes"
+        assert app.screen.edit_session.lines[0] == editor.document.get_line(0)
+        assert not app.screen.unsaved
+        await pilot.press("ctrl+s")  # saving again writes the same bytes
+        await settled(pilot)
+        assert len(path.read_bytes()) - 8 == size
