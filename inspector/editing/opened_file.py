@@ -107,10 +107,11 @@ class FileStamp:
 class SavedFile:
     """The file an editing session was opened from, and how saving over it goes."""
 
-    def __init__(self, path: str | os.PathLike[str], stamp: FileStamp | None = None) -> None:
+    def __init__(self, path: str | os.PathLike[str], stamp: FileStamp | None = None, *, new: bool = False) -> None:
         self.path = Path(path)
-        self.stamp = stamp if stamp is not None else FileStamp.of(self.path)
-        """The file as opened or last saved (None: it did not exist)."""
+        self.stamp = None if new else stamp if stamp is not None else FileStamp.of(self.path)
+        """The file as opened or last saved (None: it did not exist, or `new`: a module
+        not opened from a file, whose first save must not replace one unasked)."""
         self.backed_up = False
         """True once the original has been kept as FILE.bak."""
         self._seen: tuple[int, int] | None = None
@@ -160,6 +161,11 @@ class SavedFile:
         what it replaces is kept as FILE.bak."""
         target = Path(path) if path is not None else self.path
         own = same_path(target, self.path)
+        if own and self.stamp is None and os.path.isfile(target) and not overwrite:
+            raise WouldReplace(
+                f"{target} exists; not saved ({KEPT})",
+                f"{target} exists. Replace it with the edit (its bytes go to {target.name}.bak)?",
+            )
         if own:
             foreign = self.changed_on_disk()
             if foreign and not overwrite:

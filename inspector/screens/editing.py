@@ -519,7 +519,7 @@ class EditingScreen(Screen):
         from spvinspect.editing.saving import NeedsAnswer, SavedFile, SaveError, describe_failure
 
         session = self.edit_session
-        file = self.saved_file or SavedFile(path)
+        file = self.saved_file or SavedFile(path, new=True)
         try:
             written = self._write(session, file, path, overwrite)
         except NeedsAnswer as ask:

@@ -283,3 +283,16 @@ async def test_after_a_save_that_grows_an_mbs_the_editor_shows_its_new_sizes(tmp
         await pilot.press("ctrl+s")  # saving again writes the same bytes
         await settled(pilot)
         assert len(path.read_bytes()) - 8 == size
+
+
+async def test_a_module_not_opened_from_a_file_asks_before_its_first_save_replaces_one(tmp_path, example_bytes):
+    other_path = tmp_path / "other.spv"
+    other_path.write_bytes(another_module())
+    app = InspectorApp(Document(example_bytes, tmp_path / "never-written.spv"))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await edit_a_float(pilot)
+        await type_save_as(pilot, other_path)
+        assert isinstance(app.screen, SaveChoice) and "exists" in app.screen.question
+        await pilot.press("c")
+        await pilot.pause()
+        assert other_path.read_bytes() == another_module()
