@@ -72,11 +72,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--count", type=int, default=100, help="inputs (default 100)")
     parser.add_argument("--keys", type=int, default=100, help="keys per input (default 100)")
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--timeout", type=float, default=120.0, help="seconds one input's keys may take")
+    parser.add_argument("--timeout", type=float, default=5.0,
+                        help="seconds a key may take on average before the input counts as hung (default 5)")
     parser.add_argument("--corpus", type=Path, default=os.environ.get("SPVINSPECT_CORPUS"))
     parser.add_argument("--out", type=Path, default=None, help="folder for the inputs of findings")
     args = parser.parse_args(argv)
-    figures = run(args.count, args.keys, args.seed, args.timeout, args.corpus, args.out,
+    figures = run(args.count, args.keys, args.seed, 30 + args.timeout * args.keys, args.corpus, args.out,
                   progress=lambda line: print(line, flush=True))
     print(json.dumps(figures, indent=1))
     return 1 if figures["findings"] else 0
