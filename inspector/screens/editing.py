@@ -414,7 +414,8 @@ class EditingScreen(Screen):
         panel.set_class(not document.located_diagnostics, "-empty")
         editor = self.editor
         line = editor.first_line + editor.cursor_location[0] if editor is not None else 0
-        index = self.edit_session.instruction_of_line(line) or 0
+        session = self.edit_session
+        index = (session.instruction_of_line(line) if session is not None else self.selected) or 0
         if document.instructions:
             self.select(min(index, len(document.instructions) - 1))
 
@@ -629,8 +630,8 @@ class EditingScreen(Screen):
             listing.display = True
             listing.focus()
             let_in((self, "editor"))
-        self.edit_session = None
         self.show_edited_document(document)
+        self.edit_session = None
         self.mark_changed_words(ChangedWords())
         self.saved_file = SavedFile.opened(self.saved_file.path, document.data)
         if not self.lima_editing:

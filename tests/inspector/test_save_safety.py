@@ -10,6 +10,8 @@ import struct
 import time
 from pathlib import Path
 
+import pytest
+
 from textual.widgets import Input
 
 from spvinspect import lima
@@ -296,3 +298,21 @@ async def test_a_module_not_opened_from_a_file_asks_before_its_first_save_replac
         await pilot.press("c")
         await pilot.pause()
         assert other_path.read_bytes() == another_module()
+
+
+@pytest.mark.parametrize("edited_first", [False, True])
+async def test_ctrl_r_reloads_a_lima_program_changed_on_disk(tmp_path, edited_first):
+    words, _ = lima.assemble("mov.v0 $0 $1\nstop, mov.v0 $1 $0")
+    path = tmp_path / "shader.bin"
+    path.write_bytes(struct.pack(f"<{len(words)}I", *words))
+    app = InspectorApp(LimaDocument(path.read_bytes(), str(path)))
+    three, _ = lima.assemble("mov.v0 $0 $1\nmov.v0 $2 $0\nstop, mov.v0 $1 $0")
+    async with app.run_test(size=(120, 40)) as pilot:
+        if edited_first:
+            await open_editor(pilot)
+            await pilot.press("escape")
+        path.write_bytes(struct.pack(f"<{len(three)}I", *three))
+        await wait_for(pilot, lambda: any("ctrl+r reloads" in n for n in notices(app)), "the notice")
+        await pilot.press("ctrl+r")
+        await wait_for(pilot, lambda: len(app.screen.document.instructions) == 3, "the reload")
+        assert app.return_code is None and app.screen.edit_session is None
