@@ -621,6 +621,8 @@ class EditingScreen(Screen):
             if thread is not None:
                 thread.stop()
         self._jobs = self._validator = None
+        self._validating = False
+        self._container_shown = None
         editor = self._editor
         if editor is not None:
             editor.remove()
