@@ -9,7 +9,7 @@ import math
 
 import numpy as np
 
-from spvinspect.codec.interp.types import FLOAT_DTYPES, UNDEF, Type, mask, to_signed
+from spvinspect.codec.interp.types import FLOAT_DTYPES, UNDEF, Type, mask, to_signed, undef
 
 DIM_1D, DIM_2D, DIM_3D, DIM_CUBE, DIM_RECT, DIM_BUFFER, DIM_SUBPASS = 0, 1, 2, 3, 4, 5, 6
 
@@ -128,12 +128,12 @@ def _wrap(i, n, address):
     return np.clip(i, 0, n - 1)
 
 
-def _sample_level(tex: Texture, level: int, coord, sampler: Sampler, layer: int):
+def _sample_level(tex: Texture, level: int, coord, sampler: Sampler, layer: int, offset=(0, 0, 0)):
     lv = tex.levels[min(max(level, 0), len(tex.levels) - 1)]
     d, h, w, _ = lv.shape
-    u = float(coord[0])
-    v = float(coord[1]) if len(coord) > 1 and tex.dim != DIM_1D else 0.5
-    zc = float(coord[2]) if tex.dim == DIM_3D else None
+    u = float(coord[0]) + offset[0] / w
+    v = (float(coord[1]) if len(coord) > 1 and tex.dim != DIM_1D else 0.5) + offset[1] / h
+    zc = float(coord[2]) + offset[2] / d if tex.dim == DIM_3D else None
     if sampler.filter == "nearest":
         x = _wrap(math.floor(u * w), w, sampler.address)
         y = _wrap(math.floor(v * h), h, sampler.address)
@@ -172,7 +172,7 @@ def _cube(coord):
     return face, ((sc / ma + 1) / 2, (tc / ma + 1) / 2)
 
 
-def sample(tex: Texture, sampler: Sampler, coord, lod: float):
+def sample(tex: Texture, sampler: Sampler, coord, lod: float, offset=(0, 0, 0)):
     """RGBA at `coord` (normalised; arrays' last component is the layer) at `lod`."""
     coord = tuple(coord) if isinstance(coord, tuple) else (coord,)
     layer = 0
@@ -188,10 +188,10 @@ def sample(tex: Texture, sampler: Sampler, coord, lod: float):
     lod = min(max(lod, 0.0), levels - 1) if not math.isnan(lod) else 0.0
     if sampler.mipmap == "nearest" or lod == int(lod):
         level = int(math.floor(lod + 0.5)) if sampler.mipmap == "nearest" else int(lod)
-        return _sample_level(tex, level, coord, sampler, layer)
+        return _sample_level(tex, level, coord, sampler, layer, offset)
     l0 = int(math.floor(lod))
     a = np.float32(lod - l0)
-    return (_sample_level(tex, l0, coord, sampler, layer) * (1 - a) + _sample_level(tex, l0 + 1, coord, sampler, layer) * a).astype(np.float32)
+    return (_sample_level(tex, l0, coord, sampler, layer, offset) * (1 - a) + _sample_level(tex, l0 + 1, coord, sampler, layer, offset) * a).astype(np.float32)
 
 
 def lod_from_gradients(tex: Texture, dx, dy) -> float:
@@ -204,6 +204,51 @@ def lod_from_gradients(tex: Texture, dx, dy) -> float:
     ly = math.sqrt(sum((float(dy[i]) * sizes[i]) ** 2 for i in range(min(n, len(dy)))))
     rho = max(lx, ly)
     return math.log2(rho) if rho > 0 else -math.inf
+
+
+class TexelRef(list):
+    """A texel's first component seen as memory, for atomics on images: writes go
+    through to the texture."""
+
+    def __init__(self, tex: Texture, where, t: Type) -> None:
+        lv, z, y, x = where
+        self.tex, self.where, self.t = tex, where, t
+        v = lv[z, y, x, 0]
+        super().__init__([FLOAT_DTYPES[t.width](v) if t.kind == "float" else int(v) & mask(t.width)])
+
+    def __setitem__(self, i, value) -> None:
+        super().__setitem__(i, value)
+        lv, z, y, x = self.where
+        lv[z, y, x, 0] = to_signed(value, self.t.width) if self.t.kind == "int" and self.t.signed else value
+        self.tex.written = True
+
+
+def _offset(ops):
+    for name in ("ConstOffset", "Offset"):
+        if name in ops:
+            v = ops[name][0]
+            v = v if isinstance(v, tuple) else (v,)
+            return tuple(to_signed(int(c), 32) for c in v) + (0,) * (3 - len(v))
+    return (0, 0, 0)
+
+
+def gather(tex: Texture, sampler: Sampler, coord, comp: int, offset, dref=None):
+    """The four texels bilinear filtering would read, component `comp` of each, in
+    the order (i0,j1) (i1,j1) (i1,j0) (i0,j0)."""
+    coord = coord if isinstance(coord, tuple) else (coord,)
+    layer = int(np.clip(round(float(coord[2])), 0, tex.levels[0].shape[0] - 1)) if tex.arrayed and len(coord) > 2 else 0
+    lv = tex.levels[0]
+    d, h, w, _ = lv.shape
+    fx = float(coord[0]) * w - 0.5 + offset[0]
+    fy = float(coord[1]) * h - 0.5 + offset[1]
+    x0, y0 = math.floor(fx), math.floor(fy)
+    xs = [_wrap(x0, w, sampler.address), _wrap(x0 + 1, w, sampler.address)]
+    ys = [_wrap(y0, h, sampler.address), _wrap(y0 + 1, h, sampler.address)]
+    picks = [(xs[0], ys[1]), (xs[1], ys[1]), (xs[1], ys[0]), (xs[0], ys[0])]
+    vals = [lv[layer, y, x, comp] for x, y in picks]
+    if dref is not None:
+        vals = [np.float32(1.0 if np.float32(dref) <= v else 0.0) for v in vals]
+    return vals
 
 
 # -- the instructions -----------------------------------------------------------------------
@@ -271,7 +316,20 @@ def execute(inv, ins) -> None:
         inv.set(ins, tex if tex is not None else UNDEF)
         return
     if op == "OpImageTexelPointer":
-        raise Unsupported(ins, "atomics on image texels")
+        tex = inv.value(a[0])
+        tex = tex.cell.value if hasattr(tex, "cell") and isinstance(tex.cell.value, Texture) else inv.load(tex) if hasattr(tex, "cell") else tex
+        found = _texel_index(tex, inv.value(a[1]), 0) if isinstance(tex, Texture) else None
+        from spvinspect.codec.interp.memory import Cell, Pointer
+
+        pointee = inv.shader.types[ins.type_id].elem
+        if found is None:
+            inv.note("OpImageTexelPointer out of bounds")
+            inv.set(ins, UNDEF)
+            return
+        cell = Cell(None, pointee, "texel", "Image", 0)
+        cell.value = TexelRef(tex, found, pointee)
+        inv.set(ins, Pointer(cell, (0,), pointee))
+        return
     tex, smp = _split(inv.value(a[0]))
     if tex is None:
         inv.note(f"{op} on an undefined image")
@@ -292,16 +350,22 @@ def execute(inv, ins) -> None:
     if op == "OpImageQuerySamples":
         inv.set(ins, 1)
         return
-    if op in ("OpImageFetch", "OpImageRead"):
+    if op in ("OpImageFetch", "OpImageRead", "OpImageSparseFetch", "OpImageSparseRead"):
         ops = image_operands(inv, a[2:])
         level = ops.get("Lod", [0])[0]
-        found = _texel_index(tex, inv.value(a[1]), level if level is not UNDEF else 0)
+        c = inv.value(a[1])
+        off = _offset(ops)
+        if isinstance(c, tuple) and UNDEF not in c:
+            c = tuple((int(v) + off[i]) & mask(32) if i < 3 else v for i, v in enumerate(c))
+        found = None if c is UNDEF or (isinstance(c, tuple) and UNDEF in c) else _texel_index(tex, c, level if level is not UNDEF else 0)
+        texel_type = rt.members[1] if "Sparse" in op else rt
         if found is None:
             inv.note(f"{op} out of bounds: zero")
-            inv.set(ins, _result(rt, [0, 0, 0, 0]))
-            return
-        lv, z, y, x = found
-        inv.set(ins, _result(rt, lv[z, y, x]))
+            out = _result(texel_type, [0, 0, 0, 0])
+        else:
+            lv, z, y, x = found
+            out = _result(texel_type, lv[z, y, x])
+        inv.set(ins, (0, out) if "Sparse" in op else out)
         return
     if op == "OpImageWrite":
         found = _texel_index(tex, inv.value(a[1]), 0)
@@ -329,10 +393,13 @@ def execute(inv, ins) -> None:
     ops = image_operands(inv, rest)
     if "Proj" in op:
         c = coord
-        q = float(c[-1])
-        coord = tuple(np.float32(float(x) / q) for x in c[:-1])
-    if "Offset" in ops or "ConstOffset" in ops or "ConstOffsets" in ops or "Offsets" in ops:
-        raise Unsupported(ins, "texel offsets")
+        q = c[-1]
+        coord = tuple(np.float32(x / q) for x in c[:-1])
+    offset = _offset(ops)
+    if not all(math.isfinite(float(c)) for c in (coord if isinstance(coord, tuple) else (coord,))):
+        inv.note(f"{op} at a NaN or infinite coordinate: undefined")
+        inv.set(ins, undef(rt))
+        return
     if op == "OpImageQueryLod":
         if not inv.block_on("coarse", ins, coord):
             return
@@ -343,7 +410,9 @@ def execute(inv, ins) -> None:
         inv.set(ins, (np.float32(clamped), np.float32(raw if raw != -math.inf else -1e30)))
         return
     if "Gather" in op:
-        raise Unsupported(ins, "gather")
+        comp = 0 if "Dref" in op else inv.value(a[2])
+        inv.set(ins, _result(rt, gather(tex, smp or Sampler(), coord, comp, offset, dref if "Dref" in op else None)))
+        return
     if "ImplicitLod" in op:
         if not inv.block_on("coarse", ins, coord):
             return
@@ -356,9 +425,12 @@ def execute(inv, ins) -> None:
         lod = float(ops.get("Lod", [0])[0])
     if "MinLod" in ops:
         lod = max(lod, float(ops["MinLod"][0]))
-    rgba = sample(tex, smp or Sampler(), coord, lod)
+    if math.isnan(lod):
+        lod = 0.0
+    rgba = sample(tex, smp or Sampler(), coord, lod, offset)
     if dref is not None:
-        ref = np.float32(coord[-1] if "Proj" in op else dref)
-        inv.set(ins, np.float32(1.0 if ref <= rgba[0] else 0.0))
-        return
-    inv.set(ins, _result(rt, rgba))
+        ref = np.float32(dref)
+        out = np.float32(1.0 if ref <= rgba[0] else 0.0)
+    else:
+        out = _result(rt.members[1] if "Sparse" in op else rt, rgba)
+    inv.set(ins, (0, out) if "Sparse" in op else out)

@@ -501,7 +501,8 @@ HANDLERS = {
     "OpDPdxCoarse": _derivative, "OpDPdyCoarse": _derivative, "OpFwidthCoarse": _derivative,
     "OpExtInst": _ext_inst, "OpEmitVertex": _emit, "OpEndPrimitive": _emit,
     "OpEmitStreamVertex": _emit, "OpEndStreamPrimitive": _emit, "OpBeginInvocationInterlockEXT": _nop,
-    "OpEndInvocationInterlockEXT": _nop,
+    "OpEndInvocationInterlockEXT": _nop, "OpSetMeshOutputsEXT": _nop, "OpEmitMeshTasksEXT": _return,
+    "OpImageSparseTexelsResident": lambda inv, ins: inv.set(ins, True), "OpAssumeTrueKHR": _nop,
 }
 for _name in ATOMIC_RMW:
     HANDLERS[_name] = _atomic
@@ -512,5 +513,8 @@ for _name in ("OpSampledImage", "OpImage", "OpImageSampleImplicitLod", "OpImageS
               "OpImageSampleDrefImplicitLod", "OpImageSampleDrefExplicitLod", "OpImageSampleProjImplicitLod",
               "OpImageSampleProjExplicitLod", "OpImageFetch", "OpImageGather", "OpImageDrefGather",
               "OpImageRead", "OpImageWrite", "OpImageQuerySize", "OpImageQuerySizeLod", "OpImageQueryLevels",
-              "OpImageQueryLod", "OpImageQuerySamples", "OpImageTexelPointer"):
+              "OpImageQueryLod", "OpImageQuerySamples", "OpImageTexelPointer", "OpImageSampleProjDrefImplicitLod",
+              "OpImageSampleProjDrefExplicitLod", "OpImageSparseSampleImplicitLod", "OpImageSparseSampleExplicitLod",
+              "OpImageSparseFetch", "OpImageSparseRead", "OpImageSparseGather", "OpImageSparseDrefGather",
+              "OpImageSparseSampleDrefImplicitLod", "OpImageSparseSampleDrefExplicitLod"):
     HANDLERS[_name] = _image

@@ -297,6 +297,8 @@ def _dot(rt, vals, tys):
 
 def _vts(rt, vals, tys):
     s = vals[1]
+    if not isinstance(vals[0], tuple):
+        return (UNDEF,) * rt.count
     return tuple(UNDEF if x is UNDEF or s is UNDEF else x * s for x in vals[0])
 
 
