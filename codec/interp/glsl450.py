@@ -104,10 +104,9 @@ def _determinant(m):
 
 def _inverse(m):
     a = np.array([[float(c) for c in col] for col in m], dtype=np.float64).T
-    try:
-        inv = np.linalg.inv(a)
-    except np.linalg.LinAlgError:
-        inv = np.full(a.shape, np.nan)
+    if np.linalg.det(a) == 0:
+        return tuple((UNDEF,) * a.shape[0] for _ in range(a.shape[1]))  # singular: undefined
+    inv = np.linalg.inv(a)
     return tuple(tuple(np.float32(inv[r, c]) for r in range(a.shape[0])) for c in range(a.shape[1]))
 
 

@@ -217,3 +217,19 @@ def run_entry(data: bytes, entry: str | None = None, inputs: dict | None = None,
     group = Group(shader, shader.entry_point(entry), inputs, launch)
     group.run(limit)
     return group.result()
+
+
+def run_grid(shader: Shader, entry: EntryPoint, inputs: dict, size: tuple[int, int], limit: int = STEP_LIMIT) -> dict:
+    """A fragment shader over a W x H grid, quad by quad: each pixel's outputs (None for
+    a killed fragment), rows from the top."""
+    w, h = size
+    pixels: list = [None] * (w * h)
+    for qy in range(0, h, 2):
+        for qx in range(0, w, 2):
+            group = Group(shader, entry, inputs, Launch(fragment=(qx, qy)))
+            group.run(limit)
+            for i, inv in enumerate(group.invocations):
+                x, y = qx + i % 2, qy + i // 2
+                if x < w and y < h and inv.status == DONE and not inv.helper:
+                    pixels[y * w + x] = outputs_json(shader, group.lane_cells[i])
+    return {"width": w, "height": h, "pixels": pixels}
