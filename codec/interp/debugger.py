@@ -57,12 +57,13 @@ class Debugger:
                 if inv.status == RUNNING:
                     rec = inv.step()
                     if inv.status != BLOCKED:
+                        self.group.advance(skip=inv)
                         if rec is not None:
                             self.history.append(rec)
                         return rec
-                for other in self.group.invocations:
-                    if other is not inv and other.status == RUNNING:
-                        self.group.steps += other.run(STEP_LIMIT)
+                # Blocked: the others run up to the same point, then the group answers.
+                while self.group.steps < STEP_LIMIT and self.group.advance(skip=inv):
+                    pass
                 if not self.group.resolve():
                     return None
         return None

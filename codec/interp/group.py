@@ -132,13 +132,21 @@ class Group:
         """Run every invocation to its end (or until one stops, or `limit` steps)."""
         with np.errstate(all="ignore"):
             while not self.finished and self.steps < limit:
-                for inv in self.invocations:
-                    if inv.status == RUNNING:
-                        self.steps += inv.run(limit - self.steps)
-                        if inv.status == STOPPED:
-                            return
-                if not self.resolve():
-                    break
+                if not self.advance():
+                    if not self.resolve():
+                        break
+
+    def advance(self, skip: Invocation | None = None) -> bool:
+        """One step of every running invocation but `skip`, in lockstep as a GPU wave
+        steps (so two invocations racing on memory both load before either stores);
+        False when none was running."""
+        ran = False
+        for inv in self.invocations:
+            if inv.status == RUNNING and inv is not skip:
+                inv.step()
+                self.steps += 1
+                ran = True
+        return ran
 
     def resolve(self) -> bool:
         """Answer the blocked invocations; False when none was blocked."""
