@@ -74,7 +74,8 @@ def _round_half_away(x):
 
 
 def _fclamp(rt, x, lo, hi):
-    return min(max(x, lo), hi)
+    # NaN in: undefined by GLSL; max then min that drop a NaN operand, as Mesa does.
+    return _nmin(rt, _nmax(rt, x, lo), hi)
 
 
 def _smoothstep(rt, e0, e1, x):

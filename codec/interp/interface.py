@@ -7,7 +7,7 @@ import numpy as np
 
 from spvinspect.codec.interp.memory import Cell
 from spvinspect.codec.interp.shader import EntryPoint, Shader, Variable
-from spvinspect.codec.interp.types import Type, from_json, to_json, undef, zero
+from spvinspect.codec.interp.types import Type, from_json, to_json, undef
 
 SHARED_STORAGE = {"Uniform", "UniformConstant", "StorageBuffer", "PushConstant", "Workgroup",
                   "PhysicalStorageBuffer", "TaskPayloadWorkgroupEXT", "ShaderRecordBufferKHR"}
@@ -110,10 +110,8 @@ def lane_cells(shader: Shader, entry: EntryPoint, inputs: dict, lane: dict) -> d
                 value = _fill_block_builtins(shader, t, value, lane)
         elif var.initializer is not None:
             value = shader.constants.get(var.initializer, undef(t))
-        elif var.storage == "Output":
-            value = undef(t)
         else:
-            value = zero(t) if var.storage == "Private" and False else undef(t)
+            value = undef(t)  # Output and Private variables start undefined
         cells[var.id] = Cell(value, t, name, var.storage, var.id)
     return cells
 

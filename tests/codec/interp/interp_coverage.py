@@ -1,5 +1,5 @@
 """Counts the entry points of the corpus that run to completion with default inputs,
-and what stops the others: `python tests/codec/interp/coverage.py CORPUS_DIR...`."""
+and what stops the others: `python tests/codec/interp/interp_coverage.py CORPUS_DIR...`."""
 
 from __future__ import annotations
 
