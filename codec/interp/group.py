@@ -153,6 +153,10 @@ class Group:
         blocked = [inv for inv in self.invocations if inv.status == BLOCKED]
         if not blocked:
             return False
+        subgroup = [inv for inv in blocked if inv.sync[0] == "subgroup"]
+        if subgroup:
+            self._subgroups(subgroup)
+            return True
         derivs = [inv for inv in blocked if inv.sync[0] != "barrier"]
         if derivs:
             for inv in derivs:
@@ -163,6 +167,22 @@ class Group:
             inv.answer = True
             inv.status = RUNNING
         return True
+
+    def _subgroups(self, blocked: list[Invocation]) -> None:
+        """Answer the invocations blocked on a subgroup instruction, subgroup by subgroup
+        (a fragment quad; 32 invocations of a workgroup) and instruction by instruction."""
+        from spvinspect.codec.interp.subgroup import SUBGROUP_SIZE, answer
+
+        size = self.quad if self.quad > 1 else SUBGROUP_SIZE
+        parts: dict[tuple[int, int], list[Invocation]] = {}
+        for inv in blocked:
+            parts.setdefault((inv.index // size, id(inv.sync[1])), []).append(inv)
+        for invs in parts.values():
+            ins = invs[0].sync[1]
+            results = answer(self.shader, ins, [(inv.index % size, inv.sync[2]) for inv in invs])
+            for inv in invs:
+                inv.answer = _Answer(results[inv.index % size])
+                inv.status = RUNNING
 
     def _derivatives(self, inv: Invocation):
         base = inv.index - inv.index % self.quad
@@ -207,6 +227,15 @@ class Group:
         if inv.helper:
             out["helper"] = True
         return out
+
+
+class _Answer:
+    """A subgroup result (which may itself be None-like, e.g. False) as a non-None answer."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value) -> None:
+        self.value = value
 
 
 def _sub(a, b):

@@ -477,6 +477,12 @@ def _emit(inv, ins):
     inv.emitted.append(ins.opname)
 
 
+def _subgroup(inv, ins):
+    from spvinspect.codec.interp.subgroup import execute
+
+    execute(inv, ins)
+
+
 def _image(inv, ins):
     from spvinspect.codec.interp.images import execute
 
@@ -504,6 +510,10 @@ HANDLERS = {
     "OpEndInvocationInterlockEXT": _nop, "OpSetMeshOutputsEXT": _nop, "OpEmitMeshTasksEXT": _return,
     "OpImageSparseTexelsResident": lambda inv, ins: inv.set(ins, True), "OpAssumeTrueKHR": _nop,
 }
+from spvinspect.codec.interp.subgroup import NAMES as _SUBGROUP  # noqa: E402
+
+for _name in _SUBGROUP:
+    HANDLERS[_name] = _subgroup
 for _name in ATOMIC_RMW:
     HANDLERS[_name] = _atomic
 for _name in ("OpAtomicIIncrement", "OpAtomicIDecrement", "OpAtomicCompareExchange",

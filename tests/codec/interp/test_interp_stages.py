@@ -115,15 +115,15 @@ def test_run_command_json_and_trace(tmp_path):
 def test_run_command_stops_on_an_unsupported_instruction(tmp_path):
     from asm_module import module
 
-    data = module("%r = OpGroupNonUniformElect %bool %u3", "%u3 = OpConstant %uint 3\n")
+    data = module("%r = OpSDotAccSat %uint %u3 %u3 %u3 PackedVectorFormat4x8Bit", "%u3 = OpConstant %uint 3\n")
     path = tmp_path / "u.spv"
     path.write_bytes(data)
     result = _cli(str(path), "--json")
     assert result.returncode == 3
     out = json.loads(result.stdout)
-    assert out["unsupported"]["opcode"] == "OpGroupNonUniformElect"
+    assert out["unsupported"]["opcode"] == "OpSDotAccSat"
     assert isinstance(out["unsupported"]["offset"], int)
-    assert "OpGroupNonUniformElect at word" in result.stderr
+    assert "OpSDotAccSat at word" in result.stderr
 
 
 def test_run_command_reports_bad_inputs(tmp_path):
@@ -135,3 +135,27 @@ def test_run_command_reports_bad_inputs(tmp_path):
     result = _cli(str(path), "--inputs", str(bad))
     assert result.returncode == 1 and "buffers['0.0']" in result.stderr
     assert "Traceback" not in result.stderr
+
+
+COMP_SUBGROUP = """#version 450
+#extension GL_KHR_shader_subgroup_arithmetic : require
+#extension GL_KHR_shader_subgroup_ballot : require
+#extension GL_KHR_shader_subgroup_shuffle : require
+layout(local_size_x = 4) in;
+layout(std430, binding = 0) buffer B { uint sum[4]; uint scan[4]; uint elect[4]; uint bcount[4]; uint shuf[4]; };
+void main() {
+    uint i = gl_LocalInvocationID.x;
+    sum[i] = subgroupAdd(i + 1u);
+    scan[i] = subgroupExclusiveAdd(i + 1u);
+    elect[i] = subgroupElect() ? 1u : 0u;
+    bcount[i] = subgroupBallotBitCount(subgroupBallot(i % 2u == 0u));
+    shuf[i] = subgroupShuffleXor(i * 10u, 1u);
+}"""
+
+
+def test_subgroup_operations_exchange_values_between_invocations(tmp_path):
+    data = _compile(tmp_path, COMP_SUBGROUP, "comp")
+    assert run_entry(data)["buffers"]["0.0"] == {
+        "sum": [10, 10, 10, 10], "scan": [0, 1, 3, 6], "elect": [1, 0, 0, 0],
+        "bcount": [2, 2, 2, 2], "shuf": [10, 0, 30, 20],
+    }
