@@ -21,6 +21,11 @@ from spvinspect.codec.interp.group import Group, run_grid
 from spvinspect.codec.interp.shader import Shader
 
 
+EXAMPLE_INPUTS = {"buffers": {"0.1": {"tint": [1, 1, 1, 1], "mode": 1, "steps": 8, "threshold": 0.0}},
+                  "inputs": {"uv": [0.25, 0.5]}}
+"""The bundled example's blur branch: a loop of 17 texture reads."""
+
+
 def best(fn, repeat: int) -> float:
     times = []
     for _ in range(repeat):
@@ -35,7 +40,11 @@ def main() -> int:
     parser.add_argument("--module", default=None, help="a fragment shader (default: the bundled example)")
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--grid", type=int, default=64)
+    parser.add_argument("--inputs", default=None, help="inputs JSON (default for the example: the blur of 17 taps)")
     args = parser.parse_args()
+    import json
+
+    inputs = json.loads(Path(args.inputs).read_text()) if args.inputs else {} if args.module else EXAMPLE_INPUTS
     data = Path(args.module).read_bytes() if args.module else (files("spvinspect") / "examples" / "example.spv").read_bytes()
     shader = Shader(data)
     entry = shader.entry_point()
@@ -45,7 +54,7 @@ def main() -> int:
     print(f"prepare the module          {prepare * 1000:8.1f} ms")
 
     def one():
-        g = Group(shader, entry)
+        g = Group(shader, entry, inputs)
         g.run()
         return g
 
@@ -54,7 +63,7 @@ def main() -> int:
     run = best(one, args.repeat)
     print(f"one invocation (its group)  {run * 1000:8.1f} ms   target 20 ms   ({inv.steps} steps, {len(group.invocations)} invocations)")
 
-    debugger = Debugger(shader)
+    debugger = Debugger(shader, inputs=inputs)
     worst = 0.0
     count = 0
     while not debugger.finished:
@@ -70,7 +79,7 @@ def main() -> int:
 
     n = args.grid
     start = time.perf_counter()
-    run_grid(shader, entry, {}, (n, n))
+    run_grid(shader, entry, inputs, (n, n))
     grid = time.perf_counter() - start
     print(f"{n}x{n} grid                  {grid:8.2f} s    target 3 s (one quad at a time, not yet vectorised)")
 

@@ -83,16 +83,26 @@ def texture_from_json(t: Type, given: dict) -> Texture:
     return Texture(levels, dim, arrayed)
 
 
+_DEFAULTS: dict[tuple[int, bool], list[np.ndarray]] = {}
+
+
 def default_texture(t: Type) -> Texture:
     """A 4x4 gradient (red across, green down, blue by layer), with its mip chain."""
     dim, arrayed = t.image[1], bool(t.image[3])
+    levels = _DEFAULTS.get((dim, arrayed))
+    if levels is None:
+        levels = _DEFAULTS[(dim, arrayed)] = _default_levels(dim, arrayed)
+    return Texture([lv.copy() for lv in levels], dim, arrayed)
+
+
+def _default_levels(dim: int, arrayed: bool) -> list[np.ndarray]:
     w = h = 4
     d = 4 if dim == DIM_3D else 6 if dim == DIM_CUBE else 2 if arrayed else 1
     if dim == DIM_1D:
         h = 1
     z, y, x = np.meshgrid(np.arange(d), np.arange(h), np.arange(w), indexing="ij")
     base = np.stack([(x + 0.5) / w, (y + 0.5) / h, (z + 0.5) / d, np.ones_like(x, dtype=float)], axis=-1)
-    return Texture(_mip_chain(base.astype(np.float32), dim), dim, arrayed)
+    return _mip_chain(base.astype(np.float32), dim)
 
 
 def _resource(t: Type, given, key):
@@ -125,7 +135,7 @@ def resource_from_json(t: Type, given, key):
 def _wrap(i, n, address):
     if address == "repeat":
         return i % n
-    return np.clip(i, 0, n - 1)
+    return 0 if i < 0 else n - 1 if i >= n else i
 
 
 def _sample_level(tex: Texture, level: int, coord, sampler: Sampler, layer: int, offset=(0, 0, 0)):
@@ -182,7 +192,7 @@ def sample(tex: Texture, sampler: Sampler, coord, lod: float, offset=(0, 0, 0)):
         coord = uv
     elif tex.arrayed:
         n = {DIM_1D: 1, DIM_2D: 2}.get(tex.dim, 2)
-        layer = int(np.clip(round(float(coord[n])), 0, tex.levels[0].shape[0] - 1))
+        layer = min(max(int(round(float(coord[n]))), 0), tex.levels[0].shape[0] - 1)
         coord = coord[:n]
     levels = len(tex.levels)
     lod = min(max(lod, 0.0), levels - 1) if not math.isnan(lod) else 0.0
@@ -215,6 +225,12 @@ class TexelRef(list):
         self.tex, self.where, self.t = tex, where, t
         v = lv[z, y, x, 0]
         super().__init__([FLOAT_DTYPES[t.width](v) if t.kind == "float" else int(v) & mask(t.width)])
+
+    def __getitem__(self, i):
+        lv, z, y, x = self.where
+        v = lv[z, y, x, 0]
+        t = self.t
+        return FLOAT_DTYPES[t.width](v) if t.kind == "float" else int(v) & mask(t.width)
 
     def __setitem__(self, i, value) -> None:
         super().__setitem__(i, value)
@@ -390,6 +406,8 @@ def execute(inv, ins) -> None:
     if "Dref" in op:
         dref = inv.value(a[2])
         rest = a[3:]
+    elif "Gather" in op:
+        rest = a[3:]  # after the component
     ops = image_operands(inv, rest)
     if "Proj" in op:
         c = coord

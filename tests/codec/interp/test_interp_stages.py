@@ -159,3 +159,38 @@ def test_subgroup_operations_exchange_values_between_invocations(tmp_path):
         "sum": [10, 10, 10, 10], "scan": [0, 1, 3, 6], "elect": [1, 0, 0, 0],
         "bcount": [2, 2, 2, 2], "shuf": [10, 0, 30, 20],
     }
+
+
+COMP_IMAGES = """#version 450
+layout(local_size_x = 2) in;
+layout(binding = 0, r32ui) uniform uimage2D counters;
+layout(binding = 1, rgba32f) uniform image2D target;
+layout(binding = 2) uniform sampler2D tex;
+layout(std430, binding = 3) buffer B { uint before[2]; ivec2 size; vec4 fetched; vec4 gathered; int levels; };
+void main() {
+    uint i = gl_LocalInvocationID.x;
+    before[i] = imageAtomicAdd(counters, ivec2(1, 0), i + 1u);
+    imageStore(target, ivec2(i, 1), vec4(float(i), 2.0, 3.0, 4.0));
+    size = imageSize(target);
+    fetched = texelFetch(tex, ivec2(1, 1), 0);
+    gathered = textureGather(tex, vec2(0.5), 1);
+    levels = textureQueryLevels(tex);
+}"""
+
+
+def test_storage_images_atomics_fetch_gather_and_queries(tmp_path):
+    data = _compile(tmp_path, COMP_IMAGES, "comp")
+    result = run_entry(data)
+    b = result["buffers"]["0.3"]
+    assert sorted(b["before"]) == [0, 1]  # the two atomic adds saw 0, then 1 (lockstep order)
+    assert b["size"] == [4, 4]
+    # The default texture is a 4x4 gradient: texel (1, 1) = (1.5/4, 1.5/4, 0.5/1, 1).
+    assert b["fetched"] == [0.375, 0.375, 0.5, 1.0]
+    # Gather of green at the centre: rows 2, 2, 1, 1 of the 4x4 gradient.
+    assert b["gathered"] == [0.625, 0.625, 0.375, 0.375]
+    assert b["levels"] == 3
+    target = result["images"]["0.1"]
+    row1 = target["rgba"][4 * 4 : 4 * 4 + 8]
+    assert row1 == [0.0, 2.0, 3.0, 4.0, 1.0, 2.0, 3.0, 4.0]
+    counters = result["images"]["0.0"]
+    assert counters["rgba"][4] == 3.0  # texel (1, 0): 0 + 1 + 2
