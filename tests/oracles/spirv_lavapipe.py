@@ -54,6 +54,9 @@ def runnable(shader: Shader) -> str | None:
             return f"a {var.storage} variable"
         if var.storage in ("StorageBuffer", "Uniform") and var.type.kind != "struct":
             return "an array of buffers"
+    keys = [shader.binding_key(v) for v in shader.variables.values() if shader.binding_key(v)]
+    if len(keys) != len(set(keys)):
+        return "variables aliased on one binding"
     if len(shader.entry_points) != 1 or shader.entry_points[0].model != "GLCompute":
         return "not a single compute entry point"
     for cap in shader.capabilities:
