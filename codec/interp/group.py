@@ -98,6 +98,12 @@ class Group:
     """The invocations of one launch, sharing buffers, images and workgroup memory."""
 
     def __init__(self, shader: Shader, entry: EntryPoint, inputs: dict | None = None, launch: Launch | None = None) -> None:
+        try:
+            self._setup(shader, entry, inputs, launch)
+        except (KeyError, IndexError, TypeError, ValueError, AttributeError) as error:
+            raise ShaderError(f"cannot set up entry point {entry.name!r}: {type(error).__name__}: {error}") from None
+
+    def _setup(self, shader: Shader, entry: EntryPoint, inputs: dict | None, launch: Launch | None) -> None:
         self.shader, self.entry = shader, entry
         self.inputs = inputs or {}
         self.launch = launch or Launch()

@@ -291,10 +291,11 @@ class Shader:
     def entry_point(self, name: str | None = None) -> EntryPoint:
         if not self.entry_points:
             raise ShaderError("the module has no entry point")
-        if name is None:
-            return self.entry_points[0]
         for ep in self.entry_points:
-            if ep.name == name:
+            if name is None or ep.name == name:
+                if ep.function not in self.functions:
+                    raise ShaderError(f"entry point {ep.name!r}: its function %{ep.function} is not in the module "
+                                      "(cut short, or not decodable)")
                 return ep
         names = ", ".join(ep.name for ep in self.entry_points)
         raise ShaderError(f"no entry point named {name!r} (the module has: {names})")
