@@ -28,10 +28,23 @@ def register(subparsers) -> None:
         help="seed: the proposed syntax, which `lima as` reads back (default); "
         "mesa: the lines Mesa's lima disassembler prints",
     )
+    dis.add_argument(
+        "--offsets",
+        action="store_true",
+        help="say each instruction's word offset: `@     5: ` before a Mesa line (as Mesa prints it), "
+        "a `# @5` comment after a seed line",
+    )
     dis.set_defaults(run=run_dis)
 
-    assemble = sub.add_parser("as", help="assemble the proposed syntax into instruction words")
+    assemble = sub.add_parser("as", help="assemble the proposed syntax or Mesa's into instruction words")
     assemble.add_argument("file", help="input file, or - for stdin")
+    assemble.add_argument(
+        "--style",
+        choices=lima.ASSEMBLER_STYLES,
+        default="auto",
+        help="seed: the proposed syntax; mesa: the lines Mesa's lima disassembler prints; "
+        "auto: whichever the text is written in (default)",
+    )
     assemble.add_argument("-o", "--output", required=True, help="output file, or - for stdout")
     assemble.add_argument("--container", metavar="MBS", help="write this MBS file with its fragment code replaced "
                           "(needed for an .mbs output name), instead of the raw instruction stream")
@@ -51,7 +64,7 @@ def run_dis(args: argparse.Namespace) -> int:
         return 1
     with few_collections():
         program = lima.decode(data)
-        lines = lima.listing_lines(program, args.style)
+        lines = lima.listing_lines(program, args.style, args.offsets)
     if lines:
         print("\n".join(lines))
     return report(args.file, program.diagnostics)
@@ -80,7 +93,7 @@ def run_as(args: argparse.Namespace) -> int:
         problem = Diagnostic(f"the file is not UTF-8 text (byte {error.start} cannot be read)")
         return report(args.file, [problem])
     with few_collections():
-        words, diagnostics = lima.assemble(text)
+        words, diagnostics = lima.assemble(text, args.style)
     status = report(args.file, diagnostics)
     if words is None:
         return 1

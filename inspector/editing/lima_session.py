@@ -1,4 +1,5 @@
-"""The editing session in Lima mode: seed-004 text, re-assembled whole on each edit.
+"""The editing session in Lima mode: seed-004 text (or Mesa's syntax, told apart by
+`lima.assemble`'s `auto` style), re-assembled whole on each edit.
 
 The same protocol as `inspector.editing.session.EditSession` (edit / request / run /
 accept, generations, one job at a time, `messages()` for the editor), over the text
@@ -48,7 +49,7 @@ class LimaJob:
         """Assemble and rebuild the file (`stale` is taken for the same call as
         `AssemblyJob.run`; a Lima assembly is too short to stop early)."""
         start = time.perf_counter()
-        words, diagnostics = lima.assemble("\n".join(self.lines))
+        words, diagnostics = lima.assemble("\n".join(self.lines), "auto")
         if words is None:
             return LimaOutcome(self.generation, None, diagnostics, seconds=time.perf_counter() - start)
         data = raw_stream(words)
