@@ -368,7 +368,7 @@ class NameMap:
         if self._naming_end is None:
             self._naming_end = self._find_naming_end()
             # With the first name (the first screen's), so that no later line waits for
-            # this check of the whole module: tens of milliseconds on 8 MB.
+            # this check of the whole module.
             self._bodies_silent()
         self._advance(id_, self._naming_end)
         found = names.get(id_)

@@ -7,6 +7,7 @@ import argparse
 from spvinspect import lima
 from spvinspect.codec.diagnostics import Diagnostic
 from spvinspect.commands.io import few_collections, read_input, report, write_output
+from spvinspect.commands import lima_run
 
 
 def register(subparsers) -> None:
@@ -37,6 +38,8 @@ def register(subparsers) -> None:
     explain = sub.add_parser("explain", help="every bit range of every instruction, with offsets")
     explain.add_argument("file", help="input file, or - for stdin")
     explain.set_defaults(run=run_explain)
+
+    lima_run.register(sub)
 
 
 def run_dis(args: argparse.Namespace) -> int:
