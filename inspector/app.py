@@ -16,7 +16,7 @@ from spvinspect.keymap import binding_ids, checked_keymap, key_clashes
 from spvinspect.palette import ActionsProvider, GotoProvider
 from spvinspect.screens.help import HelpScreen
 from spvinspect.screens.main import MainScreen
-from spvinspect.themes import DEFAULT_THEME, THEMES, variable_defaults
+from spvinspect.themes import DEFAULT_THEME, all_themes, variable_defaults
 from spvinspect.worker_failures import WorkerFailed, failure_text
 
 
@@ -61,7 +61,7 @@ class InspectorApp(App[None]):
         self._at = at
         self._pane = pane
         self._raw = raw
-        for registered in THEMES.values():
+        for registered in all_themes().values():
             self.register_theme(registered)
         if theme is not None and theme not in self.available_themes:
             unknown = f"theme {theme!r}: no such theme (ctrl+p lists them); using {DEFAULT_THEME}"
