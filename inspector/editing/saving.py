@@ -68,7 +68,7 @@ def save_lima(session, file: SavedFile, path=None, *, overwrite: bool = False) -
     opened MBS container with the new code, any other name the raw stream. Never a raw
     stream under an `.mbs` name: a raw program saved as `.mbs` is refused in words.
     NotAssembled on errors."""
-    words, diagnostics = assemble_lima(session.text)
+    words, diagnostics = assemble_lima(session.text, "auto")
     if words is None:
         raise NotAssembled(diagnostics)
     target = Path(path) if path is not None else file.path

@@ -252,3 +252,14 @@ def test_save_as_onto_an_existing_file_asks_and_keeps_what_it_replaces(opened, t
     assert (tmp_path / "other.spv.bak").read_bytes() == b"another module"
     save_binary(session, file, tmp_path / "new.spv")  # a new name needs no question
     assert not (tmp_path / "new.spv.bak").exists()
+
+
+def test_a_lima_edit_in_mesa_syntax_saves_what_the_editor_assembled(tmp_path):
+    raw = tmp_path / "shader.bin"
+    seed_words, _ = lima.assemble("mov.v0 $0 $1\nstop, mov.v0 $1 $0")
+    raw.write_bytes(lima_raw(seed_words))
+    mesa_text = "\n".join(lima.listing_lines(lima.decode(raw.read_bytes()), style="mesa"))
+    session = lima_session(raw.read_bytes(), mesa_text)
+    assert session.assembles, session.messages()
+    save_lima(session, SavedFile(raw), tmp_path / "again.bin")
+    assert (tmp_path / "again.bin").read_bytes() == raw.read_bytes()
