@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 _WORD = r"""[,()]|(?:[^ \t\r\n;,()"\\]++|\\[\s\S]?|"(?:[^"\\]++|\\[\s\S]?)*+"?)++"""
 """One word. Its repeats are possessive: a word never gives characters back, and
 without that the regular expression engine keeps a backtracking entry per character
-(1.3 GB for a 10 MB string literal)."""
+(gigabytes for a long string literal)."""
 _STEP = re.compile(r"[ \t\r]*(?:;[^\n]*)?(?:(" + _WORD + r")|\n|\Z)")
 """Skips blanks and a comment on one line, then takes one word, or the newline, or the end."""
 

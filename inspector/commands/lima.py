@@ -7,6 +7,7 @@ import argparse
 from spvinspect import lima
 from spvinspect.codec.diagnostics import Diagnostic
 from spvinspect.commands.io import few_collections, read_input, report, write_output
+from spvinspect.commands import lima_run
 
 
 def register(subparsers) -> None:
@@ -45,11 +46,15 @@ def register(subparsers) -> None:
         "auto: whichever the text is written in (default)",
     )
     assemble.add_argument("-o", "--output", required=True, help="output file, or - for stdout")
+    assemble.add_argument("--container", metavar="MBS", help="write this MBS file with its fragment code replaced "
+                          "(needed for an .mbs output name), instead of the raw instruction stream")
     assemble.set_defaults(run=run_as)
 
     explain = sub.add_parser("explain", help="every bit range of every instruction, with offsets")
     explain.add_argument("file", help="input file, or - for stdin")
     explain.set_defaults(run=run_explain)
+
+    lima_run.register(sub)
 
 
 def run_dis(args: argparse.Namespace) -> int:
@@ -92,5 +97,29 @@ def run_as(args: argparse.Namespace) -> int:
     status = report(args.file, diagnostics)
     if words is None:
         return 1
-    payload = b"".join(word.to_bytes(4, "little") for word in words)
+    payload = _output_bytes(args, words)
+    if payload is None:
+        return 1
     return status if write_output(args.output, payload) else 1
+
+
+def _output_bytes(args: argparse.Namespace, words: list[int]) -> bytes | None:
+    """The raw stream, or with `--container` that MBS file holding the new code; never a
+    raw stream under an `.mbs` name (None after saying why)."""
+    from spvinspect.lima.mbs import ContainerError, mbs_with_code, raw_stream
+
+    if args.container is None:
+        if args.output.lower().endswith(".mbs"):
+            report(args.output, [Diagnostic(
+                "an .mbs name is an MBS container, and `lima as` writes a raw instruction stream: give the "
+                "container the code goes into with --container FILE.mbs, or another output name (.bin)")])
+            return None
+        return raw_stream(words)
+    container = read_input(args.container)
+    if container is None:
+        return None
+    try:
+        return mbs_with_code(container, words)
+    except ContainerError as error:
+        report(args.container, [Diagnostic(f"{error}; the code cannot be put into it")])
+        return None

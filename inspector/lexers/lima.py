@@ -17,7 +17,7 @@ from collections.abc import Iterator
 from pygments.lexer import RegexLexer, bygroups
 from pygments.token import Error, Number, Operator, Punctuation, _TokenType
 
-from spvinspect.lexers.tokens import (
+from spvinspect.themes.tokens import (
     BLANK,
     COMMENT,
     LIMA_COMPONENTS,

@@ -11,11 +11,7 @@ goes to an index.
 
 from __future__ import annotations
 
-from functools import cache
-
-from rich.color import Color
 from rich.segment import Segment
-from rich.style import Style
 from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -31,23 +27,11 @@ from textual.widgets import Input, Label
 
 from spvinspect.lexers.lima import LimaLexer
 from spvinspect.lima_document import STYLES, LimaDocument, RowKind
-from spvinspect.themes import pygments_style_for
+from spvinspect.themes import token_style
 
 GUTTER_WIDTH = 13
 """Index (5), word offset (`w` and 5 digits) and two spaces."""
 _LEXER = LimaLexer()
-
-
-@cache
-def _token_style(theme: str, dark: bool, token) -> Style:
-    spec = pygments_style_for(theme, dark).style_for_token(token)
-    color = spec.get("color")
-    return Style(
-        color=Color.parse("#" + color) if color else None,
-        bold=bool(spec.get("bold")) or None,
-        italic=bool(spec.get("italic")) or None,
-        underline=bool(spec.get("underline")) or None,
-    )
 
 
 class GotoIndexScreen(ModalScreen[int | None]):
@@ -211,7 +195,7 @@ class LimaInstructionList(ScrollView, can_focus=True):
             else:
                 theme, dark = self.app.theme, self.app.current_theme.dark
                 segments = [
-                    Segment(value, _token_style(theme, dark, token))
+                    Segment(value, token_style(theme, dark, token))
                     for token, value in _LEXER.get_tokens(text)
                     if value != "\n"
                 ]
