@@ -9,10 +9,13 @@ each theme defines (`$spv-opcode`, `$diagnostic-error`, `$lima-unit-vec4-mul`, l
 
 from __future__ import annotations
 
+from functools import cache
+
 from textual.theme import BUILTIN_THEMES, Theme
 
 from spvinspect.themes.palettes import PALETTES, Palette
 from spvinspect.themes.pygments_styles import STYLES, pygments_style_for
+from spvinspect.themes.readable import readable_theme
 from spvinspect.themes.rich_styles import token_style
 from spvinspect.themes.tokens import ROLE_TOKENS
 
@@ -43,6 +46,13 @@ THEMES: dict[str, Theme] = {name: _theme(palette) for name, palette in PALETTES.
 DEFAULT_THEME = "spvinspect-dark"
 
 
+@cache
+def all_themes() -> dict[str, Theme]:
+    """Every theme the app offers, by name: ours, then Textual's own made readable
+    (`themes.readable`); register each with `App.register_theme`."""
+    return {**THEMES, **{name: readable_theme(theme) for name, theme in BUILTIN_THEMES.items() if name not in THEMES}}
+
+
 def theme_names() -> list[str]:
     """Every theme the app offers: ours, then Textual's own (the palette's theme picker
     lists them all, so `--theme` and the config accept them all)."""
@@ -60,6 +70,7 @@ __all__ = [
     "DEFAULT_THEME",
     "PALETTES",
     "ROLE_TOKENS",
+    "all_themes",
     "STYLES",
     "THEMES",
     "pygments_style_for",

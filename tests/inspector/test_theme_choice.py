@@ -76,11 +76,15 @@ async def test_a_config_theme_that_does_not_exist_is_reported(started, home):
 
 async def test_a_light_textual_theme_gets_our_light_colours(started, home):
     from spvinspect.themes.palettes import DARK, LIGHT
+    from spvinspect.themes.readable import TEXT, contrast
+    from textual.color import Color
 
     app = make_app(EXAMPLE_MODULE.read_bytes(), theme="catppuccin-latte")
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
-        assert app.theme_variables["spv-opcode"] == LIGHT.semantic["spv-opcode"]
+        assert app.theme_variables["spv-opcode"].lower() == LIGHT.semantic["spv-opcode"]
         app.theme = "gruvbox"
         await pilot.pause()
-        assert app.theme_variables["spv-opcode"] == DARK.semantic["spv-opcode"]
+        opcode = Color.parse(app.theme_variables["spv-opcode"])
+        assert opcode.hex != DARK.semantic["spv-opcode"].upper(), "lightened to read on gruvbox"
+        assert contrast(opcode, Color.parse(app.theme_variables["background"])) >= TEXT

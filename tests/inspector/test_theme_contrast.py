@@ -9,6 +9,8 @@ from inspector_apps import broken_module_bytes, make_app
 from lima_apps import launched, mbs_file, program_words, to_bytes
 from rich.color import Color, ColorTriplet
 
+from textual.theme import BUILTIN_THEMES
+
 from spvinspect.themes import THEMES
 from spvinspect.widgets.cfg_view import CfgView
 
@@ -114,3 +116,33 @@ async def lima_screens(theme: str, monkeypatch, tmp_path) -> list[str]:
 async def test_every_character_of_our_themes_is_readable(theme, monkeypatch, tmp_path):
     problems = await spirv_screens(theme) + await lima_screens(theme, monkeypatch, tmp_path)
     assert not problems, "\n".join(problems)
+
+
+
+TEXTUAL_THEMES = [name for name, theme in BUILTIN_THEMES.items() if not theme.ansi]
+"""Textual's own themes the palette offers (the ANSI ones take the terminal's colours)."""
+
+
+@pytest.mark.parametrize("name", TEXTUAL_THEMES)
+def test_our_colours_read_on_textuals_themes(name):
+    """Under Textual's themes, our semantic colours and the muted text read at 4.5:1 on
+    the theme's backgrounds and the selection, its borders and scrollbars at 3:1."""
+    from textual.color import Color
+
+    from spvinspect.themes import all_themes
+    from spvinspect.themes.palettes import SELECTION_VARIABLE, TEXT_VARIABLES
+
+    theme = all_themes()[name]
+    variables = {**theme.to_color_system().generate(), **theme.variables}
+    colour = lambda variable: Color.parse(variables[variable]).rich_color.triplet  # noqa: E731
+    grounds = {v: colour(v) for v in ("background", "surface", "panel", SELECTION_VARIABLE)}
+    checks = [(v, TEXT_FLOOR, grounds) for v in (*TEXT_VARIABLES, "text-muted")]
+    checks += [("border-blurred", DECORATION_FLOOR, {v: grounds[v] for v in ("background", "surface", "panel")})]
+    checks += [("scrollbar", DECORATION_FLOOR, {"scrollbar-background": colour("scrollbar-background")})]
+    low = [
+        f"{variable} {variables[variable]} on {where}: {contrast(colour(variable), ground):.2f}"
+        for variable, floor, on in checks
+        for where, ground in on.items()
+        if contrast(colour(variable), ground) < floor
+    ]
+    assert not low, "\n".join(low)
