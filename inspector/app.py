@@ -17,6 +17,7 @@ from spvinspect.palette import ActionsProvider, GotoProvider
 from spvinspect.screens.help import HelpScreen
 from spvinspect.screens.main import MainScreen
 from spvinspect.themes import DEFAULT_THEME, all_themes, variable_defaults
+from spvinspect.worker_failures import WorkerFailed, failure_text
 
 
 def _places(screen: Screen):
@@ -70,11 +71,22 @@ class InspectorApp(App[None]):
         self._notice = notice
         self.sub_title = document.name
         self._collections = IdleCollections()
+        self.worker_failures: list[WorkerFailed] = []
+        """Failures of background workers, each told in a notice (the app went on)."""
 
     async def on_event(self, event: events.Event) -> None:
         if isinstance(event, (events.Key, events.MouseDown, events.MouseScrollDown, events.MouseScrollUp)):
             self.last_input = time.monotonic()
         await super().on_event(event)
+
+    def _handle_exception(self, error: Exception) -> None:
+        """A worker's failure is a notice and the app goes on (Textual would exit: this is
+        where it hands a worker's error); any other error is Textual's to handle."""
+        if isinstance(error, WorkerFailed):
+            self.worker_failures.append(error)
+            self.notify(failure_text(error), severity="error", timeout=12, markup=False)
+            return
+        super()._handle_exception(error)
 
     def get_theme_variable_defaults(self) -> dict[str, str]:
         """Our semantic variables for Textual's own themes too (our dark or light theme's,

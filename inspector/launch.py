@@ -55,8 +55,9 @@ def fail(message: str) -> int:
 
 
 def on_terminal() -> bool:
-    """True when standard output is a terminal, where the app can run."""
-    return sys.stdout.isatty()
+    """True when the app can run: standard output is a terminal, or Textual draws through
+    its web driver (`spvinspect serve`), whose output is a pipe to the browser's page."""
+    return sys.stdout.isatty() or os.environ.get("TEXTUAL_DRIVER", "").endswith(":WebDriver")
 
 
 FRAMES_PER_SECOND = "120"

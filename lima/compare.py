@@ -187,6 +187,9 @@ class LimaDiff:
             if ia.control_value(name) != ib.control_value(name):
                 out.append("control")
                 break
+        if not out:
+            # The bits are the same but for where a branch jumps: it jumps elsewhere.
+            out = ["branch" if "branch" in fields_a else "control"]
         return list(dict.fromkeys(out))
 
 

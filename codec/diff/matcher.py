@@ -46,13 +46,37 @@ class IdPairs:
         self.canon_a = [UNKNOWN] * max(bound_a, 1)
         self.canon_b = [UNKNOWN] * max(bound_b, 1)
 
+        self.journal: list[tuple[int, int]] | None = None
+        """The pairs made since `mark()`, while an attempt may be undone."""
+
     def pair(self, a: int, b: int) -> bool:
         """Pair `a` with `b` when both are still free; True when they were."""
         if self.canon_a[a] == UNKNOWN and self.canon_b[b] == UNKNOWN:
             self.canon_a[a] = a
             self.canon_b[b] = a
+            if self.journal is not None:
+                self.journal.append((a, b))
             return True
         return False
+
+    def mark(self) -> None:
+        """Start keeping the pairs made, to undo them."""
+        self.journal = []
+
+    def undo(self) -> list[tuple[int, int]]:
+        """Unpair what was paired since `mark()` (which goes on); the pairs undone."""
+        undone = self.journal or []
+        for a, b in reversed(undone):
+            self.canon_a[a] = UNKNOWN
+            self.canon_b[b] = UNKNOWN
+        self.journal = []
+        return undone
+
+    def keep(self, pairs: list[tuple[int, int]]) -> None:
+        """Stop keeping a journal, after pairing `pairs` again."""
+        self.journal = None
+        for a, b in pairs:
+            self.pair(a, b)
 
     def b_of(self) -> dict[int, int]:
         """A id → the B id paired with it."""
@@ -248,13 +272,8 @@ class Matcher:
                 return 0
             if not module_level or x in module_a and y in module_b:
                 fresh.append((x, y))
-        learnt = 0
-        for x, y in fresh:
-            if canon_a[x] == UNKNOWN and canon_b[y] == UNKNOWN:
-                canon_a[x] = x
-                canon_b[y] = x
-                learnt += 1
-        return learnt
+        pair = self.ids.pair
+        return sum(pair(x, y) for x, y in fresh)
 
     # -- 3. functions ----------------------------------------------------------------
 
@@ -322,9 +341,31 @@ class Matcher:
             learnt = self._learn(seq_a, seq_b, ops)
             if self.conflicts == before:
                 return Region(self._function_name(f, g), seq_a, seq_b, ops, f, g)
-        tokens = (self._use_tokens(a, seq_a), self._use_tokens(b, seq_b))
-        # Definitions before uses: first learn only from pairs whose reads are all
-        # paired already, as long as that teaches; then from any aligned pair.
+        # Two attempts, the one with fewer differences kept: unmatched results all
+        # alike (an edit that removes a read changes no key), then told apart by how
+        # often they are read (a copy of an instruction is told from the original).
+        ids = self.ids
+        ids.mark()
+        best: tuple[int, list[Op], list[tuple[int, int]]] | None = None
+        for tokens in ((None, None), (self._use_tokens(a, seq_a), self._use_tokens(b, seq_b))):
+            if best is not None:
+                ids.undo()
+            ops = self._settle(seq_a, seq_b, tokens)
+            score = sum(op.a2 - op.a1 + op.b2 - op.b1 for op in ops if op.tag != "equal")
+            if best is None or score < best[0]:
+                best = (score, ops, list(ids.journal or []))
+            if not score:
+                break
+        assert best is not None
+        ids.undo()
+        ids.keep(best[2])
+        return Region(self._function_name(f, g), seq_a, seq_b, best[1], f, g)
+
+    def _settle(self, seq_a: list[int], seq_b: list[int], tokens) -> list[Op]:
+        """Align and learn until nothing more is learnt. Definitions before uses: first
+        learn only from pairs whose reads are all paired already, as long as that
+        teaches; then from any aligned pair."""
+        ops: list[Op] = []
         for strict in (True, False):
             for _ in range(PASSES):
                 ops = self._align(seq_a, seq_b, tokens)
@@ -332,7 +373,7 @@ class Matcher:
                     break
             else:
                 ops = self._align(seq_a, seq_b, tokens)
-        return Region(self._function_name(f, g), seq_a, seq_b, ops, f, g)
+        return ops
 
     def _same_function(self, f: Function, g: Function) -> bool:
         """Whether two functions are word for word the same but for their ids, which

@@ -23,7 +23,7 @@ HEADER_LINES = 5
 class PairedNames:
     """Names for B's ids in A's id space (what `Listing` asks of a name map)."""
 
-    def __init__(self, diff: ModuleDiff, names_a: NameMap, names_b: NameMap, friendly: bool) -> None:
+    def __init__(self, diff: ModuleDiff, names_a: ValueNumbers, names_b: NameMap, friendly: bool) -> None:
         self.canon_b = diff.matcher.ids.canon_b
         self.names_a = names_a
         self.names_b = names_b
@@ -50,6 +50,23 @@ class PairedNames:
         return found
 
 
+class ValueNumbers:
+    """A's names, a function's value without an OpName named by its number at once (as
+    the name map would name it, after reading the whole module to make sure)."""
+
+    def __init__(self, diff: ModuleDiff, names: NameMap) -> None:
+        self.names = names
+        self.module_ids = diff.shape_a.module_ids
+        self.named = diff.matcher.op_names(diff.shape_a)
+        # A name made of digits could take a value's number: then only the map knows.
+        self.shortcut = names.friendly and not any(name.isdigit() for name in self.named.values())
+
+    def name(self, id_: int) -> str:
+        if self.shortcut and id_ not in self.module_ids and id_ not in self.named:
+            return str(id_)
+        return self.names.name(id_)
+
+
 class DiffText:
     """The lines of both modules for the diff: A's as `dis` prints them, B's in A's
     id space."""
@@ -57,9 +74,9 @@ class DiffText:
     def __init__(self, diff: ModuleDiff, friendly: bool = True) -> None:
         self.diff = diff
         options = DisassemblyOptions(friendly_names=friendly, header=False)
-        names_a = NameMap(diff.module_a, friendly)
+        names_a = ValueNumbers(diff, NameMap(diff.module_a, friendly))
         names_b = NameMap(diff.module_b, friendly)
-        self.listing_a = Listing(diff.module_a, names_a, options)
+        self.listing_a = Listing(diff.module_a, names_a, options)  # type: ignore[arg-type]
         self.names_b = PairedNames(diff, names_a, names_b, friendly)
         self.listing_b = Listing(diff.module_b, self.names_b, options)  # type: ignore[arg-type]
 

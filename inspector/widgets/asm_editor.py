@@ -197,8 +197,8 @@ class AsmEditor(TextArea):
             name = str(token_type)
             if name not in styles:
                 styles[name] = token_style(*self._colour_theme, token_type)
-            start = index if ascii_only else len(line[:index].encode("utf-8"))
-            end = start + (len(value) if ascii_only else len(value.encode("utf-8")))
+            start = index if ascii_only else len(line[:index].encode("utf-8", "surrogateescape"))
+            end = start + (len(value) if ascii_only else len(value.encode("utf-8", "surrogateescape")))
             spans.append((start, end, name))
         return spans
 

@@ -44,3 +44,22 @@ def test_k_edits_are_reported_exactly(corpus, edits):
         if not reports_exactly(diff, expected):
             failures.append((path.name, expected.edits))
     assert len(failures) <= 0.01 * len(files), failures
+
+
+def test_context_and_removed_lines_are_dis_lines_at_their_line_numbers(corpus):
+    from spvinspect.codec.diff.render import unified
+    from spvinspect.codec.text.disassembler import Disassembler
+
+    for n, path in enumerate(slice_of(corpus)[::3]):
+        data = path.read_bytes()
+        other, _ = make_pair(data, random.Random(n), 3)
+        diff = compare(open_module(data), open_module(other))
+        lines = Disassembler(open_module(data)).lines()
+        number = None
+        for line in unified(diff, "a", "b", context=2):
+            if line.startswith("@@ -") and "header" not in line:
+                number = int(line.split()[1][1:].split(",")[0])
+            elif number is not None and line[:1] in " -~":
+                text = line[1:].split("    ; block moved")[0]
+                assert text == lines[number - 1], (path.name, number)
+                number += 1
