@@ -19,6 +19,7 @@ from spvinspect.document import Document
 from spvinspect.lima_document import LimaDocument
 from spvinspect.screens.edit_dialogs import Question
 from spvinspect.widgets.asm_editor import AsmEditor, EditorMessages
+from spvinspect.widgets.cfg_view import CfgView
 from spvinspect.widgets.hex_view import HexView
 from spvinspect.widgets.instruction_list import InstructionList
 from inspector_apps import make_app
@@ -284,3 +285,34 @@ def test_editor_snapshot(snap_compare, size):
 
     app = make_app(EXAMPLE_MODULE.read_bytes(), "example.spv", theme="spvinspect-dark")
     assert snap_compare(app, terminal_size=size, run_before=edit)
+
+
+async def test_the_cfg_pane_follows_the_selection_after_an_edit(example_bytes):
+    """After an edit the CFG pane takes the new binary and keeps following the selection,
+    unfolding inside a function and folding outside every function."""
+    app = make_app(example_bytes, "example.spv")
+    async with app.run_test(size=(120, 40)) as pilot:
+        editor = await open_editor(pilot, r"= OpConstant %float \d")
+        await pilot.press("7")
+        await settled(pilot)
+        screen = app.screen
+        cfg = screen.query_one(CfgView)
+        box = screen.query_one("#cfg-box")
+
+        async def followed(where: str) -> None:
+            span = screen.function_graphs().span_at(screen.selection.instruction)
+            wanted = span.result_id if span is not None else None
+            deadline = time.monotonic() + TIMEOUT
+            while (cfg.function_id != wanted or box.has_class("-idle") != (wanted is None)) and time.monotonic() < deadline:
+                await pilot.pause(0.05)
+            assert cfg.function_id == wanted, f"the CFG pane stayed on {cfg.function_id} {where}"
+            assert box.has_class("-idle") == (wanted is None), f"the CFG pane did not fold or unfold {where}"
+
+        lines = screen.edit_session.lines
+        label = next(k for k, line in enumerate(lines) if "OpLabel" in line)
+        editor.move_cursor((label - editor.first_line, 0))
+        await followed("on the editor's move into a function")
+        await pilot.press("escape")
+        for key in ("]", "]", "[", "g", "g"):
+            await pilot.press(key)
+            await followed(f"after {key}")
