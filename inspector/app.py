@@ -11,7 +11,7 @@ from textual.screen import Screen
 
 from spvinspect.collector import IdleCollections
 from spvinspect.config import KeySettings, save_theme
-from spvinspect.document import Document
+from spvinspect.formats import Format
 from spvinspect.keymap import binding_ids, checked_keymap, key_clashes
 from spvinspect.palette import ActionsProvider, GotoProvider
 from spvinspect.screens.help import HelpScreen
@@ -20,8 +20,10 @@ from spvinspect.themes import DEFAULT_THEME, THEMES
 
 
 def _places(screen: Screen):
-    """Functions and entry points of the module, for "Go to …" in the command palette."""
-    return screen.places() if isinstance(screen, MainScreen) else []
+    """Functions and entry points of the module, for "Go to …" in the command palette
+    (a screen without places offers none)."""
+    places = getattr(screen, "places", None)
+    return places() if places is not None else []
 
 
 class InspectorApp(App[None]):
@@ -45,7 +47,7 @@ class InspectorApp(App[None]):
 
     def __init__(
         self,
-        document: Document,
+        document: Format,
         *,
         at: int | None = None,
         pane: str | None = None,
@@ -77,7 +79,7 @@ class InspectorApp(App[None]):
         return dict(THEMES[DEFAULT_THEME].variables)
 
     def get_default_screen(self) -> Screen:
-        if not isinstance(self.document, Document):  # a LimaDocument: Lima mode
+        if self.document.SCREEN == "lima":  # its screen (and the Lima codec) only when asked for
             from spvinspect.screens.lima import LimaScreen
 
             return LimaScreen(self.document, at=self._at, pane=self._pane)

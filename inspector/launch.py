@@ -14,10 +14,13 @@ import os
 import sys
 
 from spvinspect.commands.open import EXAMPLE_MODULE, print_module
+from spvinspect.formats.lima_panes import LIMA_PANES
+from spvinspect.formats.panes import pane_names
+from spvinspect.formats.spirv_panes import SPIRV_PANES
 
-PANE_NAMES = ("header", "list", "hex", "cfg", "diagnostics")
-"""Panes `--pane` can focus and zoom (hex, cfg and breakdown come with their panes)."""
-LIMA_PANE_NAMES = ("header", "list", "diagnostics", "hex", "breakdown")
+PANE_NAMES = pane_names(SPIRV_PANES)
+"""Panes `--pane` can focus and zoom."""
+LIMA_PANE_NAMES = pane_names(LIMA_PANES)
 """Panes `--pane` can focus and zoom in Lima mode."""
 
 
@@ -33,7 +36,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("file", nargs="?", help="SPIR-V binary (default: the bundled example)")
     parser.add_argument("--lima", action="store_true", help="read FILE as a raw little-endian Lima PP instruction stream")
     parser.add_argument("--at", metavar="OFFSET", help="select the word at this byte offset (decimal or 0x hex)")
-    parser.add_argument("--pane", metavar="NAME", help=f"focus and zoom a pane: {', '.join(PANE_NAMES)}; in Lima mode also hex, breakdown")
+    parser.add_argument("--pane", metavar="NAME", help=f"focus and zoom a pane: {', '.join(PANE_NAMES)}; in Lima mode {', '.join(LIMA_PANE_NAMES)}")
     parser.add_argument("--raw-id", action="store_true", help="raw id numbers instead of friendly names")
     parser.add_argument("--theme", metavar="NAME", help="colour theme (remembered when switched in the app)")
     return parser

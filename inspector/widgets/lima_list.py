@@ -138,6 +138,12 @@ class LimaInstructionList(ScrollView, can_focus=True):
         self.virtual_size = Size(GUTTER_WIDTH + 80, document.row_count)
         self._update_title()
 
+    def show_document(self, document: LimaDocument) -> None:
+        """Show another program's rows (an edit's)."""
+        self.document = document
+        self.virtual_size = Size(self.virtual_size.width, document.row_count)
+        self.refresh()
+
     def _update_title(self) -> None:
         unit = f" · step unit {self.step_unit}" if self.step_unit else ""
         self.border_title = f"Lima · {self.style}{unit}"

@@ -85,9 +85,9 @@ def test_a_wrong_pane_names_the_lima_panes(monkeypatch, tmp_path, capsys):
     monkeypatch.setattr(launch, "on_terminal", lambda: True)
     assert launch.main([str(path), "--lima", "--pane", "cfg"]) == 1
     assert "choose one of header, list, diagnostics, hex, breakdown" in capsys.readouterr().err
-    from spvinspect.screens.lima import PANES
+    from spvinspect.screens.lima import LimaScreen
 
-    assert set(launch.LIMA_PANE_NAMES) == set(PANES)
+    assert set(launch.LIMA_PANE_NAMES) == {spec.name for spec in LimaScreen.PANE_SPECS}
 
 
 def test_in_a_pipe_it_prints_the_lima_disassembly(tmp_path):
