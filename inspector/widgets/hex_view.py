@@ -15,22 +15,19 @@ from collections.abc import Container, Iterable, Mapping, Sequence
 from rich.segment import Segment
 from rich.style import Style
 from textual import events, on
-from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.cache import LRUCache
-from textual.containers import Vertical
 from textual.events import Click
 from textual.geometry import Size
 from textual.message import Message
 from textual.reactive import reactive
-from textual.screen import ModalScreen
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
-from textual.widgets import Input, Label
 
 from spvinspect.codec.binary.lazy import LazyModule
 from spvinspect.codec.binary.model import HEADER_WORDS, Instruction, Module
 from spvinspect.codec.text.word_detail import WordKind, instruction_word_kinds
+from spvinspect.screens.go_to import GoToDialog
 
 GUTTER = 10
 """Columns of the byte-offset gutter: eight hex digits and two spaces."""
@@ -42,80 +39,11 @@ NARROW, WIDE = 4, 8
 """Words a row: 8 when the pane is wide enough, else 4."""
 
 
-def parse_offset(text: str) -> int:
-    """A byte offset typed by the user: decimal, or hex with `0x`; ValueError if neither."""
-    cleaned = text.strip().replace("_", "")
-    try:
-        value = int(cleaned, 16) if cleaned.lower().startswith("0x") else int(cleaned, 10)
-    except ValueError:
-        raise ValueError(f"'{text.strip()}' is not an offset (decimal, or hex with 0x)") from None
-    if value < 0:
-        raise ValueError("an offset cannot be negative")
-    return value
-
-
 def row_width(words_per_row: int, bytes_mode: bool) -> int:
     """Columns one row needs."""
     if bytes_mode:
         return GUTTER + words_per_row * BYTES_CELL + 1 + words_per_row * 4
     return GUTTER + words_per_row * WORD_CELL - 1
-
-
-class GotoOffsetScreen(ModalScreen[int | None]):
-    """Asks for a byte offset (decimal or 0x hex); returns it, or None when cancelled."""
-
-    DEFAULT_CSS = """
-    GotoOffsetScreen { align: center middle; }
-    GotoOffsetScreen > Vertical {
-        width: 48; height: auto; padding: 1 2;
-        border: round $accent; background: $surface;
-    }
-    GotoOffsetScreen #goto-error { color: $error; }
-    """
-    BINDINGS = [Binding("escape", "cancel", "Cancel", id="goto.cancel", tooltip="Close without moving")]
-
-    def __init__(self, limit: int) -> None:
-        super().__init__()
-        self.limit = limit
-        """Bytes in the module: offsets at or past it are refused."""
-
-    def compose(self) -> ComposeResult:
-        with Vertical():
-            yield Label("Go to byte offset (decimal, or hex with 0x)")
-            yield Input(placeholder="0x1348", id="goto-input")
-            yield Label("", id="goto-error")
-
-    @on(Input.Submitted)
-    def submit(self, event: Input.Submitted) -> None:
-        """Close with the offset, or say what is wrong with the text and stay open."""
-        try:
-            offset = parse_offset(event.value)
-        except ValueError as error:
-            self.query_one("#goto-error", Label).update(str(error))
-            return
-        if offset >= self.limit:
-            self.query_one("#goto-error", Label).update(
-                f"0x{offset:x} is past the end of the module (0x{self.limit:x} bytes)"
-            )
-            return
-        self.dismiss(offset)
-
-    def action_cancel(self) -> None:
-        """Close without an offset."""
-        self.dismiss(None)
-
-    async def on_key(self, event: events.Key) -> None:
-        """Keys typed right after `g`, before the field has the focus (a fast typist, or
-        a paste), reach the screen: they go into the field, so none is lost. (A printable
-        key the focused field takes never gets here; enter always submits.)"""
-        field = self.query_one(Input)
-        if event.key == "enter":
-            await field.action_submit()
-        elif event.is_printable and event.character is not None:
-            field.insert_text_at_cursor(event.character)
-        else:
-            return
-        event.stop()
 
 
 class HexView(ScrollView, can_focus=True):
@@ -410,7 +338,7 @@ class HexView(ScrollView, can_focus=True):
                 self._move_and_post(offset // 4, jump=True)
 
         size = len(self.words) * 4 + len(self.trailing_bytes)
-        self.app.push_screen(GotoOffsetScreen(size), chosen)
+        self.app.push_screen(GoToDialog.byte_offset(size), chosen)
 
     def action_toggle_bytes(self) -> None:
         """Switch between words and bytes with ASCII."""

@@ -16,20 +16,17 @@ from functools import cache
 from rich.color import Color
 from rich.segment import Segment
 from rich.style import Style
-from textual import events, on
-from textual.app import ComposeResult
+from textual import events
 from textual.binding import Binding
 from textual.cache import LRUCache
-from textual.containers import Vertical
 from textual.geometry import Size
 from textual.message import Message
 from textual.reactive import var
-from textual.screen import ModalScreen
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
-from textual.widgets import Input, Label
 
 from spvinspect.lexers.lima import LimaLexer
+from spvinspect.screens.go_to import GoToDialog
 from spvinspect.lima_document import STYLES, LimaDocument, RowKind
 from spvinspect.themes import pygments_style_for
 
@@ -48,38 +45,6 @@ def _token_style(theme: str, dark: bool, token) -> Style:
         italic=bool(spec.get("italic")) or None,
         underline=bool(spec.get("underline")) or None,
     )
-
-
-class GotoIndexScreen(ModalScreen[int | None]):
-    """Asks for an instruction index; dismisses with it, or None when cancelled."""
-
-    DEFAULT_CSS = """
-    GotoIndexScreen { align: center middle; }
-    GotoIndexScreen > Vertical { width: 44; height: auto; border: round $primary; background: $surface; padding: 0 1; }
-    """
-    BINDINGS = [Binding("escape", "cancel", "Cancel", id="lima.goto.cancel", tooltip="Close without moving")]
-
-    def __init__(self, count: int) -> None:
-        super().__init__()
-        self.count = count
-
-    def compose(self) -> ComposeResult:
-        with Vertical():
-            yield Label(f"Go to instruction (0-{max(self.count - 1, 0)})")
-            yield Input(placeholder="index", id="lima-goto-index")
-            yield Label("", id="lima-goto-error")
-
-    @on(Input.Submitted)
-    def submit(self, event: Input.Submitted) -> None:
-        text = event.value.strip()
-        if text.isascii() and text.isdigit() and int(text) < self.count:
-            self.dismiss(int(text))
-        else:
-            self.query_one("#lima-goto-error", Label).update(f"not an index from 0 to {self.count - 1}: {text!r}")
-
-    def action_cancel(self) -> None:
-        """Close without choosing."""
-        self.dismiss(None)
 
 
 class LimaInstructionList(ScrollView, can_focus=True):
@@ -302,7 +267,7 @@ class LimaInstructionList(ScrollView, can_focus=True):
             if index is not None:
                 self._request(index, jump=True)
 
-        self.app.push_screen(GotoIndexScreen(len(self.document.instructions)), chosen)
+        self.app.push_screen(GoToDialog.instruction(len(self.document.instructions)), chosen)
 
     def on_click(self, event: events.Click) -> None:
         row = self.scroll_offset.y + event.y

@@ -21,7 +21,8 @@ from spvinspect.widgets.diagnostics_panel import DiagnosticsPanel
 from spvinspect.widgets.hex_view import HexView
 from spvinspect.widgets.lima_breakdown import LimaBreakdown
 from spvinspect.widgets.lima_header import LimaHeader
-from spvinspect.widgets.lima_list import GotoIndexScreen, LimaInstructionList
+from spvinspect.screens.go_to import GoToDialog
+from spvinspect.widgets.lima_list import LimaInstructionList
 from test_launch import ROOT
 from spvinspect.themes import DEFAULT_THEME, PALETTES
 
@@ -138,7 +139,7 @@ async def test_go_to_an_index_and_the_next_instruction_using_a_unit(monkeypatch,
         await pilot.press("right_curly_bracket")
         assert lima_list.selected == 3
         await pilot.press("colon")
-        assert isinstance(app.screen, GotoIndexScreen)
+        assert isinstance(app.screen, GoToDialog)
         await pilot.press("5", "enter")
         assert lima_list.selected == 5
         await pilot.press("backspace")
