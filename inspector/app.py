@@ -9,7 +9,8 @@ from textual.app import App
 from textual.binding import Binding
 from textual.screen import Screen
 
-from spvinspect.collector import IdleCollections
+from spvinspect.responsive import IDLE_AFTER, last_input
+from spvinspect.responsive.collector import IdleCollections
 from spvinspect.config import KeySettings, save_theme
 from spvinspect.formats import Format
 from spvinspect.keymap import binding_ids, checked_keymap, key_clashes
@@ -39,11 +40,7 @@ class InspectorApp(App[None]):
 
     last_input: float = 0.0
     """`time.monotonic()` of the last key or mouse event: background work waits while
-    the user is active (read from worker threads)."""
-
-    IDLE_AFTER = 1.0
-    """Seconds without a key or click after which the user counts as idle: full garbage
-    collections wait for that (see `inspector.collector`)."""
+    the user is active (read through `responsive.last_input`, also from worker threads)."""
 
     def __init__(
         self,
@@ -87,7 +84,7 @@ class InspectorApp(App[None]):
 
     def on_mount(self) -> None:
         self._collections.start()
-        self.set_interval(self.IDLE_AFTER / 2, self._collect_when_idle)
+        self.set_interval(IDLE_AFTER / 2, self._collect_when_idle)
         self.theme_changed_signal.subscribe(self, self._remember_theme)
         if self._notice:
             self.notify(self._notice, severity="warning", timeout=8)
@@ -98,7 +95,7 @@ class InspectorApp(App[None]):
         self._collections.stop()
 
     def _collect_when_idle(self) -> None:
-        if time.monotonic() - self.last_input >= self.IDLE_AFTER:
+        if time.monotonic() - last_input(self) >= IDLE_AFTER:
             self._collections.collect_if_idle()
 
     def _use_keys(self, keys: KeySettings) -> None:

@@ -14,6 +14,7 @@ import os
 import sys
 
 from spvinspect.commands.open import EXAMPLE_MODULE, print_module
+from spvinspect.responsive import FRAMES_PER_SECOND
 from spvinspect.formats.lima_panes import LIMA_PANES
 from spvinspect.formats.panes import pane_names
 from spvinspect.formats.spirv_panes import SPIRV_PANES
@@ -60,12 +61,6 @@ def fail(message: str) -> int:
 def on_terminal() -> bool:
     """True when standard output is a terminal, where the app can run."""
     return sys.stdout.isatty()
-
-
-FRAMES_PER_SECOND = "120"
-"""Textual's frame rate (`TEXTUAL_FPS`, unless the user set it). At its default of 60
-a frame that follows a long one waits for the next tick but one of its timer: up to
-33 ms of idle before a key's answer is drawn; at 120, up to 17."""
 
 
 def main(argv: list[str]) -> int:

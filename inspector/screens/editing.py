@@ -29,8 +29,9 @@ from textual import work
 from textual.binding import Binding
 from textual.screen import Screen
 
-from spvinspect.collector import keep_out, let_in
-from spvinspect.editing.runner import JobThread
+from spvinspect.responsive.collector import keep_out, let_in
+from spvinspect.responsive import last_input
+from spvinspect.responsive.jobs import JobThread
 from spvinspect.screens.edit_dialogs import Question, SaveAs
 from spvinspect.widgets.hex_view import HexView
 
@@ -42,7 +43,7 @@ if TYPE_CHECKING:
     from spvinspect.widgets.asm_editor import AsmEditor, EditorMessages
 
 # The editor, its sessions and saving are imported when `e` first opens the editor (and
-# Lima's codec only in Lima mode): a tenth of a second of start-up that a user who only
+# Lima's codec only in Lima mode): start-up time that a user who only
 # reads a module should not wait for. Their messages are handled by name
 # (`on_asm_editor_closed`), not with `@on(AsmEditor.Closed)`, for the same reason.
 
@@ -232,7 +233,7 @@ class EditingScreen(Screen):
         generation = session.replace_lines(message.start, message.end, message.lines)
         # From the key that made the edit (the app notes when each input event came).
         now = time.monotonic()
-        key = getattr(self.app, "last_input", 0.0)
+        key = last_input(self.app)
         self._edited_at[generation] = key if now - key < KEY_EDIT_WINDOW else now
         if self._validation_timer is not None:
             self._validation_timer.stop()
@@ -295,7 +296,7 @@ class EditingScreen(Screen):
     def _freeze(self) -> None:
         """Leave what lives now out of the cyclic collector while the editor is open: the
         session's text and tables, and each document, are millions of long-lived objects
-        whose full collections took 0.2-0.4 s every few keystrokes on the large module."""
+        whose full collections would otherwise pause every few keystrokes on a large module."""
         keep_out((self, "editor"))
 
     def _shown(self, generation: int) -> None:

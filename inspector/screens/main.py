@@ -27,7 +27,7 @@ from spvinspect.document import Document
 from spvinspect.formats.spirv_panes import SPIRV_PANES
 from spvinspect.layouts import PlainLayout
 from spvinspect.messages import SelectInstruction, SelectRow, SelectWord
-from spvinspect.pacing import WhenIdle
+from spvinspect.responsive.pacing import WhenIdle
 from spvinspect.screens.editing import EditingScreen
 from spvinspect.screens.grammar_card import GrammarCardScreen
 from spvinspect.screens.navigation import NavigationScreen
@@ -49,7 +49,7 @@ once and keep every instruction (a few hundred bytes each)."""
 CFG_FOLLOWS_AFTER = 0.12
 """Seconds after the last selection change that the CFG pane follows it: keys pressed
 in quick succession (held, or a few a second) meet no CFG frame in between, which
-would otherwise delay each by up to a frame (20-50 ms on a big module)."""
+would otherwise delay each by up to a frame (long ones on a big module)."""
 CFG_AFTER_EDIT = 0.4
 """Seconds without a new binary before the CFG pane lays out the edited function."""
 NEAR_DEFINITIONS_LIMIT = 50_000
@@ -130,7 +130,7 @@ class MainScreen(EditingScreen, NavigationScreen):
         self._cfg_follow = CfgFollow(self, self._follow_in_cfg)
         # Outside every function the CFG pane folds to its one-line message, giving the
         # list the rows; only once the user pauses: folding re-lays out the whole screen
-        # (frames of 30-50 ms on a big module), which keys in quick succession would
+        # (long frames on a big module), which keys in quick succession would
         # wait for, and a list that changes height under the keys is hard to follow.
         self._fold_cfg = WhenIdle(self, self._fold_now)
         self.set_reactive(MainScreen.raw, raw)

@@ -23,7 +23,7 @@ from textual.strip import Strip
 from spvinspect.codec.text.listing import Role
 from spvinspect.document import Document
 from spvinspect.messages import GoToDefinition, ListUses, SelectRow
-from spvinspect.pacing import WhenIdle
+from spvinspect.responsive.pacing import WhenIdle
 from spvinspect.selection import Selection
 from spvinspect.widgets.role_styles import role_styles
 

@@ -13,7 +13,7 @@ from cfg_functions import NESTED_LOOPS, SWITCH, module_bytes
 from inspector_apps import after_keys, broken_module_bytes, byte_swapped, ext_inst_module_bytes, make_app
 from spvinspect.commands.open import EXAMPLE_MODULE
 from spvinspect.screens.grammar_card import GrammarCardScreen
-from spvinspect import pacing
+from spvinspect.responsive import pacing
 from spvinspect.screens.main import CFG_FOLLOWS_AFTER
 from spvinspect.widgets.cfg_view import CfgView
 from spvinspect.screens.go_to import GoToDialog
