@@ -92,7 +92,7 @@ class LimaScreen(EditingScreen, PaneScreen):
                 yield LimaHeader(document, id="header")
                 instruction_list = LimaInstructionList(document, id="list")
                 yield instruction_list
-                hex_view = HexView(words, trailing_bytes=trailing, tail_offset=tail, marked=marked, header_words=0, id="hex")
+                hex_view = HexView(words, trailing_bytes=trailing, tail_offset=tail, marked=marked, id="hex")
                 hex_view.border_title = "Hex · file words" if document.hex_in_file else (
                     f"Hex · code stream (DBIN at byte 0x{document.code_byte_offset:x}, not on a word)"
                 )

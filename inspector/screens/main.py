@@ -20,10 +20,12 @@ from textual.screen import Screen
 from textual.timer import Timer
 from textual.worker import get_current_worker
 
+from spvinspect.codec.binary.lazy import LazyModule
 from spvinspect.codec.text.grammar_card import card_for
 from spvinspect.codec.text.word_detail import word_detail
 from spvinspect.cfgview.graphs import FunctionGraphs
 from spvinspect.document import Document
+from spvinspect.formats.spirv_hex import header_cell, instruction_cells
 from spvinspect.formats.spirv_panes import SPIRV_PANES
 from spvinspect.layouts import PlainLayout
 from spvinspect.messages import SelectInstruction, SelectRow, SelectWord
@@ -55,6 +57,21 @@ CFG_AFTER_EDIT = 0.4
 NEAR_DEFINITIONS_LIMIT = 50_000
 """Instructions up to which the word detail looks for an id's definition before the
 index knows them all (a scan of the function and the part before the functions)."""
+
+
+def module_hex_view(module: LazyModule, **kwargs) -> HexView:
+    """The hex pane over a module: its words, byte order, tail (once indexed; see
+    `HexView.set_tail_offset`), trailing bytes, the words its diagnostics name so far,
+    and the header words styled as such."""
+    return HexView(
+        module.words,
+        big_endian=module.big_endian,  # known for a file shorter than its header too
+        trailing_bytes=module.trailing_bytes,
+        tail_offset=module.tail_offset if module.indexed else None,
+        marked=(d.word_offset for d in module.diagnostics if d.word_offset is not None),
+        cell_kind=header_cell,
+        **kwargs,
+    )
 
 
 class CfgFollow:
@@ -149,7 +166,7 @@ class MainScreen(EditingScreen, NavigationScreen):
             with Vertical(id="inspect"):
                 yield HeaderPane(document, id="header")
                 with PaneGroup(id="hex-group"):
-                    yield HexView.for_module(document.module, id="hex")
+                    yield module_hex_view(document.module, id="hex")
                     yield WordDetailPanel(id="word")
         yield SearchBar(id="search")
         yield StatusLine(id="status")
@@ -183,7 +200,12 @@ class MainScreen(EditingScreen, NavigationScreen):
         self._center = False
         module = self.document.module
         instruction = module.instruction(selection.instruction) if selection.instruction is not None else None
-        self.query_one(HexView).follow(selection.word, instruction)
+        hex_view = self.query_one(HexView)
+        hex_view.show_word(selection.word)
+        if instruction is None:
+            hex_view.highlight(None)
+        else:
+            hex_view.highlight(range(instruction.offset, instruction.end), instruction_cells(instruction))
         self.query_one(WordDetailPanel).show(self._word_detail(selection))
         # A moment later: the list and hex answer the key in the frame that goes out
         # first, and keys in quick succession cost the CFG pane one follow (of the last).

@@ -10,7 +10,7 @@ posts what the user asks for (`WordSelected`, `CardRequested`); the screen decid
 from __future__ import annotations
 
 from array import array
-from collections.abc import Container, Iterable, Mapping, Sequence
+from collections.abc import Callable, Container, Iterable, Mapping, Sequence
 
 from rich.segment import Segment
 from rich.style import Style
@@ -24,9 +24,7 @@ from textual.reactive import reactive
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
-from spvinspect.codec.binary.lazy import LazyModule
-from spvinspect.codec.binary.model import HEADER_WORDS, Instruction, Module
-from spvinspect.codec.text.word_detail import WordKind, instruction_word_kinds
+from spvinspect.codec.text.word_detail import WordKind
 from spvinspect.screens.go_to import GoToDialog
 
 GUTTER = 10
@@ -138,7 +136,7 @@ class HexView(ScrollView, can_focus=True):
         trailing_bytes: bytes = b"",
         tail_offset: int | None = None,
         marked: Iterable[int] = (),
-        header_words: int = HEADER_WORDS,
+        cell_kind: Callable[[int], str | None] = lambda offset: None,
         name: str | None = None,
         id: str | None = None,
         classes: str | None = None,
@@ -148,34 +146,19 @@ class HexView(ScrollView, can_focus=True):
         self.big_endian = big_endian
         self.trailing_bytes = trailing_bytes
         self.tail_offset = len(words) if tail_offset is None else tail_offset
-        self.header_words = min(header_words, len(words))
-        """Words shown as the header: SPIR-V's five by default, none for a Lima stream."""
+        self.cell_kind = cell_kind
+        """The format's static style name of a word, if any (SPIR-V's header words)."""
         self.marked: frozenset[int] = frozenset(marked)
         self.changed: Container[int] = frozenset()
         """Words an edit changed since the file was opened (`mark_changed`)."""
         self.highlighted = range(0)
-        self.highlight_kinds: Sequence[WordKind] = ()
+        self.highlight_kinds: Sequence[str] = ()
         self.bit_masks: dict[int, int] = {}
         """Word offset -> mask of the bits picked out in it (`highlight_bits`)."""
         self.words_per_row = NARROW
         self._rows: LRUCache[int, Strip] = LRUCache(1024)
         self._styles: dict[str, Style] = {}
         self.border_title = f"Hex · {'big' if big_endian else 'little'}-endian"
-
-    @classmethod
-    def for_module(cls, module: Module | LazyModule, **kwargs) -> HexView:
-        """A hex view of a decoded module (lazy or eager): its words, byte order, tail
-        (once a lazy module is indexed; see `set_tail_offset`), trailing bytes and the
-        words its diagnostics name so far (see `mark`)."""
-        indexed = not isinstance(module, LazyModule) or module.indexed
-        return cls(
-            module.words,
-            big_endian=module.big_endian,  # known for a file shorter than its header too
-            trailing_bytes=module.trailing_bytes,
-            tail_offset=module.tail_offset if indexed else None,
-            marked=(d.word_offset for d in module.diagnostics if d.word_offset is not None),
-            **kwargs,
-        )
 
     # -- what the pane is given --------------------------------------------------
 
@@ -189,23 +172,14 @@ class HexView(ScrollView, can_focus=True):
         (the selection changed elsewhere; this pane follows)."""
         self._set_cursor(word_offset)
 
-    def highlight(self, words: range | None, kinds: Sequence[WordKind] = ()) -> None:
-        """Frame `words` (the selected instruction) and colour them by `kinds`, one per
-        word from the first; None clears the highlight."""
+    def highlight(self, words: range | None, kinds: Sequence[str] = ()) -> None:
+        """Frame `words` (the selected instruction) and colour them by `kinds` (style
+        names the format gives), one per word from the first; None clears the highlight."""
         old = self.highlighted
         self.highlighted = words if words is not None else range(0)
         self.highlight_kinds = tuple(kinds)
         self._repaint_words(old)
         self._repaint_words(self.highlighted)
-
-    def follow(self, word_offset: int, instruction: Instruction | None) -> None:
-        """Follow the shared selection: the cursor on `word_offset`, `instruction` (the
-        one holding it, None in the header or the tail) framed and coloured by word kind."""
-        self.show_word(word_offset)
-        if instruction is None:
-            self.highlight(None)
-        else:
-            self.highlight(range(instruction.offset, instruction.end), instruction_word_kinds(instruction))
 
     def highlight_bits(self, masks: Mapping[int, int]) -> None:
         """Pick out exactly these bits: word offset -> mask of the word's value (bit 0 the
@@ -246,7 +220,6 @@ class HexView(ScrollView, can_focus=True):
         self.words = words
         self.trailing_bytes = trailing_bytes
         self.tail_offset = len(words) if tail_offset is None else tail_offset
-        self.header_words = min(self.header_words, len(words))
         self._layout_rows()
         self._set_cursor(self.cursor)
 
@@ -435,20 +408,20 @@ class HexView(ScrollView, can_focus=True):
         return strip.crop_extend(scroll_x, scroll_x + width, base)
 
     def _word_style(self, offset: int, cursor: bool = True) -> Style:
-        """Static kind (header, tail, trailing), then the selection's kinds, the marks
+        """Static kind (trailing, the format's, tail), then the selection's kinds, the marks
         and (unless `cursor` is False) the cursor, each on top of the one before."""
         words = self.words
         style = Style()
         if offset >= len(words):
             style = self._style("trailing")
-        elif offset < self.header_words:
-            style = self._style("header")
+        elif (kind := self.cell_kind(offset)) is not None:
+            style = self._style(kind)
         elif offset >= self.tail_offset:
             style = self._style("tail")
         if offset in self.highlighted:
             position = offset - self.highlighted.start
             if position < len(self.highlight_kinds):
-                style += self._style(self.highlight_kinds[position].value.replace("_", "-"))
+                style += self._style(self.highlight_kinds[position])
             style += self._style("selected")
         if offset in self.changed:
             style += self._style("changed")

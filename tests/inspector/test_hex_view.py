@@ -172,7 +172,7 @@ async def test_operands_are_coloured_by_kind():
         type_int = instruction_named(app, "OpTypeInt")
         select_word(app, type_int.offset + 2)
         kinds = [WordKind.OPCODE, WordKind.RESULT_ID, WordKind.LITERAL, WordKind.LITERAL]
-        assert list(hex_view.highlight_kinds) == kinds
+        assert list(hex_view.highlight_kinds) == [kind.value.replace("_", "-") for kind in kinds]
         per_row = hex_view.words_per_row
         for word, kind in zip(range(type_int.offset, type_int.end), kinds):
             row = hex_view._render_row(word // per_row, Style())

@@ -67,7 +67,7 @@ async def test_an_mbs_file_opens_lima_mode_whatever_its_name(monkeypatch, tmp_pa
         assert hex_view.words.tobytes() == document.data[: len(document.data) // 4 * 4]
         start = document.code_byte_offset // 4
         assert hex_view.highlighted == range(start, start + 4) and hex_view.cursor == start
-        assert hex_view.header_words == 0
+        assert not any(hex_view.cell_kind(word) for word in range(len(hex_view.words)))  # no header words
 
 
 def test_a_raw_stream_without_lima_is_refused_with_a_hint(monkeypatch, tmp_path, capsys):
