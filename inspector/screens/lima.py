@@ -72,6 +72,8 @@ class LimaScreen(EditingScreen, PaneScreen):
         super().__init__()
         self.document = document
         self.history: JumpHistory[int] = JumpHistory()
+        self.selected: int | None = None
+        """The selected instruction: the screen's, every pane follows it (the list shows it)."""
         self._at = at
         self._pane = pane
         self._picking = False
@@ -134,16 +136,12 @@ class LimaScreen(EditingScreen, PaneScreen):
 
     # -- the selection ----------------------------------------------------------
 
-    @property
-    def selected(self) -> int | None:
-        """The selected instruction."""
-        return self.query_one(LimaInstructionList).selected
-
     def select(self, index: int, jump: bool = False, cell: int | None = None) -> None:
         """Select instruction `index`; a jump remembers the place it leaves. The hex
         cursor goes to `cell`, else to the first word of the chosen bits or instruction."""
         if jump and self.selected is not None and self.selected != index:
             self.history.record(self.selected)
+        self.selected = index
         self.query_one(LimaInstructionList).selected = index
         breakdown = self.query_one(LimaBreakdown)
         breakdown.show(self.document.breakdown(index))
