@@ -22,13 +22,13 @@ from textual.cache import LRUCache
 from textual.geometry import Size
 from textual.message import Message
 from textual.reactive import var
-from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from spvinspect.lexers.lima import LimaLexer
-from spvinspect.screens.go_to import GoToDialog
 from spvinspect.lima_document import STYLES, LimaDocument, RowKind
+from spvinspect.screens.go_to import GoToDialog
 from spvinspect.themes import pygments_style_for
+from spvinspect.widgets.row_list import RowList
 
 GUTTER_WIDTH = 13
 """Index (5), word offset (`w` and 5 digits) and two spaces."""
@@ -47,8 +47,11 @@ def _token_style(theme: str, dark: bool, token) -> Style:
     )
 
 
-class LimaInstructionList(ScrollView, can_focus=True):
+class LimaInstructionList(RowList):
     """Every instruction of a PP program, in the seed-004 or Mesa syntax, with a cursor."""
+
+    GUTTER_WIDTH = GUTTER_WIDTH
+    WIDEN_WHEN_IDLE = False
 
     DEFAULT_CSS = """
     LimaInstructionList { background: $surface; }
@@ -99,7 +102,6 @@ class LimaInstructionList(ScrollView, can_focus=True):
         super().__init__(id=id, classes=classes)
         self.document = document
         self._strips: LRUCache[tuple[int, str], Strip] = LRUCache(1024)
-        self._widest = 0
         self.virtual_size = Size(GUTTER_WIDTH + 80, document.row_count)
         self._update_title()
 
@@ -133,35 +135,35 @@ class LimaInstructionList(ScrollView, can_focus=True):
         self._strips.clear()
         self.refresh()
 
+    @property
+    def row_count(self) -> int:
+        """Rows: labels, instructions and the words left undecoded."""
+        return self.document.row_count
+
+    @property
+    def cursor_row(self) -> int | None:
+        """The selected instruction's row."""
+        return None if self.selected is None else self.document.instruction_row(self.selected)
+
     def on_resize(self) -> None:
-        if self.selected is not None:
-            self._scroll_to_row(self.document.instruction_row(self.selected))
+        if self.cursor_row is not None:
+            self._scroll_to_row(self.cursor_row)
 
     def _scroll_to_row(self, row: int) -> None:
-        height = max(1, self.scrollable_content_region.height)
-        top = self.scroll_offset.y
+        """Bring a row into view, with the branch label above it."""
         label_above = row > 0 and self.document.rows[row - 1].kind is RowKind.LABEL
-        first = row - 1 if label_above else row
-        if first < top:
-            self.scroll_to(y=first, animate=False, immediate=True)
-        elif row >= top + height:
-            self.scroll_to(y=row - height + 1, animate=False, immediate=True)
+        self.scroll_to_row(row, first=row - 1 if label_above else row)
 
     # -- rendering ----------------------------------------------------------------------
 
-    def render_line(self, y: int) -> Strip:
-        scroll_x, scroll_y = self.scroll_offset
-        row = scroll_y + y
-        width = self.scrollable_content_region.width
-        if row >= self.document.row_count:
-            return Strip.blank(width, self.rich_style)
+    def render_row(self, row: int, scroll_x: int, width: int, base: Style) -> Strip:
         line = self._row_strip(row).crop(scroll_x, scroll_x + width)
         shown = self.document.rows[row]
         gutter = self._gutter(shown)
         line = Strip.join([gutter, line]).extend_cell_length(width)
         if shown.kind is RowKind.INSTRUCTION and shown.instruction == self.selected:
             line = line.apply_style(self.get_component_rich_style("lima-list--cursor"))
-        return line.apply_style(self.rich_style)
+        return line.apply_style(base)
 
     def _gutter(self, shown) -> Strip:
         if shown.kind is RowKind.INSTRUCTION:
@@ -188,9 +190,7 @@ class LimaInstructionList(ScrollView, can_focus=True):
                 ]
             cached = Strip(segments)
             self._strips[key] = cached
-            if cached.cell_length > self._widest:
-                self._widest = cached.cell_length
-                self.virtual_size = Size(GUTTER_WIDTH + self._widest, self.document.row_count)
+            self.note_width(cached.cell_length)
         return cached
 
     def shown_text(self, row: int) -> str:
