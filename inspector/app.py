@@ -16,7 +16,7 @@ from spvinspect.formats import Format
 from spvinspect.keymap import binding_ids, checked_keymap, key_clashes
 from spvinspect.palette import ActionsProvider, GotoProvider
 from spvinspect.screens.help import HelpScreen
-from spvinspect.screens.main import MainScreen
+from spvinspect.screens import screen_for
 from spvinspect.themes import DEFAULT_THEME, THEMES
 
 
@@ -76,11 +76,7 @@ class InspectorApp(App[None]):
         return dict(THEMES[DEFAULT_THEME].variables)
 
     def get_default_screen(self) -> Screen:
-        if self.document.SCREEN == "lima":  # its screen (and the Lima codec) only when asked for
-            from spvinspect.screens.lima import LimaScreen
-
-            return LimaScreen(self.document, at=self._at, pane=self._pane)
-        return MainScreen(self.document, at=self._at, pane=self._pane, raw=self._raw)
+        return screen_for(self.document, at=self._at, pane=self._pane, raw=self._raw)
 
     def on_mount(self) -> None:
         self._collections.start()

@@ -57,9 +57,9 @@ class LimaScreen(EditingScreen, PaneScreen):
     BINDINGS = [
         Binding("n", "step(1)", "Next", show=False, id="lima_screen.next", tooltip="Next instruction, from any pane"),
         Binding("p", "step(-1)", "Previous", show=False, id="lima_screen.previous", tooltip="Previous instruction, from any pane"),
-        Binding("colon", "goto", "Go to", show=False, id="lima_screen.goto", tooltip="Go to an instruction index, from any pane"),
-        Binding("m", "toggle_style", "Mesa/seed", show=False, id="lima_screen.toggle_style", tooltip="Switch between the seed-004 syntax and Mesa's, from any pane"),
-        Binding("backspace,ctrl+o,alt+left", "back", "Back", show=False, id="lima_screen.back", tooltip="Back to where the last jump left"),
+        Binding("backspace,ctrl+o,alt+left", "back", "Back", id="lima_screen.back", tooltip="Back to where the last jump left"),
+        Binding("m", "toggle_style", "Mesa/seed", id="lima_screen.toggle_style", tooltip="Switch between the seed-004 syntax and Mesa's, from any pane"),
+        Binding("colon", "goto", "Go to", id="lima_screen.goto", tooltip="Go to an instruction index, from any pane"),
         Binding("ctrl+n,alt+right", "forward", "Forward", show=False, id="lima_screen.forward", tooltip="Forward again after going back"),
         Binding("z", "zoom", "Zoom", id="lima_screen.zoom", tooltip="Zoom the focused pane to the whole screen, or back"),
         *pane_bindings(LIMA_PANES, "lima_screen"),
@@ -68,7 +68,8 @@ class LimaScreen(EditingScreen, PaneScreen):
     AUTO_FOCUS = "#list"
     PANE_SPECS = LIMA_PANES
 
-    def __init__(self, document: LimaDocument, *, at: int | None = None, pane: str | None = None) -> None:
+    def __init__(self, document: LimaDocument, *, at: int | None = None, pane: str | None = None, raw: bool = False) -> None:
+        """`raw` (raw id numbers) has no meaning for a PP program, which has no ids."""
         super().__init__()
         self.document = document
         self.history: JumpHistory[int] = JumpHistory()
@@ -163,11 +164,6 @@ class LimaScreen(EditingScreen, PaneScreen):
     def _instruction_selected(self, message: LimaInstructionList.InstructionSelected) -> None:
         message.stop()
         self.select(message.index, message.jump)
-
-    @on(LimaInstructionList.BackRequested)
-    def _back_requested(self, message: LimaInstructionList.BackRequested) -> None:
-        message.stop()
-        self.action_back()
 
     @on(LimaBreakdown.FieldSelected)
     def _field_selected(self, message: LimaBreakdown.FieldSelected) -> None:

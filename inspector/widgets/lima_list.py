@@ -3,7 +3,7 @@
 A Line-API `ScrollView` over a `LimaDocument`'s rows: seed-004 syntax by default, Mesa's
 one key away (`m`), coloured by the `LimaLexer` through the theme's Pygments style, with
 the instruction index and word offset in a gutter. The widget never moves its own cursor:
-keys become intents (`InstructionSelected`, `BackRequested`) for the screen, which sets
+keys become intents (`InstructionSelected`) for the screen, which sets
 `selected` back. Stepping keys: next/previous instruction, next/previous branch, next/
 previous instruction using a unit (`u` picks the unit), `enter` follows a branch, `:`
 goes to an index.
@@ -62,21 +62,18 @@ class LimaInstructionList(RowList):
     COMPONENT_CLASSES = {"lima-list--gutter", "lima-list--cursor", "lima-list--undecoded"}
     """Gutter, the selected instruction's row, words left undecoded."""
     BINDINGS = [
-        Binding("down,j,n", "step(1)", "Next", show=False, id="lima.next", tooltip="Next instruction"),
-        Binding("up,k,p", "step(-1)", "Previous", show=False, id="lima.previous", tooltip="Previous instruction"),
+        Binding("down,j", "step(1)", "Next", show=False, id="lima.next", tooltip="Next instruction (n from any pane)"),
+        Binding("up,k", "step(-1)", "Previous", show=False, id="lima.previous", tooltip="Previous instruction (p from any pane)"),
         Binding("pagedown", "page(1)", "Page down", show=False, id="lima.page_down"),
         Binding("pageup", "page(-1)", "Page up", show=False, id="lima.page_up"),
         Binding("home", "edge(0)", "First", show=False, id="lima.first", tooltip="First instruction"),
         Binding("end,G", "edge(-1)", "Last", show=False, id="lima.last", tooltip="Last instruction"),
         Binding("enter", "follow", "Follow branch", id="lima.follow", tooltip="Jump to the branch target of this instruction"),
-        Binding("backspace,ctrl+o", "back", "Back", id="lima.back", tooltip="Back to where the last jump left"),
         Binding("right_square_bracket", "branch(1)", "Next branch", show=False, id="lima.next_branch", tooltip="Next instruction with a branch or discard"),
         Binding("left_square_bracket", "branch(-1)", "Previous branch", show=False, id="lima.previous_branch", tooltip="Previous instruction with a branch or discard"),
         Binding("right_curly_bracket", "unit(1)", "Next in unit", show=False, id="lima.next_unit", tooltip="Next instruction using the chosen unit (u chooses)"),
         Binding("left_curly_bracket", "unit(-1)", "Previous in unit", show=False, id="lima.previous_unit", tooltip="Previous instruction using the chosen unit"),
         Binding("u", "cycle_unit", "Unit", id="lima.cycle_unit", tooltip="Choose the unit that { and } step to"),
-        Binding("m", "toggle_style", "Mesa/seed", id="lima.toggle_style", tooltip="Switch between the seed-004 syntax and Mesa's"),
-        Binding("colon", "goto", "Go to", id="lima.goto", tooltip="Go to an instruction index"),
     ]
 
     class InstructionSelected(Message):
@@ -87,9 +84,6 @@ class LimaInstructionList(RowList):
             self.index = index
             self.jump = jump
             """True for a jump (branch target, go to index) the history should remember."""
-
-    class BackRequested(Message):
-        """Go back to the instruction the last jump left."""
 
     selected: var[int | None] = var(None, init=False)
     """The selected instruction (set by the screen); the cursor row follows it."""
@@ -229,10 +223,6 @@ class LimaInstructionList(RowList):
                 self.notify(f"the branch target, word {word}, does not start an instruction", severity="warning")
             return
         self._request(target, jump=True)
-
-    def action_back(self) -> None:
-        """Ask to return to where the last jump left."""
-        self.post_message(self.BackRequested())
 
     def action_branch(self, step: int) -> None:
         """Select the next or previous instruction holding a branch or discard."""
