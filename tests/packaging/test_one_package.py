@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 import zipfile
@@ -26,7 +27,10 @@ def pip(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
 
 
 def test_the_wheel_holds_spvinspect_and_its_metadata_only(tmp_path: Path) -> None:
-    built = pip("wheel", "--no-deps", "-w", str(tmp_path), str(ROOT), cwd=tmp_path)
+    source = tmp_path / "source"
+    shutil.copytree(ROOT, source, ignore=shutil.ignore_patterns(
+        ".git", ".venv", "venv", "build", "dist", "*.egg-info", "__pycache__", ".pytest_cache", ".oracle-cache"))
+    built = pip("wheel", "--no-deps", "-w", str(tmp_path), str(source), cwd=tmp_path)
     assert built.returncode == 0, built.stderr
     (wheel,) = tmp_path.glob("spvinspect-*.whl")
     names = zipfile.ZipFile(wheel).namelist()
