@@ -272,6 +272,33 @@ async def test_lima_mode_edits_and_saves_an_mbs(tmp_path):
         assert len(saved.instructions) == 3 and (tmp_path / "shader.mbs.bak").exists()
 
 
+async def test_lima_mode_lists_the_edited_program():
+    """After an edit the Lima list shows the new rows, not the ones it drew before."""
+    words, _ = lima.assemble("mov.v0 $0 $1\nstop, mov.v0 $1 $0")
+    app = InspectorApp(LimaDocument(struct_words(words), "code.bin"))
+    async with app.run_test(size=(120, 40)) as pilot:
+        from spvinspect.widgets.lima_list import LimaInstructionList
+
+        listing = app.screen.query_one(LimaInstructionList)
+        before = listing.shown_text(0)
+        editor = await open_editor(pilot, r"^mov\.v0 \$0 \$1$")
+        editor.insert("\nmov.v0 $2 $0")
+        await settled(pilot)
+        await pilot.press("escape")
+        await pilot.pause()
+        document = app.screen.document
+        shown = [listing.shown_text(row) for row in range(document.row_count)]
+        assert shown == [document.row_text(row, listing.style) for row in range(document.row_count)]
+        assert len(shown) == 3 and shown[0] == before
+
+
+def struct_words(words) -> bytes:
+    """A raw little-endian PP stream."""
+    import struct
+
+    return struct.pack(f"<{len(words)}I", *words)
+
+
 @pytest.mark.parametrize("size", [(120, 40)])
 def test_editor_snapshot(snap_compare, size):
     async def edit(pilot) -> None:
