@@ -1,7 +1,8 @@
 """Benchmark: `spvinspect as` against `spirv-as` on the large module's disassembly, and
 the live editor's case, a 5,000-line module assembled in-process.
 
-Run: python benchmarks/bench_as.py   (prints times and ratios; target: assemble() <= 3x)
+Run: python benchmarks/bench_as.py   (prints times and ratios; targets: the command <= 1.5x,
+assemble() <= 3x)
 
 The reference is spirv-as's real binary, not cmeel's launcher script. Each figure is
 the best of a few runs, as wall time and as CPU time (the process's own for
@@ -101,7 +102,7 @@ def main() -> None:
         ours = in_process(text, 3)
         print(f"large module: {module.stat().st_size / 1e6:.1f} MB, {lines} lines of text")
         print(row("spirv-as", reference))
-        print(row("spvinspect as (command)", ours_cli, reference))
+        print(row("spvinspect as (command)", ours_cli, reference) + "  (target <= 1.5, issue 23)")
         print(row("assemble() in-process", ours, reference) + "  (target <= 3)")
 
         small = editor_text(tmp)

@@ -12,6 +12,12 @@ which the pane shows a list first and lays out in a worker), and the time to fir
 the pane on the largest function, from the opened lazy module with nothing cached
 (its graph built from its own instructions, laid out, drawn and painted) in a headless
 app. spirv-cfg draws nothing, so these figures have no reference beside them.
+
+Then the CFG pane on one huge function (#27): the large module with every call inlined
+(`spirv-opt --inline-entry-points-exhaustive`, built once beside it), opened in the headless
+app; the selection is put in the middle of its function, and the figures are the time to
+the first blocks shown, to the window laid out, and the process's peak RSS before and
+after. `--big-only` prints only these.
 """
 
 from __future__ import annotations
@@ -108,12 +114,73 @@ async def first_show(graphs: FunctionGraphs, function_id: int) -> tuple[float, f
         return ready, painted, view.drawing.kind
 
 
+def inlined_module(large: Path) -> Path:
+    """The large module with every function inlined into its entry point: one function of
+    hundreds of thousands of instructions (built once, next to the large module)."""
+    out = large.with_name(large.stem + "-inlined.spv")
+    if not out.exists() or out.stat().st_mtime < large.stat().st_mtime:
+        subprocess.run(
+            [tool_path("spirv-opt"), "--inline-entry-points-exhaustive", "--eliminate-dead-functions", str(large), "-o", str(out)],
+            check=True,
+        )
+    return out
+
+
+def peak_rss_mb() -> float:
+    """This process's peak resident set size so far, in MB."""
+    import resource
+
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+async def big_function_figures(path: Path) -> list[tuple[str, str]]:
+    """The CFG pane following a selection into the middle of the module's biggest
+    function, in the headless app: times to the first blocks shown and to the laid-out
+    window, and peak RSS."""
+    from spvinspect.app import InspectorApp
+    from spvinspect.document import Document
+    from spvinspect.widgets.cfg_view import CfgView
+
+    data = path.read_bytes()
+    app = InspectorApp(Document(data, str(path)))
+    figures = []
+    async with app.run_test(size=(160, 50)) as pilot:
+        await pilot.pause()
+        await app.workers.wait_for_complete()
+        screen = app.screen
+        module = screen.document.module
+        span = max(module.functions(), key=lambda s: s.end - s.first)
+        figures.append(("biggest function", f"{span.end - span.first:,} instructions"))
+        figures.append(("peak RSS, opened and indexed", f"{peak_rss_mb():.0f} MB"))
+        cfg = screen.query_one(CfgView)
+        start = time.perf_counter()
+        screen.select(screen.document.select_instruction((span.first + span.end) // 2), True)
+        shown = None
+        while time.perf_counter() - start < 600:
+            await asyncio.sleep(0.005)
+            if shown is None and cfg.drawing is not None and cfg.drawing.boxes:
+                shown = time.perf_counter() - start
+                figures.append(("selection to first blocks shown", f"{shown:.2f} s  ({cfg.drawing.kind})"))
+            if cfg.drawing is not None and cfg.drawing.kind == "graph" and not cfg.laying_out:
+                break
+        figures.append(("selection to the window laid out", f"{time.perf_counter() - start:.2f} s  ({cfg.border_title})"))
+        figures.append(("peak RSS after", f"{peak_rss_mb():.0f} MB"))
+    return figures
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--module", type=Path, default=Path("/tmp/spvinspect-large.spv"))
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--big-only", action="store_true", help="only the CFG pane on the inlined module's huge function")
     args = parser.parse_args()
     path = build_large_module(args.module)
+    big = inlined_module(path)
+    if args.big_only:
+        print(f"CFG pane on one huge function: {big}")
+        for label, value in asyncio.run(big_function_figures(big)):
+            print(f"  {label:<34}{value}")
+        return 0
     data = path.read_bytes()
 
     decode_s = best_of(args.repeat, lambda: decode(data))
@@ -174,6 +241,9 @@ def main() -> int:
     for label, (ready, painted, kind) in (("cold", cold), ("names settled", warm)):
         print(f"{'  show_block to drawn, ' + label:<34}{ready * 1e3:>8.1f}ms  ({kind}; target 100 ms)")
         print(f"{'  ... to painted, ' + label:<34}{painted * 1e3:>8.1f}ms  (+ the headless app's next frame)")
+    print(f"CFG pane on one huge function: {big}")
+    for label, value in asyncio.run(big_function_figures(big)):
+        print(f"  {label:<34}{value}")
     return 0
 
 

@@ -17,7 +17,8 @@ from spvinspect.keymap import binding_ids, checked_keymap, key_clashes
 from spvinspect.palette import ActionsProvider, GotoProvider
 from spvinspect.screens.help import HelpScreen
 from spvinspect.screens import screen_for
-from spvinspect.themes import DEFAULT_THEME, THEMES
+from spvinspect.themes import DEFAULT_THEME, all_themes, variable_defaults
+from spvinspect.worker_failures import WorkerFailed, failure_text
 
 
 def _places(screen: Screen):
@@ -55,25 +56,41 @@ class InspectorApp(App[None]):
     ) -> None:
         super().__init__()
         self.document = document
-        self._notice = notice
         self._keys = keys
         self._at = at
         self._pane = pane
         self._raw = raw
-        for registered in THEMES.values():
+        for registered in all_themes().values():
             self.register_theme(registered)
-        self.theme = theme if theme in THEMES else DEFAULT_THEME
+        if theme is not None and theme not in self.available_themes:
+            unknown = f"theme {theme!r}: no such theme (ctrl+p lists them); using {DEFAULT_THEME}"
+            notice = f"{notice}\n{unknown}" if notice else unknown
+            theme = None
+        self.theme = theme or DEFAULT_THEME
+        self._notice = notice
         self.sub_title = document.name
         self._collections = IdleCollections()
+        self.worker_failures: list[WorkerFailed] = []
+        """Failures of background workers, each told in a notice (the app went on)."""
 
     async def on_event(self, event: events.Event) -> None:
         if isinstance(event, (events.Key, events.MouseDown, events.MouseScrollDown, events.MouseScrollUp)):
             self.last_input = time.monotonic()
         await super().on_event(event)
 
+    def _handle_exception(self, error: Exception) -> None:
+        """A worker's failure is a notice and the app goes on (Textual would exit: this is
+        where it hands a worker's error); any other error is Textual's to handle."""
+        if isinstance(error, WorkerFailed):
+            self.worker_failures.append(error)
+            self.notify(failure_text(error), severity="error", timeout=12, markup=False)
+            return
+        super()._handle_exception(error)
+
     def get_theme_variable_defaults(self) -> dict[str, str]:
-        """Our semantic variables for Textual's own themes too, so switching to one works."""
-        return dict(THEMES[DEFAULT_THEME].variables)
+        """Our semantic variables for Textual's own themes too (our dark or light theme's,
+        as bright as the theme), so switching to one works."""
+        return variable_defaults(self.current_theme.dark)
 
     def get_default_screen(self) -> Screen:
         return screen_for(self.document, at=self._at, pane=self._pane, raw=self._raw)

@@ -6,7 +6,7 @@ import argparse
 import importlib
 import sys
 
-COMMANDS = {"dis": "spirv", "explain": "spirv", "as": "assemble", "cfg": "cfg", "lima": "lima"}
+COMMANDS = {"dis": "spirv", "explain": "spirv", "as": "assemble", "cfg": "cfg", "lima": "lima", "diff": "diff", "run": "run"}
 """Subcommand → its module in `inspector.commands`, which has a `register(subparsers)`."""
 
 

@@ -97,10 +97,10 @@ def main(argv: list[str]) -> int:
     panes = LIMA_PANE_NAMES if lima_mode else PANE_NAMES
     if args.pane is not None and args.pane not in panes:
         return fail(f"--pane {args.pane}: no such pane; choose one of {', '.join(panes)}")
-    from spvinspect.themes import THEMES
+    from spvinspect.themes import theme_names
 
-    if args.theme is not None and args.theme not in THEMES:
-        return fail(f"--theme {args.theme}: no such theme; choose one of {', '.join(THEMES)}")
+    if args.theme is not None and args.theme not in theme_names():
+        return fail(f"--theme {args.theme}: no such theme; choose one of {', '.join(theme_names())}")
     if lima_mode:
         return run_lima_app(data, path, at, args.pane, args.theme)
     return run_app(data, path, at, args.pane, args.raw_id, args.theme)

@@ -190,7 +190,7 @@ class LimaDocument:
         """The bit-by-bit breakdown of instruction `index`."""
         found = self._breakdowns.get(index)
         if found is None:
-            found = self._breakdowns[index] = breakdown(self.instructions[index])
+            found = self._breakdowns[index] = breakdown(self.instructions[index], self._starts)
         return found
 
     def file_bits(self, selection: BitSelection) -> tuple[tuple[int, int], ...]:

@@ -3,6 +3,7 @@
 Knows nothing of the UI. Entry points never raise on bad input; they return diagnostics.
 """
 
+from spvinspect.lima.assembler import STYLES as ASSEMBLER_STYLES
 from spvinspect.lima.assembler import assemble
 from spvinspect.lima.disasm_mesa import mesa_line
 from spvinspect.lima.disasm_seed import seed_lines
@@ -14,6 +15,7 @@ from spvinspect.lima.model import BitRange, Chunk, ChunkField, Field, Instructio
 from spvinspect.lima.program import decode
 
 __all__ = [
+    "ASSEMBLER_STYLES",
     "BitRange",
     "Chunk",
     "ChunkField",

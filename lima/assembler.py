@@ -20,6 +20,7 @@ from itertools import islice
 from spvinspect.codec.diagnostics import Diagnostic, Severity
 from spvinspect.lima.asm_words import Branch, ParsedInstruction, WordWriter, pack_field
 from spvinspect.lima.fields import CONTROL, FieldSpec
+from spvinspect.lima.mesa_input import looks_like_mesa, mesa_column, mesa_to_seed
 from spvinspect.lima.seed_ops import DestinationLast, op_field, parse_op, parse_override
 from spvinspect.lima.syntax import AsmError, Token, parse_int
 
@@ -295,9 +296,47 @@ def _source_lines(text: str):
     yield text[start:]
 
 
-def assemble(text: str) -> tuple[list[int] | None, list[Diagnostic]]:
-    """Words for `text`, or None with the diagnostics (line:column) that say why."""
+STYLES = ("seed", "mesa", "auto")
+"""What `assemble` reads: the proposed syntax, Mesa's disassembly, or whichever the text is."""
+
+
+def assemble(text: str, style: str = "seed") -> tuple[list[int] | None, list[Diagnostic]]:
+    """Words for `text`, or None with the diagnostics (line:column) that say why.
+
+    `style` is `seed` (the proposed syntax), `mesa` (what Mesa's disassembler prints), or
+    `auto`: the one the text assembles in; when it assembles in both (to different words,
+    as `store.t 3 $1` does: Mesa's compiler sets bits the text does not show), or in
+    neither, the style it looks written in: Mesa's when it has a spelling only Mesa's
+    disassembly uses (`looks_like_mesa`), else the seed syntax."""
+    if style == "seed":
+        return _assemble_seed(text)
+    if style == "mesa":
+        return _assemble_mesa(text)
+    if style != "auto":
+        raise ValueError(f"no assembler style {style!r}; expected one of {', '.join(STYLES)}")
+    seed = _assemble_seed(text)
+    mesa_like = looks_like_mesa(text)
+    if seed[0] is not None and not mesa_like:
+        return seed
+    mesa = _assemble_mesa(text)
+    if (seed[0] is None) != (mesa[0] is None):
+        return seed if seed[0] is not None else mesa
+    return mesa if mesa_like else seed
+
+
+def _assemble_seed(text: str) -> tuple[list[int] | None, list[Diagnostic]]:
     assembler = _Assembler(text)
     words = assembler.run()
     return words, sorted(assembler.diagnostics, key=lambda d: (d.line or 0, d.column or 0))
 
+
+def _assemble_mesa(text: str) -> tuple[list[int] | None, list[Diagnostic]]:
+    seed, problems, columns = mesa_to_seed(text)
+    words, diagnostics = _assemble_seed(seed)
+    for d in diagnostics:
+        mapping = columns.get(d.line or 0)
+        column = mesa_column(mapping, d.column or 1) if mapping else d.column
+        problems.append(Diagnostic(d.message, d.severity, line=d.line, column=column))
+    if any(p.severity is Severity.ERROR for p in problems):
+        words = None
+    return words, sorted(problems, key=lambda d: (d.line or 0, d.column or 0))

@@ -9,7 +9,8 @@ words and the per-word bit masks that hold it, for a hex view to frame exactly t
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import bisect
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
 from spvinspect.lima.fields import CONTROL, FIELDS
@@ -143,17 +144,26 @@ class BitStrip:
     bits: BitSelection
     missing_bits: int = 0
     """Bits past the instruction's last word: the count is too small for the fields."""
+    word_values: tuple[tuple[int, int], ...] = ()
+    """(stream word offset, value) of every word holding the strip's bits."""
+
+    @property
+    def words_text(self) -> str:
+        """`word 5 = 0x0000f00d, word 6 = 0x12345678`: the stream words under the strip,
+        to read it against a hex dump."""
+        return ", ".join(f"word {offset} = 0x{value:08x}" for offset, value in self.word_values)
 
     @property
     def title(self) -> str:
-        """`vec4_mul .v0 · 43 bits from bit 32 (word 1 bit 0)`."""
+        """`vec4_mul .v0 · 43 bits from bit 32 (word 1 bit 0) · word 5 = 0x…, word 6 = 0x…`."""
         unit = f" {self.syntax_unit}" if self.syntax_unit not in ("", self.name) else ""
         layout = f" ({self.layout} layout)" if self.other_layouts else ""
         word, bit = divmod(self.instruction_bit, 32)
         missing = f" · {self.missing_bits} bits missing" if self.missing_bits else ""
+        words = f" · {self.words_text}" if self.word_values else ""
         return (
             f"{self.name}{unit}{layout} · {self.width} bits from bit {self.instruction_bit} "
-            f"(word {word} bit {bit}){missing}"
+            f"(word {word} bit {bit}){missing}{words}"
         )
 
     def label(self, name: str) -> Label:
@@ -211,8 +221,35 @@ def _labels(
     )
 
 
-def _field_strip(f: Field, base: int, end: int) -> BitStrip:
+def _word_values(instruction: Instruction, bits: BitSelection) -> tuple[tuple[int, int], ...]:
+    first = instruction.word_offset
+    return tuple(
+        (offset, instruction.words[offset - first])
+        for offset in bits.word_offsets
+        if 0 <= offset - first < len(instruction.words)
+    )
+
+
+def target_text(starts: Sequence[int]) -> Callable[[int], str]:
+    """Word offset -> the instruction starting there and its label in the seed text
+    (`instruction 5 (label L12)`), from the instructions' sorted first words."""
+
+    def text(word: int) -> str:
+        i = bisect.bisect_left(starts, word)
+        if i < len(starts) and starts[i] == word:
+            return f"instruction {i} (label L{word})"
+        if word < 0 or not starts:
+            return "before the program: not an instruction"
+        if i == len(starts):
+            return f"past instruction {i - 1}: not the start of an instruction"
+        return f"inside instruction {i - 1}: not the start of an instruction"
+
+    return text
+
+
+def _field_strip(f: Field, base: int, end: int, instruction: Instruction, targets) -> BitStrip:
     spec = FIELDS[f.index]
+    bits = BitSelection.span(base + f.bit_offset, f.width, end)
     return BitStrip(
         name=f.name,
         unit=field_unit(f),
@@ -223,14 +260,17 @@ def _field_strip(f: Field, base: int, end: int) -> BitStrip:
         instruction_bit=f.bit_offset,
         width=f.width,
         raw=f.raw,
-        labels=_labels(f.ranges, f.index, f.layout, base, end),
-        bits=BitSelection.span(base + f.bit_offset, f.width, end),
+        labels=_labels(f.ranges_in(targets), f.index, f.layout, base, end),
+        bits=bits,
         missing_bits=f.missing_bits,
+        word_values=_word_values(instruction, bits),
     )
 
 
-def breakdown(instruction: Instruction) -> Breakdown:
-    """The strips of one decoded instruction."""
+def breakdown(instruction: Instruction, starts: Sequence[int] | None = None) -> Breakdown:
+    """The strips of one decoded instruction; `starts`, the first words of the program's
+    instructions in order, lets a branch name its target instruction."""
+    targets = target_text(starts) if starts is not None else None
     base = 32 * instruction.word_offset
     end = base + 32 * len(instruction.words)
     control_raw = instruction.words[0] if instruction.words else 0
@@ -247,9 +287,10 @@ def breakdown(instruction: Instruction) -> Breakdown:
             raw=control_raw,
             labels=_labels(instruction.control, None, CONTROL.name, base, end),
             bits=BitSelection.span(base, CONTROL.width, end),
+            word_values=((instruction.word_offset, control_raw),) if instruction.words else (),
         )
     ]
-    strips += [_field_strip(f, base, end) for f in instruction.fields]
+    strips += [_field_strip(f, base, end, instruction, targets) for f in instruction.fields]
     padding = instruction.padding
     if padding is not None:
         label = Label(

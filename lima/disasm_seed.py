@@ -10,7 +10,14 @@ from __future__ import annotations
 from spvinspect.lima.asm_words import branch_next_count
 from spvinspect.lima.decoder import words_needed
 from spvinspect.lima.fields import CONTROL
-from spvinspect.lima.meanings import COMPONENTS, half_text, index_text, mask_text, sign_extend
+from spvinspect.lima.meanings import (
+    COMPONENTS,
+    half_text,
+    index_text,
+    mask_text,
+    sign_extend,
+    signed_index_text,
+)
 from spvinspect.lima.model import Field, Instruction, LimaProgram
 from spvinspect.lima.ops import op_name, op_sources
 from spvinspect.lima.seed_ops import BRANCH_CONDITIONS, OUTMODS, parse_op
@@ -30,8 +37,9 @@ def _sdest(reg: int) -> str:
     return f"${reg >> 2}.{COMPONENTS[reg & 3]}"
 
 
-def _index(alignment: int, index: int, offset: str = "") -> str:
-    return index_text(alignment, index) + (f"+{offset}" if offset else "")
+def _index(alignment: int, index: int, offset: str = "", signed: bool = False) -> str:
+    text = signed_index_text(alignment, index) if signed else index_text(alignment, index)
+    return text + (f"+{offset}" if offset else "")
 
 
 def _arg(f: Field, prefix: str, special: str | None = None, vector: bool = True) -> str:
@@ -76,7 +84,7 @@ def _sampler(f: Field) -> str:
 def _uniform(f: Field) -> str:
     offset = scalar_source_text(f["offset_reg"]) if f["offset_en"] else ""
     unit = "t" if f["source"] == 3 else "u"
-    return f"load.{unit} " + _index(f["alignment"], f["index"], offset)
+    return f"load.{unit} " + _index(f["alignment"], f["index"], offset, signed=True)
 
 
 def _alu(f: Field, unit: str) -> str:
@@ -128,7 +136,7 @@ def _temp_write(f: Field) -> str:
         text = vector_source_text(source >> 2, 0xE4, 0, 0)
     else:
         text = scalar_source_text(source)
-    return f"store.t {_index(f['alignment'], f['index'], offset)} {text}"
+    return f"store.t {_index(f['alignment'], f['index'], offset, signed=True)} {text}"
 
 
 def _branch(f: Field, target: str) -> str:

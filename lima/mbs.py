@@ -2,7 +2,8 @@
 
 Every chunk is kept with its byte offset and its parsed values; the words of the first
 fragment program (`CFRA` / `DBIN`) are handed to the instruction decoder. Vertex
-programs (`CVER`) are shown as chunks only: they are GP code, not PP.
+programs (`CVER`) are shown as chunks only: they are GP code, not PP. `mbs_with_code`
+writes the other way: a container with its fragment code replaced.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ import struct
 from dataclasses import dataclass, field
 
 from spvinspect.codec.diagnostics import Diagnostic
+from spvinspect.lima.decoder import decode_words
 from spvinspect.lima.model import Chunk, ChunkField
 
 MAGIC = b"MBS1"
@@ -194,3 +196,61 @@ def parse_mbs(data: bytes) -> MbsFile:
             Diagnostic("no fragment program: the file has no CFRA chunk with a DBIN chunk", word_offset=0)
         )
     return parser.result
+
+
+class ContainerError(ValueError):
+    """The code cannot be put into these bytes; `str(error)` says why."""
+
+
+def raw_stream(words: list[int]) -> bytes:
+    """A PP instruction stream as a raw file holds it (little-endian words)."""
+    return struct.pack(f"<{len(words)}I", *words)
+
+
+def mbs_with_code(container: bytes, words: list[int]) -> bytes:
+    """`container` (an MBS file) with its fragment program's code replaced by `words`:
+    the sizes of the code chunk and of the chunks holding it follow the new length, and
+    the program's instruction count (`FINS`), if it has one, is the new code's. Raises
+    ContainerError when `container` is not an MBS file or has no fragment code chunk."""
+    if not is_mbs(container):
+        raise ContainerError("the file is not an MBS container (it does not start with MBS1)")
+    parsed = parse_mbs(container)
+    if parsed.code_offset is None:
+        raise ContainerError("the MBS file has no fragment program code chunk (no DBIN in a CFRA chunk)")
+    path = _chunk_path(parsed.chunks, parsed.code_offset)
+    code = raw_stream(words)
+    delta = len(code) - parsed.code_size
+    data = bytearray(container[: parsed.code_offset] + code + container[parsed.code_offset + parsed.code_size :])
+    for chunk in path:
+        size = chunk.size + delta
+        if not 0 <= size <= 0xFFFFFFFF:
+            raise ContainerError(f"chunk {chunk.ident!r} at byte 0x{chunk.byte_offset:x} cannot hold the new code")
+        struct.pack_into("<I", data, chunk.byte_offset + 4, size)
+    count = _instruction_count_field(path[-2] if len(path) > 1 else None)
+    if count is not None:
+        at = count.byte_offset + (delta if count.byte_offset > parsed.code_offset else 0)
+        struct.pack_into("<I", data, at, len(decode_words(words).instructions))
+    return bytes(data)
+
+
+def _instruction_count_field(program: Chunk | None) -> ChunkField | None:
+    """The `instructions` value of the program's FINS chunk (the code's instruction
+    count, which an edit that adds or removes instructions changes), if it has one."""
+    if program is None:
+        return None
+    for chunk in program.children:
+        if chunk.ident == "FINS":
+            return next((f for f in chunk.fields if f.name == "instructions" and f.size == 4), None)
+    return None
+
+
+def _chunk_path(chunks: tuple[Chunk, ...], code_offset: int) -> list[Chunk]:
+    """The chunks from the top down to the one whose contents start at `code_offset`."""
+    for chunk in chunks:
+        if chunk.byte_offset + 8 == code_offset:
+            return [chunk]
+        if chunk.byte_offset < code_offset < chunk.byte_offset + 8 + chunk.size:
+            below = _chunk_path(chunk.children, code_offset)
+            if below:
+                return [chunk, *below]
+    return []

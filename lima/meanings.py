@@ -43,6 +43,17 @@ def index_text(alignment: int, index: int) -> str:
     return str(index)
 
 
+def signed_index_text(alignment: int, index: int) -> str:
+    """A 16-bit uniform/temporary index read as signed, as Mesa declares it: `-1`,
+    `-1.w` (element -1 component w: index -1 is -4 + 3), `-1.zw`."""
+    value = sign_extend(index, 16)
+    if alignment == 0:
+        return f"{value >> 2}.{COMPONENTS[value & 3]}"
+    if alignment == 1:
+        return f"{value >> 1}.{'zw' if value & 1 else 'xy'}"
+    return str(value)
+
+
 def half_to_float(bits: int) -> float:
     """The IEEE-754 half float with these 16 bits."""
     return struct.unpack("<e", struct.pack("<H", bits & 0xFFFF))[0]

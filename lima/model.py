@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from functools import cache
 
 from spvinspect.codec.diagnostics import Diagnostic
+from spvinspect.lima.field_meanings import Targets, field_meanings
 from spvinspect.lima.fields import CONTROL, FIELDS, FieldSpec, Layout, RangeSpec
 from spvinspect.lima.meanings import meaning
 
@@ -92,8 +93,27 @@ class Field:
 
     @property
     def ranges(self) -> tuple[BitRange, ...]:
-        """The bits split into named ranges by the chosen layout."""
-        return read_ranges(_LAYOUTS[self.index, self.layout], self.raw, self.bit_offset)
+        """The bits split into named ranges by the chosen layout, each meaning read in the
+        context of the field (`lima.field_meanings`)."""
+        return self.ranges_in(None)
+
+    def ranges_in(self, targets: Targets | None) -> tuple[BitRange, ...]:
+        """`ranges`, with a branch target named by `targets` (word offset -> text)."""
+        ranges = read_ranges(_LAYOUTS[self.index, self.layout], self.raw, self.bit_offset)
+        context = field_meanings(self, self.instruction_offset, targets)
+        if not context:
+            return ranges
+        return tuple(
+            BitRange(r.name, r.first_bit, r.width, r.value, context[r.name], r.instruction_bit)
+            if r.name in context
+            else r
+            for r in ranges
+        )
+
+    @property
+    def instruction_offset(self) -> int:
+        """Word offset of the field's instruction (its control word)."""
+        return self.word_offset - self.bit_offset // 32
 
     @property
     def alternatives(self) -> tuple[LayoutView, ...]:

@@ -124,12 +124,20 @@ def _split_outmod(name: str) -> tuple[str, int]:
 
 
 @by_text
-def _index(token: Token, plain_alignment: int, bits: int) -> tuple[int, int, int | None]:
-    """`N`, `N.xy`/`N.zw`, `N.x`…, optionally `+$r.c` -> (alignment, index, offset)."""
+def _index(token: Token, plain_alignment: int, bits: int, signed: bool = False) -> tuple[int, int, int | None]:
+    """`N`, `N.xy`/`N.zw`, `N.x`…, optionally `+$r.c` -> (alignment, index, offset).
+    A `signed` index (uniforms, temporaries) may also be negative: `-1`, `-1.w`."""
     match = re.fullmatch(r"([^.+]*)(?:\.(xy|zw|[xyzw]))?(?:\+(.+))?", token.text)
     if not match:
         raise token.fail(f"expected an index such as 3, 3.xy or 3.z, found {shown(token.text)}")
-    number = parse_int(Token(match.group(1), token.column), "an index", bits)
+    if signed:
+        try:
+            number = parse_integer(match.group(1), "an index", bits, either=True)
+        except NumberError as problem:
+            raise token.fail(str(problem)) from None
+        number -= (1 << bits) if match.group(1).startswith("-") else 0
+    else:
+        number = parse_int(Token(match.group(1), token.column), "an index", bits)
     suffix = match.group(2)
     if suffix is None:
         alignment, index = plain_alignment, number
@@ -137,6 +145,8 @@ def _index(token: Token, plain_alignment: int, bits: int) -> tuple[int, int, int
         alignment, index = 1, number * 2 + (suffix == "zw")
     else:
         alignment, index = 0, number * 4 + COMPONENTS.index(suffix)
+    if signed and -(1 << (bits - 1)) <= index < 0:
+        index &= (1 << bits) - 1
     _check_width(token, index, bits, "index")
     offset = None
     if match.group(3):
@@ -223,7 +233,7 @@ def _uniform(op: Token, unit: str, operands: list[Token]) -> ParsedOp:
     spec = field_by_name("uniform")
     _expect(op, operands, 1, "an index")
     values = defaults(spec, "load")
-    alignment, index, offset = _index(operands[0], 2, 16)
+    alignment, index, offset = _index(operands[0], 2, 16, signed=True)
     values.update(source=0 if unit == "u" else 3, alignment=alignment, index=index)
     if offset is not None:
         values.update(offset_en=1, offset_reg=offset)
@@ -234,7 +244,7 @@ def _store(op: Token, operands: list[Token]) -> ParsedOp:
     spec = field_by_name("temp_write")
     _expect(op, operands, 2, "an index and a source register")
     values = defaults(spec, "store")
-    alignment, index, offset = _index(operands[0], 2, 16)
+    alignment, index, offset = _index(operands[0], 2, 16, signed=True)
     values.update(alignment=alignment, index=index)
     if offset is not None:
         values.update(offset_en=1, offset_reg=offset)

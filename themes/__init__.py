@@ -2,17 +2,22 @@
 
 Widgets colour things by meaning, never by literal colour: in TCSS with the variables
 each theme defines (`$spv-opcode`, `$diagnostic-error`, `$lima-unit-vec4-mul`, listed in
-`themes.palettes`), and in highlighted text through `pygments_style_for(theme)` and the
-token of each listing role (`ROLE_TOKENS`).
+`themes.palettes`), and in highlighted text through `token_style(theme, dark, token)`
+(the theme's Pygments style as Rich styles) and the token of each listing role
+(`ROLE_TOKENS`, in `themes.tokens`).
 """
 
 from __future__ import annotations
 
-from textual.theme import Theme
+from functools import cache
 
-from spvinspect.lexers.tokens import ROLE_TOKENS
+from textual.theme import BUILTIN_THEMES, Theme
+
 from spvinspect.themes.palettes import PALETTES, Palette
 from spvinspect.themes.pygments_styles import STYLES, pygments_style_for
+from spvinspect.themes.readable import readable_theme
+from spvinspect.themes.rich_styles import token_style
+from spvinspect.themes.tokens import ROLE_TOKENS
 
 
 def _theme(palette: Palette) -> Theme:
@@ -41,6 +46,19 @@ THEMES: dict[str, Theme] = {name: _theme(palette) for name, palette in PALETTES.
 DEFAULT_THEME = "spvinspect-dark"
 
 
+@cache
+def all_themes() -> dict[str, Theme]:
+    """Every theme the app offers, by name: ours, then Textual's own made readable
+    (`themes.readable`); register each with `App.register_theme`."""
+    return {**THEMES, **{name: readable_theme(theme) for name, theme in BUILTIN_THEMES.items() if name not in THEMES}}
+
+
+def theme_names() -> list[str]:
+    """Every theme the app offers: ours, then Textual's own (the palette's theme picker
+    lists them all, so `--theme` and the config accept them all)."""
+    return [*THEMES, *(name for name in BUILTIN_THEMES if name not in THEMES)]
+
+
 def variable_defaults(dark: bool) -> dict[str, str]:
     """Our semantic variables for a theme that does not define them (Textual's own
     themes): the dark or the light theme's. Return it from the app's
@@ -52,8 +70,11 @@ __all__ = [
     "DEFAULT_THEME",
     "PALETTES",
     "ROLE_TOKENS",
+    "all_themes",
     "STYLES",
     "THEMES",
     "pygments_style_for",
+    "theme_names",
+    "token_style",
     "variable_defaults",
 ]

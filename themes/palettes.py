@@ -102,7 +102,9 @@ class Palette:
     own: dict[str, str] = field(repr=False)
     """Semantic colours chosen for this theme; shared hex colours are derived."""
     textual: dict[str, str] = field(default_factory=dict, repr=False)
-    """Values for Textual's own variables (`block-cursor-background`…) this theme sets."""
+    """Values for Textual's own variables this theme sets: its text colours, borders,
+    scrollbars and cursor, so that they read at 4.5:1 (text) and 3:1 (decorations) where
+    Textual's derived ones do not (`tests/inspector/test_theme_contrast.py`)."""
     text_alpha: float = 0.95
     """Opacity of Textual's `$text`; 1.0 keeps text at full contrast."""
 
@@ -167,6 +169,15 @@ DARK = Palette(
         "lima-control-word": "#a9b1d6",
         "lima-unknown-bits": "#ffc55c",
     },
+    textual={
+        "text": "#d8dee9",
+        "text-muted": "#98a2b9",
+        "text-disabled": "#98a2b9",
+        "border-blurred": "#737a87",
+        "scrollbar": "#737a87",
+        "scrollbar-hover": "#98a2b9",
+        "block-cursor-foreground": "#16181d",
+    },
 )
 
 LIGHT = Palette(
@@ -218,6 +229,15 @@ LIGHT = Palette(
         "lima-unit-constant": "#3a3f8f",
         "lima-control-word": "#4b5263",
         "lima-unknown-bits": "#9c4f00",
+    },
+    textual={
+        "text": "#1f2329",
+        "text-muted": "#5c6370",
+        "text-disabled": "#5c6370",
+        "border-blurred": "#7d838d",
+        "scrollbar": "#6b717b",
+        "scrollbar-hover": "#4b5263",
+        "block-cursor-foreground": "#fbfbfc",
     },
 )
 
@@ -272,6 +292,12 @@ HIGH_CONTRAST = Palette(
         "lima-unknown-bits": "#ffff00",
     },
     textual={
+        "text": "#ffffff",
+        "text-muted": "#c8c8c8",
+        "text-disabled": "#c8c8c8",
+        "border-blurred": "#8a8a8a",
+        "scrollbar": "#8a8a8a",
+        "scrollbar-hover": "#c8c8c8",
         "block-cursor-background": "#ffe066",
         "block-cursor-foreground": "#000000",
         "block-cursor-text-style": "bold",

@@ -10,7 +10,7 @@ from __future__ import annotations
 from pygments.style import Style
 from pygments.token import Error, Name, Operator, Punctuation, Token, _TokenType
 
-from spvinspect.lexers.tokens import (
+from spvinspect.themes.tokens import (
     COMMENT,
     ENUM,
     ID,

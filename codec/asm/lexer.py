@@ -10,7 +10,8 @@ Tokenizing is the assembler's hot path: stretches without comments, escapes,
 punctuation or quoted strings with such characters or blanks inside go through
 `str.split`, and only the lines holding such characters through the exact regular
 expression. Positions are computed separately and lazily, only for
-diagnostics and instruction spans.
+diagnostics and instruction spans. Words split plainly are kept one string object per
+spelling, which bounds the memory of a huge text by its distinct words.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from dataclasses import dataclass, field
 _WORD = r"""[,()]|(?:[^ \t\r\n;,()"\\]++|\\[\s\S]?|"(?:[^"\\]++|\\[\s\S]?)*+"?)++"""
 """One word. Its repeats are possessive: a word never gives characters back, and
 without that the regular expression engine keeps a backtracking entry per character
-(1.3 GB for a 10 MB string literal)."""
+(gigabytes for a long string literal)."""
 _STEP = re.compile(r"[ \t\r]*(?:;[^\n]*)?(?:(" + _WORD + r")|\n|\Z)")
 """Skips blanks and a comment on one line, then takes one word, or the newline, or the end."""
 
@@ -58,9 +59,27 @@ def _exact_words(text: str, pos: int, special: int, words: list[str]) -> int:
             return pos
 
 
+_BLOCK = 1 << 20
+"""Characters split at a time: a block's new string objects live only until interned."""
+
+
+def _plain_words(text: str, start: int, stop: int, words: list[str], unique: dict[str, str]) -> None:
+    """Appends the words of `text[start:stop]` (no special characters), a block of lines
+    at a time, each word as the one string object kept for its spelling, so that a
+    word written a million times is held once."""
+    intern = unique.setdefault
+    while start < stop:
+        cut = text.find("\n", min(start + _BLOCK, stop), stop) + 1 if stop - start > _BLOCK else 0
+        cut = cut or stop
+        block = text[start:cut].split()
+        words += map(intern, block, block)
+        start = cut
+
+
 def tokenize(text: str) -> list[str]:
     """Every word of `text` (already cut at its NUL), in order."""
     words: list[str] = []
+    unique: dict[str, str] = {}
     pos = 0
     end = len(text)
     search = _SPECIAL.search
@@ -70,12 +89,12 @@ def tokenize(text: str) -> list[str]:
         while m is not None and (plain := plain_string(text, m.start())) is not None:
             m = search(text, plain.end())
         if m is None:
-            words += text[pos:].split()
+            _plain_words(text, pos, end, words, unique)
             break
         special = m.start()
         line_start = text.rfind("\n", pos, special) + 1
         if line_start > pos:
-            words += text[pos:line_start].split()
+            _plain_words(text, pos, line_start, words, unique)
         else:
             line_start = pos
         pos = _exact_words(text, line_start, special, words)

@@ -65,6 +65,76 @@ class Definitions:
                     candidates.append(index - 1)
         self.scanned = index
 
+    @classmethod
+    def spliced(
+        cls,
+        old: Definitions,
+        old_offsets: array,
+        words: array,
+        bound: int,
+        offsets: array,
+        i0: int,
+        i1: int,
+        added: int,
+    ) -> Definitions | None:
+        """The candidate definers of every instruction at `offsets` in `words`: `old`'s
+        (over every instruction at `old_offsets`) with instructions [i0, i1) replaced by
+        the `added` ones from i0 on. None when `old` has not scanned every instruction."""
+        if old.scanned != len(old_offsets):
+            return None
+        after = cls(old.tables, words, bound)
+        delta = added - (i1 - i0)
+        dense = after._dense
+        if delta:
+            first = array("i", [value + delta if value > i1 else value for value in old._first])
+        else:
+            first = array("i", old._first)
+        sparse = {id_: value + delta if value > i1 else value for id_, value in old._sparse.items()}
+        if len(first) > dense:
+            sparse.update((id_, value) for id_, value in enumerate(first[dense:], dense) if value)
+            del first[dense:]
+        elif len(first) < dense:
+            first.extend(array("i", bytes(4 * (dense - len(first)))))
+            for id_ in [id_ for id_ in sparse if id_ < dense]:
+                first[id_] = sparse.pop(id_)
+        repeated = {id_: [c + delta if c >= i1 else c for c in found] for id_, found in old.repeated.items()}
+        touched = set(old._results_at(old_offsets, i0, i1))
+        new_results = dict(zip(range(i0, i0 + added), after._results_at(offsets, i0, i0 + added)))
+        touched.update(new_results.values())
+        touched.discard(None)
+        for id_ in touched:
+            repeated.pop(id_, None)
+            kept = old.repeated.get(id_)
+            if kept is None:
+                value = old.first(id_)
+                kept = [] if value is None else [value]
+            candidates = [c for c in kept if c < i0] + [c + delta for c in kept if c >= i1]
+            candidates += [k for k, result in new_results.items() if result == id_]
+            candidates.sort()
+            value = candidates[0] + 1 if candidates else 0
+            if id_ < dense:
+                first[id_] = value
+            elif value:
+                sparse[id_] = value
+            else:
+                sparse.pop(id_, None)
+            if len(candidates) > 1:
+                repeated[id_] = candidates
+        after._first, after._sparse, after.repeated = first, sparse, repeated
+        after.scanned = len(offsets)
+        return after
+
+    def _results_at(self, offsets: array, i0: int, i1: int) -> list[int | None]:
+        """The id each instruction at `offsets[i0:i1]` would define (None: none)."""
+        words = self.words
+        positions = self.tables.result_positions
+        found: list[int | None] = []
+        for offset in offsets[i0:i1]:
+            head = words[offset]
+            position = positions[head & 0xFFFF]
+            found.append(words[offset + position] if position and position < head >> 16 else None)
+        return found
+
     def before(self, id_: int, index: int) -> list[int]:
         """The candidates of `id_` among the scanned instructions before `index`."""
         candidates = self.repeated.get(id_)

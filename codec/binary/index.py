@@ -73,6 +73,53 @@ class InstructionIndex:
         if offset >= n or remaining:
             self._finish(offset)
 
+    @classmethod
+    def spliced(
+        cls, old: InstructionIndex, words: array, i0: int, i1: int, start: int, new_end: int
+    ) -> InstructionIndex | None:
+        """The complete index of `words`, the words `old` indexed with its instructions
+        [i0, i1) replaced by those in words [start, new_end) (found here), the rest
+        shifted; None when those words do not end on an instruction at `new_end` or the
+        words do not end where the shifted index does."""
+        middle = array("I")
+        offset = start
+        while offset < new_end:
+            size = words[offset] >> 16
+            if not size:
+                return None
+            middle.append(offset)
+            offset += size
+        if offset != new_end:
+            return None
+        old_offsets = old.offsets
+        old_end = old_offsets[i1] if i1 < len(old_offsets) else old.next_offset
+        shift = new_end - old_end
+        tail = old_offsets[i1:] if not shift else array("I", [at + shift for at in old_offsets[i1:]])
+        index = cls(words, start, old._op_function, scan=False)
+        index.offsets = old_offsets[:i0] + middle + tail
+        index.next_offset = old.next_offset + shift
+        if len(words) != index.next_offset:
+            return None
+        index.done = True
+        index.first_function = old._first_function_after(words, index.offsets, i0, i1, len(middle))
+        return index
+
+    def _first_function_after(self, words: array, offsets: array, i0: int, i1: int, added: int) -> int | None:
+        """The first OpFunction's index in `offsets`, this index with [i0, i1) replaced
+        by `added` instructions."""
+        first = self.first_function
+        if first is not None and first < i0:
+            return first
+        if first is not None and first >= i1:
+            last = i0 + added  # before the old first function's new place, only the edit can hold one
+            shifted = first - (i1 - i0) + added
+        else:
+            last = shifted = len(offsets)
+        for k in range(i0, last):
+            if words[offsets[k]] & 0xFFFF == self._op_function:
+                return k
+        return shifted if shifted < len(offsets) else None
+
     def _finish(self, offset: int) -> None:
         self.done = True
         n = len(self.words)

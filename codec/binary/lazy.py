@@ -142,6 +142,31 @@ class LazyModule:
                 with self._lock:
                     definitions.extend(index.offsets, definitions.scanned + INDEX_STEP)
 
+    @property
+    def index(self) -> InstructionIndex:
+        """The instruction boundaries found so far."""
+        return self._index
+
+    @property
+    def definitions(self) -> Definitions:
+        """The candidate definers of ids among the instructions scanned so far."""
+        return self._definitions
+
+    @property
+    def known_functions(self) -> list[FunctionSpan] | None:
+        """The function spans if `functions()` has found them, else None (not found here)."""
+        return self._functions
+
+    def adopt_index(
+        self, index: InstructionIndex, definitions: Definitions, functions: list[FunctionSpan] | None
+    ) -> None:
+        """Take a complete index of these words made elsewhere (`splice_module`), before
+        anything is decoded; `functions` None means found when asked."""
+        with self._lock:
+            if self._chunk_diagnostics or self._cache or len(self._starts) > 1:
+                raise RuntimeError("adopt_index after decoding has started")
+            self._index, self._definitions, self._functions = index, definitions, functions
+
     def _index_all(self) -> None:
         """Every instruction boundary (and nothing more)."""
         self.ensure_indexed(1 << 62)

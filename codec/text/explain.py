@@ -12,9 +12,11 @@ from typing import NamedTuple
 
 from spvinspect.codec.binary.lazy import LazyModule
 from spvinspect.codec.binary.model import Instruction, Module, Operand
+from spvinspect.codec.float_formats import special_float
 from spvinspect.codec.grammar import Grammar, load_grammar
 from spvinspect.codec.text.listing import OperandFormatter, generator_text
 from spvinspect.codec.text.names import NameMap, module_names
+from spvinspect.codec.text.string_words import string_word_text
 
 
 UNDECODED_WORD = "undecoded word (after the point where decoding stopped)"
@@ -110,6 +112,9 @@ def instruction_words(
                 meaning += f" ({shown})"
             elif operand.kind[:2] != "Id" and text != shown and operand.num_words == 1:
                 meaning += f" ({shown})"
+            special = special_value(operand)
+            if special:
+                meaning += f", which is {special}"
             for part in range(operand.num_words):
                 suffix = (
                     f" [word {part + 1} of {operand.num_words}, {'low' if part == 0 else 'high'} bits]"
@@ -120,20 +125,23 @@ def instruction_words(
                 yield WordExplanation(offset, words[offset], meaning + suffix, index, number)
 
 
+def special_value(operand: Operand) -> str:
+    """For a float literal that is no finite number: `+Inf`, `-Inf`, `NaN (quiet)`… (the
+    disassembly prints these as hex floats); '' otherwise."""
+    number_type = operand.number_type
+    if number_type is None or number_type.category != "float" or not isinstance(operand.value, int):
+        return ""
+    width = 64 if operand.num_words == 2 else number_type.width
+    return special_float(operand.value, width, number_type.encoding)
+
+
 def _string_words(
     operand: Operand, label: str, words, index: int, number: int
 ) -> Iterator[WordExplanation]:
     encoded = str(operand.value).encode("utf-8", "surrogateescape")
     for part in range(operand.num_words):
         offset = operand.offset + part
-        chunk = encoded[part * 4 : part * 4 + 4]
-        first = part * 4 + 1
-        if chunk:
-            where = f"chars {first}-{first + len(chunk) - 1} {chunk.decode('utf-8', 'replace')!r}"
-            if len(chunk) < 4:
-                where += " + nul and zero padding"
-        else:
-            where = "nul and zero padding"
+        where = string_word_text(encoded, part)
         yield WordExplanation(offset, words[offset], f"{label} (LiteralString) {where}", index, number)
 
 

@@ -132,7 +132,57 @@ class EnumerantCard:
         return f"{self.kind} {self.name} ({shown})"
 
 
-GrammarCard = InstructionCard | EnumerantCard
+@dataclass(frozen=True, slots=True)
+class MaskCard:
+    """A BitEnum value with more than one bit set (or a bit the grammar does not know):
+    every set bit, lowest first, each with its parameters and what it needs."""
+
+    kind: str
+    category: str
+    value: int
+    bits: tuple[EnumerantCard, ...]
+    """The cards of the set bits the grammar knows, lowest first."""
+    unknown: int
+    """The set bits the grammar does not know (0 when none)."""
+    spec_url: str
+    availability: Availability = Availability()
+    """Empty: each bit says what it needs (`bit_lines`)."""
+    aliases: tuple[str, ...] = ()
+
+    @property
+    def title(self) -> str:
+        """`FunctionControl Inline|Pure (0x5)`: the bits as the disassembly joins them."""
+        names = [bit.name for bit in self.bits]
+        names += [f"0x{bit:x}" for bit in mask_bits(self.unknown)]
+        return f"{self.kind} {'|'.join(names)} (0x{self.value:x})"
+
+    @property
+    def bit_lines(self) -> tuple[str, ...]:
+        """One line per set bit: `0x2 Aligned, then LiteralInteger · SPIR-V 1.0 and later`."""
+        lines = []
+        for bit in self.bits:
+            line = f"0x{bit.value:x} {bit.name}"
+            if bit.parameters:
+                line += ", then " + ", ".join(p.text for p in bit.parameters)
+            needs = _needs(bit.availability)
+            lines.append(f"{line} · {needs}" if needs else line)
+        lines += [f"0x{bit:x} not in the grammar" for bit in mask_bits(self.unknown)]
+        return tuple(lines)
+
+
+GrammarCard = InstructionCard | EnumerantCard | MaskCard
+
+
+def _needs(availability: Availability) -> str:
+    """What an enumerant needs, on one line: capabilities, extensions, versions."""
+    parts = []
+    if availability.capabilities:
+        parts.append("capabilities " + ", ".join(availability.capabilities))
+    if availability.extensions:
+        parts.append("extensions " + ", ".join(availability.extensions))
+    if availability.version_text:
+        parts.append(availability.version_text)
+    return " · ".join(parts)
 
 
 def instruction_card(grammar: Grammar, opname_or_opcode: str | int) -> InstructionCard | None:
@@ -180,9 +230,35 @@ def enumerant_card(grammar: Grammar, kind: str, value_or_name: int | str) -> Enu
     return _enumerant(operand_kind, enumerant, grammar.operand_kinds)
 
 
+def mask_card(grammar: Grammar, kind: str, value: int) -> EnumerantCard | MaskCard | None:
+    """The card of a BitEnum value: its one bit's (or None's) enumerant card when the
+    grammar knows it, else a mask card of every set bit; None if `kind` is no BitEnum."""
+    operand_kind = grammar.operand_kinds.get(kind)
+    if operand_kind is None or operand_kind.category != "BitEnum":
+        return None
+    known = operand_kind.by_value.get(value)
+    if known is not None and (value == 0 or value & (value - 1) == 0):
+        return _enumerant(operand_kind, known, grammar.operand_kinds)
+    bits, unknown = [], 0
+    for bit in mask_bits(value):
+        enumerant = operand_kind.by_value.get(bit)
+        if enumerant is None:
+            unknown |= bit
+        else:
+            bits.append(_enumerant(operand_kind, enumerant, grammar.operand_kinds))
+    return MaskCard(
+        kind=operand_kind.kind,
+        category=operand_kind.category,
+        value=value,
+        bits=tuple(bits),
+        unknown=unknown,
+        spec_url=f"{SPEC_URL}#{section_anchor(operand_kind.kind)}",
+    )
+
+
 def card_for(grammar: Grammar, inst: Instruction, operand: int | None = None) -> GrammarCard | None:
     """The card for an instruction of a module, or for one of its operands: an enumerant
-    operand gives the enumerant's card (a mask its lowest set bit's), an extended
+    operand gives the enumerant's card (a mask of several bits a card of every bit), an extended
     instruction number the extended instruction's, any other operand the instruction's
     (for OpExtInst, the extended instruction's)."""
     if operand is not None and 0 <= operand < len(inst.operands):
@@ -193,10 +269,10 @@ def card_for(grammar: Grammar, inst: Instruction, operand: int | None = None) ->
                 return card
         kind = grammar.operand_kinds.get(op.kind)
         if kind is not None and kind.is_enum and isinstance(op.value, int):
-            value = op.value
-            if kind.category == "BitEnum" and value:
-                value = next(mask_bits(value))
-            card = enumerant_card(grammar, op.kind, value)
+            if kind.category == "BitEnum":
+                card = mask_card(grammar, op.kind, op.value)
+            else:
+                card = enumerant_card(grammar, op.kind, op.value)
             if card is not None:
                 return card
     if inst.ext_inst_set:

@@ -1,7 +1,7 @@
 """Disassembly lines straight from words, for the instructions the decoder's fast path takes.
 
-Making every line of a large module through decoded operands and segments costs several
-microseconds an instruction. Most instructions, though, are ones the decoder's fast
+Making every line of a large module through decoded operands and segments is slow in
+Python. Most instructions, though, are ones the decoder's fast
 path vouches for word by word (`codec.binary.decode_plans.WordPlan`), and for those a
 *line form* is compiled once per plan. The decoder runs the forms in its fast path
 (`InstructionDecoder.run`), so checking the words stays the decoder's.

@@ -32,9 +32,12 @@ from spvinspect.codec.text.number_format import format_number
 
 _INVALID_NAME_CHARS = re.compile(r"[^A-Za-z0-9_]")
 
-# BuiltIn decorations that name their target, with the name SPIRV-Tools gives them.
-# Keys are grammar enumerant names (or aliases); this is a naming convention of the
-# reference disassembler, not grammar data.
+# BuiltIn decorations that name their target, with the name SPIRV-Tools gives them
+# (its FriendlyNameMapper): `gl_` and the grammar's name, `gl_` and a GLSL spelling, or
+# the grammar's name alone; other BuiltIns name nothing. Keys are grammar enumerant names
+# (or aliases); which BuiltIns name their target is a convention of the reference
+# disassembler, not grammar data. tests/codec/test_dis_differential.py checks every
+# BuiltIn of the grammar against spirv-dis.
 BUILTIN_NAMES = {
     **{
         name: f"gl_{name}"
@@ -42,7 +45,7 @@ BUILTIN_NAMES = {
             "Position PointSize ClipDistance CullDistance Layer ViewportIndex "
             "TessLevelOuter TessLevelInner TessCoord PatchVertices FragCoord PointCoord "
             "FrontFacing SamplePosition SampleMask FragDepth HelperInvocation "
-            "LocalInvocationIndex VertexIndex InstanceIndex"
+            "LocalInvocationIndex VertexIndex InstanceIndex BaseInstance"
         ).split()
     },
     "VertexId": "gl_VertexID",
@@ -365,7 +368,7 @@ class NameMap:
         if self._naming_end is None:
             self._naming_end = self._find_naming_end()
             # With the first name (the first screen's), so that no later line waits for
-            # this check of the whole module: tens of milliseconds on 8 MB.
+            # this check of the whole module.
             self._bodies_silent()
         self._advance(id_, self._naming_end)
         found = names.get(id_)

@@ -21,10 +21,12 @@ from spvinspect.codec.binary.lazy import LazyModule
 from spvinspect.codec.binary.model import HEADER_WORDS, Instruction, Module, Operand
 from spvinspect.codec.diagnostics import Diagnostic
 from spvinspect.codec.grammar import load_grammar
-from spvinspect.codec.text.explain import UNDECODED_WORD, explain, instruction_words
+from spvinspect.codec.float_formats import special_float
+from spvinspect.codec.text.explain import UNDECODED_WORD, explain, instruction_words, special_value
 from spvinspect.codec.text.listing import OperandFormatter
 from spvinspect.codec.text.names import NameMap
 from spvinspect.codec.text.number_format import format_float
+from spvinspect.codec.text.string_words import string_word_text
 
 HEADER_FIELD_NAMES = ("magic number", "version", "generator", "bound", "schema")
 
@@ -135,6 +137,8 @@ class WordDetail:
     definition_index: int | None = None
     diagnostics: tuple[Diagnostic, ...] = ()
     """Why this word (or its instruction, or the tail it is in) could not be decoded."""
+    instruction_total: int | None = None
+    """How many instructions the module has (None while a lazy module is being indexed)."""
 
     @property
     def byte_offset(self) -> int:
@@ -165,8 +169,13 @@ class WordDetail:
 
     @property
     def as_float(self) -> str:
-        """The word as a 32-bit float, as the disassembler prints one."""
-        return "" if self.value is None else format_float(self.value, 32)
+        """The word as a 32-bit float, as the disassembler prints one; an infinity or a
+        NaN is named first (`NaN (quiet), printed 0x1.8p+128`)."""
+        if self.value is None:
+            return ""
+        printed = format_float(self.value, 32)
+        special = special_float(self.value, 32)
+        return f"{special}, printed {printed}" if special else printed
 
     @property
     def as_chars(self) -> str:
@@ -175,6 +184,29 @@ class WordDetail:
         if self.value is None:
             return ""
         return "".join(chr(b) if 0x20 <= b < 0x7F else "." for b in self.value.to_bytes(4, "little"))
+
+    @property
+    def operand_place(self) -> str:
+        """Which operand this is, as the specification numbers them: `the Result Type`,
+        `the Result <id>`, or `operand 2 of 4 (spec numbering)` — from 1, after those two."""
+        operand, inst = self.operand, self.instruction
+        if operand is None or inst is None:
+            return ""
+        if operand.kind == "IdResultType":
+            return "the Result Type"
+        if operand.kind == "IdResult":
+            return "the Result <id>"
+        numbered = [o for o in inst.operands if o.kind not in ("IdResultType", "IdResult")]
+        return f"operand {numbered.index(operand) + 1} of {len(numbered)} (spec numbering)"
+
+    @property
+    def instruction_place(self) -> str:
+        """`instruction 85 of 199`, counting from 1 (`instruction 85` while the module is
+        still being indexed)."""
+        if self.instruction_index is None:
+            return ""
+        place = f"instruction {self.instruction_index + 1}"
+        return f"{place} of {self.instruction_total}" if self.instruction_total else place
 
     @property
     def first_word_split(self) -> tuple[int, int] | None:
@@ -204,7 +236,7 @@ class WordDetail:
             rows.append(
                 (
                     "Instruction",
-                    f"{inst.opname}, #{self.instruction_index}, words {inst.offset}-{inst.end - 1} "
+                    f"{inst.opname}, {self.instruction_place}, words {inst.offset}-{inst.end - 1} "
                     f"(byte 0x{inst.offset * 4:08x})",
                 )
             )
@@ -212,15 +244,16 @@ class WordDetail:
         if split is not None and inst is not None:
             rows.append(("Word 0", f"word count {split[0]}, opcode {split[1]} ({inst.opname})"))
         if self.operand is not None:
-            rows.append(("Operand", f"{self.operand_label}, operand {self.operand_index}"))
-            rows.append(("Value", self.value_text))
+            rows.append(("Operand", f"{self.operand_label}, {self.operand_place}"))
+            special = special_value(self.operand)
+            rows.append(("Value", f"{self.value_text}, which is {special}" if special else self.value_text))
         if self.part:
             rows.append(("Part", self.part))
         if self.definition is not None:
             rows.append(
                 (
                     "Defined",
-                    f"by {self.definition.opname} #{self.definition_index} at word "
+                    f"by {self.definition.opname}, instruction {(self.definition_index or 0) + 1} at word "
                     f"{self.definition.offset} (byte 0x{self.definition.offset * 4:08x})",
                 )
             )
@@ -306,7 +339,15 @@ def word_detail(
         definition=defined_by,
         definition_index=defined_index,
         diagnostics=_diagnostics_at(module, faulty),
+        instruction_total=_instruction_total(module),
     )
+
+
+def _instruction_total(module: Module | LazyModule) -> int | None:
+    """The module's instruction count, or None while a lazy module is not fully indexed."""
+    if isinstance(module, Module):
+        return len(module.instructions)
+    return module.instruction_count if module.indexed else None
 
 
 def _instruction(module: Module | LazyModule, index: int) -> Instruction:
@@ -316,16 +357,14 @@ def _instruction(module: Module | LazyModule, index: int) -> Instruction:
 
 
 def _part(operand: Operand, word_offset: int) -> str:
-    """`word 2 of 3: chars 5-8 of 11`, `word 2 of 2 (high bits)`, or '' for a one-word operand."""
+    """`word 2 of 3: bytes 5-8 of 11: 'ng_n'`, `word 2 of 2 (high bits)`, or '' for a
+    one-word operand."""
     if operand.num_words < 2:
         return ""
     k = word_offset - operand.offset
     if operand.kind == "LiteralString":
-        length = len(str(operand.value).encode("utf-8", "surrogateescape"))
-        first = k * 4 + 1
-        if first > length:
-            return f"word {k + 1} of {operand.num_words}: nul and zero padding"
-        return f"word {k + 1} of {operand.num_words}: chars {first}-{min(first + 3, length)} of {length}"
+        encoded = str(operand.value).encode("utf-8", "surrogateescape")
+        return f"word {k + 1} of {operand.num_words}: {string_word_text(encoded, k)}"
     bits = "low bits" if k == 0 else "high bits" if k == operand.num_words - 1 else "middle bits"
     return f"word {k + 1} of {operand.num_words} ({bits})"
 

@@ -7,7 +7,10 @@ naming their labels can take a while on a big module, so the pane builds graphs 
 worker), and its drawing, kept while among the recently used. A function with more
 blocks than `inline_blocks` is not laid out on the spot: `quick_drawing` gives its
 one-line-per-block list at once (`neighbourhood_drawing`, the blocks round the selected
-one), and the pane lays it out in a worker with `drawing`.
+one), and the pane lays it out in a worker with `drawing`. A function of more than
+`window_after` instructions is never built whole: the pane is given a `Window` of its
+blocks round the selection (`span_at`), whose graph, drawings and layout cost what
+those blocks cost, wherever they are in the function.
 Thread-safe: what is kept is looked up under a short lock, so the UI thread never waits
 for a graph a worker is building.
 """
@@ -21,6 +24,7 @@ from collections.abc import Callable
 from typing import NamedTuple, Protocol
 
 from spvinspect.codec.cfg.graph import FunctionCFG, build_cfg
+from spvinspect.codec.cfg.window import window_cfg
 from spvinspect.codec.diagnostics import Diagnostic
 from spvinspect.codec.text.names import NameMap
 from spvinspect.cfgview.block_list import list_function
@@ -29,15 +33,34 @@ from spvinspect.cfgview.model import CfgDrawing
 from spvinspect.cfgview.navigation import neighbourhood
 
 INLINE_BLOCKS = 80
-"""Functions up to this many blocks are laid out on the spot (about 50 ms for 75 blocks
-on a loaded machine, 300 ms for 290); bigger ones in a worker."""
+"""Functions up to this many blocks are laid out on the spot (a layout's time grows
+with its blocks); bigger ones in a worker."""
 INLINE_INSTRUCTIONS = 1000
-"""Functions up to this many instructions get their graph built on the spot (a
-millisecond or two): the pane then changes once, where a worker's round trip would
-repaint it, and re-lay out the screen, twice."""
+"""Functions up to this many instructions get their graph built on the spot: the
+pane then changes once, where a worker's round trip would repaint it, and re-lay out
+the screen, twice."""
 DRAW_BLOCKS = 1000
 """Functions with more blocks are only listed: their drawing would be thousands of rows
-(and seconds to lay out), too big to read."""
+(and long to lay out), too big to read."""
+
+
+WINDOW_AFTER = 10_000
+"""Functions of more instructions are shown a `Window` at a time: building, laying out
+and keeping their whole graph would take time and memory in proportion to the function."""
+WINDOW_TILE = 512
+"""A window holds the blocks of three runs of this many instructions: the run holding the
+selection and one each side (the selection moves within the middle one)."""
+KEPT_WINDOWS = 16
+"""Window graphs kept, like `KEPT_GRAPHS`."""
+
+
+class Window(NamedTuple):
+    """The key, in place of a function id, of a run of blocks of a function too big to
+    draw: the blocks of its `tile`-th run of `WINDOW_TILE` instructions and its
+    neighbours', whole (from an OpLabel to before an OpLabel)."""
+
+    function_id: int
+    tile: int
 
 
 class FunctionModule(Protocol):
@@ -49,9 +72,13 @@ class FunctionModule(Protocol):
 
     def offset(self, index: int) -> int: ...
 
+    tables: object
+
+    def opcode(self, index: int) -> int: ...
+
 
 PACED_STEP = 256
-"""Instructions decoded between two calls of a worker's pace (a few milliseconds)."""
+"""Instructions decoded between two calls of a worker's pace (a short stretch of work)."""
 KEPT_GRAPHS = 1024
 KEPT_DRAWINGS = 128
 """How many graphs and drawings are kept (the least recently used are dropped): a
@@ -96,6 +123,7 @@ class FunctionGraphs:
         inline_blocks: int = INLINE_BLOCKS,
         draw_blocks: int = DRAW_BLOCKS,
         inline_instructions: int = INLINE_INSTRUCTIONS,
+        window_after: int = WINDOW_AFTER,
     ) -> None:
         self.module = module
         self.names = names
@@ -105,6 +133,8 @@ class FunctionGraphs:
         """Largest function (in blocks) laid out at all; bigger ones are only listed."""
         self.inline_instructions = inline_instructions
         """Largest function (in instructions) whose graph the pane builds on the spot."""
+        self.window_after = window_after
+        """Largest function (in instructions) whose whole graph is built."""
         self._spans: list | None = None
         self._starts: list[int] = []
         self._graphs: _Kept = _Kept(KEPT_GRAPHS)
@@ -113,6 +143,9 @@ class FunctionGraphs:
         self._lists: _Kept = _Kept(KEPT_DRAWINGS)
         self._neighbourhoods: _Kept = _Kept(KEPT_DRAWINGS)
         self._block_starts: _Kept = _Kept(KEPT_GRAPHS)
+        self._windows: _Kept = _Kept(KEPT_WINDOWS * 4)
+        """Window → (first instruction, end)."""
+        self._window_graphs: _Kept = _Kept(KEPT_WINDOWS)
         self._lock = threading.Lock()
         """Held while what is kept is looked up or changed."""
         self._building = threading.Lock()
@@ -125,12 +158,42 @@ class FunctionGraphs:
         return self._spans
 
     def span_at(self, index: int):
-        """The span of the function holding instruction `index`, or None."""
+        """The span of the function holding instruction `index`, or None. For a function
+        of more than `window_after` instructions, the span of the `Window` of its blocks
+        round the instruction, whose `result_id` is that `Window` (the key of its graph)."""
         spans = self._function_spans()
         position = bisect.bisect_right(self._starts, index) - 1
         if position < 0 or index >= spans[position].end:
             return None
-        return spans[position]
+        span = spans[position]
+        if span.end - span.first <= self.window_after:
+            return span
+        window = Window(span.result_id, (index - span.first) // WINDOW_TILE)
+        found = self._kept(self._windows, window)
+        if found is None:
+            low = span.first + (window.tile - 1) * WINDOW_TILE
+            high = span.first + (window.tile + 2) * WINDOW_TILE
+            found = self._keep(self._windows, window, (self._block_start(span, low), self._block_start(span, high)))
+        return type(span)(found[0], found[1], window)
+
+    def _block_start(self, span, index: int) -> int:
+        """The OpLabel at or before instruction `index` of the function (its OpFunction
+        when there is none, its end past it), found from first words only."""
+        if index >= span.end:
+            return span.end
+        index = max(index, span.first)
+        label = self.module.tables.opcodes.OpLabel
+        opcode = self.module.opcode
+        while index > span.first and opcode(index) != label:
+            index -= 1
+        return index
+
+    def describe(self, function_id) -> str:
+        """What the pane's title says of the blocks shown."""
+        function = self._kept(self._window_graphs if isinstance(function_id, Window) else self._graphs, function_id)
+        count = 0 if function is None else len(function[0].blocks)
+        blocks = f"{count:,} block{'s' if count != 1 else ''}"
+        return f"{blocks} round the selection, of a function too big to draw" if isinstance(function_id, Window) else blocks
 
     def function(self, function_id: int, pace: Callable[[], bool] | None = None, wait: bool = True) -> FunctionCFG | None:
         """The graph of the function `function_id` (the OpFunction's result id), or None.
@@ -148,31 +211,43 @@ class FunctionGraphs:
         return () if found is None else found[1]
 
     def _graph(
-        self, function_id: int, pace: Callable[[], bool] | None = None, wait: bool = True
+        self, function_id, pace: Callable[[], bool] | None = None, wait: bool = True
     ) -> tuple[FunctionCFG, tuple[Diagnostic, ...]] | None:
-        found = self._kept(self._graphs, function_id)
+        kept = self._window_graphs if isinstance(function_id, Window) else self._graphs
+        found = self._kept(kept, function_id)
         if found is not None:
             return found
         if not self._building.acquire(blocking=wait):
             return None
         try:
-            found = self._kept(self._graphs, function_id)
+            found = self._kept(kept, function_id)
             if found is not None:
                 return found
-            span = next((s for s in self._function_spans() if s.result_id == function_id), None)
-            if span is None:
-                return None
+            if isinstance(function_id, Window):
+                window = self._kept(self._windows, function_id)
+                span = next((s for s in self._function_spans() if s.result_id == function_id.function_id), None)
+                if window is None or span is None:
+                    return None
+                first, end = window[0], window[1]
+            else:
+                span = next((s for s in self._function_spans() if s.result_id == function_id), None)
+                if span is None:
+                    return None
+                first, end = span.first, span.end
             instruction = self.module.instruction
             instructions = []
-            for start in range(span.first, span.end, PACED_STEP):
+            for start in range(first, end, PACED_STEP):
                 if pace is not None and not pace():
                     return None
-                instructions += [instruction(i) for i in range(start, min(start + PACED_STEP, span.end))]
-            end = instructions[-1].end if instructions else 0
-            built = build_cfg(_FunctionSlice(instructions, end), self.names)
+                instructions += [instruction(i) for i in range(start, min(start + PACED_STEP, end))]
+            if isinstance(function_id, Window):
+                graph, problems = window_cfg(instruction(span.first), instructions, self.names)
+                return None if graph is None else self._keep(kept, function_id, (graph, problems))
+            last = instructions[-1].end if instructions else 0
+            built = build_cfg(_FunctionSlice(instructions, last), self.names)
             if not built.functions:
                 return None
-            return self._keep(self._graphs, function_id, (built.functions[0], built.diagnostics))
+            return self._keep(kept, function_id, (built.functions[0], built.diagnostics))
         finally:
             self._building.release()
 
@@ -185,10 +260,10 @@ class FunctionGraphs:
             cache[key] = value
         return value
 
-    def has_graph(self, function_id: int) -> bool:
+    def has_graph(self, function_id) -> bool:
         """True when the function's graph is built (asking for it costs nothing more)."""
         with self._lock:
-            return function_id in self._graphs
+            return function_id in (self._window_graphs if isinstance(function_id, Window) else self._graphs)
 
     def block_at(self, function_id: int, word: int) -> int | None:
         """The block of the function holding word `word`: on `OpFunction` and its

@@ -54,6 +54,7 @@ def run_as(args: argparse.Namespace) -> int:
     if data is None:
         return 1
     text = data.decode("utf-8", "surrogateescape")
+    del data  # the bytes are not needed again: a huge text is then held once
     hints = None
     if args.ids_from is not None:
         hints = original_id_hints(args.ids_from)

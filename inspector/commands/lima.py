@@ -7,6 +7,7 @@ import argparse
 from spvinspect import lima
 from spvinspect.codec.diagnostics import Diagnostic
 from spvinspect.commands.io import few_collections, read_input, report, write_output
+from spvinspect.commands import lima_run
 
 
 def register(subparsers) -> None:
@@ -27,16 +28,33 @@ def register(subparsers) -> None:
         help="seed: the proposed syntax, which `lima as` reads back (default); "
         "mesa: the lines Mesa's lima disassembler prints",
     )
+    dis.add_argument(
+        "--offsets",
+        action="store_true",
+        help="say each instruction's word offset: `@     5: ` before a Mesa line (as Mesa prints it), "
+        "a `# @5` comment after a seed line",
+    )
     dis.set_defaults(run=run_dis)
 
-    assemble = sub.add_parser("as", help="assemble the proposed syntax into instruction words")
+    assemble = sub.add_parser("as", help="assemble the proposed syntax or Mesa's into instruction words")
     assemble.add_argument("file", help="input file, or - for stdin")
+    assemble.add_argument(
+        "--style",
+        choices=lima.ASSEMBLER_STYLES,
+        default="auto",
+        help="seed: the proposed syntax; mesa: the lines Mesa's lima disassembler prints; "
+        "auto: whichever the text is written in (default)",
+    )
     assemble.add_argument("-o", "--output", required=True, help="output file, or - for stdout")
+    assemble.add_argument("--container", metavar="MBS", help="write this MBS file with its fragment code replaced "
+                          "(needed for an .mbs output name), instead of the raw instruction stream")
     assemble.set_defaults(run=run_as)
 
     explain = sub.add_parser("explain", help="every bit range of every instruction, with offsets")
     explain.add_argument("file", help="input file, or - for stdin")
     explain.set_defaults(run=run_explain)
+
+    lima_run.register(sub)
 
 
 def run_dis(args: argparse.Namespace) -> int:
@@ -46,7 +64,7 @@ def run_dis(args: argparse.Namespace) -> int:
         return 1
     with few_collections():
         program = lima.decode(data)
-        lines = lima.listing_lines(program, args.style)
+        lines = lima.listing_lines(program, args.style, getattr(args, "offsets", False))
     if lines:
         print("\n".join(lines))
     return report(args.file, program.diagnostics)
@@ -75,9 +93,33 @@ def run_as(args: argparse.Namespace) -> int:
         problem = Diagnostic(f"the file is not UTF-8 text (byte {error.start} cannot be read)")
         return report(args.file, [problem])
     with few_collections():
-        words, diagnostics = lima.assemble(text)
+        words, diagnostics = lima.assemble(text, args.style)
     status = report(args.file, diagnostics)
     if words is None:
         return 1
-    payload = b"".join(word.to_bytes(4, "little") for word in words)
+    payload = _output_bytes(args, words)
+    if payload is None:
+        return 1
     return status if write_output(args.output, payload) else 1
+
+
+def _output_bytes(args: argparse.Namespace, words: list[int]) -> bytes | None:
+    """The raw stream, or with `--container` that MBS file holding the new code; never a
+    raw stream under an `.mbs` name (None after saying why)."""
+    from spvinspect.lima.mbs import ContainerError, mbs_with_code, raw_stream
+
+    if args.container is None:
+        if args.output.lower().endswith(".mbs"):
+            report(args.output, [Diagnostic(
+                "an .mbs name is an MBS container, and `lima as` writes a raw instruction stream: give the "
+                "container the code goes into with --container FILE.mbs, or another output name (.bin)")])
+            return None
+        return raw_stream(words)
+    container = read_input(args.container)
+    if container is None:
+        return None
+    try:
+        return mbs_with_code(container, words)
+    except ContainerError as error:
+        report(args.container, [Diagnostic(f"{error}; the code cannot be put into it")])
+        return None

@@ -7,13 +7,20 @@ line: …", with the corrected line in the message). Both are mechanical: `fixed
 takes the line's text and its diagnostics and returns the line with the corrected
 operands and the items in control-word order, or None when neither applies (or the
 instruction goes on over more lines, where the fix is left to the user).
+
+A line in Mesa's disassembly syntax (which leaves out a `^v0` destination and writes
+`stop` last) is not misordered: it is rewritten into the seed syntax as a whole, never
+operand by operand. A Mesa branch is left alone: its target is an absolute word offset,
+which one line cannot turn into ours.
 """
 
 from __future__ import annotations
 
 import re
 
+from spvinspect import lima
 from spvinspect.lima.fields import CONTROL
+from spvinspect.lima.mesa_input import mesa_to_seed
 from spvinspect.lima.seed_ops import op_field
 
 CORRECTED = "; corrected line: "
@@ -36,6 +43,11 @@ def fixed_line(line: str, messages: list[str]) -> str | None:
     body = code.strip()
     if not body or body.endswith(","):
         return None
+    if messages:
+        ours = _from_mesa(body)
+        if ours is not None and ours != body:
+            tail = f" {hash_}{comment}" if hash_ else ""
+            return f"{indent}{ours}{tail}"
     changed = False
     corrected = next((m.split(CORRECTED, 1)[1].partition("#")[0].strip() for m in messages if CORRECTED in m), None)
     if corrected is not None and corrected != body:
@@ -48,6 +60,18 @@ def fixed_line(line: str, messages: list[str]) -> str | None:
         return None
     tail = f" {hash_}{comment}" if hash_ else ""
     return f"{indent}{body}{tail}"
+
+
+def _from_mesa(body: str) -> str | None:
+    """The instruction in the seed syntax when `body` is one in Mesa's syntax (not a
+    branch), else None."""
+    if "branch" in body:
+        return None
+    words, diagnostics = lima.assemble(body, "mesa")
+    if words is None:
+        return None
+    ours, problems, _ = mesa_to_seed(body)
+    return None if problems else ours.strip()
 
 
 def _in_control_order(body: str) -> str | None:

@@ -1,11 +1,13 @@
-"""The editing session in Lima mode: seed-004 text, re-assembled whole on each edit.
+"""The editing session in Lima mode: seed-004 text (or Mesa's syntax, told apart by
+`lima.assemble`'s `auto` style), re-assembled whole on each edit.
 
 The same protocol as `inspector.editing.session.EditSession` (edit / request / run /
 accept, generations, one job at a time, `messages()` for the editor), over the text
 `spvinspect lima dis` prints. A Lima program is a few hundred instructions at most, and
 the Lima assembler is linear, so every job assembles the whole text. The new file is the
 original with its code replaced: the raw stream itself, or the MBS container with its
-code chunk replaced (`inspector.editing.saving.mbs_with_code`).
+code chunk replaced (`lima.mbs.mbs_with_code`); a container with no code chunk to
+replace shows the raw stream, with a warning that saving over it cannot work.
 """
 
 from __future__ import annotations
@@ -16,11 +18,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from spvinspect import lima
-from spvinspect.codec.diagnostics import Diagnostic
+from spvinspect.codec.diagnostics import Diagnostic, Severity
 from spvinspect.editing.changes import ChangedWords, changed_words
-from spvinspect.editing.saving import lima_raw, mbs_with_code
 from spvinspect.editing.session import LineMessage
-from spvinspect.lima.mbs import is_mbs
+from spvinspect.lima.mbs import ContainerError, is_mbs, mbs_with_code, raw_stream
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,10 +49,17 @@ class LimaJob:
         """Assemble and rebuild the file (`stale` is taken for the same call as
         `AssemblyJob.run`; a Lima assembly is too short to stop early)."""
         start = time.perf_counter()
-        words, diagnostics = lima.assemble("\n".join(self.lines))
+        words, diagnostics = lima.assemble("\n".join(self.lines), "auto")
         if words is None:
             return LimaOutcome(self.generation, None, diagnostics, seconds=time.perf_counter() - start)
-        data = mbs_with_code(self.original, words) if is_mbs(self.original) else lima_raw(words)
+        data = raw_stream(words)
+        if is_mbs(self.original):
+            try:
+                data = mbs_with_code(self.original, words)
+            except ContainerError as error:
+                diagnostics = [*diagnostics, Diagnostic(
+                    f"{error}: the panes show the code as a raw stream, and it can be saved only as one (a .bin name)",
+                    Severity.WARNING, line=1, column=1)]
         return LimaOutcome(
             self.generation, data, diagnostics, changed_words(self.original, data), time.perf_counter() - start
         )

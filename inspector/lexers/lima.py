@@ -4,7 +4,8 @@ The proposed syntax of seed 004 (`lima.disasm_seed` prints it, `lima.assembler` 
 it): comma-separated ops `opcode.unit output inputs`, `name:` labels, `#` comments, a
 trailing comma continuing the instruction on the next line, `{name=value}` overrides.
 Mesa's disassembler syntax (`lima.disasm_mesa`) has the same shape with other spellings
-(`mov.sat.v0`, `abs($1)`, `<<2`, `texld.b bias000`). Each op is coloured by the unit
+(`mov.sat.v0`, `abs($1)`, `<<2`, `texld.b bias000`), and an instruction may start with its
+word offset, `@     5: ` (`lima dis --offsets`). Each op is coloured by the unit
 that runs it, read from its unit suffix (`.v0`) or, for ops without one, its name.
 """
 
@@ -16,7 +17,7 @@ from collections.abc import Iterator
 from pygments.lexer import RegexLexer, bygroups
 from pygments.token import Error, Number, Operator, Punctuation, _TokenType
 
-from spvinspect.lexers.tokens import (
+from spvinspect.themes.tokens import (
     BLANK,
     COMMENT,
     LIMA_COMPONENTS,
@@ -91,6 +92,7 @@ class LimaLexer(RegexLexer):
             (r"[ \t\r]+|\n", BLANK),
             (r"#[^\n]*", COMMENT.Single),
             (r"^([ \t]*)([A-Za-z_.][\w.]*)(:)", bygroups(BLANK, LIMA_LABEL, Punctuation)),
+            (r"^([ \t]*)(@)([ \t]*)(-?\d+)(:)", bygroups(BLANK, Punctuation, BLANK, Number.Integer, Punctuation)),
             (r"\{", Punctuation, "override"),
             (r",", Punctuation),
             (r"[A-Za-z_][\w.]*", _op, "operands"),

@@ -17,7 +17,7 @@ from pygments.lexer import Lexer
 from pygments.token import Error, Number, Punctuation, String, _TokenType
 
 from spvinspect.codec.grammar import load_grammar
-from spvinspect.lexers.tokens import BLANK, COMMENT, ENUM, EQUALS, ID, OPCODE, RAW, RESULT_ID, TYPE_ID
+from spvinspect.themes.tokens import BLANK, COMMENT, ENUM, EQUALS, ID, OPCODE, RAW, RESULT_ID, TYPE_ID
 
 _LEXEME = re.compile(
     r"""

@@ -1,5 +1,6 @@
-"""The editor's questions: overwrite a file changed on disk or quit with unsaved changes
-(yes or no), and where to save (a path)."""
+"""The editor's questions: quit with unsaved changes (yes or no), overwrite / save
+elsewhere / cancel before a save replaces bytes the user has not seen, and where to save
+(a path)."""
 
 from __future__ import annotations
 
@@ -44,6 +45,44 @@ class Question(ModalScreen[bool]):
     def action_answer(self, yes: bool) -> None:
         """Close with the answer."""
         self.dismiss(yes)
+
+
+class SaveChoice(ModalScreen[str | None]):
+    """Asked before a save replaces bytes the user has not seen (a file changed on disk, an
+    existing file under a "save as" name): "overwrite", "elsewhere" or None (cancel)."""
+
+    DEFAULT_CSS = """
+    SaveChoice { align: center middle; }
+    SaveChoice > Vertical { width: 80; height: auto; border: thick $warning; background: $surface; padding: 1 2; }
+    SaveChoice Label { width: 100%; }
+    SaveChoice Horizontal { height: auto; margin-top: 1; }
+    SaveChoice Button { margin-right: 2; }
+    """
+    BINDINGS = [
+        Binding("o,y", "answer('overwrite')", "Overwrite", id="save_choice.overwrite", tooltip="Write the edit over it"),
+        Binding("s", "answer('elsewhere')", "Save elsewhere", id="save_choice.elsewhere", tooltip="Choose another name"),
+        Binding("c,n,escape", "answer('')", "Cancel", id="save_choice.cancel", tooltip="Do not save"),
+    ]
+
+    def __init__(self, question: str) -> None:
+        super().__init__()
+        self.question = question
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Label(self.question)
+            with Horizontal():
+                yield Button("Overwrite (o)", variant="warning", id="overwrite")
+                yield Button("Save elsewhere (s)", id="elsewhere")
+                yield Button("Cancel (c)", id="cancel")
+
+    @on(Button.Pressed)
+    def _pressed(self, event: Button.Pressed) -> None:
+        self.dismiss(None if event.button.id == "cancel" else event.button.id)
+
+    def action_answer(self, choice: str) -> None:
+        """Close with the choice ('' cancels)."""
+        self.dismiss(choice or None)
 
 
 class SaveAs(ModalScreen[str | None]):

@@ -14,9 +14,12 @@ stays and the diagnostics show at their line:col. spirv-val runs on a good binar
 the keys pause.
 
 Saving (`ctrl+s`, `f12` for "save as") goes through `inspector.editing.saving`: atomic,
-`FILE.bak` on the first save, a question before overwriting a file that changed on disk,
-and a message that keeps the edit when the write fails. `ask_before_quit` is the app's
-question when quitting with unsaved changes.
+`FILE.bak` of what a save replaces, a question (overwrite / save elsewhere / cancel)
+before writing over a file that changed on disk since it was opened or over another
+existing file, and a message that keeps the edit when the write fails. The opened file
+is watched (a `stat` a second): a change on disk is told at once, and `ctrl+r` reloads
+it when there is no unsaved edit. `ask_before_quit` is the app's question when quitting
+with unsaved changes.
 """
 
 from __future__ import annotations
@@ -29,10 +32,10 @@ from textual import work
 from textual.binding import Binding
 from textual.screen import Screen
 
-from spvinspect.responsive.collector import keep_out, let_in
 from spvinspect.responsive import last_input
+from spvinspect.responsive.collector import keep_out, let_in
 from spvinspect.responsive.jobs import JobThread
-from spvinspect.screens.edit_dialogs import Question, SaveAs
+from spvinspect.screens.edit_dialogs import Question, SaveAs, SaveChoice
 from spvinspect.widgets.hex_view import HexView
 
 if TYPE_CHECKING:
@@ -59,6 +62,8 @@ SLOW_OPEN_BYTES = 1 << 20
 """Modules from this size on take a noticeable while to open in the editor: say so."""
 TEXT_SUFFIXES = frozenset({".spvasm", ".asm", ".s", ".txt"})
 """Save-as names that get the assembly text rather than the binary."""
+WATCH_EVERY = 1.0
+"""Seconds between two looks (a `stat`) at the opened file, for changes made on disk."""
 
 
 class EditingScreen(Screen):
@@ -75,6 +80,8 @@ class EditingScreen(Screen):
                 tooltip="Save the edited module over the file (FILE.bak keeps the original)"),
         Binding("f12", "save_as", "Save as", show=False, id="edit.save_as",
                 tooltip="Save the edited module elsewhere: binary, assembly text (.spvasm), Lima raw stream or MBS"),
+        Binding("ctrl+r", "reload", "Reload", show=False, id="edit.reload",
+                tooltip="Open the file again as it is on disk now (when it changed and nothing is unsaved)"),
     ]
 
     edit_session: EditSession | LimaEditSession | None = None
@@ -96,6 +103,25 @@ class EditingScreen(Screen):
         """True when the document changed since the whole-module index was asked for."""
         self._editor: AsmEditor | None = None
         self._editor_messages: EditorMessages | None = None
+        self._shown_text = None
+        """How the editor shows the session's text (`inspector.editing.shown_text`)."""
+        self._container_shown: bytes | None = None
+        """The MBS file whose container the Lima editor's top comments describe."""
+        self._saved_text: str | None = None
+        """The text as saved, until the editor's comment refresh after a save reaches the
+        session (which then counts as saved)."""
+
+    def on_mount(self) -> None:
+        """Remember the opened file as it is on disk, and watch it for changes."""
+        from spvinspect.editing.opened_file import SavedFile
+
+        path = self._opened_path()
+        if path is not None and path.is_file():
+            self.saved_file = SavedFile.opened(path, self.document.data)
+            self.set_interval(WATCH_EVERY, self._watch_disk)
+
+    def _opened_path(self) -> Path | None:
+        return self.document.file_path
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Keys the screen takes before the focused widget (search's `/`) are typed
@@ -130,23 +156,24 @@ class EditingScreen(Screen):
         self.app.call_from_thread(self._session_ready, session, outcome)
 
     def _session_ready(self, session: EditSession | LimaEditSession, outcome) -> None:
-        from spvinspect.editing.saving import SavedFile
+        from spvinspect.editing.shown_text import ShownText
 
         if outcome is not None:
             session.accept(outcome)
         self.edit_session = session
+        self._shown_text = ShownText.for_lines(session.lines)
         self._freeze()
-        path = self.document.file_path
-        self.saved_file = SavedFile(path) if path is not None and Path(path).exists() else None
         self._show_editor()
         self._show_messages()
+        if self._shown_text.note:
+            self.notify(self._shown_text.note, timeout=8)
 
     def _show_editor(self) -> None:
         session = self.edit_session
         assert session is not None
         line = self.editor_line(session)
         start, end = session.window(line)
-        text = "\n".join(session.lines[start:end])
+        text = self._shown_text.to_editor("\n".join(session.lines[start:end]))
         editor = self.editor
         listing = self.query_one("#list")
         if editor is None:
@@ -230,7 +257,11 @@ class EditingScreen(Screen):
         session = self.edit_session
         if session is None:
             return
-        generation = session.replace_lines(message.start, message.end, message.lines)
+        generation = session.replace_lines(message.start, message.end, self._shown_text.from_editor(message.lines))
+        if self._saved_text is not None:
+            if session.text == self._saved_text:
+                session.mark_saved()
+            self._saved_text = None
         # From the key that made the edit (the app notes when each input event came).
         now = time.monotonic()
         key = last_input(self.app)
@@ -391,37 +422,127 @@ class EditingScreen(Screen):
         self.app.push_screen(SaveAs(suggested, kinds), lambda path: path and self._save(Path(path)))
 
     def _save(self, path: Path | None, overwrite: bool = False) -> None:
-        from spvinspect.editing.saving import ChangedOnDisk, SavedFile, SaveError
+        from spvinspect.editing.saving import NeedsAnswer, SavedFile, SaveError, describe_failure
 
         session = self.edit_session
-        file = self.saved_file or SavedFile(path)
+        file = self.saved_file or SavedFile(path, new=True)
         try:
             written = self._write(session, file, path, overwrite)
-        except ChangedOnDisk:
-            question = f"{file.path} changed on disk since it was opened. Overwrite it with the edit?"
-            self.app.push_screen(Question(question, "Overwrite"), lambda yes: yes and self._save(path, True))
+        except NeedsAnswer as ask:
+            self.app.push_screen(SaveChoice(ask.question), lambda choice: self._answered(choice, path))
             return
         except SaveError as error:
             self.notify(str(error), severity="error", timeout=10)
             return
+        except Exception as error:  # noqa: BLE001 - a bug in saving is a message; the edit stays
+            self.notify(describe_failure(error), severity="error", timeout=10)
+            return
         if self.saved_file is None:
             self.saved_file = file
         self.notify(f"Saved {written}", timeout=3)
+        if self.document.ASSEMBLY_LANGUAGE == "lima":
+            self._refresh_container_comments(written)
         self._show_messages()
+
+    def _refresh_container_comments(self, written: Path) -> None:
+        """After a save into an MBS container, the editor's top comments show its sizes."""
+        from spvinspect.editing.container_comments import refreshed_comments
+
+        session, editor = self.edit_session, self.editor
+        try:
+            saved = written.read_bytes()
+        except OSError:
+            return
+        shown = self._container_shown if self._container_shown is not None else session.original
+        refresh = refreshed_comments(session.lines, shown, saved)
+        self._container_shown = saved
+        if refresh is None or editor is None:
+            return
+        count, comments = refresh
+        lines = list(session.lines)
+        lines[:count] = comments
+        self._saved_text = "\n".join(lines) if not session.modified else None
+        editor.replace("\n".join(comments), (0, 0), (count - 1, len(session.lines[count - 1])), maintain_selection_offset=True)
+
+    def _answered(self, choice: str | None, path: Path | None) -> None:
+        """Act on the answer to "overwrite / save elsewhere / cancel"."""
+        if choice == "overwrite":
+            self._save(path, True)
+        elif choice == "elsewhere":
+            self.action_save_as()
+        else:
+            self.notify("Not saved: the edit is still in memory", timeout=3)
 
     def _write(self, session, file: SavedFile, path: Path | None, overwrite: bool) -> Path:
         """Write what `path`'s name asks for; marks the session saved over its own file."""
         from spvinspect.editing.saving import save_assembly, save_binary, save_lima
 
         if path is not None and path.suffix.lower() in TEXT_SUFFIXES:
-            return save_assembly(session, file, path)
+            return save_assembly(session, file, path, overwrite=overwrite)
         if self.document.ASSEMBLY_LANGUAGE != "lima":  # saving owns the formats' writers
             return save_binary(session, file, path, overwrite=overwrite)
-        mbs = getattr(self.document, "is_mbs", False) and (path is None or path.suffix.lower() == ".mbs")
-        written = save_lima(session.text, file, path, mbs=mbs, overwrite=overwrite)
-        if path is None or written == file.path:
-            session.mark_saved()
-        return written
+        return save_lima(session, file, path, overwrite=overwrite)
+
+    # -- the file on disk ----------------------------------------------------------
+
+    def _watch_disk(self) -> None:
+        """Tell the user at once when the opened file changes on disk."""
+        file = self.saved_file
+        if file is None or not file.poll():
+            return
+        if self.unsaved:
+            self.notify(f"{file.path} changed on disk. The edit is not saved: ctrl+s asks before "
+                        f"overwriting it, f12 saves elsewhere", severity="warning", timeout=10)
+        else:
+            self.notify(f"{file.path} changed on disk: ctrl+r reloads it", severity="warning", timeout=10)
+
+    def action_reload(self) -> None:
+        """Open the file again as it is on disk now (not over unsaved edits)."""
+        from spvinspect.editing.reload import reopened
+
+        file = self.saved_file
+        if file is None:
+            self.notify("Nothing to reload: the module was not opened from a file", timeout=3)
+        elif self.unsaved:
+            self.notify("Not reloaded: the edit is not saved (ctrl+s or f12 saves it, ctrl+z undoes it)",
+                        severity="warning", timeout=6)
+        elif not file.changed_on_disk():
+            self.notify(f"{file.path} is as it was opened: nothing to reload", timeout=3)
+        else:
+            document, problem = reopened(self.document, file.path)
+            if document is None:
+                self.notify(problem, severity="error", timeout=8)
+                return
+            self._reload(document)
+            self.notify(f"Reloaded {file.path}", timeout=3)
+
+    def _reload(self, document) -> None:
+        """The panes over the file's new bytes, as if just opened: the editor closed (it
+        had nothing unsaved), its session dropped, the file watched from these bytes."""
+        from spvinspect.editing.changes import ChangedWords
+        from spvinspect.editing.opened_file import SavedFile
+
+        for thread in (self._jobs, self._validator):
+            if thread is not None:
+                thread.stop()
+        self._jobs = self._validator = None
+        self._validating = False
+        self._container_shown = None
+        editor = self._editor
+        if editor is not None:
+            editor.remove()
+            self._editor_messages.remove()
+            self._editor = self._editor_messages = None
+            listing = self.query_one("#list")
+            listing.display = True
+            listing.focus()
+            let_in((self, "editor"))
+        self.show_edited_document(document)
+        self.edit_session = None
+        self.mark_changed_words(ChangedWords())
+        self.saved_file = SavedFile.opened(self.saved_file.path, document.data)
+        self.index_stale = False
+        self.build_index()
 
     def ask_before_quit(self) -> bool:
         """With unsaved changes, ask whether to quit (and quit on yes); True when asking."""

@@ -13,7 +13,7 @@ from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
-from spvinspect.codec.text.grammar_card import EnumerantCard, GrammarCard, InstructionCard
+from spvinspect.codec.text.grammar_card import EnumerantCard, GrammarCard, InstructionCard, MaskCard
 
 
 def open_in_browser(url: str) -> bool:
@@ -48,6 +48,10 @@ def card_table(card: GrammarCard) -> Table:
         table.add_row("Value", f"{card.value} (0x{card.value:x})")
         if card.parameters:
             table.add_row("Parameters", "\n".join(p.text for p in card.parameters))
+    elif isinstance(card, MaskCard):
+        table.add_row("Kind", f"{card.kind} ({card.category})")
+        table.add_row("Value", f"{card.value} (0x{card.value:x})")
+        table.add_row("Bits", "\n".join(card.bit_lines))
     availability = card.availability
     if availability.capabilities:
         table.add_row("Capabilities", ", ".join(availability.capabilities))

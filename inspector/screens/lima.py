@@ -278,7 +278,8 @@ class LimaScreen(EditingScreen, PaneScreen):
         panel.show_diagnostics(list(document.located_diagnostics))
         panel.set_class(not document.located_diagnostics, "-empty")
         line = self.editor_cursor_line()
-        index = self.edit_session.instruction_of_line(line if line is not None else 0) or 0
+        session = self.edit_session
+        index = (session.instruction_of_line(line if line is not None else 0) if session is not None else self.selected) or 0
         if document.instructions:
             self.select(min(index, len(document.instructions) - 1))
 

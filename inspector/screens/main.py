@@ -273,7 +273,11 @@ class MainScreen(EditingScreen, NavigationScreen):
         if selection is None:
             return
         place = f"{selection.byte_offset:#010x} w{selection.word}"
-        if selection.row is not None:
+        if selection.instruction is not None:
+            # Counted from 1, as the word detail counts them.
+            total = f"/{document.instruction_count:,}" if document.module.indexed else ""
+            place += f"  instruction {selection.instruction + 1:,}{total}"
+        elif selection.row is not None:
             place += f"  row {selection.row + 1:,}/{document.row_count:,}"
         else:
             place += "  header"

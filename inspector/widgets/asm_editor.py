@@ -20,10 +20,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from pygments.lexer import Lexer
-from pygments.token import _TokenType
-from rich.color import Color
 from rich.segment import Segment
-from rich.style import Style
 from textual import on
 from textual.binding import Binding
 from textual.message import Message
@@ -37,7 +34,7 @@ from spvinspect.editing.lima_fix import fixed_line
 from spvinspect.editing.session import LineMessage
 from spvinspect.lexers.lima import LimaLexer
 from spvinspect.lexers.spirv import SpirvLexer
-from spvinspect.themes import pygments_style_for
+from spvinspect.themes import token_style
 
 LEX_CACHE_LINES = 50_000
 """Distinct lines whose highlights are kept; the cache is emptied past this."""
@@ -65,8 +62,8 @@ class AsmEditor(TextArea):
                 tooltip="Lima: put the line's ops in control-word order and destinations first"),
     ]
 
-    _pygments_style = None
-    """The app theme's Pygments style, once mounted."""
+    _colour_theme: tuple[str, bool] | None = None
+    """The app theme's name and darkness whose Pygments colours highlight, once mounted."""
 
     class TextEdited(Message):
         """Lines [start, end) of the whole text now read `lines`."""
@@ -177,7 +174,7 @@ class AsmEditor(TextArea):
         self._line_cache.clear()
         highlights = self._highlights
         highlights.clear()
-        if self._pygments_style is None:  # not mounted yet: on_mount highlights
+        if self._colour_theme is None:  # not mounted yet: on_mount highlights
             return
         lexed = self._lexed
         if len(lexed) > LEX_CACHE_LINES:
@@ -199,26 +196,16 @@ class AsmEditor(TextArea):
                 continue
             name = str(token_type)
             if name not in styles:
-                styles[name] = self._style_of(token_type)
-            start = index if ascii_only else len(line[:index].encode("utf-8"))
-            end = start + (len(value) if ascii_only else len(value.encode("utf-8")))
+                styles[name] = token_style(*self._colour_theme, token_type)
+            start = index if ascii_only else len(line[:index].encode("utf-8", "surrogateescape"))
+            end = start + (len(value) if ascii_only else len(value.encode("utf-8", "surrogateescape")))
             spans.append((start, end, name))
         return spans
-
-    def _style_of(self, token_type: _TokenType) -> Style:
-        spec = self._pygments_style.style_for_token(token_type)
-        color = spec.get("color")
-        return Style(
-            color=Color.parse("#" + color) if color else None,
-            bold=bool(spec.get("bold")) or None,
-            italic=bool(spec.get("italic")) or None,
-            underline=bool(spec.get("underline")) or None,
-        )
 
     def _use_theme(self) -> None:
         """A TextArea theme whose syntax styles come from the app theme's Pygments style."""
         app_theme = self.app.current_theme
-        self._pygments_style = pygments_style_for(self.app.theme, app_theme.dark)
+        self._colour_theme = (self.app.theme, app_theme.dark)
         name = f"spvinspect-editor-{self.app.theme}"
         self.register_theme(TextAreaTheme(name, syntax_styles={}))
         self._lexed.clear()

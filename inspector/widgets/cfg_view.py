@@ -219,13 +219,12 @@ class CfgView(ScrollView, can_focus=True):
             self.border_title = "CFG"
             self.border_subtitle = ""
             return
-        count = len(function.blocks)
         state = ""
         kind = self.drawing.kind if self.drawing is not None else "graph"
         if kind != "graph":
             shown = "list" if kind == "list" else "blocks near the selection"
             state = f" · {shown}, " + ("laying out…" if self.laying_out else "too big to draw")
-        self.border_title = f"CFG %{function.name} · {count} block{'s' if count != 1 else ''}{state}"
+        self.border_title = f"CFG %{function.name} · {self.graphs.describe(self.function_id)}{state}"
         self.border_subtitle = LEGEND if self.drawing is not None and self.drawing.kind == "graph" else ""
 
     @work(thread=True, exclusive=True, group="cfg-layout")

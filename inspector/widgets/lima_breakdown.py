@@ -22,7 +22,7 @@ from textual.reactive import var
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
-from spvinspect.lexers.tokens import LIMA_UNITS
+from spvinspect.themes.tokens import LIMA_UNITS
 from spvinspect.lima.breakdown import CONTROL_UNIT, BitSelection, BitStrip, Breakdown, Label
 
 _INDENT = 2

@@ -11,9 +11,6 @@ goes to an index.
 
 from __future__ import annotations
 
-from functools import cache
-
-from rich.color import Color
 from rich.segment import Segment
 from rich.style import Style
 from textual import events
@@ -27,24 +24,12 @@ from textual.strip import Strip
 from spvinspect.lexers.lima import LimaLexer
 from spvinspect.lima_document import STYLES, LimaDocument, RowKind
 from spvinspect.screens.go_to import GoToDialog
-from spvinspect.themes import pygments_style_for
+from spvinspect.themes import token_style
 from spvinspect.widgets.row_list import RowList
 
 GUTTER_WIDTH = 13
 """Index (5), word offset (`w` and 5 digits) and two spaces."""
 _LEXER = LimaLexer()
-
-
-@cache
-def _token_style(theme: str, dark: bool, token) -> Style:
-    spec = pygments_style_for(theme, dark).style_for_token(token)
-    color = spec.get("color")
-    return Style(
-        color=Color.parse("#" + color) if color else None,
-        bold=bool(spec.get("bold")) or None,
-        italic=bool(spec.get("italic")) or None,
-        underline=bool(spec.get("underline")) or None,
-    )
 
 
 class LimaInstructionList(RowList):
@@ -178,7 +163,7 @@ class LimaInstructionList(RowList):
             else:
                 theme, dark = self.app.theme, self.app.current_theme.dark
                 segments = [
-                    Segment(value, _token_style(theme, dark, token))
+                    Segment(value, token_style(theme, dark, token))
                     for token, value in _LEXER.get_tokens(text)
                     if value != "\n"
                 ]

@@ -8,25 +8,13 @@ from __future__ import annotations
 
 from functools import cache
 
-from rich.color import Color
 from rich.style import Style
 
 from spvinspect.codec.text.listing import Role
-from spvinspect.themes import ROLE_TOKENS, pygments_style_for
+from spvinspect.themes import ROLE_TOKENS, token_style
 
 
 @cache
 def role_styles(theme_name: str, dark: bool = True) -> dict[Role, Style]:
     """Listing role → Rich style for the named theme."""
-    pygments_style = pygments_style_for(theme_name, dark)
-    return {role: _rich_style(pygments_style.style_for_token(token)) for role, token in ROLE_TOKENS.items()}
-
-
-def _rich_style(spec: dict) -> Style:
-    color = spec.get("color")
-    return Style(
-        color=Color.parse("#" + color) if color else None,
-        bold=bool(spec.get("bold")) or None,
-        italic=bool(spec.get("italic")) or None,
-        underline=bool(spec.get("underline")) or None,
-    )
+    return {role: token_style(theme_name, dark, token) for role, token in ROLE_TOKENS.items()}

@@ -11,6 +11,7 @@ from glsl_shaders import SHADERS
 from oracle import compile_glsl, run_tool
 
 from spvinspect.cli import main
+from spvinspect.codec.grammar import load_grammar
 
 FLAG_SETS = ([], ["--raw-id"])
 
@@ -76,6 +77,51 @@ def test_corpus_matches_spirv_dis(corpus, capsysbinary, flags):
         if actual != expected:
             failures.append(f"{path.name}: {first_difference(expected, actual)}")
     assert not failures, f"{len(failures)} of {len(files)} differ:\n" + "\n".join(failures[:10])
+
+
+PEER_COMPILERS = ("glsl", "hlsl", "slang")
+
+
+@pytest.mark.parametrize("flags", FLAG_SETS, ids=["friendly", "raw-id"])
+@pytest.mark.parametrize("compiler", PEER_COMPILERS)
+def test_peer_corpus_matches_spirv_dis(corpus, capsysbinary, compiler, flags):
+    """Modules another project built with glslang, DXC and Slang. A module spirv-dis
+    refuses (an enumerant newer than its grammar) must fail here too, with a message."""
+    files = corpus_files(f"peer/{compiler}", "*.spv")
+    assert files, f"no modules in {corpus / 'peer' / compiler}"
+    failures = []
+    for path in files:
+        expected = run_tool("spirv-dis", "--no-color", *flags, str(path))
+        if expected.returncode != 0:
+            capsysbinary.readouterr()
+            code = main(["dis", *flags, str(path)])
+            err = capsysbinary.readouterr().err
+            if code == 0 or b"error:" not in err:
+                failures.append(f"{path.name}: spirv-dis refuses it, we print it with no error")
+            continue
+        actual = ours(capsysbinary, path, flags)
+        if actual != expected.stdout:
+            failures.append(f"{path.name}: {first_difference(expected.stdout, actual)}")
+    assert not failures, f"{len(failures)} of {len(files)} differ:\n" + "\n".join(failures[:10])
+
+
+def test_every_builtin_variable_is_named_as_spirv_dis_names_it(tmp_path, capsysbinary):
+    """One unnamed variable per BuiltIn of the grammar that spirv-as knows: the names
+    SPIRV-Tools gives (`%gl_BaseInstance`, `%SubgroupId`) or keeps the number."""
+    kind = load_grammar().operand_kinds["BuiltIn"]
+    names = sorted({e.name for e in kind.enumerants}, key=lambda n: kind.by_name[n].value)
+    head = ["OpCapability Shader", "OpMemoryModel Logical GLSL450"]
+    body = ["%int = OpTypeInt 32 1", "%ptr = OpTypePointer Input %int"]
+    known = []
+    for name in names:
+        probe = tmp_path / "probe.spvasm"
+        probe.write_text("\n".join([*head, f"OpDecorate %x BuiltIn {name}", *body, "%x = OpVariable %ptr Input", ""]))
+        if run_tool("spirv-as", "-o", str(tmp_path / "probe.spv"), str(probe)).returncode == 0:
+            known.append(name)
+    assert "BaseInstance" in known and len(known) > 60, known
+    decorations = [f"OpDecorate %{i + 100} BuiltIn {name}" for i, name in enumerate(known)]
+    variables = [f"%{i + 100} = OpVariable %ptr Input" for i in range(len(known))]
+    assert_spirv_dis_agrees("\n".join([*head, *decorations, *body, *variables, ""]), tmp_path, capsysbinary)
 
 
 def test_literals_of_every_width_match_spirv_dis(tmp_path, capsysbinary):

@@ -46,7 +46,7 @@ def test_example_module_lines(capsys):
     assert lines[0] == "0x00000000  07230203  header: magic number 0x07230203 (SPIR-V, little-endian)"
     assert lines[3].endswith("header: bound = 126")
     assert any("OpTypeInt operand 'Width' (LiteralInteger) = 32" in line for line in lines)
-    assert any("OpString operand 'String' (LiteralString) chars 1-4 'exam'" in line for line in lines)
+    assert any("OpString operand 'String' (LiteralString) bytes 1-4 of 12: 'exam'" in line for line in lines)
     assert any("OpTypeInt word 0: word count 4, opcode 21" in line for line in lines)
 
 

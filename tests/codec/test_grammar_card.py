@@ -12,6 +12,7 @@ from spvinspect.codec.text.grammar_card import (
     enumerant_card,
     ext_instruction_card,
     instruction_card,
+    mask_card,
     section_anchor,
 )
 
@@ -117,3 +118,54 @@ def test_card_for_a_module_instruction_and_its_operands():
     assert card_for(GRAMMAR, ext).title == "GLSL.std.450 FMix (instruction 46)"
     assert card_for(GRAMMAR, ext, 3) == card_for(GRAMMAR, ext)
     assert card_for(GRAMMAR, ext, 4) == card_for(GRAMMAR, ext)  # FMix's own operand 'x'
+
+
+MASK_MODULE = """
+OpCapability Shader
+OpMemoryModel Logical GLSL450
+%void = OpTypeVoid
+%int = OpTypeInt 32 1
+%fn = OpTypeFunction %void
+%ptr = OpTypePointer Function %int
+%main = OpFunction %void Inline|Pure %fn
+%entry = OpLabel
+%p = OpVariable %ptr Function
+%x = OpLoad %int %p Volatile|Aligned 4
+OpBranch %head
+%head = OpLabel
+OpLoopMerge %merge %head Unroll|DependencyLength 2
+OpBranch %merge
+%merge = OpLabel
+OpReturn
+OpFunctionEnd
+"""
+
+
+def mask_operand_card(opname: str):
+    module = decode(assemble(MASK_MODULE).words.tobytes())
+    inst = next(i for i in module.instructions if i.opname == opname)
+    index = next(n for n, o in enumerate(inst.operands) if GRAMMAR.operand_kinds[o.kind].category == "BitEnum")
+    return card_for(GRAMMAR, inst, index)
+
+
+def test_a_mask_card_lists_every_set_bit_with_its_parameters():
+    control = mask_operand_card("OpFunction")
+    assert control.title == "FunctionControl Inline|Pure (0x5)"
+    assert [(b.name, b.value) for b in control.bits] == [("Inline", 1), ("Pure", 4)]
+    access = mask_operand_card("OpLoad")
+    assert access.title == "MemoryAccess Volatile|Aligned (0x3)"
+    assert [b.name for b in access.bits] == ["Volatile", "Aligned"]
+    assert [p.kind for p in access.bits[1].parameters] == ["LiteralInteger"]
+    assert any("Aligned" in line and "LiteralInteger" in line for line in access.bit_lines)
+    loop = mask_operand_card("OpLoopMerge")
+    assert loop.title == "LoopControl Unroll|DependencyLength (0x9)"
+    assert [b.name for b in loop.bits] == ["Unroll", "DependencyLength"]
+    assert any("DependencyLength" in line and "LiteralInteger" in line for line in loop.bit_lines)
+    assert loop.spec_url == f"{SPEC_URL}#_loop_control"
+
+
+def test_a_mask_card_names_the_bits_the_grammar_does_not_know():
+    card = mask_card(GRAMMAR, "FunctionControl", 0x1 | 0x80000)
+    assert card.title == "FunctionControl Inline|0x80000 (0x80001)"
+    assert card.unknown == 0x80000
+    assert any("0x80000" in line and "not in the grammar" in line for line in card.bit_lines)

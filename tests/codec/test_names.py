@@ -182,3 +182,13 @@ def test_the_name_map_is_handed_to_explain_and_the_cfg():
     assert build_cfg(module, module_names(module)).functions[0].name == "main"
     assert not any("%main" in e.text for e in explain(module, names=raw))
     assert any("%main" in t for t in (e.text for e in explain(open_module(data))))
+
+
+def test_every_builtin_name_is_keyed_by_a_grammar_enumerant():
+    """The table names BuiltIns by the grammar's spelling: a key the grammar does not
+    know would silently name nothing."""
+    from spvinspect.codec.grammar import load_grammar
+    from spvinspect.codec.text.names import BUILTIN_NAMES
+
+    kind = load_grammar().operand_kinds["BuiltIn"]
+    assert [key for key in BUILTIN_NAMES if key not in kind.by_name] == []

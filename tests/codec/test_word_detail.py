@@ -154,7 +154,7 @@ def test_operand_word_detail_kind_value_and_definition():
     assert detail.kind is WordKind.ID
     assert detail.definition.opname == "OpTypeFloat"
     assert detail.definition is module.instructions[detail.definition_index]
-    assert ("Defined", f"by OpTypeFloat #{detail.definition_index} at word {detail.definition.offset} "
+    assert ("Defined", f"by OpTypeFloat, instruction {detail.definition_index + 1} at word {detail.definition.offset} "
             f"(byte 0x{detail.definition.offset * 4:08x})") in detail.rows()
     storage = word_detail(module, pointer.offset + 2, formatter)
     assert (storage.kind, storage.value_text) == (WordKind.ENUM, "Function")
@@ -182,10 +182,10 @@ def test_multi_word_operands_say_which_part_a_word_is():
     assert high.signed == -1 and high.value == 0xFFFFFFFF
     name = find(module, "OpName")
     second = word_detail(module, name.offset + 3)
-    assert second.part == "word 2 of 3: chars 5-8 of 11"
+    assert second.part == "word 2 of 3: bytes 5-8 of 11: 'ng_n'"
     assert second.as_chars == "ng_n"
     padding = word_detail(module, name.offset + 4)
-    assert padding.part == "word 3 of 3: chars 9-11 of 11"
+    assert padding.part == "word 3 of 3: bytes 9-11 of 11: 'ame' + nul and zero padding"
 
 
 def test_value_read_as_every_type():
@@ -232,3 +232,95 @@ def test_words_of_an_incomplete_header():
     first = word_detail(module, 0)
     assert (first.kind, first.meaning) == (WordKind.HEADER, "incomplete header word")
     assert word_detail(module, 2).file_bytes == EXAMPLE_MODULE.read_bytes()[8:10]
+
+
+MEANINGS_MODULE = """
+OpCapability Shader
+OpCapability Float16
+OpCapability Float64
+OpMemoryModel Logical GLSL450
+OpName %nan "abcé!"
+%half = OpTypeFloat 16
+%float = OpTypeFloat 32
+%double = OpTypeFloat 64
+%nan = OpConstant %float !0x7fc00000
+%inf = OpConstant %float !0xff800000
+%snan = OpConstant %float !0x7f800001
+%hinf = OpConstant %half !0x7c00
+%dinf = OpConstant %double !0x00000000 !0x7ff00000
+%one = OpConstant %float 1
+"""
+
+
+def meanings_module():
+    result = assemble(MEANINGS_MODULE)
+    assert result.ok, result.diagnostics
+    return decode(result.binary)
+
+
+CONSTANTS = ("nan", "inf", "snan", "hinf", "dinf", "one")
+"""MEANINGS_MODULE's constants, in order."""
+
+
+def constant(module, name: str):
+    constants = [i for i in module.instructions if i.opname == "OpConstant"]
+    return constants[CONSTANTS.index(name)]
+
+
+def test_string_words_count_bytes_and_show_characters_whole():
+    """`é` is two bytes, the fourth and fifth: each word shows it whole and says so."""
+    module = meanings_module()
+    name = find(module, "OpName")
+    first = word_detail(module, name.offset + 2)
+    second = word_detail(module, name.offset + 3)
+    assert first.part == "word 1 of 2: bytes 1-4 of 6: 'abcé' (é ends in the next word)"
+    assert second.part == "word 2 of 2: bytes 5-6 of 6: 'é!' (é begins in the word before) + nul and zero padding"
+    lines = {e.offset: e.text for e in explain(module)}
+    assert lines[name.offset + 2] == "OpName operand 'Name' (LiteralString) bytes 1-4 of 6: 'abcé' (é ends in the next word)"
+    assert "'é!'" in lines[name.offset + 3] and "�" not in lines[name.offset + 3]
+
+
+def test_nan_and_infinities_are_named_in_the_detail_but_printed_as_spirv_dis_does():
+    module = meanings_module()
+    nan = word_detail(module, constant(module, "nan").offset + 3, friendly(module))
+    assert nan.as_float == "NaN (quiet), printed 0x1.8p+128"
+    assert nan.value_text == "0x1.8p+128"
+    assert ("Value", "0x1.8p+128, which is NaN (quiet)") in nan.rows()
+    assert nan.meaning.endswith("= 0x1.8p+128 (2143289344), which is NaN (quiet)")
+    inf = word_detail(module, constant(module, "inf").offset + 3, friendly(module))
+    assert inf.as_float == "-Inf, printed -0x1p+128"
+    assert inf.meaning.endswith("which is -Inf")
+    snan = word_detail(module, constant(module, "snan").offset + 3, friendly(module))
+    assert snan.as_float == "NaN (signalling, payload 0x1), printed 0x1.000002p+128"
+    half = word_detail(module, constant(module, "hinf").offset + 3, friendly(module))
+    assert ("Value", "0x1p+16, which is +Inf") in half.rows()
+    double_low = word_detail(module, constant(module, "dinf").offset + 3, friendly(module))
+    double_high = word_detail(module, constant(module, "dinf").offset + 4, friendly(module))
+    for word in (double_low, double_high):
+        assert ("Value", "0x1p+1024, which is +Inf") in word.rows()
+        assert "which is +Inf" in word.meaning
+    one = word_detail(module, constant(module, "one").offset + 3, friendly(module))
+    assert one.as_float == "1" and "which is" not in one.meaning
+
+
+def test_numbering_says_what_it_counts():
+    """Operands as the specification numbers them (from 1, after the Result Type and
+    Result <id>); instructions from 1, of how many."""
+    module = typed_module()
+    count = len(module.instructions)
+    store = find(module, "OpStore")
+    index = module.instructions.index(store)
+    object_ = word_detail(module, store.offset + 2, friendly(module))
+    rows = dict(object_.rows())
+    assert rows["Operand"] == "'Object' (IdRef), operand 2 of 4 (spec numbering)"
+    assert rows["Instruction"].startswith(f"OpStore, instruction {index + 1} of {count}, words")
+    pointer = find(module, "OpTypePointer")
+    result = dict(word_detail(module, pointer.offset + 1, friendly(module)).rows())
+    assert result["Operand"] == "(IdResult), the Result <id>"
+    storage = dict(word_detail(module, pointer.offset + 2, friendly(module)).rows())
+    assert storage["Operand"] == "(StorageClass), operand 1 of 2 (spec numbering)"
+    variable = find(module, "OpVariable")
+    result_type = dict(word_detail(module, variable.offset + 1, friendly(module)).rows())
+    assert result_type["Operand"] == "(IdResultType), the Result Type"
+    defined = word_detail(module, pointer.offset + 3, friendly(module), definition=definitions(module).get)
+    assert dict(defined.rows())["Defined"].startswith(f"by OpTypeFloat, instruction {defined.definition_index + 1} at word")

@@ -169,6 +169,52 @@ async def test_grammar_cards_for_an_instruction_an_enumerant_and_an_extended_ins
         assert isinstance(app.screen, GrammarCardScreen) and card.ext_set == "GLSL.std.450"
 
 
+MASK_MODULE = """OpCapability Shader
+OpMemoryModel Logical GLSL450
+%void = OpTypeVoid
+%fn = OpTypeFunction %void
+%main = OpFunction %void Inline|Pure %fn
+%entry = OpLabel
+OpReturn
+OpFunctionEnd
+"""
+
+
+async def test_the_card_of_a_mask_shows_every_set_bit():
+    from spvinspect.codec.asm import assemble
+
+    data = assemble(MASK_MODULE).binary
+    module = decode(data)
+    function = next(i for i, inst in enumerate(module.instructions) if inst.opname == "OpFunction")
+    app = make_app(data)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        app.screen.select(app.document.select_instruction(function, 2))
+        await pilot.press("c")
+        await pilot.pause()
+        assert isinstance(app.screen, GrammarCardScreen)
+        shown = "\n".join(
+            strip.text for static in app.screen.query("Static") for strip in static.render_lines(static.region.reset_offset)
+        )
+        assert "FunctionControl Inline|Pure (0x5)" in shown
+        assert "0x1 Inline" in shown and "0x4 Pure" in shown
+
+
+async def test_the_status_line_and_the_word_detail_count_instructions_alike():
+    """One numbering, from 1, that says what it counts: "#84" beside "row 85" was two."""
+    app = make_app(EXAMPLE_MODULE.read_bytes())
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press(*["j"] * 84, "l")
+        await settle(pilot)
+        _, _, detail, _ = panes(app)
+        total = len(decode(EXAMPLE_MODULE.read_bytes()).instructions)
+        assert f"instruction 85/{total}" in app.screen.query_one("#status").place
+        rows = dict(detail.detail.rows())
+        assert rows["Instruction"].startswith(f"{detail.detail.instruction.opname}, instruction 85 of {total},")
+        assert "(spec numbering)" in rows["Operand"] or rows["Operand"].endswith(("the Result <id>", "the Result Type"))
+
+
 async def test_the_cfg_follows_the_list_and_moves_it_along_edges():
     data = module_bytes(NESTED_LOOPS)
     app = make_app(data)

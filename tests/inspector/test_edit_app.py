@@ -17,7 +17,7 @@ from spvinspect.app import InspectorApp
 from spvinspect.commands.open import EXAMPLE_MODULE
 from spvinspect.document import Document
 from spvinspect.lima_document import LimaDocument
-from spvinspect.screens.edit_dialogs import Question
+from spvinspect.screens.edit_dialogs import Question, SaveChoice
 from spvinspect.widgets.asm_editor import AsmEditor, EditorMessages
 from spvinspect.widgets.cfg_view import CfgView
 from spvinspect.widgets.hex_view import HexView
@@ -195,7 +195,7 @@ async def test_a_file_changed_on_disk_is_overwritten_only_when_the_user_says_so(
         path.write_bytes(b"someone else's bytes")
         await pilot.press("ctrl+s")
         await pilot.pause()
-        assert isinstance(app.screen, Question)
+        assert isinstance(app.screen, SaveChoice)
         await pilot.press("n")
         await pilot.pause()
         assert path.read_bytes() == b"someone else's bytes" and app.screen.unsaved

@@ -11,7 +11,7 @@ import pytest
 
 from spvinspect.codec.binary.lazy import LazyModule, open_module
 from spvinspect.editing.session import EditSession
-from spvinspect.editing.spliced_module import spliced_module
+from spvinspect.codec.binary.splice import splice_module
 from oracle import corpus_files
 
 SPLICE_MODULES = corpus_files("spv", "*.spv")[::90]
@@ -83,7 +83,7 @@ def test_a_spliced_index_is_the_fresh_one(path):
         if outcome.state is None:
             continue
         binary = outcome.state.binary
-        spliced = spliced_module(module, binary, change) if change else None
+        spliced = splice_module(module, binary, change) if change else None
         if spliced is not None:
             spliced_count += 1
             same_module(spliced, open_module(binary))

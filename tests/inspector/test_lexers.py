@@ -23,7 +23,7 @@ from spvinspect.codec.text.listing import DisassemblyOptions, Listing, Role
 from spvinspect.commands.open import EXAMPLE_MODULE
 from spvinspect.lexers import LimaLexer, SpirvLexer
 from spvinspect.lexers.spirv import spirv_tokens
-from spvinspect.lexers.tokens import LIMA_CONTROL, LIMA_UNIT_TOKENS, ROLE_TOKENS
+from spvinspect.themes.tokens import LIMA_CONTROL, LIMA_UNIT_TOKENS, ROLE_TOKENS
 
 TESTS = Path(__file__).parents[1]
 sys.path.insert(0, str(TESTS / "codec"))

@@ -11,11 +11,12 @@ from spvinspect import lima
 import pytest
 
 from spvinspect.commands.open import EXAMPLE_MODULE
+from spvinspect.editing.lima_session import LimaEditSession
 from spvinspect.editing.saving import (
-    ChangedOnDisk, NotAssembled, SavedFile, SaveError, lima_raw, mbs_with_code, save_assembly, save_binary, save_lima,
+    ChangedOnDisk, NotAssembled, SavedFile, SaveError, WouldReplace, save_assembly, save_binary, save_lima,
 )
 from spvinspect.editing.session import EditSession
-from spvinspect.lima.mbs import parse_mbs
+from spvinspect.lima.mbs import parse_mbs, raw_stream as lima_raw
 
 
 def settled(session: EditSession) -> EditSession:
@@ -154,6 +155,13 @@ def chunk(ident: bytes, body: bytes) -> bytes:
     return ident + struct.pack("<I", len(body)) + body
 
 
+def lima_session(data: bytes, text: str) -> LimaEditSession:
+    """A Lima session over `data` whose text is now `text`."""
+    session = LimaEditSession.open(data)
+    session.replace_lines(0, len(session.lines), text.split("\n"))
+    return session
+
+
 def test_lima_saves_a_raw_stream_and_an_mbs_with_the_edited_code(tmp_path):
     text = "stop, mov.v0 $0 $1"
     words, _ = lima.assemble(text)
@@ -162,9 +170,10 @@ def test_lima_saves_a_raw_stream_and_an_mbs_with_the_edited_code(tmp_path):
     original = tmp_path / "shader.mbs"
     original.write_bytes(container)
     file = SavedFile(original)
-    save_lima(text, file, tmp_path / "shader.bin")
+    session = lima_session(container, text)
+    save_lima(session, file, tmp_path / "shader.bin")
     assert (tmp_path / "shader.bin").read_bytes() == struct.pack(f"<{len(words)}I", *words)
-    save_lima(text, file, mbs=True)
+    save_lima(session, file)
     saved = parse_mbs(original.read_bytes())
     assert saved.diagnostics == []
     assert original.read_bytes()[saved.code_offset : saved.code_offset + saved.code_size] == struct.pack(
@@ -173,9 +182,7 @@ def test_lima_saves_a_raw_stream_and_an_mbs_with_the_edited_code(tmp_path):
     assert original.read_bytes().endswith(chunk(b"CVER", struct.pack("<I", 6) + chunk(b"DBIN", b"\xff" * 16)))
     assert file.backup_path.read_bytes() == container
     with pytest.raises(NotAssembled):
-        save_lima("load.u 1, load.v 1 $0", file, mbs=True)
-    with pytest.raises(SaveError, match="not an MBS"):
-        mbs_with_code(b"\0" * 16, words)
+        save_lima(lima_session(container, "load.u 1, load.v 1 $0"), file)
 
 
 def test_an_mbs_saved_with_more_instructions_says_so_in_its_fins_chunk(tmp_path):
@@ -186,9 +193,73 @@ def test_an_mbs_saved_with_more_instructions_says_so_in_its_fins_chunk(tmp_path)
     program = chunk(b"CFRA", struct.pack("<I", 7) + chunk(b"DBIN", lima_raw(one)) + fins)
     original = tmp_path / "shader.mbs"
     original.write_bytes(chunk(b"MBS1", program))
-    save_lima("mov.v0 $0 $1\nmov.v0 $1 $0\n" + text, SavedFile(original), mbs=True)
+    save_lima(lima_session(original.read_bytes(), "mov.v0 $0 $1\nmov.v0 $1 $0\n" + text), SavedFile(original))
     saved = parse_mbs(original.read_bytes())
     assert saved.diagnostics == []
     counts = {f.name: f.value for c in saved.chunks[0].children[0].children if c.ident == "FINS" for f in c.fields}
     assert counts["instructions"] == 3
     assert original.read_bytes()[saved.code_offset : saved.code_offset + saved.code_size] == lima_raw(three)
+
+
+def test_a_raw_stream_is_never_saved_under_an_mbs_name(tmp_path):
+    words, _ = lima.assemble("stop, mov.v0 $0 $1")
+    raw = tmp_path / "shader.bin"
+    raw.write_bytes(lima_raw(words))
+    session = lima_session(raw.read_bytes(), "stop, mov.v0 $1 $0")
+    with pytest.raises(SaveError, match=r"raw stream with no MBS container.*still in memory"):
+        save_lima(session, SavedFile(raw), tmp_path / "shader.MBS")
+    assert not (tmp_path / "shader.MBS").exists()
+
+
+def test_a_damaged_mbs_is_refused_in_words_and_its_code_can_still_be_saved_raw(tmp_path):
+    words, _ = lima.assemble("stop, mov.v0 $0 $1")
+    damaged = chunk(b"MBS1", chunk(b"CFRA", struct.pack("<I", 7) + chunk(b"XBIN", lima_raw(words))))
+    path = tmp_path / "shader.mbs"
+    path.write_bytes(damaged)
+    session = lima_session(damaged, "stop, mov.v0 $1 $0")
+    with pytest.raises(SaveError, match="no fragment program code chunk.*still in memory"):
+        save_lima(session, SavedFile(path))
+    assert path.read_bytes() == damaged
+    save_lima(session, SavedFile(path), tmp_path / "shader.bin")
+    assert (tmp_path / "shader.bin").read_bytes() == lima_raw(lima.assemble("stop, mov.v0 $1 $0")[0])
+
+
+def test_the_file_as_opened_is_the_bytes_read_not_the_file_when_the_editor_opens(opened):
+    path, session, _ = opened
+    opened_bytes = path.read_bytes()
+    file = SavedFile.opened(path, opened_bytes)
+    path.write_bytes(b"another module")
+    assert file.changed_on_disk() and file.poll() and not file.poll()  # told once
+    with pytest.raises(ChangedOnDisk):
+        save_binary(session, file)
+    assert path.read_bytes() == b"another module"
+    save_binary(session, file, overwrite=True)
+    assert file.backup_path.read_bytes() == b"another module"  # what the save replaced
+    assert not file.changed_on_disk() and not file.poll()
+
+
+def test_save_as_onto_an_existing_file_asks_and_keeps_what_it_replaces(opened, tmp_path):
+    _, session, file = opened
+    other = tmp_path / "other.spv"
+    other.write_bytes(b"another module")
+    with pytest.raises(WouldReplace):
+        save_binary(session, file, other)
+    with pytest.raises(WouldReplace):
+        save_assembly(session, file, other)
+    assert other.read_bytes() == b"another module"
+    save_binary(session, file, other, overwrite=True)
+    assert other.read_bytes() == session.binary
+    assert (tmp_path / "other.spv.bak").read_bytes() == b"another module"
+    save_binary(session, file, tmp_path / "new.spv")  # a new name needs no question
+    assert not (tmp_path / "new.spv.bak").exists()
+
+
+def test_a_lima_edit_in_mesa_syntax_saves_what_the_editor_assembled(tmp_path):
+    raw = tmp_path / "shader.bin"
+    seed_words, _ = lima.assemble("mov.v0 $0 $1\nstop, mov.v0 $1 $0")
+    raw.write_bytes(lima_raw(seed_words))
+    mesa_text = "\n".join(lima.listing_lines(lima.decode(raw.read_bytes()), style="mesa"))
+    session = lima_session(raw.read_bytes(), mesa_text)
+    assert session.assembles, session.messages()
+    save_lima(session, SavedFile(raw), tmp_path / "again.bin")
+    assert (tmp_path / "again.bin").read_bytes() == raw.read_bytes()

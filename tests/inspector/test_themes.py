@@ -13,7 +13,7 @@ from pygments.token import Error, Number, String
 from textual.app import App
 
 from spvinspect.codec.text.listing import Role
-from spvinspect.lexers.tokens import LIMA_UNIT_TOKENS, ROLE_TOKENS
+from spvinspect.themes.tokens import LIMA_UNIT_TOKENS, ROLE_TOKENS
 from spvinspect.themes import DEFAULT_THEME, THEMES, pygments_style_for, variable_defaults
 from spvinspect.themes.palettes import LIMA_VARIABLES, PALETTES, SELECTION_VARIABLE, SPIRV_VARIABLES, TEXT_VARIABLES
 
@@ -160,3 +160,30 @@ async def test_widgets_can_use_the_variables_in_css_under_any_theme() -> None:
             styles = app.screen.styles
             assert styles.color.hex.lower() == PALETTES[palette].semantic["spv-opcode"], name
             assert styles.background.hex.lower() == PALETTES[palette].selection, name
+
+
+def test_the_theme_layer_does_not_import_the_app() -> None:
+    """themes/ depends on the codec only: importing it loads no module of the inspector."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, spvinspect.themes\n"
+        "print(' '.join(m for m in sys.modules if m.startswith('spvinspect.')"
+        " and not m.startswith(('spvinspect.themes', 'spvinspect.codec'))))"
+    )
+    loaded = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert loaded.split() == []
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_token_styles_are_the_pygments_styles_colours(name) -> None:
+    """One Pygments-to-Rich conversion: a token's Rich style has its Pygments colour and font."""
+    from spvinspect.themes import token_style
+
+    dark = THEMES[name].dark
+    for token in (*ROLE_TOKENS.values(), *LIMA_UNIT_TOKENS.values(), Error):
+        spec = pygments_style_for(name, dark).style_for_token(token)
+        style = token_style(name, dark, token)
+        assert (style.color.triplet.hex if style.color else None) == ("#" + spec["color"] if spec["color"] else None)
+        assert bool(style.bold) == bool(spec["bold"]) and bool(style.italic) == bool(spec["italic"])

@@ -17,7 +17,7 @@ from lima_words import (
 )
 
 from spvinspect import lima
-from spvinspect.lexers.tokens import LIMA_UNITS
+from spvinspect.themes.tokens import LIMA_UNITS
 from spvinspect.lima.breakdown import FIELD_UNITS, BitSelection, breakdown
 from spvinspect.lima.fields import FIELDS
 

@@ -8,6 +8,7 @@ import sys
 import pytest
 from lima_words import REAL_INSTRUCTION, mbs_file, to_bytes
 
+from spvinspect import lima
 from spvinspect.cli import main
 
 
@@ -93,3 +94,26 @@ def test_missing_file(cli, tmp_path):
     code, out, err = cli("lima", "explain", str(tmp_path / "absent.bin"))
     assert (code, out) == (1, "")
     assert err == f"{tmp_path / 'absent.bin'}: error: cannot read: No such file or directory\n"
+
+
+def test_as_never_writes_a_raw_stream_under_an_mbs_name(cli, tmp_path):
+    source = tmp_path / "shader.s"
+    source.write_text("stop, mov.v0 $0 $1\n")
+    out = tmp_path / "shader.mbs"
+    code, stdout, err = cli("lima", "as", str(source), "-o", str(out))
+    assert (code, stdout) == (1, "")
+    assert "an MBS container" in err and "--container" in err
+    assert not out.exists()
+
+
+def test_as_with_a_container_writes_it_with_the_new_code(cli, tmp_path):
+    container = tmp_path / "original.mbs"
+    container.write_bytes(mbs_file(REAL_INSTRUCTION))
+    source = tmp_path / "shader.s"
+    source.write_text("mov.v0 $0 $1\nstop, mov.v0 $1 $0\n")
+    out = tmp_path / "shader.mbs"
+    assert cli("lima", "as", str(source), "--container", str(container), "-o", str(out)) == (0, "", "")
+    program = lima.decode(out.read_bytes())
+    assert out.read_bytes().startswith(b"MBS1") and len(program.instructions) == 2 and not program.diagnostics
+    code, _, err = cli("lima", "as", str(source), "--container", str(source), "-o", str(out))
+    assert code == 1 and "not an MBS container" in err

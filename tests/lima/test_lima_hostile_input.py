@@ -75,8 +75,8 @@ def test_a_bare_0x_is_refused(text, expected):
 @pytest.mark.parametrize(
     ("text", "expected"),
     [
-        (f"load.u {HUGE_DECIMAL}", "1:8: an index '999999999999999999999999'… (5000 characters) does not fit in 16 bits (0 to 65535)"),
-        (f"load.u {HUGE_HEX}", "1:8: an index '0xffffffffffffffffffffff'… (5002 characters) does not fit in 16 bits (0 to 65535)"),
+        (f"load.u {HUGE_DECIMAL}", "1:8: an index '999999999999999999999999'… (5000 characters) does not fit in 16 bits (-32768 to 65535)"),
+        (f"load.u {HUGE_HEX}", "1:8: an index '0xffffffffffffffffffffff'… (5002 characters) does not fit in 16 bits (-32768 to 65535)"),
         (f"count {HUGE_DECIMAL}", "1:7: a count value '999999999999999999999999'… (5000 characters) does not fit in 5 bits (0 to 31)"),
         (f"branch +{HUGE_DECIMAL}", "1:8: a relative word count '+99999999999999999999999'… (5001 characters) does not fit in 27 bits (-67108864 to 67108863)"),
         (f"mov.v0 $0 ${HUGE_DECIMAL}", "1:11: register number '999999999999999999999999'… (5000 characters) does not fit in 4 bits (0 to 15)"),

@@ -1,5 +1,7 @@
 """The Pygments token types of our lexers, one per thing a reader tells apart.
 
+They live in the theme layer, which colours them; the lexers (in the app) emit them.
+
 The instruction list colours listing segments by role and the editor colours lexer
 tokens; both go through these token types (`ROLE_TOKENS`), so a role and the token the
 lexer gives the same text have one colour. Standard token types are used where one fits,

@@ -1,0 +1,84 @@
+"""A module with an edit spliced in: the edited binary opened with the unedited module's
+index, only the edited words re-scanned.
+
+Opening a module indexes every instruction boundary, which instructions define each id
+and where functions are; repeating that over a huge module for each keystroke is too
+slow. An edit replaces one run of instructions (words [start, old end) by words [start,
+new end)); `splice_module` opens the new binary and gives it the old index with that run
+re-scanned and what follows shifted. The result equals a fresh `open_module` of the new
+binary (boundary for boundary, candidate for candidate, span for span); when that cannot
+be guaranteed (an unindexed or damaged module, an edit not on instruction boundaries) it
+is None and the caller opens the binary afresh.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_left
+from typing import NamedTuple
+
+from spvinspect.codec.binary.definitions import Definitions
+from spvinspect.codec.binary.index import InstructionIndex
+from spvinspect.codec.binary.lazy import FunctionSpan, LazyModule, open_module
+from spvinspect.codec.binary.model import HEADER_WORDS
+
+
+class WordChange(NamedTuple):
+    """Words [start, old_end) of the old module are words [start, new_end) of the new."""
+
+    start: int
+    old_end: int
+    new_end: int
+
+
+def splice_module(old: LazyModule, data: bytes, change: tuple[int, int, int]) -> LazyModule | None:
+    """`data` (the binary `old` becomes with `change`) opened with `old`'s index spliced,
+    or None when the splice cannot be sure to equal a fresh open."""
+    start, old_end, new_end = change
+    if old.header is None or not old.indexed or old.index.stop is not None or old.trailing_bytes:
+        return None
+    offsets = old.index.offsets
+    count = len(offsets)
+    i0 = bisect_left(offsets, start)
+    i1 = bisect_left(offsets, old_end)
+    if start < HEADER_WORDS or (i0 < count and offsets[i0] != start) or (i1 < count and offsets[i1] != old_end):
+        return None
+    if i1 == count and old_end != old.tail_offset:
+        return None
+    module = open_module(data, old.grammar)
+    if module.header is None or module.header.magic != old.header.magic or module.trailing_bytes:
+        return None
+    index = InstructionIndex.spliced(old.index, module.words, i0, i1, start, new_end)
+    if index is None:
+        return None
+    added = len(index.offsets) - count + (i1 - i0)
+    definitions = Definitions.spliced(
+        old.definitions, offsets, module.words, module.header.bound, index.offsets, i0, i1, added
+    )
+    if definitions is None:
+        return None
+    module.adopt_index(index, definitions, _spliced_functions(old, module, index, i0, i1, added))
+    return module
+
+
+def _spliced_functions(
+    old: LazyModule, module: LazyModule, index: InstructionIndex, i0: int, i1: int, added: int
+) -> list[FunctionSpan] | None:
+    """`old`'s function spans shifted past the edit; None (found again when asked) when
+    the edit holds an OpFunction or OpFunctionEnd, old or new."""
+    spans = old.known_functions
+    if spans is None:
+        return None
+    opcodes = module.tables.opcodes
+    bounds = {opcodes.OpFunction, opcodes.OpFunctionEnd}
+    if any(old.opcode(k) in bounds for k in range(i0, i1)):
+        return None
+    words, offsets = module.words, index.offsets
+    if any(words[offsets[k]] & 0xFFFF in bounds for k in range(i0, i0 + added)):
+        return None
+    delta = added - (i1 - i0)
+    return [
+        span if span.end <= i0 else
+        FunctionSpan(span.first + delta, span.end + delta, span.result_id) if span.first >= i1 else
+        FunctionSpan(span.first, span.end + delta, span.result_id)
+        for span in spans
+    ]

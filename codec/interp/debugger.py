@@ -1,0 +1,117 @@
+"""Stepping one invocation of a group, for a values pane or `run --trace`: step, step
+over a call, step out, back (replaying the group to the step before), run to an
+instruction or to the end, stopping at breakpoints. Each step gives a `StepRecord`."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from spvinspect.codec.interp.group import STEP_LIMIT, Group, Launch
+from spvinspect.codec.interp.invocation import BLOCKED, RUNNING, Invocation, StepRecord
+from spvinspect.codec.interp.shader import Ins, Shader
+
+
+class Debugger:
+    """One invocation of an entry point under the user's control; the rest of its group
+    (the quad, the workgroup) runs along as far as the stepped invocation needs."""
+
+    def __init__(self, shader: Shader, entry: str | None = None, inputs: dict | None = None,
+                 launch: Launch | None = None) -> None:
+        self.shader = shader
+        self.entry = shader.entry_point(entry)
+        self.inputs = inputs or {}
+        self.launch = launch or Launch()
+        self.breakpoints: set[int] = set()
+        """Word offsets of instructions to stop before."""
+        self.history: list[StepRecord] = []
+        self.group = Group(shader, self.entry, self.inputs, self.launch)
+
+    @property
+    def invocation(self) -> Invocation:
+        return self.group.invocations[self.group.focus]
+
+    @property
+    def current(self) -> Ins | None:
+        """The instruction the next step executes (None once the invocation is over)."""
+        return self.invocation.current
+
+    @property
+    def finished(self) -> bool:
+        return self.invocation.status not in (RUNNING, BLOCKED)
+
+    @property
+    def depth(self) -> int:
+        return len(self.invocation.frames)
+
+    def live_values(self) -> dict[int, object]:
+        """The ids the current function has defined so far, with their values."""
+        inv = self.invocation
+        return dict(inv.frames[-1].ids) if inv.frames else {}
+
+    def step(self) -> StepRecord | None:
+        """Execute the invocation's next instruction; its record, or None when over."""
+        inv = self.invocation
+        inv.recording = True
+        with np.errstate(all="ignore"):
+            while inv.status in (RUNNING, BLOCKED):
+                if inv.status == RUNNING:
+                    rec = inv.step()
+                    if inv.status != BLOCKED:
+                        self.group.advance(skip=inv)
+                        if rec is not None:
+                            self.history.append(rec)
+                        return rec
+                # Blocked: the others run up to the same point, then the group answers.
+                while self.group.steps < STEP_LIMIT and self.group.advance(skip=inv):
+                    pass
+                if not self.group.resolve():
+                    return None
+        return None
+
+    def step_over(self) -> StepRecord | None:
+        """Step; a call runs to its return."""
+        depth = self.depth
+        rec = self.step()
+        while not self.finished and self.depth > depth and not self._at_breakpoint():
+            self.step()
+        return rec
+
+    def step_out(self) -> None:
+        """Run until the current function returns."""
+        depth = self.depth
+        while not self.finished and self.depth >= depth:
+            self.step()
+            if self._at_breakpoint():
+                return
+
+    def run_to(self, offset: int | None = None, limit: int = STEP_LIMIT) -> None:
+        """Run until the next instruction is at word `offset` (None: to the end), or a
+        breakpoint, or the end; then the rest of the group runs on only if finished."""
+        for _ in range(limit):
+            if self.finished:
+                break
+            self.step()
+            cur = self.current
+            if cur is not None and (cur.offset == offset or cur.offset in self.breakpoints):
+                return
+        if self.finished:
+            self.group.run()
+
+    def run(self) -> None:
+        self.run_to(None)
+
+    def back(self) -> StepRecord | None:
+        """Undo the last step: the group is run again from the start to the step before.
+        Returns the record of the step now last, if any."""
+        target = len(self.history) - 1
+        if target < 0:
+            return None
+        self.group = Group(self.shader, self.entry, self.inputs, self.launch)
+        self.history = []
+        while len(self.history) < target and not self.finished:
+            self.step()
+        return self.history[-1] if self.history else None
+
+    def _at_breakpoint(self) -> bool:
+        cur = self.current
+        return cur is not None and cur.offset in self.breakpoints

@@ -1,0 +1,152 @@
+"""`splice_module`: the edited binary opened with the unedited module's index spliced in
+is the module a fresh `open_module` makes (boundaries, candidate definers, function spans,
+decoded instructions), for word-level edits of every kind; edits it cannot splice give
+None rather than a wrong index."""
+
+from __future__ import annotations
+
+import random
+import struct
+
+import pytest
+from oracle import corpus_files
+
+from spvinspect.codec.binary.lazy import LazyModule, open_module
+from spvinspect.codec.binary.splice import WordChange, splice_module
+from spvinspect.commands.open import EXAMPLE_MODULE
+
+OP_NOP = 0x00010000
+"""OpNop's first word: word count 1, opcode 0."""
+
+
+def indexed(data: bytes) -> LazyModule:
+    module = open_module(data)
+    module.ensure_indexed()
+    module.functions()
+    return module
+
+
+def assert_same(spliced: LazyModule, fresh: LazyModule) -> None:
+    fresh.ensure_indexed()
+    assert list(spliced.index.offsets) == list(fresh.index.offsets)
+    assert spliced.first_function == fresh.first_function
+    assert spliced.tail_offset == fresh.tail_offset
+    ours, theirs = spliced.definitions, fresh.definitions
+    assert ours.scanned == theirs.scanned
+    for id_ in range(fresh.header.bound + 2):
+        assert ours.first(id_) == theirs.first(id_), id_
+    assert ours.repeated == theirs.repeated
+    assert spliced.functions() == fresh.functions()
+    for index in range(fresh.instruction_count):
+        assert spliced.instruction(index) == fresh.instruction(index), index
+    assert spliced.check() == fresh.check()
+
+
+def words_of(module: LazyModule) -> list[int]:
+    return list(module.words)
+
+
+def pack(words: list[int]) -> bytes:
+    return struct.pack(f"<{len(words)}I", *words)
+
+
+def random_edit(module: LazyModule, rng: random.Random) -> tuple[bytes, WordChange]:
+    """One edit on instruction boundaries: a literal changed, OpNops added, instructions
+    removed, an instruction duplicated (its id defined twice), or one moved elsewhere."""
+    words = words_of(module)
+    offsets = list(module.index.offsets)
+    count = len(offsets)
+    ends = offsets[1:] + [module.tail_offset]
+    k = rng.randrange(count)
+    start, end = offsets[k], ends[k]
+    kind = rng.randrange(5)
+    if kind == 0:
+        replacement = words[start:end]
+        if len(replacement) > 1:
+            replacement[-1] ^= 1 << rng.randrange(8)
+    elif kind == 1:
+        replacement = [OP_NOP] * rng.randrange(1, 4)
+        end = start
+    elif kind == 2:
+        end = ends[min(count - 1, k + rng.randrange(3))]
+        replacement = []
+    elif kind == 3:
+        replacement = words[start:end] * 2
+    else:
+        j = rng.randrange(count)
+        replacement = words[offsets[j] : ends[j]] + words[start:end]
+    new = words[:start] + replacement + words[end:]
+    return pack(new), WordChange(start, end, start + len(replacement))
+
+
+def test_every_kind_of_edit_splices_to_the_fresh_module():
+    module = indexed(EXAMPLE_MODULE.read_bytes())
+    rng = random.Random(21)
+    for step in range(60):
+        data, change = random_edit(module, rng)
+        spliced = splice_module(module, data, change)
+        assert spliced is not None, (step, change)
+        assert_same(spliced, open_module(data))
+        module = spliced
+
+
+def test_a_new_function_boundary_is_found_again():
+    module = indexed(EXAMPLE_MODULE.read_bytes())
+    words = words_of(module)
+    first = module.functions()[0]
+    at = module.offset(first.first)
+    size = words[at] >> 16
+    data = pack(words[:at] + words[at + size :])
+    spliced = splice_module(module, data, WordChange(at, at + size, at))
+    assert spliced is not None and spliced.known_functions is None
+    assert_same(spliced, open_module(data))
+
+
+@pytest.mark.parametrize(
+    "change",
+    [(2, 2, 3), (8, 8, 9), (7, 9, 7)],
+    ids=["in the header", "inside an instruction", "ending inside an instruction"],
+)
+def test_an_edit_off_instruction_boundaries_is_not_spliced(change):
+    module = indexed(EXAMPLE_MODULE.read_bytes())
+    words = words_of(module)
+    start, old_end, new_end = change
+    data = pack(words[:start] + [OP_NOP] * (new_end - start) + words[old_end:])
+    assert splice_module(module, data, change) is None
+
+
+def test_an_unindexed_or_damaged_module_is_not_spliced():
+    data = EXAMPLE_MODULE.read_bytes()
+    change = WordChange(5, 5, 6)
+    edited = data[:20] + struct.pack("<I", OP_NOP) + data[20:]
+    assert splice_module(open_module(data), edited, change) is None
+    damaged = indexed(data + b"\x01\x02")
+    assert splice_module(damaged, edited + b"\x01\x02", change) is None
+    overrun = struct.pack("<I", 0x00050000)  # a word count running past the end
+    stopped = indexed(data + overrun)
+    assert stopped.index.stop is not None
+    assert splice_module(stopped, edited + overrun, change) is None
+
+
+def test_a_module_cannot_adopt_an_index_once_decoding_started():
+    module = indexed(EXAMPLE_MODULE.read_bytes())
+    fresh = open_module(EXAMPLE_MODULE.read_bytes())
+    fresh.instruction(0)
+    with pytest.raises(RuntimeError):
+        fresh.adopt_index(module.index, module.definitions, None)
+
+
+SPLICE_MODULES = corpus_files("spv", "*.spv")[::60]
+
+
+@pytest.mark.skipif(not SPLICE_MODULES, reason="SPVINSPECT_CORPUS is not set: corpus tests skipped")
+@pytest.mark.parametrize("path", SPLICE_MODULES, ids=lambda p: p.name[:60])
+def test_corpus_edits_splice_to_the_fresh_module(path):
+    module = indexed(path.read_bytes())
+    rng = random.Random(path.name)
+    for _ in range(8):
+        data, change = random_edit(module, rng)
+        spliced = splice_module(module, data, change)
+        assert spliced is not None, change
+        assert_same(spliced, open_module(data))
+        module = spliced

@@ -1,0 +1,79 @@
+"""The CFG pane on a function too big to draw (more instructions than `WINDOW_AFTER`): it
+shows the blocks round the selection from a window of the function's blocks, never
+building, laying out or keeping the whole function's graph; on the function's first row
+it shows the entry block."""
+
+from __future__ import annotations
+
+import functools
+
+from cfg_functions import chain, module_bytes
+from inspector_apps import make_app
+
+from spvinspect.codec.binary.lazy import open_module
+from spvinspect.cfgview.graphs import WINDOW_AFTER, WINDOW_TILE, Window
+from spvinspect.widgets.cfg_view import CfgView
+
+CONSTRUCTS = 1500
+"""About 7.6 instructions a construct: past WINDOW_AFTER."""
+
+
+@functools.cache
+def big_function() -> tuple[bytes, int, int]:
+    """The module, the byte offset of its function's OpFunction, and its block count."""
+    data = module_bytes(chain(CONSTRUCTS))
+    module = open_module(data)
+    span = module.functions()[0]
+    assert span.end - span.first > WINDOW_AFTER
+    blocks = sum(1 for i in range(span.first, span.end) if module.opcode(i) == module.tables.opcodes.OpLabel)
+    return data, 4 * module.offset(span.first), blocks
+
+
+async def shown(pilot, cfg: CfgView, text: str) -> str:
+    """Wait until the pane's drawing holds `text`; the drawing's text."""
+    for _ in range(500):
+        drawing = cfg.drawing
+        if drawing is not None and text in drawing.text() and not cfg.laying_out:
+            return drawing.text()
+        await pilot.pause(0.02)
+    raise AssertionError(f"{text!r} never shown; title {cfg.border_title!r}")
+
+
+def no_whole_graph(cfg: CfgView) -> None:
+    graphs = cfg.graphs
+    function_id = graphs.module.functions()[0].result_id
+    assert not graphs.has_graph(function_id), "the whole function's graph was built"
+    assert isinstance(cfg.function_id, Window)
+    blocks = cfg.function.blocks
+    assert blocks[-1].end - blocks[0].offset <= 3 * WINDOW_TILE * 10, "a window of a few runs of instructions"
+
+
+async def test_zoomed_on_the_first_row_the_cfg_shows_the_entry_block():
+    data, at, blocks = big_function()
+    app = make_app(data, at=at // 4, pane="cfg")
+    async with app.run_test(size=(120, 40)) as pilot:
+        cfg = app.screen.query_one(CfgView)
+        text = await shown(pilot, cfg, "entry")
+        assert "%entry" in text
+        assert cfg.block_id == cfg.function.entry
+        assert "round the selection" in cfg.border_title
+        no_whole_graph(cfg)
+
+
+async def test_the_blocks_near_the_selection_anywhere_in_the_function():
+    data, at, blocks = big_function()
+    app = make_app(data, at=at // 4)
+    async with app.run_test(size=(120, 40)) as pilot:
+        cfg = app.screen.query_one(CfgView)
+        await shown(pilot, cfg, "%entry")
+        await pilot.press("G")  # the last row: OpFunctionEnd, after the last block
+        await pilot.press("k", "k")  # into the last block
+        text = await shown(pilot, cfg, f"%b{CONSTRUCTS}")
+        assert "%entry" not in text
+        assert cfg.function.block(cfg.block_id).name == f"b{CONSTRUCTS}"
+        no_whole_graph(cfg)
+        await pilot.press("g", "g")  # back to the top, then to the function's first row
+        await pilot.press("]")
+        await shown(pilot, cfg, "%entry")
+        assert cfg.block_id == cfg.function.entry
+        no_whole_graph(cfg)
