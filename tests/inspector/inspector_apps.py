@@ -62,19 +62,26 @@ def make_app(data: bytes, name: str = "module.spv", **options) -> InspectorApp:
     return InspectorApp(Document(data, name), **options)
 
 
-def after_keys(*keys: str):
+def after_keys(*keys: str, one_by_one: bool = False):
     """A snapshot's `run_before`: let the index finish, press `keys`, then wait until
     every pane has followed (the CFG pane follows a moment after the last key, may
-    build its graph in a worker, and folds or unfolds once the keys pause)."""
+    build its graph in a worker, and folds or unfolds once the keys pause).
+    `one_by_one` waits so after every key, as a slow typist would: where what a key does
+    depends on whether the panes followed the key before it, the shot does not depend
+    on how fast the machine is."""
 
-    async def run(pilot) -> None:
-        await pilot.pause()
-        await pilot.app.workers.wait_for_complete()
-        await pilot.press(*keys)
+    async def settle(pilot) -> None:
         for _ in range(2):
             await pilot.pause(0.15)
             await pilot.app.workers.wait_for_complete()
         await pilot.pause(QUIET_AFTER_INPUT)  # the CFG pane folds once the keys pause
         await pilot.pause()
+
+    async def run(pilot) -> None:
+        await pilot.pause()
+        await pilot.app.workers.wait_for_complete()
+        for group in ([[key] for key in keys] if one_by_one else [list(keys)]):
+            await pilot.press(*group)
+            await settle(pilot)
 
     return run

@@ -280,7 +280,7 @@ def test_snapshot_hex_zoomed_80x24(snap_compare):
 def test_snapshot_loop_function_120x40(snap_compare):
     """The CFG of a loop-heavy function beside the list, a block inside the inner loop selected."""
     app = make_app(module_bytes(NESTED_LOOPS), name="loops.spv")
-    assert snap_compare(app, terminal_size=(120, 40), run_before=after_keys("]", "}", "5", "j", "j", "j"))
+    assert snap_compare(app, terminal_size=(120, 40), run_before=after_keys("]", "}", "5", "j", "j", "j", one_by_one=True))
 
 
 async def test_a_big_endian_file_shorter_than_its_header_keeps_its_byte_order():
