@@ -123,9 +123,10 @@ def word_table(
     ext_kinds = formatter.ext_kinds(inst)
     all_kinds = {**grammar.operand_kinds, **(ext_kinds or {})}
     ties = _ties(grammar, inst, all_kinds, formatter, ext_kinds)
-    numbered = [o for o in inst.operands if o.kind not in ("IdResultType", "IdResult", "Raw")]
+    numbered = [o.offset for o in inst.operands if o.kind not in ("IdResultType", "IdResult", "Raw")]
+    spec_numbers = {offset: n for n, offset in enumerate(numbered, 1)}
     for number, operand in enumerate(inst.operands):
-        role = _role(operand, numbered)
+        role = _role(operand, spec_numbers)
         value_text = "" if operand.kind == "Raw" else formatter.operand_text(operand, inst, ext_kinds)
         special = special_value(operand) if operand.kind != "Raw" else ""
         if special:
@@ -156,9 +157,10 @@ def _file_bytes(module: Module | LazyModule, value: int) -> bytes:
     return value.to_bytes(4, "big" if module.big_endian else "little")
 
 
-def _role(operand: Operand, numbered: list[Operand]) -> str:
+def _role(operand: Operand, spec_numbers: dict[int, int]) -> str:
     """`Result Type`, `Result <id>`, `raw word`, or `operand 2 'Object' (IdRef)` in the
-    specification's numbering (from 1, after the result type and id)."""
+    specification's numbering (`spec_numbers`: operand offset -> number from 1, after
+    the result type and id)."""
     if operand.kind == "IdResultType":
         return "Result Type"
     if operand.kind == "IdResult":
@@ -166,7 +168,7 @@ def _role(operand: Operand, numbered: list[Operand]) -> str:
     if operand.kind == "Raw":
         return "raw word"
     name = f" '{operand.name}'" if operand.name else ""
-    return f"operand {numbered.index(operand) + 1}{name} ({operand.kind})"
+    return f"operand {spec_numbers[operand.offset]}{name} ({operand.kind})"
 
 
 def _part_text(operand: Operand, part: int, value_text: str) -> str:
@@ -214,10 +216,10 @@ def _ties(
             enumerant = kind.by_value.get(operand.value)
             brought = [f"{kind.kind} {enumerant.name}"] * len(enumerant.parameters) if enumerant else []
         pending[0:0] = brought
-    for pair in _pairs(grammar, inst, kinds):
+    for number, pair in _pairs(grammar, inst, kinds):
         first, second = (inst.operands[n] for n in pair)
         texts = [formatter.operand_text(o, inst, ext_kinds) for o in (first, second)]
-        place = f"pair {_pair_number(pair, inst)}"
+        place = f"pair {number}"
         halves, shown = _PAIR_HALVES.get(inst.opname, ("first", "second")), f"{texts[0]} -> {texts[1]}"
         if inst.opname == "OpPhi":
             shown = f"value {texts[0]} from block {texts[1]}"
@@ -230,9 +232,12 @@ _PAIR_HALVES = {"OpPhi": ("value", "from block"), "OpSwitch": ("case literal", "
 """What each half of a pair is, where the specification says it in words."""
 
 
-def _pairs(grammar: Grammar, inst: Instruction, kinds: dict[str, OperandKind]) -> list[tuple[int, int]]:
-    """The operand indexes of each pair of a Composite (pair) operand of a core
-    instruction: the decoder gives both halves of a pair the pair's spec name."""
+def _pairs(
+    grammar: Grammar, inst: Instruction, kinds: dict[str, OperandKind]
+) -> list[tuple[int, tuple[int, int]]]:
+    """(pair number from 1, the operand indexes of its halves) for each pair of a
+    Composite (pair) operand of a core instruction: the decoder gives both halves of a
+    pair the pair's spec name."""
     desc = grammar.instructions.get(inst.opcode)
     if desc is None or inst.ext_inst_set:
         return []
@@ -242,15 +247,8 @@ def _pairs(grammar: Grammar, inst: Instruction, kinds: dict[str, OperandKind]) -
     pairs = []
     for name in names:
         members = [n for n, o in enumerate(inst.operands) if o.name == name and o.kind != "Raw"]
-        pairs += [(members[k], members[k + 1]) for k in range(0, len(members) - 1, 2)]
-    return sorted(pairs)
-
-
-def _pair_number(pair: tuple[int, int], inst: Instruction) -> int:
-    """Which pair this is, from 1."""
-    name = inst.operands[pair[0]].name
-    before = [n for n in range(pair[0]) if inst.operands[n].name == name]
-    return len(before) // 2 + 1
+        pairs += [(k // 2 + 1, (members[k], members[k + 1])) for k in range(0, len(members) - 1, 2)]
+    return pairs
 
 
 def _rule(grammar: Grammar, inst: Instruction) -> str:
