@@ -92,7 +92,16 @@ def header_table(module: Module | LazyModule) -> WordTable:
         bits = " | ".join(str(b) for b in value.to_bytes(4, "big")) if offset == 1 else ""
         field = HEADER_FIELD_NAMES[offset] if module.header is not None else "incomplete header word"
         rows.append(
-            WordRow(offset, offset, value, _file_bytes(module, value), WordKind.HEADER, field, meanings[offset], bits)
+            WordRow(
+                offset,
+                offset,
+                value,
+                _file_bytes(module, value),
+                WordKind.HEADER,
+                field,
+                meanings[offset],
+                bits,
+            )
         )
     return WordTable(f"header, words 0-{count - 1}", "", tuple(rows))
 

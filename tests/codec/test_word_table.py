@@ -107,10 +107,8 @@ def test_value_enum_parameters_are_tied_to_their_enumerant():
     table, rows = rows_of(module, "OpExecutionMode")
     assert table.word_count_rule == "3 + variable"
     assert [r.tied_to for r in rows] == ["", "", ""]
-    local = decode(
-        assemble(MODULE.replace("OpExecutionMode %main OriginUpperLeft", "OpExecutionMode %main LocalSize 8 4 1"))
-        .words.tobytes()
-    )
+    source = MODULE.replace("OriginUpperLeft", "LocalSize 8 4 1")
+    local = decode(assemble(source).words.tobytes())
     _, rows = rows_of(local, "OpExecutionMode")
     assert [r.text for r in rows[3:]] == ["8", "4", "1"]
     assert {r.tied_to for r in rows[3:]} == {"ExecutionMode LocalSize"}
@@ -149,7 +147,7 @@ def test_ext_inst_rows_and_the_extended_instructions_word_count():
     table, rows = rows_of(module, "OpExtInst")
     assert table.word_count_rule == "6"
     assert [(r.role, r.text) for r in rows[3:]] == [
-        ("operand 1 'Set' (IdRef)", "%1"),  # as the listing (and spirv-dis) print the set
+        ("operand 1 'Set' (IdRef)", "%1"),  # as the listing and spirv-dis print it
         ("operand 2 'Instruction' (LiteralExtInstInteger)", "Sqrt"),
         ("operand 3 'x' (IdRef)", "%one"),
     ]
