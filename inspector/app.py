@@ -9,20 +9,23 @@ from textual.app import App
 from textual.binding import Binding
 from textual.screen import Screen
 
-from spvinspect.collector import IdleCollections
+from spvinspect.responsive import IDLE_AFTER, last_input
+from spvinspect.responsive.collector import IdleCollections
 from spvinspect.config import KeySettings, save_theme
-from spvinspect.document import Document
+from spvinspect.formats import Format
 from spvinspect.keymap import binding_ids, checked_keymap, key_clashes
 from spvinspect.palette import ActionsProvider, GotoProvider
 from spvinspect.screens.help import HelpScreen
-from spvinspect.screens.main import MainScreen
+from spvinspect.screens import screen_for
 from spvinspect.themes import DEFAULT_THEME, all_themes, variable_defaults
 from spvinspect.worker_failures import WorkerFailed, failure_text
 
 
 def _places(screen: Screen):
-    """Functions and entry points of the module, for "Go to …" in the command palette."""
-    return screen.places() if isinstance(screen, MainScreen) else []
+    """Functions and entry points of the module, for "Go to …" in the command palette
+    (a screen without places offers none)."""
+    places = getattr(screen, "places", None)
+    return places() if places is not None else []
 
 
 class InspectorApp(App[None]):
@@ -38,15 +41,11 @@ class InspectorApp(App[None]):
 
     last_input: float = 0.0
     """`time.monotonic()` of the last key or mouse event: background work waits while
-    the user is active (read from worker threads)."""
-
-    IDLE_AFTER = 1.0
-    """Seconds without a key or click after which the user counts as idle: full garbage
-    collections wait for that (see `inspector.collector`)."""
+    the user is active (read through `responsive.last_input`, also from worker threads)."""
 
     def __init__(
         self,
-        document: Document,
+        document: Format,
         *,
         at: int | None = None,
         pane: str | None = None,
@@ -94,15 +93,11 @@ class InspectorApp(App[None]):
         return variable_defaults(self.current_theme.dark)
 
     def get_default_screen(self) -> Screen:
-        if not isinstance(self.document, Document):  # a LimaDocument: Lima mode
-            from spvinspect.screens.lima import LimaScreen
-
-            return LimaScreen(self.document, at=self._at, pane=self._pane)
-        return MainScreen(self.document, at=self._at, pane=self._pane, raw=self._raw)
+        return screen_for(self.document, at=self._at, pane=self._pane, raw=self._raw)
 
     def on_mount(self) -> None:
         self._collections.start()
-        self.set_interval(self.IDLE_AFTER / 2, self._collect_when_idle)
+        self.set_interval(IDLE_AFTER / 2, self._collect_when_idle)
         self.theme_changed_signal.subscribe(self, self._remember_theme)
         if self._notice:
             self.notify(self._notice, severity="warning", timeout=8)
@@ -113,7 +108,7 @@ class InspectorApp(App[None]):
         self._collections.stop()
 
     def _collect_when_idle(self) -> None:
-        if time.monotonic() - self.last_input >= self.IDLE_AFTER:
+        if time.monotonic() - last_input(self) >= IDLE_AFTER:
             self._collections.collect_if_idle()
 
     def _use_keys(self, keys: KeySettings) -> None:

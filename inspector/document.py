@@ -20,6 +20,7 @@ from spvinspect.codec.grammar import Grammar
 from spvinspect.codec.text.listing import DisassemblyOptions, Listing, Role, Segment, generator_text
 from spvinspect.codec.text.names import NameMap, module_names
 from spvinspect.codec.text.reading_aids import ReadingAids, reading_rows
+from spvinspect.formats.spirv_panes import SPIRV_PANES
 from spvinspect.layouts import AidedLayout, PlainLayout
 from spvinspect.module_index import ModuleIndex
 from spvinspect.selection import Selection
@@ -48,7 +49,14 @@ class HeaderField:
 
 
 class Document(ModuleIndex):
-    """One opened module, shared by every pane."""
+    """One opened module, shared by every pane (the SPIR-V `spvinspect.formats.Format`)."""
+
+    PANES = SPIRV_PANES
+    SCREEN = "spirv"
+    ASSEMBLY_LANGUAGE = "spirv"
+    """The editor's syntax colouring (`spvinspect.lexers`)."""
+    SAVE_KINDS = "a .spvasm name saves the text, any other the binary"
+    VALIDATES = True
 
     def __init__(
         self,
@@ -81,6 +89,30 @@ class Document(ModuleIndex):
     def name(self) -> str:
         """The file name users see."""
         return self.path.name if self.path is not None else "<memory>"
+
+    @property
+    def file_path(self) -> Path | None:
+        """The opened file, if any."""
+        return self.path
+
+    def open_edit_session(self):
+        """An edit session over the module's text, friendly names pinned to their ids."""
+        from spvinspect.editing.session import EditSession
+
+        return EditSession.open(self.data, hints=self.names(False).id_hints())
+
+    def edited(self, session, outcome) -> Document | None:
+        """The document of a job's good binary, sharing this one's names and index."""
+        state = outcome.state
+        if state is None:
+            return None
+        from spvinspect.editing.follow import edited_document
+
+        return edited_document(self, state.binary, session.change_since_shown(state))
+
+    def changed_cells(self, changed):
+        """The hex pane's cells of an edit's changed words: the words themselves."""
+        return changed
 
     @property
     def big_endian(self) -> bool:

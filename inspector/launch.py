@@ -14,10 +14,14 @@ import os
 import sys
 
 from spvinspect.commands.open import EXAMPLE_MODULE, print_module
+from spvinspect.responsive import FRAMES_PER_SECOND
+from spvinspect.formats.lima_panes import LIMA_PANES
+from spvinspect.formats.panes import pane_names
+from spvinspect.formats.spirv_panes import SPIRV_PANES
 
-PANE_NAMES = ("header", "list", "hex", "cfg", "diagnostics")
-"""Panes `--pane` can focus and zoom (hex, cfg and breakdown come with their panes)."""
-LIMA_PANE_NAMES = ("header", "list", "diagnostics", "hex", "breakdown")
+PANE_NAMES = pane_names(SPIRV_PANES)
+"""Panes `--pane` can focus and zoom."""
+LIMA_PANE_NAMES = pane_names(LIMA_PANES)
 """Panes `--pane` can focus and zoom in Lima mode."""
 
 
@@ -33,7 +37,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("file", nargs="?", help="SPIR-V binary (default: the bundled example)")
     parser.add_argument("--lima", action="store_true", help="read FILE as a raw little-endian Lima PP instruction stream")
     parser.add_argument("--at", metavar="OFFSET", help="select the word at this byte offset (decimal or 0x hex)")
-    parser.add_argument("--pane", metavar="NAME", help=f"focus and zoom a pane: {', '.join(PANE_NAMES)}; in Lima mode also hex, breakdown")
+    parser.add_argument("--pane", metavar="NAME", help=f"focus and zoom a pane: {', '.join(PANE_NAMES)}; in Lima mode {', '.join(LIMA_PANE_NAMES)}")
     parser.add_argument("--raw-id", action="store_true", help="raw id numbers instead of friendly names")
     parser.add_argument("--theme", metavar="NAME", help="colour theme (remembered when switched in the app)")
     return parser
@@ -58,12 +62,6 @@ def on_terminal() -> bool:
     """True when the app can run: standard output is a terminal, or Textual draws through
     its web driver (`spvinspect serve`), whose output is a pipe to the browser's page."""
     return sys.stdout.isatty() or os.environ.get("TEXTUAL_DRIVER", "").endswith(":WebDriver")
-
-
-FRAMES_PER_SECOND = "120"
-"""Textual's frame rate (`TEXTUAL_FPS`, unless the user set it). At its default of 60
-a frame that follows a long one waits for the next tick but one of its timer: up to
-33 ms of idle before a key's answer is drawn; at 120, up to 17."""
 
 
 def main(argv: list[str]) -> int:

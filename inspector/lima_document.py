@@ -20,6 +20,7 @@ from pathlib import Path
 
 from spvinspect import lima
 from spvinspect.codec.diagnostics import Diagnostic
+from spvinspect.formats.lima_panes import LIMA_PANES
 from spvinspect.lima.breakdown import BitSelection, Breakdown, breakdown, field_unit
 from spvinspect.lima.disasm_seed import branch_labels, instruction_line
 from spvinspect.lima.fields import FIELDS
@@ -62,7 +63,15 @@ class HeaderNode:
 
 
 class LimaDocument:
-    """A PP program (MBS file or raw little-endian stream) decoded once, rendered on demand."""
+    """A PP program (MBS file or raw little-endian stream) decoded once, rendered on demand
+    (the Lima `spvinspect.formats.Format`)."""
+
+    PANES = LIMA_PANES
+    SCREEN = "lima"
+    ASSEMBLY_LANGUAGE = "lima"
+    """The editor's syntax colouring (`spvinspect.lexers`)."""
+    SAVE_KINDS = "a .mbs name saves the MBS with the edited code, .s the text, any other the raw stream"
+    VALIDATES = False
 
     def __init__(self, data: bytes, name: str | Path = "") -> None:
         self.data = data
@@ -82,6 +91,26 @@ class LimaDocument:
         self._instruction_rows = {row.instruction: y for y, row in enumerate(self.rows) if row.kind is RowKind.INSTRUCTION}
         self._texts: dict[tuple[int, str], str] = {}
         self._breakdowns: dict[int, Breakdown] = {}
+
+    @property
+    def file_path(self) -> Path | None:
+        """The opened file (the name as given), if any."""
+        return Path(self.name) if self.name else None
+
+    def open_edit_session(self):
+        """An edit session over the program's text (`lima.assemble` is its assembler)."""
+        from spvinspect.editing.lima_session import LimaEditSession
+
+        return LimaEditSession.open(self.data)
+
+    def edited(self, session, outcome) -> LimaDocument | None:
+        """The document of a job's good binary, under the same name."""
+        return None if outcome.data is None else LimaDocument(outcome.data, self.name)
+
+    def changed_cells(self, changed) -> frozenset[int]:
+        """The hex pane's cells of an edit's changed words (`ranges` of stream words)."""
+        cells = (self.hex_word_of_file_word(w) for start, end in changed.ranges for w in range(start, end))
+        return frozenset(cell for cell in cells if cell is not None)
 
     def _build_rows(self) -> tuple[Row, ...]:
         rows = []
@@ -335,33 +364,3 @@ def _chunk_nodes(chunks: Sequence[Chunk]) -> tuple[HeaderNode, ...]:
         label = f"{chunk.ident}  @0x{chunk.byte_offset:x}  {chunk.size} bytes"
         nodes.append(HeaderNode(label, chunk.byte_offset, values + _chunk_nodes(chunk.children)))
     return tuple(nodes)
-
-
-class InstructionHistory:
-    """Back and forward through the instructions jumps left (branch targets, go to index)."""
-
-    def __init__(self, limit: int = 200) -> None:
-        self._back: list[int] = []
-        self._forward: list[int] = []
-        self._limit = limit
-
-    def record(self, left: int) -> None:
-        """Remember instruction `left` as the place a new jump leaves; forward is dropped."""
-        if not self._back or self._back[-1] != left:
-            self._back.append(left)
-            del self._back[: -self._limit]
-        self._forward.clear()
-
-    def back(self, current: int) -> int | None:
-        """The instruction before `current` in the history, or None at its start."""
-        if not self._back:
-            return None
-        self._forward.append(current)
-        return self._back.pop()
-
-    def forward(self, current: int) -> int | None:
-        """The instruction `back` left, or None when there is nothing to go forward to."""
-        if not self._forward:
-            return None
-        self._back.append(current)
-        return self._forward.pop()

@@ -7,6 +7,10 @@ the user's keys into requests for a new one.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Generic, TypeVar
+
+Place = TypeVar("Place")
+"""What a history remembers: a `Selection`, or a Lima instruction index."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -28,15 +32,16 @@ class Selection:
         return self.word * 4
 
 
-class JumpHistory:
-    """Back and forward through the places a jump left, like a browser's history."""
+class JumpHistory(Generic[Place]):
+    """Back and forward through the places a jump left, like a browser's history (one
+    class for both formats: any place that compares by value)."""
 
     def __init__(self, limit: int = 200) -> None:
-        self._back: list[Selection] = []
-        self._forward: list[Selection] = []
+        self._back: list[Place] = []
+        self._forward: list[Place] = []
         self._limit = limit
 
-    def record(self, left: Selection) -> None:
+    def record(self, left: Place) -> None:
         """Remember `left` as the place a new jump leaves; forward history is dropped."""
         if self._back and self._back[-1] == left:
             return
@@ -44,14 +49,14 @@ class JumpHistory:
         del self._back[: -self._limit]
         self._forward.clear()
 
-    def back(self, current: Selection) -> Selection | None:
+    def back(self, current: Place) -> Place | None:
         """The place before `current`, or None at the start of the history."""
         if not self._back:
             return None
         self._forward.append(current)
         return self._back.pop()
 
-    def forward(self, current: Selection) -> Selection | None:
+    def forward(self, current: Place) -> Place | None:
         """The place `back` left, or None when there is nothing to go forward to."""
         if not self._forward:
             return None

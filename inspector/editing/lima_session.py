@@ -151,6 +151,10 @@ class LimaEditSession:
             if (code := line.partition("#")[0].strip()) and not code.endswith(":")
         ]
 
+    def window(self, line: int) -> tuple[int, int]:
+        """Lines [start, end) the editor holds: the whole text (a PP program is short)."""
+        return 0, len(self.lines)
+
     def line_of_instruction(self, index: int) -> int:
         """The line of instruction `index` (the last instruction's past the end)."""
         code = self._code_lines()

@@ -30,34 +30,26 @@ from typing import TYPE_CHECKING
 
 from textual import work
 from textual.binding import Binding
-from textual.geometry import Size
 from textual.screen import Screen
 
-from spvinspect.collector import keep_out, let_in
-from spvinspect.document import Document
-from spvinspect.editing.runner import JobThread
+from spvinspect.responsive import last_input
+from spvinspect.responsive.collector import keep_out, let_in
+from spvinspect.responsive.jobs import JobThread
 from spvinspect.screens.edit_dialogs import Question, SaveAs, SaveChoice
-from spvinspect.widgets.cfg_view import CfgView
-from spvinspect.widgets.diagnostics_panel import DiagnosticsPanel
-from spvinspect.widgets.header_pane import HeaderPane
 from spvinspect.widgets.hex_view import HexView
-from spvinspect.widgets.instruction_list import InstructionList
 
 if TYPE_CHECKING:
     from spvinspect.editing.lima_session import LimaEditSession
     from spvinspect.editing.saving import SavedFile
     from spvinspect.editing.session import EditSession, ValidationJob
     from spvinspect.editing.validation import Validation
-    from spvinspect.lima_document import LimaDocument
     from spvinspect.widgets.asm_editor import AsmEditor, EditorMessages
 
 # The editor, its sessions and saving are imported when `e` first opens the editor (and
-# Lima's codec only in Lima mode): a tenth of a second of start-up that a user who only
+# Lima's codec only in Lima mode): start-up time that a user who only
 # reads a module should not wait for. Their messages are handled by name
 # (`on_asm_editor_closed`), not with `@on(AsmEditor.Closed)`, for the same reason.
 
-CFG_AFTER = 0.4
-"""Seconds without a new binary before the CFG pane lays out the edited function."""
 VALIDATE_AFTER = 0.6
 """Seconds without an edit before spirv-val runs on the binary on screen …"""
 VALIDATE_AFTER_HUGE = 2.0
@@ -75,10 +67,11 @@ WATCH_EVERY = 1.0
 
 
 class EditingScreen(Screen):
-    """Live editing for a screen over a document (see the module's docstring). The host
-    screen has `document`, `select` and the panes (`#list` among them); a SPIR-V screen
-    also `selection`, `search`, `function_graphs()` for the CFG pane, `show_diagnostics()`
-    and `build_index()`, a Lima one `selected`."""
+    """Live editing for a screen over a document (see the module's docstring). Everything
+    that differs by format comes from the document (`spvinspect.formats.Format`: its edit
+    session, edited documents, save kinds, validation); the host screen has the panes
+    (`#list` among them) and `editor_line`, `follow_editor_line`, `show_edited_document`
+    and `build_index`."""
 
     BINDINGS = [
         Binding("e", "edit", "Edit", show=False, id="edit.open",
@@ -106,9 +99,8 @@ class EditingScreen(Screen):
         self._told_validation_off = False
         self._jobs: JobThread | None = None
         self._validator: JobThread | None = None
-        self._index_stale = False
+        self.index_stale = False
         """True when the document changed since the whole-module index was asked for."""
-        self._cfg_timer = None
         self._editor: AsmEditor | None = None
         self._editor_messages: EditorMessages | None = None
         self._shown_text = None
@@ -129,8 +121,7 @@ class EditingScreen(Screen):
             self.set_interval(WATCH_EVERY, self._watch_disk)
 
     def _opened_path(self) -> Path | None:
-        path = getattr(self.document, "path", None) or (Path(self.document.name) if self.lima_editing else None)
-        return Path(path) if path else None
+        return self.document.file_path
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Keys the screen takes before the focused widget (search's `/`) are typed
@@ -141,11 +132,6 @@ class EditingScreen(Screen):
         return super().check_action(action, parameters)
 
     # -- opening and closing the editor ------------------------------------------
-
-    @property
-    def lima_editing(self) -> bool:
-        """True in Lima mode (over a `LimaDocument`)."""
-        return not isinstance(self.document, Document)
 
     @property
     def editor(self) -> AsmEditor | None:
@@ -164,14 +150,7 @@ class EditingScreen(Screen):
     @work(thread=True, exclusive=True, group="edit-open")
     def _open_session(self, document) -> None:
         """The session and its first assembly (the whole text's: seconds on a huge module)."""
-        if isinstance(document, Document):
-            from spvinspect.editing.session import EditSession
-
-            session = EditSession.open(document.data, hints=document.names(False).id_hints())
-        else:
-            from spvinspect.editing.lima_session import LimaEditSession
-
-            session = LimaEditSession.open(document.data)
+        session = document.open_edit_session()
         job = session.request()
         outcome = job.run() if job is not None else None
         self.app.call_from_thread(self._session_ready, session, outcome)
@@ -189,26 +168,18 @@ class EditingScreen(Screen):
         if self._shown_text.note:
             self.notify(self._shown_text.note, timeout=8)
 
-    def _cursor_line(self) -> int:
-        """The whole text's line of the selected instruction."""
-        session = self.edit_session
-        if self.lima_editing:
-            return session.line_of_instruction(self.selected or 0)
-        line = session.line_of_word(self.selection.word) if self.selection is not None else None
-        return line if line is not None else 0
-
     def _show_editor(self) -> None:
         session = self.edit_session
         assert session is not None
-        line = self._cursor_line()
-        start, end = (0, len(session.lines)) if self.lima_editing else session.window(line)
+        line = self.editor_line(session)
+        start, end = session.window(line)
         text = self._shown_text.to_editor("\n".join(session.lines[start:end]))
         editor = self.editor
         listing = self.query_one("#list")
         if editor is None:
             from spvinspect.widgets.asm_editor import AsmEditor, EditorMessages
 
-            editor = self._editor = AsmEditor(text, lima=self.lima_editing, first_line=start, id="editor")
+            editor = self._editor = AsmEditor(text, lima=self.document.ASSEMBLY_LANGUAGE == "lima", first_line=start, id="editor")
             editor.border_title = f"Editing · {getattr(self.document, 'name', '')}"
             messages = self._editor_messages = EditorMessages(id="edit-messages")
             messages.display = False
@@ -238,8 +209,8 @@ class EditingScreen(Screen):
         listing.display = True
         listing.focus()
         let_in((self, "editor"))
-        if self._index_stale:
-            self._index_stale = False
+        if self.index_stale:
+            self.index_stale = False
             self.build_index()
 
     def on_asm_editor_cursor_line_changed(self, message: AsmEditor.CursorLineChanged) -> None:
@@ -248,17 +219,27 @@ class EditingScreen(Screen):
 
     def _follow_line(self, line: int) -> None:
         """Select the instruction on the editor's line in the panes."""
-        session = self.edit_session
-        if session is None:
-            return
-        if self.lima_editing:
-            index = session.instruction_of_line(line)
-            if index is not None and index < len(self.document.instructions):
-                self.select(index)
-        else:
-            word = session.word_of_line(line)
-            if word is not None:
-                self.select(self.document.select_word(word))
+        if self.edit_session is not None:
+            self.follow_editor_line(self.edit_session, line)
+
+    def editor_line(self, session) -> int:
+        """The whole text's line of the selected instruction (the host screen's)."""
+        raise NotImplementedError
+
+    def follow_editor_line(self, session, line: int) -> None:
+        """Select the instruction on the editor's line (the host screen's)."""
+        raise NotImplementedError
+
+    def show_edited_document(self, document) -> None:
+        """Put the document of an edit's binary into the panes (the host screen's)."""
+        raise NotImplementedError
+
+    def editor_cursor_line(self) -> int | None:
+        """The whole text's line of the editor's cursor, while the editor is shown."""
+        editor = self.editor
+        if editor is None or not editor.display:
+            return None
+        return editor.first_line + editor.cursor_location[0]
 
     def on_editor_messages_chosen(self, message: EditorMessages.Chosen) -> None:
         message.stop()
@@ -283,7 +264,7 @@ class EditingScreen(Screen):
             self._saved_text = None
         # From the key that made the edit (the app notes when each input event came).
         now = time.monotonic()
-        key = getattr(self.app, "last_input", 0.0)
+        key = last_input(self.app)
         self._edited_at[generation] = key if now - key < KEY_EDIT_WINDOW else now
         if self._validation_timer is not None:
             self._validation_timer.stop()
@@ -326,14 +307,7 @@ class EditingScreen(Screen):
 
     def edited_document(self, session, outcome):
         """The document the panes show for a job's good binary, or None (on the job thread)."""
-        if self.lima_editing:
-            return None if outcome.data is None else type(self.document)(outcome.data, self.document.name)
-        from spvinspect.editing.follow import edited_document
-
-        state = outcome.state
-        if state is None:
-            return None
-        return edited_document(self.document, state.binary, session.change_since_shown(state))
+        return self.document.edited(session, outcome)
 
     def _assembled(self, session, outcome, document) -> None:
         if session is not self.edit_session:
@@ -345,7 +319,7 @@ class EditingScreen(Screen):
                 self._freeze()
             self._show_messages()
             self.call_after_refresh(self._shown, outcome.generation)
-            if not self.lima_editing and session.state is not None:
+            if self.document.VALIDATES and session.state is not None:
                 pause = VALIDATE_AFTER_HUGE if session.huge else VALIDATE_AFTER
                 self._validation_timer = self.set_timer(pause, self._validate)
         self._assemble_next()
@@ -353,7 +327,7 @@ class EditingScreen(Screen):
     def _freeze(self) -> None:
         """Leave what lives now out of the cyclic collector while the editor is open: the
         session's text and tables, and each document, are millions of long-lived objects
-        whose full collections took 0.2-0.4 s every few keystrokes on the large module."""
+        whose full collections would otherwise pause every few keystrokes on a large module."""
         keep_out((self, "editor"))
 
     def _shown(self, generation: int) -> None:
@@ -362,76 +336,9 @@ class EditingScreen(Screen):
         for edited in [g for g in self._edited_at if g <= generation]:
             self.edit_latencies.append(now - self._edited_at.pop(edited))
 
-    def show_edited_document(self, document: Document | LimaDocument) -> None:
-        """Put the document of an edit's binary into the panes, keeping the selection on
-        the editor's line (or on the same word)."""
-        if not isinstance(document, Document):
-            self._show_lima_document(document)
-            return
-        kept = self.selection
-        self.document = document
-        listing = self.query_one(InstructionList)
-        listing.document = document
-        listing.rows_changed()
-        header = self.query_one(HeaderPane)
-        header.document = document
-        header.refresh()
-        module = document.module
-        self.query_one(HexView).load(module.words, trailing_bytes=module.trailing_bytes, tail_offset=module.tail_offset)
-        if self._cfg_timer is not None:
-            self._cfg_timer.stop()
-        self._cfg_timer = self.set_timer(CFG_AFTER, self._follow_cfg)
-        self.search.forget_matches()
-        self._index_stale = True
-        self.show_diagnostics()
-        editor = self.editor
-        word = None
-        if editor is not None and editor.display and self.edit_session is not None:
-            word = self.edit_session.word_of_line(editor.first_line + editor.cursor_location[0])
-        if word is None and kept is not None:
-            word = kept.word
-        self.selection = document.select_word(word or 0)
-
-    def _show_lima_document(self, document: LimaDocument) -> None:
-        """Lima mode's panes over the edited program, on the editor's instruction."""
-        from spvinspect.widgets.lima_header import LimaHeader
-        from spvinspect.widgets.lima_list import LimaInstructionList
-
-        self.document = document
-        words, trailing = document.hex_words()
-        tail = document.hex_word(document.decoded_words) if document.program.trailing_words else None
-        self.query_one(HexView).load(words, trailing_bytes=trailing, tail_offset=tail)
-        listing = self.query_one(LimaInstructionList)
-        listing.document = document
-        listing.virtual_size = Size(listing.virtual_size.width, document.row_count)
-        listing.refresh()
-        header = self.query_one(LimaHeader)
-        header.document = document
-        header.clear()
-        header._add(header.root, document.header, depth=0)
-        panel = self.query_one(DiagnosticsPanel)
-        panel.show_diagnostics(list(document.located_diagnostics))
-        panel.set_class(not document.located_diagnostics, "-empty")
-        editor = self.editor
-        line = editor.first_line + editor.cursor_location[0] if editor is not None else 0
-        session = self.edit_session
-        index = (session.instruction_of_line(line) if session is not None else self.selected) or 0
-        if document.instructions:
-            self.select(min(index, len(document.instructions) - 1))
-
-    def _follow_cfg(self) -> None:
-        """The CFG pane takes the new binary once the keys pause (its layout is the
-        costliest part of following an edit)."""
-        self._cfg_timer = None
-        self.query_one(CfgView).set_graphs(self.function_graphs())
-        if self.selection is not None:
-            self.query_one(CfgView).follow(self.selection.instruction)
-
     def mark_changed_words(self, changed) -> None:
         """Mark the words changed since the file was opened in the hex pane."""
-        if self.lima_editing:
-            cells = (self.document.hex_word_of_file_word(w) for start, end in changed.ranges for w in range(start, end))
-            changed = frozenset(cell for cell in cells if cell is not None)
+        changed = self.document.changed_cells(changed)
         hex_view = self.query_one(HexView)
         if hex_view.changed != changed:
             hex_view.mark_changed(changed)
@@ -457,7 +364,7 @@ class EditingScreen(Screen):
         """spirv-val on the binary on screen, one run at a time."""
         self._validation_timer = None
         session = self.edit_session
-        if self._validating or session is None or self.lima_editing:
+        if self._validating or session is None or not self.document.VALIDATES:
             return
         job = session.validation_job()
         if job is not None:
@@ -510,9 +417,7 @@ class EditingScreen(Screen):
         if self.edit_session is None:
             self.notify("Nothing edited: e opens the editor", timeout=3)
             return
-        kinds = "a .spvasm name saves the text, any other the binary"
-        if self.lima_editing:
-            kinds = "a .mbs name saves the MBS with the edited code, .s the text, any other the raw stream"
+        kinds = self.document.SAVE_KINDS
         suggested = str(self.saved_file.path) if self.saved_file is not None else ""
         self.app.push_screen(SaveAs(suggested, kinds), lambda path: path and self._save(Path(path)))
 
@@ -535,7 +440,7 @@ class EditingScreen(Screen):
         if self.saved_file is None:
             self.saved_file = file
         self.notify(f"Saved {written}", timeout=3)
-        if self.lima_editing:
+        if self.document.ASSEMBLY_LANGUAGE == "lima":
             self._refresh_container_comments(written)
         self._show_messages()
 
@@ -574,7 +479,7 @@ class EditingScreen(Screen):
 
         if path is not None and path.suffix.lower() in TEXT_SUFFIXES:
             return save_assembly(session, file, path, overwrite=overwrite)
-        if not self.lima_editing:
+        if self.document.ASSEMBLY_LANGUAGE != "lima":  # saving owns the formats' writers
             return save_binary(session, file, path, overwrite=overwrite)
         return save_lima(session, file, path, overwrite=overwrite)
 
@@ -636,9 +541,8 @@ class EditingScreen(Screen):
         self.edit_session = None
         self.mark_changed_words(ChangedWords())
         self.saved_file = SavedFile.opened(self.saved_file.path, document.data)
-        if not self.lima_editing:
-            self._index_stale = False
-            self.build_index()
+        self.index_stale = False
+        self.build_index()
 
     def ask_before_quit(self) -> bool:
         """With unsaved changes, ask whether to quit (and quit on yes); True when asking."""

@@ -14,10 +14,11 @@ from collections.abc import Callable
 from textual import on, work
 from textual.worker import get_current_worker
 
-from spvinspect.collector import keep_out, let_in
+from spvinspect.responsive.collector import keep_out, let_in
 from spvinspect.document import Document
 from spvinspect.messages import IndexProgress
-from spvinspect.pacing import Pace
+from spvinspect.responsive import last_input
+from spvinspect.responsive.pacing import Pace
 from spvinspect.screens.panes import PaneScreen
 
 PROGRESS_EVERY = 0.25
@@ -39,8 +40,8 @@ class IndexedScreen(PaneScreen):
     def build_index(self) -> None:
         """(Re)start the worker for the current naming."""
         # What is there by now (the opened module, the first screen) lives as long as the
-        # screen: out of the cyclic collector's full collections (about 100 ms on the
-        # large module, pauses that fell on the first keys) until the screen goes.
+        # screen: out of the cyclic collector's full collections (long pauses on a large
+        # module, which fell on the first keys) until the screen goes.
         keep_out((self, "index"))
         self._index_worker()
 
@@ -56,7 +57,7 @@ class IndexedScreen(PaneScreen):
         # for a pause after the first paint, where a key pressed at once would otherwise
         # wait for the worker's first steps (names, a chunk's decoding).
         started = time.monotonic() if self.document.instruction_count > QUIET_START_INSTRUCTIONS else 0.0
-        pace = Pace(lambda: max(started, getattr(self.app, "last_input", 0.0)), lambda: worker.is_cancelled)
+        pace = Pace(lambda: max(started, last_input(self.app)), lambda: worker.is_cancelled)
         reported = time.perf_counter()
         for fraction in self.document.index_steps(self.raw):
             if not pace():
@@ -64,7 +65,7 @@ class IndexedScreen(PaneScreen):
             now = time.perf_counter()
             if now - reported > PROGRESS_EVERY:
                 # What the index built since: out of the collector too (its full
-                # collections over it were 30-60 ms pauses on keys while indexing).
+                # collections over it were pauses on keys while indexing).
                 keep_out((self, "index"))
                 self.post_message(IndexProgress(fraction))
                 reported = now

@@ -14,11 +14,12 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.widget import Widget
 
-from spvinspect.lima_document import InstructionHistory, LimaDocument
+from spvinspect.formats.lima_panes import LIMA_PANES
+from spvinspect.lima_document import LimaDocument
 from spvinspect.screens.editing import EditingScreen
-from spvinspect.screens.help import LIMA_PANES
+from spvinspect.screens.panes import PaneScreen, pane_bindings
+from spvinspect.selection import JumpHistory
 from spvinspect.widgets.diagnostics_panel import DiagnosticsPanel
 from spvinspect.widgets.hex_view import HexView
 from spvinspect.widgets.key_footer import KeyFooter
@@ -27,12 +28,6 @@ from spvinspect.widgets.lima_header import LimaHeader
 from spvinspect.widgets.lima_list import LimaInstructionList
 from spvinspect.widgets.status_line import StatusLine
 
-NARROW_BELOW = 100
-"""Terminal width under which only the list and the breakdown stay on screen."""
-PANES = {"header": "#header", "list": "#list", "diagnostics": "#diagnostics", "hex": "#hex", "breakdown": "#breakdown"}
-"""Pane names for `--pane` and the number keys, and their widgets."""
-_FOLDED = frozenset({"header", "hex", "diagnostics"})
-"""Panes that leave the screen below `NARROW_BELOW` columns (a number key zooms them)."""
 
 
 def bit_ranges_text(cell: int, mask: int) -> str:
@@ -56,32 +51,30 @@ def _where(hex_view: HexView) -> str:
     return " ".join(bit_ranges_text(cell, mask) for cell, mask in sorted(hex_view.bit_masks.items()))
 
 
-class LimaScreen(EditingScreen):
+class LimaScreen(EditingScreen, PaneScreen):
     """Header, instruction list, hex pane, breakdown and diagnostics over one PP program."""
 
     BINDINGS = [
         Binding("n", "step(1)", "Next", show=False, id="lima_screen.next", tooltip="Next instruction, from any pane"),
         Binding("p", "step(-1)", "Previous", show=False, id="lima_screen.previous", tooltip="Previous instruction, from any pane"),
-        Binding("colon", "goto", "Go to", show=False, id="lima_screen.goto", tooltip="Go to an instruction index, from any pane"),
-        Binding("m", "toggle_style", "Mesa/seed", show=False, id="lima_screen.toggle_style", tooltip="Switch between the seed-004 syntax and Mesa's, from any pane"),
-        Binding("backspace,ctrl+o,alt+left", "back", "Back", show=False, id="lima_screen.back", tooltip="Back to where the last jump left"),
+        Binding("backspace,ctrl+o,alt+left", "back", "Back", id="lima_screen.back", tooltip="Back to where the last jump left"),
+        Binding("m", "toggle_style", "Mesa/seed", id="lima_screen.toggle_style", tooltip="Switch between the seed-004 syntax and Mesa's, from any pane"),
+        Binding("colon", "goto", "Go to", id="lima_screen.goto", tooltip="Go to an instruction index, from any pane"),
         Binding("ctrl+n,alt+right", "forward", "Forward", show=False, id="lima_screen.forward", tooltip="Forward again after going back"),
         Binding("z", "zoom", "Zoom", id="lima_screen.zoom", tooltip="Zoom the focused pane to the whole screen, or back"),
-        Binding("1", "pane('header')", "Header", show=False, id="lima_screen.pane_header", tooltip="Show and focus the header pane"),
-        Binding("2", "pane('list')", "List", show=False, id="lima_screen.pane_list", tooltip="Show and focus the instruction list"),
-        Binding("3", "pane('diagnostics')", "Diagnostics", show=False, id="lima_screen.pane_diagnostics", tooltip="Show and focus the diagnostics"),
-        Binding("4", "pane('hex')", "Hex", show=False, id="lima_screen.pane_hex", tooltip="Show and focus the hex pane"),
-        Binding("5", "pane('breakdown')", "Breakdown", show=False, id="lima_screen.pane_breakdown", tooltip="Show and focus the breakdown"),
+        *pane_bindings(LIMA_PANES, "lima_screen"),
     ]
     ALLOW_IN_MAXIMIZED_VIEW = "Footer, StatusLine"
     AUTO_FOCUS = "#list"
-    HELP_PANES = LIMA_PANES
-    """What the help screen says about this screen's panes."""
+    PANE_SPECS = LIMA_PANES
 
-    def __init__(self, document: LimaDocument, *, at: int | None = None, pane: str | None = None) -> None:
+    def __init__(self, document: LimaDocument, *, at: int | None = None, pane: str | None = None, raw: bool = False) -> None:
+        """`raw` (raw id numbers) has no meaning for a PP program, which has no ids."""
         super().__init__()
         self.document = document
-        self.history = InstructionHistory()
+        self.history: JumpHistory[int] = JumpHistory()
+        self.selected: int | None = None
+        """The selected instruction: the screen's, every pane follows it (the list shows it)."""
         self._at = at
         self._pane = pane
         self._picking = False
@@ -102,7 +95,7 @@ class LimaScreen(EditingScreen):
                 yield LimaHeader(document, id="header")
                 instruction_list = LimaInstructionList(document, id="list")
                 yield instruction_list
-                hex_view = HexView(words, trailing_bytes=trailing, tail_offset=tail, marked=marked, header_words=0, id="hex")
+                hex_view = HexView(words, trailing_bytes=trailing, tail_offset=tail, marked=marked, id="hex")
                 hex_view.border_title = "Hex · file words" if document.hex_in_file else (
                     f"Hex · code stream (DBIN at byte 0x{document.code_byte_offset:x}, not on a word)"
                 )
@@ -139,26 +132,17 @@ class LimaScreen(EditingScreen):
             self.watch(instruction_list, name, lambda _: self._update_status(), init=False)
         instruction_list.focus()
         if self._pane is not None:
-            widget = self.query_one(PANES[self._pane], Widget)
-            widget.focus()
-            self.maximize(widget, container=False)
+            self.zoom_pane(self._pane)
         self._update_status()
 
-    def on_resize(self) -> None:
-        self.set_class(self.size.width < NARROW_BELOW, "-narrow")
-
     # -- the selection ----------------------------------------------------------
-
-    @property
-    def selected(self) -> int | None:
-        """The selected instruction."""
-        return self.query_one(LimaInstructionList).selected
 
     def select(self, index: int, jump: bool = False, cell: int | None = None) -> None:
         """Select instruction `index`; a jump remembers the place it leaves. The hex
         cursor goes to `cell`, else to the first word of the chosen bits or instruction."""
         if jump and self.selected is not None and self.selected != index:
             self.history.record(self.selected)
+        self.selected = index
         self.query_one(LimaInstructionList).selected = index
         breakdown = self.query_one(LimaBreakdown)
         breakdown.show(self.document.breakdown(index))
@@ -180,11 +164,6 @@ class LimaScreen(EditingScreen):
     def _instruction_selected(self, message: LimaInstructionList.InstructionSelected) -> None:
         message.stop()
         self.select(message.index, message.jump)
-
-    @on(LimaInstructionList.BackRequested)
-    def _back_requested(self, message: LimaInstructionList.BackRequested) -> None:
-        message.stop()
-        self.action_back()
 
     @on(LimaBreakdown.FieldSelected)
     def _field_selected(self, message: LimaBreakdown.FieldSelected) -> None:
@@ -272,6 +251,38 @@ class LimaScreen(EditingScreen):
         meaning = f" {label.meaning}" if label.meaning else ""
         return f"{entry.strip.name}.{label.name} = {label.value_text}{meaning} · {where}"
 
+    # -- editing ------------------------------------------------------------------
+
+    def editor_line(self, session) -> int:
+        """The whole text's line of the selected instruction."""
+        return session.line_of_instruction(self.selected or 0)
+
+    def follow_editor_line(self, session, line: int) -> None:
+        """Select the instruction on the editor's line."""
+        index = session.instruction_of_line(line)
+        if index is not None and index < len(self.document.instructions):
+            self.select(index)
+
+    def build_index(self) -> None:
+        """Nothing to index: a PP program is decoded whole when opened."""
+
+    def show_edited_document(self, document: LimaDocument) -> None:
+        """The panes over the edited program, on the editor's instruction."""
+        self.document = document
+        words, trailing = document.hex_words()
+        tail = document.hex_word(document.decoded_words) if document.program.trailing_words else None
+        self.query_one(HexView).load(words, trailing_bytes=trailing, tail_offset=tail)
+        self.query_one(LimaInstructionList).show_document(document)
+        self.query_one(LimaHeader).show_document(document)
+        panel = self.query_one(DiagnosticsPanel)
+        panel.show_diagnostics(list(document.located_diagnostics))
+        panel.set_class(not document.located_diagnostics, "-empty")
+        line = self.editor_cursor_line()
+        session = self.edit_session
+        index = (session.instruction_of_line(line if line is not None else 0) if session is not None else self.selected) or 0
+        if document.instructions:
+            self.select(min(index, len(document.instructions) - 1))
+
     # -- keys that work from any pane ----------------------------------------------
 
     def action_step(self, step: int) -> None:
@@ -302,21 +313,8 @@ class LimaScreen(EditingScreen):
 
     # -- panes ----------------------------------------------------------------
 
-    def action_pane(self, name: str) -> None:
-        """Show and focus a pane; below 100 columns the folded ones fill the screen."""
-        widget = self.query_one(PANES[name], Widget)
+    def can_show(self, name: str) -> bool:
         if name == "diagnostics" and not self.document.located_diagnostics:
             self.notify("No diagnostics: the program decodes cleanly", timeout=3)
-            return
-        widget.focus()
-        if self.has_class("-narrow") and name in _FOLDED:
-            self.maximize(widget, container=False)
-        elif self.maximized is not None and self.maximized is not widget:
-            self.minimize()
-
-    def action_zoom(self) -> None:
-        """Zoom the focused pane to the whole screen, or restore the layout."""
-        if self.maximized is not None:
-            self.minimize()
-        elif self.focused is not None:
-            self.maximize(self.focused, container=False)
+            return False
+        return True

@@ -16,20 +16,24 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.reactive import var
+from textual.screen import Screen
 from textual.timer import Timer
 from textual.worker import get_current_worker
 
+from spvinspect.codec.binary.lazy import LazyModule
 from spvinspect.codec.text.grammar_card import card_for
 from spvinspect.codec.text.word_detail import word_detail
 from spvinspect.cfgview.graphs import FunctionGraphs
 from spvinspect.document import Document
+from spvinspect.formats.spirv_hex import header_cell, instruction_cells
+from spvinspect.formats.spirv_panes import SPIRV_PANES
 from spvinspect.layouts import PlainLayout
 from spvinspect.messages import SelectInstruction, SelectRow, SelectWord
-from spvinspect.pacing import WhenIdle
+from spvinspect.responsive.pacing import WhenIdle
 from spvinspect.screens.editing import EditingScreen
 from spvinspect.screens.grammar_card import GrammarCardScreen
 from spvinspect.screens.navigation import NavigationScreen
-from spvinspect.screens.panes import PaneGroup
+from spvinspect.screens.panes import PaneGroup, pane_bindings
 from spvinspect.selection import Selection
 from spvinspect.widgets.cfg_view import CfgView
 from spvinspect.widgets.diagnostics_panel import DiagnosticsPanel
@@ -47,24 +51,71 @@ once and keep every instruction (a few hundred bytes each)."""
 CFG_FOLLOWS_AFTER = 0.12
 """Seconds after the last selection change that the CFG pane follows it: keys pressed
 in quick succession (held, or a few a second) meet no CFG frame in between, which
-would otherwise delay each by up to a frame (20-50 ms on a big module)."""
+would otherwise delay each by up to a frame (long ones on a big module)."""
+CFG_AFTER_EDIT = 0.4
+"""Seconds without a new binary before the CFG pane lays out the edited function."""
 NEAR_DEFINITIONS_LIMIT = 50_000
 """Instructions up to which the word detail looks for an id's definition before the
 index knows them all (a scan of the function and the part before the functions)."""
+
+
+def module_hex_view(module: LazyModule, **kwargs) -> HexView:
+    """The hex pane over a module: its words, byte order, tail (once indexed; see
+    `HexView.set_tail_offset`), trailing bytes, the words its diagnostics name so far,
+    and the header words styled as such."""
+    return HexView(
+        module.words,
+        big_endian=module.big_endian,  # known for a file shorter than its header too
+        trailing_bytes=module.trailing_bytes,
+        tail_offset=module.tail_offset if module.indexed else None,
+        marked=(d.word_offset for d in module.diagnostics if d.word_offset is not None),
+        cell_kind=header_cell,
+        **kwargs,
+    )
+
+
+class CfgFollow:
+    """When the CFG pane follows: one timer for both a new selection and a new module
+    (an edit's binary), so neither cancels the other's follow."""
+
+    def __init__(self, screen: Screen, follow: Callable[[bool], None]) -> None:
+        self._screen = screen
+        self._follow = follow
+        self._timer: Timer | None = None
+        self._new_module = False
+
+    def soon(self, delay: float = CFG_FOLLOWS_AFTER) -> None:
+        """Follow the selection `delay` seconds after the last call."""
+        if self._timer is None:
+            self._timer = self._screen.set_timer(delay, self._run)
+        else:
+            self._timer.reset()
+
+    def new_module(self) -> None:
+        """Take a new module's graphs once the edits pause, then follow."""
+        self._new_module = True
+        if self._timer is not None:
+            self._timer.stop()
+            self._timer = None
+        self.soon(CFG_AFTER_EDIT)
+
+    def now(self) -> None:
+        """Follow at once (the first layout)."""
+        if self._timer is not None:
+            self._timer.stop()
+        self._run()
+
+    def _run(self) -> None:
+        self._timer = None
+        new_module, self._new_module = self._new_module, False
+        self._follow(new_module)
 
 
 class MainScreen(EditingScreen, NavigationScreen):
     """The inspector: header, instruction list, hex, word detail, CFG and diagnostics
     over one document."""
 
-    PANES = {
-        "header": "#header",
-        "list": "#list",
-        "hex": "#hex",
-        "cfg": "#cfg",
-        "diagnostics": "#diagnostics",
-    }
-    """Pane names for `--pane`, the number keys and the palette, and their widgets."""
+    PANE_SPECS = SPIRV_PANES
     BINDINGS = [
         Binding("r", "toggle_raw", "Raw ids", id="main.raw", tooltip="Raw id numbers or friendly names"),
         Binding(
@@ -78,11 +129,7 @@ class MainScreen(EditingScreen, NavigationScreen):
         Binding("c", "card", "Card", show=False, id="main.card", tooltip="The grammar card of the selected instruction or operand"),
         Binding("z", "zoom", "Zoom", id="main.zoom", tooltip="Zoom the focused pane to the whole screen, or back"),
         Binding("x", "hide_pane", "Hide pane", show=False, id="main.hide", tooltip="Hide the focused pane (its number key shows it again)"),
-        Binding("1", "pane('header')", "Header", show=False, id="main.pane_header", tooltip="Show and focus the header pane"),
-        Binding("2", "pane('list')", "List", show=False, id="main.pane_list", tooltip="Show and focus the instruction list"),
-        Binding("3", "pane('diagnostics')", "Diagnostics", show=False, id="main.pane_diagnostics", tooltip="Show and focus the diagnostics"),
-        Binding("4", "pane('hex')", "Hex", show=False, id="main.pane_hex", tooltip="Show and focus the hex pane and the word detail"),
-        Binding("5", "pane('cfg')", "CFG", show=False, id="main.pane_cfg", tooltip="Show and focus the CFG of the selected function"),
+        *pane_bindings(SPIRV_PANES, "main"),
     ]
     ALLOW_IN_MAXIMIZED_VIEW = "Footer, StatusLine, SearchBar"
     AUTO_FOCUS = "#list"
@@ -97,10 +144,10 @@ class MainScreen(EditingScreen, NavigationScreen):
         self.document = document
         self._at = at
         self._pane = pane
-        self._cfg_timer: Timer | None = None
+        self._cfg_follow = CfgFollow(self, self._follow_in_cfg)
         # Outside every function the CFG pane folds to its one-line message, giving the
         # list the rows; only once the user pauses: folding re-lays out the whole screen
-        # (frames of 30-50 ms on a big module), which keys in quick succession would
+        # (long frames on a big module), which keys in quick succession would
         # wait for, and a list that changes height under the keys is hard to follow.
         self._fold_cfg = WhenIdle(self, self._fold_now)
         self.set_reactive(MainScreen.raw, raw)
@@ -119,7 +166,7 @@ class MainScreen(EditingScreen, NavigationScreen):
             with Vertical(id="inspect"):
                 yield HeaderPane(document, id="header")
                 with PaneGroup(id="hex-group"):
-                    yield HexView.for_module(document.module, id="hex")
+                    yield module_hex_view(document.module, id="hex")
                     yield WordDetailPanel(id="word")
         yield SearchBar(id="search")
         yield StatusLine(id="status")
@@ -137,8 +184,7 @@ class MainScreen(EditingScreen, NavigationScreen):
         self.selection = start
         # The CFG pane (and its fold) in the first layout, not in another one just after
         # the first paint, where the user's first key would wait for it.
-        self._cfg_timer.stop()
-        self._follow_in_cfg()
+        self._cfg_follow.now()
         self.query_one(InstructionList).focus()
         if self._pane is not None:
             self.zoom_pane(self._pane)
@@ -154,20 +200,24 @@ class MainScreen(EditingScreen, NavigationScreen):
         self._center = False
         module = self.document.module
         instruction = module.instruction(selection.instruction) if selection.instruction is not None else None
-        self.query_one(HexView).follow(selection.word, instruction)
+        hex_view = self.query_one(HexView)
+        hex_view.show_word(selection.word)
+        if instruction is None:
+            hex_view.highlight(None)
+        else:
+            hex_view.highlight(range(instruction.offset, instruction.end), instruction_cells(instruction))
         self.query_one(WordDetailPanel).show(self._word_detail(selection))
         # A moment later: the list and hex answer the key in the frame that goes out
         # first, and keys in quick succession cost the CFG pane one follow (of the last).
-        if self._cfg_timer is None:
-            self._cfg_timer = self.set_timer(CFG_FOLLOWS_AFTER, self._follow_in_cfg)
-        else:
-            self._cfg_timer.reset()
+        self._cfg_follow.soon()
         self._update_status()
 
-    def _follow_in_cfg(self) -> None:
-        self._cfg_timer = None
+    def _follow_in_cfg(self, new_module: bool) -> None:
+        cfg = self.query_one(CfgView)
+        if new_module:
+            cfg.set_graphs(self.function_graphs())
         if self.selection is not None:
-            self.query_one(CfgView).follow(self.selection.instruction)
+            cfg.follow(self.selection.instruction)
             self._fold_cfg()
 
     def _fold_now(self) -> None:
@@ -254,6 +304,42 @@ class MainScreen(EditingScreen, NavigationScreen):
 
     def _jumper(self, row: int) -> Callable[[], None]:
         return lambda: self.select(self.document.select_row(row), jump=True)
+
+    # -- editing ------------------------------------------------------------------
+
+    def editor_line(self, session) -> int:
+        """The whole text's line of the selected word."""
+        line = session.line_of_word(self.selection.word) if self.selection is not None else None
+        return line if line is not None else 0
+
+    def follow_editor_line(self, session, line: int) -> None:
+        """Select the word starting the instruction on the editor's line."""
+        word = session.word_of_line(line)
+        if word is not None:
+            self.select(self.document.select_word(word))
+
+    def show_edited_document(self, document: Document) -> None:
+        """Put the document of an edit's binary into the panes, keeping the selection on
+        the editor's line (or on the same word)."""
+        kept = self.selection
+        self.document = document
+        listing = self.query_one(InstructionList)
+        listing.document = document
+        listing.rows_changed()
+        header = self.query_one(HeaderPane)
+        header.document = document
+        header.refresh()
+        module = document.module
+        self.query_one(HexView).load(module.words, trailing_bytes=module.trailing_bytes, tail_offset=module.tail_offset)
+        self._cfg_follow.new_module()
+        self.search.forget_matches()
+        self.index_stale = True
+        self.show_diagnostics()
+        line = self.editor_cursor_line()
+        word = self.edit_session.word_of_line(line) if line is not None and self.edit_session is not None else None
+        if word is None and kept is not None:
+            word = kept.word
+        self.selection = document.select_word(word or 0)
 
     # -- the grammar card ------------------------------------------------------------
 

@@ -1,21 +1,35 @@
 """Showing, hiding and zooming the panes of a screen, whatever the panes are.
 
-A screen names its panes in `PANES` (name → selector). Number keys and `--pane` show a
-pane and focus it; `z` zooms the focused pane (with the panel that belongs to it, such
-as the hex pane's word detail) to the whole screen; `x` hides it. Below `NARROW_BELOW`
-columns only the home pane (`HOME`) is laid out and every other pane opens zoomed.
+A screen lists its panes as specs (`PANE_SPECS`, from its format); their number keys
+(`pane_bindings`) and `--pane` show a pane and focus it; `z` zooms the focused pane (with
+the panel that belongs to it, such as the hex pane's word detail) to the whole screen;
+`x` hides it. Below `NARROW_BELOW` columns only the panes that stay narrow are laid out
+and every other pane opens zoomed.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import ClassVar
 
+from textual.binding import Binding
 from textual.containers import Vertical
 from textual.screen import Screen
 from textual.widget import Widget
 
+from spvinspect.formats.panes import PaneSpec
+
 NARROW_BELOW = 100
-"""Terminal width under which only the home pane is laid out."""
+"""Terminal width under which only the panes that stay narrow are laid out."""
+
+
+def pane_bindings(panes: Sequence[PaneSpec], prefix: str) -> list[Binding]:
+    """The number key of each pane (`action_pane`), with ids `PREFIX.pane_NAME`."""
+    return [
+        Binding(pane.key, f"pane('{pane.name}')", pane.short or pane.title, show=False, id=f"{prefix}.pane_{pane.name}", tooltip=pane.tooltip)
+        for pane in sorted(panes, key=lambda p: p.key)
+        if pane.key
+    ]
 
 
 class PaneGroup(Vertical):
@@ -27,15 +41,18 @@ class PaneGroup(Vertical):
 class PaneScreen(Screen):
     """A screen of named panes that can be shown, focused, hidden and zoomed."""
 
-    PANES: ClassVar[dict[str, str]] = {}
-    """Pane name → the selector of its widget."""
+    PANE_SPECS: ClassVar[tuple[PaneSpec, ...]] = ()
+    """The screen's panes, in the order the help describes them."""
     HOME: ClassVar[str] = "list"
     """The pane that is always laid out, and gets the focus back."""
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (NARROW_BELOW, "-medium"), (160, "-wide")]
 
     def pane(self, name: str) -> Widget:
         """The widget of pane `name`."""
-        return self.query_one(self.PANES[name], Widget)
+        return self.query_one(self._spec(name).query, Widget)
+
+    def _spec(self, name: str) -> PaneSpec:
+        return next(spec for spec in self.PANE_SPECS if spec.name == name)
 
     def can_show(self, name: str) -> bool:
         """Whether pane `name` has anything to show; a screen may say why not (notify)."""
@@ -53,7 +70,7 @@ class PaneScreen(Screen):
             if isinstance(column, Widget):
                 column.set_class(False, "-emptied")
         widget.focus()
-        if self.has_class("-narrow") and name != self.HOME:
+        if self.has_class("-narrow") and not self._spec(name).stays_narrow:
             self.maximize(widget)
         elif self.maximized is not None and widget not in (self.maximized, *self.maximized.walk_children()):
             self.minimize()
@@ -75,7 +92,7 @@ class PaneScreen(Screen):
     def action_hide_pane(self) -> None:
         """Hide the focused pane (never the home pane); its number key brings it back."""
         focused = self.focused
-        names = {selector.lstrip("#"): name for name, selector in self.PANES.items()}
+        names = {spec.query.lstrip("#"): spec.name for spec in self.PANE_SPECS}
         if focused is None or focused.id not in names:
             return
         if names[focused.id] == self.HOME:

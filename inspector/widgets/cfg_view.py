@@ -30,7 +30,8 @@ from spvinspect.codec.cfg.graph import FunctionCFG
 from spvinspect.cfgview.graphs import FunctionGraphs
 from spvinspect.cfgview.model import CfgDrawing
 from spvinspect.cfgview.navigation import continue_of, merge_of, predecessors
-from spvinspect.pacing import Pace
+from spvinspect.responsive import last_input
+from spvinspect.responsive.pacing import Pace
 
 STYLE_CLASSES = (
     "box", "block-name", "block-info", "unreachable", "problem", "edge", "back-edge",
@@ -235,7 +236,7 @@ class CfgView(ScrollView, can_focus=True):
             return
         worker = get_current_worker()
         # Paced: decoding a big function's instructions must not slow the keys down.
-        graphs.function(function_id, Pace(lambda: getattr(self.app, "last_input", 0.0), lambda: worker.is_cancelled))
+        graphs.function(function_id, Pace(lambda: last_input(self.app), lambda: worker.is_cancelled))
         if worker.is_cancelled:
             return
         quick = graphs.quick_drawing(function_id)

@@ -10,27 +10,22 @@ posts what the user asks for (`WordSelected`, `CardRequested`); the screen decid
 from __future__ import annotations
 
 from array import array
-from collections.abc import Container, Iterable, Mapping, Sequence
+from collections.abc import Callable, Container, Iterable, Mapping, Sequence
 
 from rich.segment import Segment
 from rich.style import Style
 from textual import events, on
-from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.cache import LRUCache
-from textual.containers import Vertical
 from textual.events import Click
 from textual.geometry import Size
 from textual.message import Message
 from textual.reactive import reactive
-from textual.screen import ModalScreen
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
-from textual.widgets import Input, Label
 
-from spvinspect.codec.binary.lazy import LazyModule
-from spvinspect.codec.binary.model import HEADER_WORDS, Instruction, Module
-from spvinspect.codec.text.word_detail import WordKind, instruction_word_kinds
+from spvinspect.codec.text.word_detail import WordKind
+from spvinspect.screens.go_to import GoToDialog
 
 GUTTER = 10
 """Columns of the byte-offset gutter: eight hex digits and two spaces."""
@@ -42,80 +37,11 @@ NARROW, WIDE = 4, 8
 """Words a row: 8 when the pane is wide enough, else 4."""
 
 
-def parse_offset(text: str) -> int:
-    """A byte offset typed by the user: decimal, or hex with `0x`; ValueError if neither."""
-    cleaned = text.strip().replace("_", "")
-    try:
-        value = int(cleaned, 16) if cleaned.lower().startswith("0x") else int(cleaned, 10)
-    except ValueError:
-        raise ValueError(f"'{text.strip()}' is not an offset (decimal, or hex with 0x)") from None
-    if value < 0:
-        raise ValueError("an offset cannot be negative")
-    return value
-
-
 def row_width(words_per_row: int, bytes_mode: bool) -> int:
     """Columns one row needs."""
     if bytes_mode:
         return GUTTER + words_per_row * BYTES_CELL + 1 + words_per_row * 4
     return GUTTER + words_per_row * WORD_CELL - 1
-
-
-class GotoOffsetScreen(ModalScreen[int | None]):
-    """Asks for a byte offset (decimal or 0x hex); returns it, or None when cancelled."""
-
-    DEFAULT_CSS = """
-    GotoOffsetScreen { align: center middle; }
-    GotoOffsetScreen > Vertical {
-        width: 48; height: auto; padding: 1 2;
-        border: round $accent; background: $surface;
-    }
-    GotoOffsetScreen #goto-error { color: $error; }
-    """
-    BINDINGS = [Binding("escape", "cancel", "Cancel", id="goto.cancel", tooltip="Close without moving")]
-
-    def __init__(self, limit: int) -> None:
-        super().__init__()
-        self.limit = limit
-        """Bytes in the module: offsets at or past it are refused."""
-
-    def compose(self) -> ComposeResult:
-        with Vertical():
-            yield Label("Go to byte offset (decimal, or hex with 0x)")
-            yield Input(placeholder="0x1348", id="goto-input")
-            yield Label("", id="goto-error")
-
-    @on(Input.Submitted)
-    def submit(self, event: Input.Submitted) -> None:
-        """Close with the offset, or say what is wrong with the text and stay open."""
-        try:
-            offset = parse_offset(event.value)
-        except ValueError as error:
-            self.query_one("#goto-error", Label).update(str(error))
-            return
-        if offset >= self.limit:
-            self.query_one("#goto-error", Label).update(
-                f"0x{offset:x} is past the end of the module (0x{self.limit:x} bytes)"
-            )
-            return
-        self.dismiss(offset)
-
-    def action_cancel(self) -> None:
-        """Close without an offset."""
-        self.dismiss(None)
-
-    async def on_key(self, event: events.Key) -> None:
-        """Keys typed right after `g`, before the field has the focus (a fast typist, or
-        a paste), reach the screen: they go into the field, so none is lost. (A printable
-        key the focused field takes never gets here; enter always submits.)"""
-        field = self.query_one(Input)
-        if event.key == "enter":
-            await field.action_submit()
-        elif event.is_printable and event.character is not None:
-            field.insert_text_at_cursor(event.character)
-        else:
-            return
-        event.stop()
 
 
 class HexView(ScrollView, can_focus=True):
@@ -210,7 +136,7 @@ class HexView(ScrollView, can_focus=True):
         trailing_bytes: bytes = b"",
         tail_offset: int | None = None,
         marked: Iterable[int] = (),
-        header_words: int = HEADER_WORDS,
+        cell_kind: Callable[[int], str | None] = lambda offset: None,
         name: str | None = None,
         id: str | None = None,
         classes: str | None = None,
@@ -220,34 +146,19 @@ class HexView(ScrollView, can_focus=True):
         self.big_endian = big_endian
         self.trailing_bytes = trailing_bytes
         self.tail_offset = len(words) if tail_offset is None else tail_offset
-        self.header_words = min(header_words, len(words))
-        """Words shown as the header: SPIR-V's five by default, none for a Lima stream."""
+        self.cell_kind = cell_kind
+        """The format's static style name of a word, if any (SPIR-V's header words)."""
         self.marked: frozenset[int] = frozenset(marked)
         self.changed: Container[int] = frozenset()
         """Words an edit changed since the file was opened (`mark_changed`)."""
         self.highlighted = range(0)
-        self.highlight_kinds: Sequence[WordKind] = ()
+        self.highlight_kinds: Sequence[str] = ()
         self.bit_masks: dict[int, int] = {}
         """Word offset -> mask of the bits picked out in it (`highlight_bits`)."""
         self.words_per_row = NARROW
         self._rows: LRUCache[int, Strip] = LRUCache(1024)
         self._styles: dict[str, Style] = {}
         self.border_title = f"Hex · {'big' if big_endian else 'little'}-endian"
-
-    @classmethod
-    def for_module(cls, module: Module | LazyModule, **kwargs) -> HexView:
-        """A hex view of a decoded module (lazy or eager): its words, byte order, tail
-        (once a lazy module is indexed; see `set_tail_offset`), trailing bytes and the
-        words its diagnostics name so far (see `mark`)."""
-        indexed = not isinstance(module, LazyModule) or module.indexed
-        return cls(
-            module.words,
-            big_endian=module.big_endian,  # known for a file shorter than its header too
-            trailing_bytes=module.trailing_bytes,
-            tail_offset=module.tail_offset if indexed else None,
-            marked=(d.word_offset for d in module.diagnostics if d.word_offset is not None),
-            **kwargs,
-        )
 
     # -- what the pane is given --------------------------------------------------
 
@@ -261,23 +172,14 @@ class HexView(ScrollView, can_focus=True):
         (the selection changed elsewhere; this pane follows)."""
         self._set_cursor(word_offset)
 
-    def highlight(self, words: range | None, kinds: Sequence[WordKind] = ()) -> None:
-        """Frame `words` (the selected instruction) and colour them by `kinds`, one per
-        word from the first; None clears the highlight."""
+    def highlight(self, words: range | None, kinds: Sequence[str] = ()) -> None:
+        """Frame `words` (the selected instruction) and colour them by `kinds` (style
+        names the format gives), one per word from the first; None clears the highlight."""
         old = self.highlighted
         self.highlighted = words if words is not None else range(0)
         self.highlight_kinds = tuple(kinds)
         self._repaint_words(old)
         self._repaint_words(self.highlighted)
-
-    def follow(self, word_offset: int, instruction: Instruction | None) -> None:
-        """Follow the shared selection: the cursor on `word_offset`, `instruction` (the
-        one holding it, None in the header or the tail) framed and coloured by word kind."""
-        self.show_word(word_offset)
-        if instruction is None:
-            self.highlight(None)
-        else:
-            self.highlight(range(instruction.offset, instruction.end), instruction_word_kinds(instruction))
 
     def highlight_bits(self, masks: Mapping[int, int]) -> None:
         """Pick out exactly these bits: word offset -> mask of the word's value (bit 0 the
@@ -318,7 +220,6 @@ class HexView(ScrollView, can_focus=True):
         self.words = words
         self.trailing_bytes = trailing_bytes
         self.tail_offset = len(words) if tail_offset is None else tail_offset
-        self.header_words = min(self.header_words, len(words))
         self._layout_rows()
         self._set_cursor(self.cursor)
 
@@ -410,7 +311,7 @@ class HexView(ScrollView, can_focus=True):
                 self._move_and_post(offset // 4, jump=True)
 
         size = len(self.words) * 4 + len(self.trailing_bytes)
-        self.app.push_screen(GotoOffsetScreen(size), chosen)
+        self.app.push_screen(GoToDialog.byte_offset(size), chosen)
 
     def action_toggle_bytes(self) -> None:
         """Switch between words and bytes with ASCII."""
@@ -507,20 +408,20 @@ class HexView(ScrollView, can_focus=True):
         return strip.crop_extend(scroll_x, scroll_x + width, base)
 
     def _word_style(self, offset: int, cursor: bool = True) -> Style:
-        """Static kind (header, tail, trailing), then the selection's kinds, the marks
+        """Static kind (trailing, the format's, tail), then the selection's kinds, the marks
         and (unless `cursor` is False) the cursor, each on top of the one before."""
         words = self.words
         style = Style()
         if offset >= len(words):
             style = self._style("trailing")
-        elif offset < self.header_words:
-            style = self._style("header")
+        elif (kind := self.cell_kind(offset)) is not None:
+            style = self._style(kind)
         elif offset >= self.tail_offset:
             style = self._style("tail")
         if offset in self.highlighted:
             position = offset - self.highlighted.start
             if position < len(self.highlight_kinds):
-                style += self._style(self.highlight_kinds[position].value.replace("_", "-"))
+                style += self._style(self.highlight_kinds[position])
             style += self._style("selected")
         if offset in self.changed:
             style += self._style("changed")

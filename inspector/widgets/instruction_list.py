@@ -17,15 +17,14 @@ from textual.binding import Binding
 from textual.cache import LRUCache
 from textual.geometry import Size
 from textual.reactive import var
-from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from spvinspect.codec.text.listing import Role
 from spvinspect.document import Document
 from spvinspect.messages import GoToDefinition, ListUses, SelectRow
-from spvinspect.pacing import WhenIdle
 from spvinspect.selection import Selection
 from spvinspect.widgets.role_styles import role_styles
+from spvinspect.widgets.row_list import RowList
 
 CONTROL_PICTURES = {code: chr(0x2400 + code) for code in range(32)} | {10: "↵", 9: "⇥", 127: "␡"}
 """How control characters inside strings show on their one row (a newline in OpSource
@@ -36,8 +35,10 @@ ID_ROLES = frozenset({Role.RESULT_ID, Role.ID, Role.TYPE_ID})
 """Roles of segments that name an id."""
 
 
-class InstructionList(ScrollView, can_focus=True):
+class InstructionList(RowList):
     """Every instruction of the module as `spvinspect dis` prints it, with a cursor."""
+
+    GUTTER_WIDTH = GUTTER_WIDTH
 
     BINDINGS = [
         Binding("down,j", "move(1)", "Down", show=False, id="list.down", tooltip="Next instruction"),
@@ -79,11 +80,9 @@ class InstructionList(ScrollView, can_focus=True):
         """Rows whose words a diagnostic names; marked in the gutter."""
         self._segments: LRUCache[tuple[int, bool], tuple] = LRUCache(4096)
         self._pending_g = False
-        self._widest = 0
         self._center_next = False
         self._requested: tuple[int, int | None] | None = None
         self._unanswered = 0
-        self._widen_when_idle = WhenIdle(self, self._widen)
         self._page_top: int | None = None
         """Where a page key scrolls the list once its move is answered: the page and the
         cursor move in one frame (scrolling at once would show a frame of the old cursor)."""
@@ -107,13 +106,18 @@ class InstructionList(ScrollView, can_focus=True):
         if new is None or new.row is None:
             self.refresh()
             return
-        self._scroll_to_row(new.row, self._center_next)
+        self.scroll_to_row(new.row, self._center_next)
         self._center_next = False
         self.refresh()
 
+    @property
+    def row_count(self) -> int:
+        """Rows of the document's current layout."""
+        return self.document.row_count
+
     def on_resize(self) -> None:
         if self.cursor_row is not None:
-            self._scroll_to_row(self.cursor_row, center=True)
+            self.scroll_to_row(self.cursor_row, center=True)
 
     def watch_raw(self) -> None:
         self._segments.clear()
@@ -125,10 +129,8 @@ class InstructionList(ScrollView, can_focus=True):
 
     def rows_changed(self) -> None:
         """The document's rows changed (another layout, an edit): resize and redraw."""
-        self._widest = 0
-        self.virtual_size = Size(GUTTER_WIDTH + 80, self.document.row_count)
         self._segments.clear()
-        self.refresh()
+        self.reset_rows()
 
     @property
     def cursor_row(self) -> int | None:
@@ -144,16 +146,6 @@ class InstructionList(ScrollView, can_focus=True):
         if self._requested is not None:
             return self._requested[1]
         return None if self.selection is None else self.selection.operand
-
-    def _scroll_to_row(self, row: int, center: bool) -> None:
-        height = max(1, self.scrollable_content_region.height)
-        top = self.scroll_offset.y
-        if center and not top <= row < top + height:
-            self.scroll_to(y=max(0, row - height // 2), animate=False, immediate=True)
-        elif row < top:
-            self.scroll_to(y=row, animate=False, immediate=True)
-        elif row >= top + height:
-            self.scroll_to(y=row - height + 1, animate=False, immediate=True)
 
     # -- rendering -----------------------------------------------------------------
 
@@ -178,16 +170,7 @@ class InstructionList(ScrollView, can_focus=True):
                 return text
         return None
 
-    def render_line(self, y: int) -> Strip:
-        scroll_x, scroll_y = self.scroll_offset
-        row = scroll_y + y
-        width = self.scrollable_content_region.width
-        base = self.rich_style
-        if row >= self.document.row_count:
-            return Strip.blank(width, base)
-        return self._render_row(row, scroll_x, width, base)
-
-    def _render_row(self, row: int, scroll_x: int, width: int, base: Style) -> Strip:
+    def render_row(self, row: int, scroll_x: int, width: int, base: Style) -> Strip:
         styles = role_styles(self.app.theme, self.app.current_theme.dark)
         selection = self.selection
         on_cursor = selection is not None and selection.row == row
@@ -208,7 +191,7 @@ class InstructionList(ScrollView, can_focus=True):
                 style = style + operand_style
             parts.append(RichSegment(text, style))
         text_strip = Strip(parts)
-        self._note_width(text_strip.cell_length)
+        self.note_width(text_strip.cell_length)
         text_strip = text_strip.crop(scroll_x, scroll_x + width - GUTTER_WIDTH)
         word = self.document.row_word(row)
         mark = "●" if row in self.diagnostic_rows else " "
@@ -223,22 +206,6 @@ class InstructionList(ScrollView, can_focus=True):
         if on_cursor:
             line = line.apply_style(self.get_component_rich_style("instruction-list--cursor"))
         return line.apply_style(base)
-
-    def _note_width(self, cells: int) -> None:
-        """Grow the virtual width to the widest line seen, for horizontal scrolling: once
-        the user pauses, as a new virtual size re-lays out the whole screen."""
-        if cells > self._widest:
-            self._widest = cells
-            self._widen_when_idle()
-
-    def _widen(self) -> None:
-        self.virtual_size = Size(GUTTER_WIDTH + self._widest, self.virtual_size.height)
-        # A horizontal scrollbar may have just appeared and covered the cursor's row.
-        self.call_after_refresh(self._keep_cursor_visible)
-
-    def _keep_cursor_visible(self) -> None:
-        if self.cursor_row is not None:
-            self._scroll_to_row(self.cursor_row, center=False)
 
     # -- keys: each becomes an intent ----------------------------------------------
 

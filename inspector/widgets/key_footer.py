@@ -2,8 +2,7 @@
 
 The footer rebuilds itself (a widget per key, each styled) whenever the screen's
 bindings might have changed: focus moving, the screen resuming. Right after the first
-paint three such rebuilds came in a row, 30-50 ms each, and the user's first key waited
-for them; moving the focus between panes whose keys are the same rebuilt it too.
+paint several such rebuilds came in a row, and the user's first key waited for them; moving the focus between panes whose keys are the same rebuilt it too.
 """
 
 from __future__ import annotations

@@ -34,6 +34,12 @@ class LimaHeader(Tree[HeaderNode]):
         self.border_title = "Header"
         self._add(self.root, document.header, depth=0)
 
+    def show_document(self, document: LimaDocument) -> None:
+        """Show another program's header (an edit's)."""
+        self.document = document
+        self.clear()
+        self._add(self.root, document.header, depth=0)
+
     def _add(self, parent: TreeNode[HeaderNode], nodes: tuple[HeaderNode, ...], depth: int) -> None:
         for node in nodes:
             if node.children:

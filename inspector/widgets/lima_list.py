@@ -3,7 +3,7 @@
 A Line-API `ScrollView` over a `LimaDocument`'s rows: seed-004 syntax by default, Mesa's
 one key away (`m`), coloured by the `LimaLexer` through the theme's Pygments style, with
 the instruction index and word offset in a gutter. The widget never moves its own cursor:
-keys become intents (`InstructionSelected`, `BackRequested`) for the screen, which sets
+keys become intents (`InstructionSelected`) for the screen, which sets
 `selected` back. Stepping keys: next/previous instruction, next/previous branch, next/
 previous instruction using a unit (`u` picks the unit), `enter` follows a branch, `:`
 goes to an index.
@@ -12,62 +12,31 @@ goes to an index.
 from __future__ import annotations
 
 from rich.segment import Segment
-from textual import events, on
-from textual.app import ComposeResult
+from rich.style import Style
+from textual import events
 from textual.binding import Binding
 from textual.cache import LRUCache
-from textual.containers import Vertical
 from textual.geometry import Size
 from textual.message import Message
 from textual.reactive import var
-from textual.screen import ModalScreen
-from textual.scroll_view import ScrollView
 from textual.strip import Strip
-from textual.widgets import Input, Label
 
 from spvinspect.lexers.lima import LimaLexer
 from spvinspect.lima_document import STYLES, LimaDocument, RowKind
+from spvinspect.screens.go_to import GoToDialog
 from spvinspect.themes import token_style
+from spvinspect.widgets.row_list import RowList
 
 GUTTER_WIDTH = 13
 """Index (5), word offset (`w` and 5 digits) and two spaces."""
 _LEXER = LimaLexer()
 
 
-class GotoIndexScreen(ModalScreen[int | None]):
-    """Asks for an instruction index; dismisses with it, or None when cancelled."""
-
-    DEFAULT_CSS = """
-    GotoIndexScreen { align: center middle; }
-    GotoIndexScreen > Vertical { width: 44; height: auto; border: round $primary; background: $surface; padding: 0 1; }
-    """
-    BINDINGS = [Binding("escape", "cancel", "Cancel", id="lima.goto.cancel", tooltip="Close without moving")]
-
-    def __init__(self, count: int) -> None:
-        super().__init__()
-        self.count = count
-
-    def compose(self) -> ComposeResult:
-        with Vertical():
-            yield Label(f"Go to instruction (0-{max(self.count - 1, 0)})")
-            yield Input(placeholder="index", id="lima-goto-index")
-            yield Label("", id="lima-goto-error")
-
-    @on(Input.Submitted)
-    def submit(self, event: Input.Submitted) -> None:
-        text = event.value.strip()
-        if text.isascii() and text.isdigit() and int(text) < self.count:
-            self.dismiss(int(text))
-        else:
-            self.query_one("#lima-goto-error", Label).update(f"not an index from 0 to {self.count - 1}: {text!r}")
-
-    def action_cancel(self) -> None:
-        """Close without choosing."""
-        self.dismiss(None)
-
-
-class LimaInstructionList(ScrollView, can_focus=True):
+class LimaInstructionList(RowList):
     """Every instruction of a PP program, in the seed-004 or Mesa syntax, with a cursor."""
+
+    GUTTER_WIDTH = GUTTER_WIDTH
+    WIDEN_WHEN_IDLE = False
 
     DEFAULT_CSS = """
     LimaInstructionList { background: $surface; }
@@ -78,21 +47,18 @@ class LimaInstructionList(ScrollView, can_focus=True):
     COMPONENT_CLASSES = {"lima-list--gutter", "lima-list--cursor", "lima-list--undecoded"}
     """Gutter, the selected instruction's row, words left undecoded."""
     BINDINGS = [
-        Binding("down,j,n", "step(1)", "Next", show=False, id="lima.next", tooltip="Next instruction"),
-        Binding("up,k,p", "step(-1)", "Previous", show=False, id="lima.previous", tooltip="Previous instruction"),
+        Binding("down,j", "step(1)", "Next", show=False, id="lima.next", tooltip="Next instruction (n from any pane)"),
+        Binding("up,k", "step(-1)", "Previous", show=False, id="lima.previous", tooltip="Previous instruction (p from any pane)"),
         Binding("pagedown", "page(1)", "Page down", show=False, id="lima.page_down"),
         Binding("pageup", "page(-1)", "Page up", show=False, id="lima.page_up"),
         Binding("home", "edge(0)", "First", show=False, id="lima.first", tooltip="First instruction"),
         Binding("end,G", "edge(-1)", "Last", show=False, id="lima.last", tooltip="Last instruction"),
         Binding("enter", "follow", "Follow branch", id="lima.follow", tooltip="Jump to the branch target of this instruction"),
-        Binding("backspace,ctrl+o", "back", "Back", id="lima.back", tooltip="Back to where the last jump left"),
         Binding("right_square_bracket", "branch(1)", "Next branch", show=False, id="lima.next_branch", tooltip="Next instruction with a branch or discard"),
         Binding("left_square_bracket", "branch(-1)", "Previous branch", show=False, id="lima.previous_branch", tooltip="Previous instruction with a branch or discard"),
         Binding("right_curly_bracket", "unit(1)", "Next in unit", show=False, id="lima.next_unit", tooltip="Next instruction using the chosen unit (u chooses)"),
         Binding("left_curly_bracket", "unit(-1)", "Previous in unit", show=False, id="lima.previous_unit", tooltip="Previous instruction using the chosen unit"),
         Binding("u", "cycle_unit", "Unit", id="lima.cycle_unit", tooltip="Choose the unit that { and } step to"),
-        Binding("m", "toggle_style", "Mesa/seed", id="lima.toggle_style", tooltip="Switch between the seed-004 syntax and Mesa's"),
-        Binding("colon", "goto", "Go to", id="lima.goto", tooltip="Go to an instruction index"),
     ]
 
     class InstructionSelected(Message):
@@ -103,9 +69,6 @@ class LimaInstructionList(ScrollView, can_focus=True):
             self.index = index
             self.jump = jump
             """True for a jump (branch target, go to index) the history should remember."""
-
-    class BackRequested(Message):
-        """Go back to the instruction the last jump left."""
 
     selected: var[int | None] = var(None, init=False)
     """The selected instruction (set by the screen); the cursor row follows it."""
@@ -118,9 +81,14 @@ class LimaInstructionList(ScrollView, can_focus=True):
         super().__init__(id=id, classes=classes)
         self.document = document
         self._strips: LRUCache[tuple[int, str], Strip] = LRUCache(1024)
-        self._widest = 0
         self.virtual_size = Size(GUTTER_WIDTH + 80, document.row_count)
         self._update_title()
+
+    def show_document(self, document: LimaDocument) -> None:
+        """Show another program's rows (an edit's)."""
+        self.document = document
+        self.virtual_size = Size(self.virtual_size.width, document.row_count)
+        self.refresh()
 
     def _update_title(self) -> None:
         unit = f" · step unit {self.step_unit}" if self.step_unit else ""
@@ -146,35 +114,35 @@ class LimaInstructionList(ScrollView, can_focus=True):
         self._strips.clear()
         self.refresh()
 
+    @property
+    def row_count(self) -> int:
+        """Rows: labels, instructions and the words left undecoded."""
+        return self.document.row_count
+
+    @property
+    def cursor_row(self) -> int | None:
+        """The selected instruction's row."""
+        return None if self.selected is None else self.document.instruction_row(self.selected)
+
     def on_resize(self) -> None:
-        if self.selected is not None:
-            self._scroll_to_row(self.document.instruction_row(self.selected))
+        if self.cursor_row is not None:
+            self._scroll_to_row(self.cursor_row)
 
     def _scroll_to_row(self, row: int) -> None:
-        height = max(1, self.scrollable_content_region.height)
-        top = self.scroll_offset.y
+        """Bring a row into view, with the branch label above it."""
         label_above = row > 0 and self.document.rows[row - 1].kind is RowKind.LABEL
-        first = row - 1 if label_above else row
-        if first < top:
-            self.scroll_to(y=first, animate=False, immediate=True)
-        elif row >= top + height:
-            self.scroll_to(y=row - height + 1, animate=False, immediate=True)
+        self.scroll_to_row(row, first=row - 1 if label_above else row)
 
     # -- rendering ----------------------------------------------------------------------
 
-    def render_line(self, y: int) -> Strip:
-        scroll_x, scroll_y = self.scroll_offset
-        row = scroll_y + y
-        width = self.scrollable_content_region.width
-        if row >= self.document.row_count:
-            return Strip.blank(width, self.rich_style)
+    def render_row(self, row: int, scroll_x: int, width: int, base: Style) -> Strip:
         line = self._row_strip(row).crop(scroll_x, scroll_x + width)
         shown = self.document.rows[row]
         gutter = self._gutter(shown)
         line = Strip.join([gutter, line]).extend_cell_length(width)
         if shown.kind is RowKind.INSTRUCTION and shown.instruction == self.selected:
             line = line.apply_style(self.get_component_rich_style("lima-list--cursor"))
-        return line.apply_style(self.rich_style)
+        return line.apply_style(base)
 
     def _gutter(self, shown) -> Strip:
         if shown.kind is RowKind.INSTRUCTION:
@@ -201,9 +169,7 @@ class LimaInstructionList(ScrollView, can_focus=True):
                 ]
             cached = Strip(segments)
             self._strips[key] = cached
-            if cached.cell_length > self._widest:
-                self._widest = cached.cell_length
-                self.virtual_size = Size(GUTTER_WIDTH + self._widest, self.document.row_count)
+            self.note_width(cached.cell_length)
         return cached
 
     def shown_text(self, row: int) -> str:
@@ -243,10 +209,6 @@ class LimaInstructionList(ScrollView, can_focus=True):
             return
         self._request(target, jump=True)
 
-    def action_back(self) -> None:
-        """Ask to return to where the last jump left."""
-        self.post_message(self.BackRequested())
-
     def action_branch(self, step: int) -> None:
         """Select the next or previous instruction holding a branch or discard."""
         self._request(self.document.next_branch(self._from(step), step))
@@ -280,7 +242,7 @@ class LimaInstructionList(ScrollView, can_focus=True):
             if index is not None:
                 self._request(index, jump=True)
 
-        self.app.push_screen(GotoIndexScreen(len(self.document.instructions)), chosen)
+        self.app.push_screen(GoToDialog.instruction(len(self.document.instructions)), chosen)
 
     def on_click(self, event: events.Click) -> None:
         row = self.scroll_offset.y + event.y

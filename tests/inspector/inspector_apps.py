@@ -11,7 +11,7 @@ from spvinspect.codec.grammar import load_grammar
 from spvinspect.app import InspectorApp
 from spvinspect.commands.open import EXAMPLE_MODULE
 from spvinspect.document import Document
-from spvinspect.pacing import QUIET_AFTER_INPUT
+from spvinspect.responsive.pacing import QUIET_AFTER_INPUT
 
 
 def broken_module_bytes() -> bytes:

@@ -13,10 +13,11 @@ from cfg_functions import NESTED_LOOPS, SWITCH, module_bytes
 from inspector_apps import after_keys, broken_module_bytes, byte_swapped, ext_inst_module_bytes, make_app
 from spvinspect.commands.open import EXAMPLE_MODULE
 from spvinspect.screens.grammar_card import GrammarCardScreen
-from spvinspect import pacing
+from spvinspect.responsive import pacing
 from spvinspect.screens.main import CFG_FOLLOWS_AFTER
 from spvinspect.widgets.cfg_view import CfgView
-from spvinspect.widgets.hex_view import GotoOffsetScreen, HexView
+from spvinspect.screens.go_to import GoToDialog
+from spvinspect.widgets.hex_view import HexView
 from spvinspect.widgets.instruction_list import InstructionList
 from spvinspect.widgets.word_detail import WordDetailPanel
 
@@ -98,7 +99,7 @@ async def test_go_to_an_offset_from_the_hex_pane_and_back():
         await settle(pilot)
         instruction_list, hex_view, _, _ = panes(app)
         await pilot.press("4", "g")
-        assert isinstance(app.screen, GotoOffsetScreen)
+        assert isinstance(app.screen, GoToDialog)
         await pilot.press(*f"{target.offset * 4 + 4:#x}", "enter")
         await pilot.pause()
         assert hex_view.cursor == target.offset + 1
@@ -342,7 +343,7 @@ async def test_an_offset_typed_at_once_after_g_lands_in_the_dialog():
         for key, character in [("g", "g"), ("0", "0"), ("x", "x"), ("1", "1"), ("0", "0"), ("enter", "\r")]:
             app.post_message(events.Key(key, character))
         await settle(pilot)
-        assert not isinstance(app.screen, GotoOffsetScreen)
+        assert not isinstance(app.screen, GoToDialog)
         assert app.screen.selection.word == 0x10 // 4
         assert app.screen.query_one(HexView).has_focus, "key 1 typed in the offset did not focus the header"
 

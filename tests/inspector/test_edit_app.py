@@ -19,6 +19,7 @@ from spvinspect.document import Document
 from spvinspect.lima_document import LimaDocument
 from spvinspect.screens.edit_dialogs import Question, SaveChoice
 from spvinspect.widgets.asm_editor import AsmEditor, EditorMessages
+from spvinspect.widgets.cfg_view import CfgView
 from spvinspect.widgets.hex_view import HexView
 from spvinspect.widgets.instruction_list import InstructionList
 from inspector_apps import make_app
@@ -271,6 +272,33 @@ async def test_lima_mode_edits_and_saves_an_mbs(tmp_path):
         assert len(saved.instructions) == 3 and (tmp_path / "shader.mbs.bak").exists()
 
 
+async def test_lima_mode_lists_the_edited_program():
+    """After an edit the Lima list shows the new rows, not the ones it drew before."""
+    words, _ = lima.assemble("mov.v0 $0 $1\nstop, mov.v0 $1 $0")
+    app = InspectorApp(LimaDocument(struct_words(words), "code.bin"))
+    async with app.run_test(size=(120, 40)) as pilot:
+        from spvinspect.widgets.lima_list import LimaInstructionList
+
+        listing = app.screen.query_one(LimaInstructionList)
+        before = listing.shown_text(0)
+        editor = await open_editor(pilot, r"^mov\.v0 \$0 \$1$")
+        editor.insert("\nmov.v0 $2 $0")
+        await settled(pilot)
+        await pilot.press("escape")
+        await pilot.pause()
+        document = app.screen.document
+        shown = [listing.shown_text(row) for row in range(document.row_count)]
+        assert shown == [document.row_text(row, listing.style) for row in range(document.row_count)]
+        assert len(shown) == 3 and shown[0] == before
+
+
+def struct_words(words) -> bytes:
+    """A raw little-endian PP stream."""
+    import struct
+
+    return struct.pack(f"<{len(words)}I", *words)
+
+
 @pytest.mark.parametrize("size", [(120, 40)])
 def test_editor_snapshot(snap_compare, size):
     async def edit(pilot) -> None:
@@ -284,3 +312,34 @@ def test_editor_snapshot(snap_compare, size):
 
     app = make_app(EXAMPLE_MODULE.read_bytes(), "example.spv", theme="spvinspect-dark")
     assert snap_compare(app, terminal_size=size, run_before=edit)
+
+
+async def test_the_cfg_pane_follows_the_selection_after_an_edit(example_bytes):
+    """After an edit the CFG pane takes the new binary and keeps following the selection,
+    unfolding inside a function and folding outside every function."""
+    app = make_app(example_bytes, "example.spv")
+    async with app.run_test(size=(120, 40)) as pilot:
+        editor = await open_editor(pilot, r"= OpConstant %float \d")
+        await pilot.press("7")
+        await settled(pilot)
+        screen = app.screen
+        cfg = screen.query_one(CfgView)
+        box = screen.query_one("#cfg-box")
+
+        async def followed(where: str) -> None:
+            span = screen.function_graphs().span_at(screen.selection.instruction)
+            wanted = span.result_id if span is not None else None
+            deadline = time.monotonic() + TIMEOUT
+            while (cfg.function_id != wanted or box.has_class("-idle") != (wanted is None)) and time.monotonic() < deadline:
+                await pilot.pause(0.05)
+            assert cfg.function_id == wanted, f"the CFG pane stayed on {cfg.function_id} {where}"
+            assert box.has_class("-idle") == (wanted is None), f"the CFG pane did not fold or unfold {where}"
+
+        lines = screen.edit_session.lines
+        label = next(k for k, line in enumerate(lines) if "OpLabel" in line)
+        editor.move_cursor((label - editor.first_line, 0))
+        await followed("on the editor's move into a function")
+        await pilot.press("escape")
+        for key in ("]", "]", "[", "g", "g"):
+            await pilot.press(key)
+            await followed(f"after {key}")

@@ -17,7 +17,8 @@ from spvinspect.commands.open import EXAMPLE_MODULE
 from spvinspect.config import KeySettings
 from spvinspect.keymap import binding_ids, checked_keymap, key_clashes
 from spvinspect.palette import ActionsProvider, GotoProvider, bound_actions
-from spvinspect.screens.help import EVERYWHERE, HelpScreen, PaneHelp
+from spvinspect.formats.panes import PaneSpec
+from spvinspect.screens.help import EVERYWHERE, HelpScreen
 from inspector_apps import make_app
 
 
@@ -98,9 +99,9 @@ class Main(Screen):
 
 
 PANES = (
-    PaneHelp("header", "Header", "The module's header words."),
-    PaneHelp("list", "Instruction list", "The disassembly."),
-    PaneHelp("hex", "Hex", "The words (not on this screen)."),
+    PaneSpec("header", "Header", "The module's header words."),
+    PaneSpec("list", "Instruction list", "The disassembly."),
+    PaneSpec("hex", "Hex", "The words (not on this screen)."),
 )
 
 

@@ -16,7 +16,8 @@ from spvinspect.codec.text.word_detail import WordKind
 from inspector_apps import after_keys, byte_swapped, ext_inst_module_bytes, make_app
 from spvinspect.commands.open import EXAMPLE_MODULE
 from spvinspect.screens.grammar_card import GrammarCardScreen
-from spvinspect.widgets.hex_view import GUTTER, WORD_CELL, GotoOffsetScreen, HexView, parse_offset
+from spvinspect.screens.go_to import GoToDialog, parse_offset
+from spvinspect.widgets.hex_view import GUTTER, WORD_CELL, HexView
 from spvinspect.widgets.instruction_list import InstructionList
 from spvinspect.widgets.word_detail import WordDetailPanel
 
@@ -142,13 +143,13 @@ async def test_g_goes_to_a_decimal_offset_and_refuses_what_is_not_one():
         assert hex_view.cursor == app.screen.selection.word == 250
         assert app.screen.history.can_go_back, "a `g` is a jump"
         await pilot.press("g", *"zz", "enter")
-        assert isinstance(app.screen, GotoOffsetScreen)
+        assert isinstance(app.screen, GoToDialog)
         assert "not an offset" in str(app.screen.query_one("#goto-error", Label).render())
         app.screen.query_one(Input).value = hex(len(data))
         await pilot.press("enter")
         assert "past the end" in str(app.screen.query_one("#goto-error", Label).render())
         await pilot.press("escape")
-        assert not isinstance(app.screen, GotoOffsetScreen)
+        assert not isinstance(app.screen, GoToDialog)
         assert hex_view.cursor == app.screen.selection.word == 250
 
 
@@ -171,7 +172,7 @@ async def test_operands_are_coloured_by_kind():
         type_int = instruction_named(app, "OpTypeInt")
         select_word(app, type_int.offset + 2)
         kinds = [WordKind.OPCODE, WordKind.RESULT_ID, WordKind.LITERAL, WordKind.LITERAL]
-        assert list(hex_view.highlight_kinds) == kinds
+        assert list(hex_view.highlight_kinds) == [kind.value.replace("_", "-") for kind in kinds]
         per_row = hex_view.words_per_row
         for word, kind in zip(range(type_int.offset, type_int.end), kinds):
             row = hex_view._render_row(word // per_row, Style())

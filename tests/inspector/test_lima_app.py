@@ -21,7 +21,8 @@ from spvinspect.widgets.diagnostics_panel import DiagnosticsPanel
 from spvinspect.widgets.hex_view import HexView
 from spvinspect.widgets.lima_breakdown import LimaBreakdown
 from spvinspect.widgets.lima_header import LimaHeader
-from spvinspect.widgets.lima_list import GotoIndexScreen, LimaInstructionList
+from spvinspect.screens.go_to import GoToDialog
+from spvinspect.widgets.lima_list import LimaInstructionList
 from test_launch import ROOT
 from spvinspect.themes import DEFAULT_THEME, PALETTES
 
@@ -66,7 +67,7 @@ async def test_an_mbs_file_opens_lima_mode_whatever_its_name(monkeypatch, tmp_pa
         assert hex_view.words.tobytes() == document.data[: len(document.data) // 4 * 4]
         start = document.code_byte_offset // 4
         assert hex_view.highlighted == range(start, start + 4) and hex_view.cursor == start
-        assert hex_view.header_words == 0
+        assert not any(hex_view.cell_kind(word) for word in range(len(hex_view.words)))  # no header words
 
 
 def test_a_raw_stream_without_lima_is_refused_with_a_hint(monkeypatch, tmp_path, capsys):
@@ -85,9 +86,9 @@ def test_a_wrong_pane_names_the_lima_panes(monkeypatch, tmp_path, capsys):
     monkeypatch.setattr(launch, "on_terminal", lambda: True)
     assert launch.main([str(path), "--lima", "--pane", "cfg"]) == 1
     assert "choose one of header, list, diagnostics, hex, breakdown" in capsys.readouterr().err
-    from spvinspect.screens.lima import PANES
+    from spvinspect.screens.lima import LimaScreen
 
-    assert set(launch.LIMA_PANE_NAMES) == set(PANES)
+    assert set(launch.LIMA_PANE_NAMES) == {spec.name for spec in LimaScreen.PANE_SPECS}
 
 
 def test_in_a_pipe_it_prints_the_lima_disassembly(tmp_path):
@@ -138,7 +139,7 @@ async def test_go_to_an_index_and_the_next_instruction_using_a_unit(monkeypatch,
         await pilot.press("right_curly_bracket")
         assert lima_list.selected == 3
         await pilot.press("colon")
-        assert isinstance(app.screen, GotoIndexScreen)
+        assert isinstance(app.screen, GoToDialog)
         await pilot.press("5", "enter")
         assert lima_list.selected == 5
         await pilot.press("backspace")

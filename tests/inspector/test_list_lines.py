@@ -19,7 +19,7 @@ def rendered_rows(widget: InstructionList) -> tuple[list[str], list[str]]:
     gutters, texts = [], []
     for row in range(widget.document.row_count):
         wide = GUTTER_WIDTH + 4 * len(widget.document.row_text(row)) + 8
-        text = widget._render_row(row, 0, wide, Style()).text
+        text = widget.render_row(row, 0, wide, Style()).text
         gutters.append(text[:8])
         texts.append(text[GUTTER_WIDTH:].rstrip(" ").translate(UNDO_PICTURES))
     return gutters, texts

@@ -81,7 +81,7 @@ async def test_the_key_toggles_the_reading_aids_and_keeps_the_selection(example_
         assert document.row_text(selection.row).split() == document.listing().line(store).split()
         widget = app.screen.query_one(InstructionList)
         for row in range(document.row_count):
-            text = widget._render_row(row, 0, GUTTER_WIDTH + 4 * len(document.row_text(row)) + 8, Style()).text
+            text = widget.render_row(row, 0, GUTTER_WIDTH + 4 * len(document.row_text(row)) + 8, Style()).text
             assert text[GUTTER_WIDTH:].rstrip(" ").translate(UNDO_PICTURES) == document.row_text(row)
         assert "reading aids" in app.screen.query_one("StatusLine").mode
         await pilot.press("a")

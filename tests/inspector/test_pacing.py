@@ -7,9 +7,9 @@ import gc
 import threading
 import time
 
-from spvinspect import pacing
-from spvinspect.collector import FULL_AFTER, IdleCollections
-from spvinspect.pacing import Pace, user_active
+from spvinspect.responsive import pacing
+from spvinspect.responsive.collector import FULL_AFTER, IdleCollections
+from spvinspect.responsive.pacing import Pace, user_active
 
 from cfg_functions import NESTED_LOOPS, graphs_of, main_id
 

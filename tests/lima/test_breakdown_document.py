@@ -8,7 +8,8 @@ import struct
 from lima_words import mbs_file, to_bytes
 
 from spvinspect import lima
-from spvinspect.lima_document import InstructionHistory, LimaDocument, RowKind
+from spvinspect.lima_document import LimaDocument, RowKind
+from spvinspect.selection import JumpHistory
 
 PROGRAM = """\
 load.v $0 0.xy, load.u 1.y
@@ -150,7 +151,7 @@ def test_header_shows_the_chunk_tree_of_an_mbs_file():
 
 
 def test_history_goes_back_and_forward():
-    history = InstructionHistory()
+    history = JumpHistory()
     history.record(3)
     history.record(7)
     assert history.back(9) == 7 and history.back(7) == 3 and history.back(3) is None

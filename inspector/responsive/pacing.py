@@ -13,6 +13,8 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from spvinspect.responsive import last_input
+
 WORK_SLICE = 0.012
 """Seconds a worker works before resting …"""
 REST = 0.004
@@ -68,7 +70,7 @@ class WhenIdle:
             self._run()
 
     def _run(self) -> None:
-        if user_active(getattr(self._node.app, "last_input", 0.0)):
+        if user_active(last_input(self._node.app)):
             self._node.set_timer(QUIET_AFTER_INPUT, self._run)
         else:
             self._waiting = False

@@ -2,15 +2,15 @@
 collections moved to moments when the user is idle.
 
 An opened module with its index, or an editing session, is millions of objects that live
-as long as their screen; a full collection walks them all (0.1-0.4 s on the large
-module), pauses that land on keys. `gc.freeze` puts everything tracked so far out of the
+as long as their screen; a full collection walks them all (long pauses on a large
+module), which land on keys. `gc.freeze` puts everything tracked so far out of the
 collector's reach and `gc.unfreeze` gives all of it back, for the whole process. The
 index and the editor freeze at different times, so the collector gets the objects back
 only when the last holder lets go (what they leave behind meanwhile is freed by
 reference counting; only cycles wait).
 
 What is not frozen still grows between keys (decoded chunks, drawn strips, graphs): the
-collector's own full collections over it took 25-70 ms, at whatever key came next. While
+collector's own full collections over it paused whatever key came next. While
 the app runs they are left to `collect_if_idle`, which its timer calls: young
 generations are still collected as usual, and a full collection runs once the user has
 paused and enough has piled up.

@@ -1,0 +1,50 @@
+"""The format interface: what a document offers the app, whatever binary it holds.
+
+Textual-free. `Document` (SPIR-V) and `LimaDocument` (Mali-200/400 PP) implement it; the
+app and the editing screen use only these members, so a new format plugs in by
+implementing them and listing its panes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any, Protocol, runtime_checkable
+
+from spvinspect.formats.panes import PaneSpec
+
+
+@runtime_checkable
+class Format(Protocol):
+    """An opened binary, as every screen and pane sees it."""
+
+    data: bytes
+    """The bytes as opened (or as an edit assembled them)."""
+    PANES: Sequence[PaneSpec]
+    """The panes the format shows: `--pane`, the number keys, the help and the palette."""
+    SCREEN: str
+    """The screen that lays out those panes (`spvinspect.screens.screen_for`)."""
+    SAVE_KINDS: str
+    """What save-as writes, by the name given (for the save-as dialog)."""
+    VALIDATES: bool
+    """True when an edited binary is checked by a validator (spirv-val)."""
+
+    @property
+    def name(self) -> str:
+        """The name the panes show (the file's, as given)."""
+
+    @property
+    def file_path(self) -> Path | None:
+        """The opened file, when there is one (saving goes over it)."""
+
+    @property
+    def row_count(self) -> int:
+        """Rows of the instruction list."""
+
+    def open_edit_session(self) -> Any:
+        """An edit session over this document's text (`spvinspect.editing`), generic over
+        the format's assembler; on a worker thread (the whole text's first assembly)."""
+
+    def edited(self, session: Any, outcome: Any) -> Format | None:
+        """The document of an edit's good binary (None while the text does not
+        assemble); on the job thread."""

@@ -1,0 +1,37 @@
+"""One record per pane, the single source for `--pane` names, the number keys, the help
+screen's pane texts and the palette's "show pane" commands."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class PaneSpec:
+    """A pane: its name (as `--pane` takes it), title, what it shows, its number key and
+    where its widget is on the screen."""
+
+    name: str
+    title: str
+    text: str
+    key: str = ""
+    """The number key that shows and focuses it (none: only `--pane` and the help)."""
+    short: str = ""
+    """Its key's description in the footer, the help and the palette."""
+    selector: str = ""
+    """CSS selector of the pane's widget; `#name` when empty."""
+    tooltip: str = ""
+    """What its key does, for the help screen and the palette."""
+    stays_narrow: bool = False
+    """Laid out below the narrow width too (else its key zooms it to the whole screen)."""
+
+    @property
+    def query(self) -> str:
+        """The selector to find the pane's widget with."""
+        return self.selector or f"#{self.name}"
+
+
+def pane_names(panes: Sequence[PaneSpec]) -> tuple[str, ...]:
+    """The names `--pane` takes, in the order the help lists the panes."""
+    return tuple(pane.name for pane in panes)

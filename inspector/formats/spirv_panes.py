@@ -1,0 +1,66 @@
+"""The panes of a SPIR-V module: the single source for `--pane`, the number keys, the
+help screen and the palette (Textual-free)."""
+
+from spvinspect.formats.panes import PaneSpec
+
+SPIRV_PANES: tuple[PaneSpec, ...] = (
+    PaneSpec(
+        "header",
+        "Header",
+        "The module's five header words, each with its word offset and hex value: magic and "
+        "byte order, version, generator (vendor, tool and its version), id bound and schema; "
+        "then counts of instructions, functions and ids used, and of diagnostics.",
+        key="1",
+        short="Header",
+        tooltip="Show and focus the header pane",
+    ),
+    PaneSpec(
+        "list",
+        "Instruction list",
+        "The disassembly exactly as `spvinspect dis` prints it, friendly names or raw ids, "
+        "with each instruction's byte offset in the gutter. The cursor selects an "
+        "instruction and an operand in it; every other pane follows that selection.",
+        key="2",
+        short="List",
+        tooltip="Show and focus the instruction list",
+        stays_narrow=True,
+    ),
+    PaneSpec(
+        "hex",
+        "Hex and word detail",
+        "The module's words (or, with b, its bytes and ASCII) with byte offsets, in the "
+        "module's byte order. The selected instruction's words are framed and coloured by "
+        "what they are (opcode word, type, result, ids, literals, strings, enumerants, raw "
+        "words); words that diagnostics name are marked, the undecodable tail and trailing "
+        "bytes shown as such. Under it, the word under the cursor in every reading (hex, "
+        "unsigned, signed, float, characters) and what it is: header field, word count and "
+        "opcode, or which operand of which instruction, its value and where an id is defined. "
+        "c opens the grammar's card for the instruction or operand.",
+        key="4",
+        short="Hex",
+        tooltip="Show and focus the hex pane and the word detail",
+    ),
+    PaneSpec(
+        "cfg",
+        "CFG",
+        "The control-flow graph of the function holding the selection, laid out in layers: "
+        "blocks with their name, size and role (loop header, merge block, continue target), "
+        "branch conditions and switch cases on the edges, back, merge and continue edges "
+        "drawn apart, unreachable blocks marked. Moving along edges selects the block's OpLabel; "
+        "a function too big to draw at once shows the blocks near the selection first.",
+        key="5",
+        short="CFG",
+        tooltip="Show and focus the CFG of the selected function",
+    ),
+    PaneSpec(
+        "diagnostics",
+        "Diagnostics",
+        "What is wrong with a broken module, each problem with the word it was found at; "
+        "choosing one moves the selection to that word.",
+        key="3",
+        short="Diagnostics",
+        tooltip="Show and focus the diagnostics",
+    ),
+)
+"""The panes of a SPIR-V module."""
+"""The panes of a SPIR-V module, in the order the help lists them."""

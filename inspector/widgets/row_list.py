@@ -1,0 +1,94 @@
+"""The base of both instruction lists (SPIR-V's and Lima's): a Line-API `ScrollView` over
+a document's rows, drawing only the rows on screen, with the cursor row kept in view and
+the virtual width grown to the widest row drawn so far (for horizontal scrolling)."""
+
+from __future__ import annotations
+
+from rich.style import Style
+from textual.geometry import Size
+from textual.scroll_view import ScrollView
+from textual.strip import Strip
+
+from spvinspect.responsive.pacing import WhenIdle
+
+
+class RowList(ScrollView, can_focus=True):
+    """Rows of a document with a cursor row; subclasses draw a row (`render_row`) and say
+    which row the cursor is on (`cursor_row`)."""
+
+    GUTTER_WIDTH = 0
+    """Columns of the gutter drawn before each row's text."""
+    START_WIDTH = 80
+    """Columns of text assumed before any row has been drawn."""
+    WIDEN_WHEN_IDLE = True
+    """Grow the virtual width once the keys pause (a new virtual size re-lays out the
+    whole screen); False: at once."""
+
+    def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
+        super().__init__(id=id, classes=classes)
+        self._widest = 0
+        self._widen_when_idle = WhenIdle(self, self._widen)
+
+    # -- what subclasses give ------------------------------------------------------
+
+    @property
+    def row_count(self) -> int:
+        """Rows of the list."""
+        raise NotImplementedError
+
+    @property
+    def cursor_row(self) -> int | None:
+        """The row under the cursor, if any."""
+        raise NotImplementedError
+
+    def render_row(self, row: int, scroll_x: int, width: int, base: Style) -> Strip:
+        """Row `row` drawn `width` cells wide, scrolled `scroll_x` cells sideways."""
+        raise NotImplementedError
+
+    # -- shared ------------------------------------------------------------------------
+
+    def reset_rows(self) -> None:
+        """The rows changed (another layout, an edit): forget the width and resize."""
+        self._widest = 0
+        self.virtual_size = Size(self.GUTTER_WIDTH + self.START_WIDTH, self.row_count)
+        self.refresh()
+
+    def render_line(self, y: int) -> Strip:
+        scroll_x, scroll_y = self.scroll_offset
+        row = scroll_y + y
+        width = self.scrollable_content_region.width
+        if row >= self.row_count:
+            return Strip.blank(width, self.rich_style)
+        return self.render_row(row, scroll_x, width, self.rich_style)
+
+    def scroll_to_row(self, row: int, center: bool = False, first: int | None = None) -> None:
+        """Bring `row` (and `first`, a row above it shown with it) into view; `center`
+        puts it mid-screen when it is off screen."""
+        height = max(1, self.scrollable_content_region.height)
+        top = self.scroll_offset.y
+        first = row if first is None else first
+        if center and not top <= row < top + height:
+            self.scroll_to(y=max(0, row - height // 2), animate=False, immediate=True)
+        elif first < top:
+            self.scroll_to(y=first, animate=False, immediate=True)
+        elif row >= top + height:
+            self.scroll_to(y=row - height + 1, animate=False, immediate=True)
+
+    def note_width(self, cells: int) -> None:
+        """A row `cells` wide was drawn: grow the virtual width to the widest seen."""
+        if cells > self._widest:
+            self._widest = cells
+            if self.WIDEN_WHEN_IDLE:
+                self._widen_when_idle()
+            else:
+                self._widen()
+
+    def _widen(self) -> None:
+        self.virtual_size = Size(self.GUTTER_WIDTH + self._widest, self.row_count)
+        if self.WIDEN_WHEN_IDLE:
+            # A horizontal scrollbar may have just appeared and covered the cursor's row.
+            self.call_after_refresh(self._keep_cursor_visible)
+
+    def _keep_cursor_visible(self) -> None:
+        if self.cursor_row is not None:
+            self.scroll_to_row(self.cursor_row)
