@@ -103,6 +103,8 @@ class InstructionCard:
     spec_url: str
     ext_set: str = ""
     """The extended set's import name (`GLSL.std.450`); '' for a core instruction."""
+    word_count: str = ""
+    """The specification's word-count rule: `4`, `3 + variable` (`word_count_rule`)."""
 
     @property
     def title(self) -> str:
@@ -292,6 +294,33 @@ def section_anchor(kind: str) -> str:
     return f"_{title}"
 
 
+def word_count_rule(
+    operands: tuple[OperandDesc, ...], kinds: dict[str, OperandKind], fixed: int = 1
+) -> str:
+    """The word count as the specification states it: `4`, or `3 + variable` when an
+    operand is optional, repeated, a string, a number as wide as its type, or an enum
+    whose values can bring parameters. `fixed` counts the words before `operands` (the
+    first word; for an extended instruction, OpExtInst's five)."""
+    words, variable = fixed, False
+    for desc in operands:
+        if desc.quantifier is not None:
+            variable = True
+            continue
+        kind = kinds.get(desc.kind)
+        words += len(kind.bases) if kind is not None and kind.category == "Composite" else 1
+        if desc.kind in _VARIABLE_KINDS or (
+            kind is not None and any(e.parameters for e in kind.enumerants)
+        ):
+            variable = True
+    return f"{words} + variable" if variable else str(words)
+
+
+_VARIABLE_KINDS = frozenset(
+    {"LiteralString", "LiteralContextDependentNumber", "LiteralSpecConstantOpInteger"}
+)
+"""Operand kinds of one operand that may hold more than one word."""
+
+
 def _entries(
     operands: tuple[OperandDesc, ...], kinds: dict[str, OperandKind]
 ) -> tuple[OperandEntry, ...]:
@@ -320,6 +349,7 @@ def _instruction(
         aliases=desc.aliases,
         spec_url=url,
         ext_set=ext_set,
+        word_count=word_count_rule(desc.operands, kinds, 5 if ext_set else 1),
     )
 
 
