@@ -3,6 +3,8 @@ with the instruction's byte offset in the gutter: checked over the whole corpus.
 
 from __future__ import annotations
 
+import pytest
+
 from rich.style import Style
 
 from spvinspect.codec.binary.decoder import decode
@@ -39,8 +41,13 @@ def dis_lines(data: bytes, raw: bool) -> list[str]:
     return joined
 
 
-async def test_every_rendered_row_is_the_dis_line(corpus, example_bytes):
-    modules = sorted((corpus / "spv").glob("*.spv"))
+SHARDS = 8
+"""The corpus in this many parts, so that parallel workers share the test."""
+
+
+@pytest.mark.parametrize("shard", range(SHARDS))
+async def test_every_rendered_row_is_the_dis_line(corpus, example_bytes, shard):
+    modules = sorted((corpus / "spv").glob("*.spv"))[shard::SHARDS]
     assert modules
     app = make_app(example_bytes)
     async with app.run_test(size=(120, 40)) as pilot:
