@@ -3,8 +3,9 @@ screen's pane texts and the palette's "show pane" commands."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 
 @dataclass(frozen=True, slots=True)
@@ -25,6 +26,13 @@ class PaneSpec:
     """What its key does, for the help screen and the palette."""
     stays_narrow: bool = False
     """Laid out below the narrow width too (else its key zooms it to the whole screen)."""
+    factory: Callable[[Any], Any] | None = None
+    """Builds the pane's widget, given the screen (its `document`, its `selection`); the
+    screen composes it with id `name` in `column`. None: the screen lays it out itself."""
+    column: str = "side"
+    """Where a built pane goes: "main" (under the list) or "side" (beside it)."""
+    starts_hidden: bool = True
+    """A built pane is laid out only once its key shows it."""
 
     @property
     def query(self) -> str:

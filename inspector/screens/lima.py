@@ -19,7 +19,8 @@ from spvinspect.formats.lima_panes import LIMA_PANES
 from spvinspect.lima_document import LimaDocument
 from spvinspect.screens.editing import EditingScreen
 from spvinspect.screens.panes import PaneScreen, pane_bindings
-from spvinspect.selection import JumpHistory
+from spvinspect.messages import SelectInstruction
+from spvinspect.selection import JumpHistory, Selection
 from spvinspect.widgets.diagnostics_panel import DiagnosticsPanel
 from spvinspect.widgets.hex_view import HexView
 from spvinspect.widgets.key_footer import KeyFooter
@@ -100,9 +101,11 @@ class LimaScreen(EditingScreen, PaneScreen):
                     f"Hex · code stream (DBIN at byte 0x{document.code_byte_offset:x}, not on a word)"
                 )
                 yield hex_view
+                yield from self.built_panes("main")
             with Vertical(id="lima-right"):
                 yield LimaBreakdown(id="breakdown")
                 yield DiagnosticsPanel(id="diagnostics")
+                yield from self.built_panes("side")
         yield StatusLine(id="status")
         yield KeyFooter()
 
@@ -154,6 +157,8 @@ class LimaScreen(EditingScreen, PaneScreen):
             cell = min(masks) if masks else self.document.hex_instruction_words(index).start
         hex_view.show_word(cell)
         self._update_status()
+        word = self.document.instructions[index].word_offset
+        self.follow_in_built_panes(Selection(word=word, row=index, instruction=index))
 
     def _chosen_masks(self, entry: Entry | None) -> dict[int, int]:
         if not self._picking or entry is None:
@@ -164,6 +169,13 @@ class LimaScreen(EditingScreen, PaneScreen):
     def _instruction_selected(self, message: LimaInstructionList.InstructionSelected) -> None:
         message.stop()
         self.select(message.index, message.jump)
+
+    @on(SelectInstruction)
+    def _select_instruction(self, message: SelectInstruction) -> None:
+        """A built pane (stepping, a breakpoint) asks for an instruction."""
+        message.stop()
+        if 0 <= message.index < len(self.document.instructions):
+            self.select(message.index, message.jump)
 
     @on(LimaBreakdown.FieldSelected)
     def _field_selected(self, message: LimaBreakdown.FieldSelected) -> None:
@@ -277,6 +289,7 @@ class LimaScreen(EditingScreen, PaneScreen):
         panel = self.query_one(DiagnosticsPanel)
         panel.show_diagnostics(list(document.located_diagnostics))
         panel.set_class(not document.located_diagnostics, "-empty")
+        self.document_in_built_panes(document)
         line = self.editor_cursor_line()
         session = self.edit_session
         index = (session.instruction_of_line(line if line is not None else 0) if session is not None else self.selected) or 0

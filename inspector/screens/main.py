@@ -163,11 +163,13 @@ class MainScreen(EditingScreen, NavigationScreen):
                 yield DiagnosticsPanel(id="diagnostics")
                 with Vertical(id="cfg-box"):
                     yield CfgView(self.function_graphs(), id="cfg")
+                yield from self.built_panes("main")
             with Vertical(id="inspect"):
                 yield HeaderPane(document, id="header")
                 with PaneGroup(id="hex-group"):
                     yield module_hex_view(document.module, id="hex")
                     yield WordDetailPanel(id="word")
+                yield from self.built_panes("side")
         yield SearchBar(id="search")
         yield StatusLine(id="status")
         yield KeyFooter()
@@ -211,6 +213,7 @@ class MainScreen(EditingScreen, NavigationScreen):
         # first, and keys in quick succession cost the CFG pane one follow (of the last).
         self._cfg_follow.soon()
         self._update_status()
+        self.follow_in_built_panes(selection)
 
     def _follow_in_cfg(self, new_module: bool) -> None:
         cfg = self.query_one(CfgView)
@@ -332,6 +335,7 @@ class MainScreen(EditingScreen, NavigationScreen):
         module = document.module
         self.query_one(HexView).load(module.words, trailing_bytes=module.trailing_bytes, tail_offset=module.tail_offset)
         self._cfg_follow.new_module()
+        self.document_in_built_panes(document)
         self.search.forget_matches()
         self.index_stale = True
         self.show_diagnostics()

@@ -9,9 +9,10 @@ and every other pane opens zoomed.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import ClassVar
+from collections.abc import Iterator, Sequence
+from typing import Any, ClassVar
 
+from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.screen import Screen
@@ -30,6 +31,18 @@ def pane_bindings(panes: Sequence[PaneSpec], prefix: str) -> list[Binding]:
         for pane in sorted(panes, key=lambda p: p.key)
         if pane.key
     ]
+
+
+class BuiltPane:
+    """What a pane built from its spec (`PaneSpec.factory`) hears from its screen: mix it
+    into the widget's class and override what the pane needs."""
+
+    def follow_selection(self, selection: Any) -> None:
+        """The screen's selection changed (a `spvinspect.selection.Selection`; in Lima
+        mode its `instruction` and `row` are the instruction's index)."""
+
+    def document_changed(self, document: Any) -> None:
+        """An edit gave the screen a new document (the format's `Format`)."""
 
 
 class PaneGroup(Vertical):
@@ -53,6 +66,33 @@ class PaneScreen(Screen):
 
     def _spec(self, name: str) -> PaneSpec:
         return next(spec for spec in self.PANE_SPECS if spec.name == name)
+
+    def built_panes(self, column: str) -> ComposeResult:
+        """The panes the format builds (`PaneSpec.factory`) that go in `column`."""
+        for spec in self.PANE_SPECS:
+            if spec.factory is not None and spec.column == column:
+                widget = spec.factory(self)
+                widget.id = spec.name
+                if spec.starts_hidden:
+                    widget.display = False
+                yield widget
+
+    def _built(self) -> Iterator[BuiltPane]:
+        for spec in self.PANE_SPECS:
+            if spec.factory is not None:
+                widget = self.query_one(spec.query)
+                if isinstance(widget, BuiltPane):
+                    yield widget
+
+    def follow_in_built_panes(self, selection: Any) -> None:
+        """Tell every built pane the new selection."""
+        for widget in self._built():
+            widget.follow_selection(selection)
+
+    def document_in_built_panes(self, document: Any) -> None:
+        """Tell every built pane an edit's new document."""
+        for widget in self._built():
+            widget.document_changed(document)
 
     def can_show(self, name: str) -> bool:
         """Whether pane `name` has anything to show; a screen may say why not (notify)."""
