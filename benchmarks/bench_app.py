@@ -55,7 +55,9 @@ INDEXED = re.compile(rb"ids defined\s+[\d,]+|\d[\d,]*/[\d,]+ ids")
 """The header pane's count of ids defined (spread out, or compact beside the list), which
 shows once the whole-module index is built."""
 FIRST_LINE = re.compile(rb"OpCapability")
-ROW = re.compile(rb"row ([\d,]+)/")
+ROW = re.compile(rb"(?:row|instruction) ([\d,]+)")
+"""The status line's place of the selected row (`instruction 1,234/…`, or `row …` past
+the instructions): what a list move changes."""
 WORD = re.compile(rb"0x[0-9a-f]{8} w(\d+)")
 """The status line's place of the selected word (`0x00001348 w1234`): what a hex cursor
 move changes, in the frame that draws the cursor."""

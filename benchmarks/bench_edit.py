@@ -9,7 +9,7 @@ types them. A keystroke's time runs from the key event reaching the app to the s
 painted after the panes took the new binary (or the new errors): the editor's own
 work, the re-assembly on the job thread, the new document (its index spliced from the
 old one's), the swap into the header, list, hex and CFG panes, and the repaint
-(`EditingScreen.edit_latencies`). Three kinds of keys:
+(`EditingController.edit_latencies`). Three kinds of keys:
 
 - a digit typed after a constant's literal, then deleted (the common edit);
 - a letter typed into a result's name, then deleted (defines a new name);
@@ -81,7 +81,7 @@ async def settle(pilot) -> None:
     """Wait until the newest text is assembled and shown."""
     screen = pilot.app.screen
     deadline = time.monotonic() + SETTLE_SECONDS
-    while screen.edit_session is None or screen.editor is None or screen.edit_session.busy:
+    while screen.editing.edit_session is None or screen.editing.editor is None or screen.editing.edit_session.busy:
         if time.monotonic() > deadline:
             raise TimeoutError("the editor did not settle")
         await pilot.pause(0.01)
@@ -93,14 +93,14 @@ async def type_at(pilot, line: int, column: int, keys: list[str]) -> None:
     there when the line is outside its window) and press `keys`, each after the one
     before is on screen."""
     screen = pilot.app.screen
-    editor = screen.editor
+    editor = screen.editing.editor
     if not editor.first_line <= line < editor.first_line + editor.document.line_count:
         await pilot.press("escape")
-        word = screen.edit_session.word_of_line(line)
+        word = screen.editing.edit_session.word_of_line(line)
         screen.select(screen.document.select_word(word))
         await pilot.press("e")
         await settle(pilot)
-        editor = screen.editor
+        editor = screen.editing.editor
     editor.move_cursor((line - editor.first_line, column))
     await pilot.pause()
     for key in keys:
@@ -131,7 +131,7 @@ async def bench(label: str, path: Path, keys: int, tmp: Path, rng: random.Random
         await pilot.press("e")
         await settle(pilot)
         screen = app.screen
-        session = screen.edit_session
+        session = screen.editing.edit_session
         print(f"{label}: {len(session.lines):,} lines, {path.stat().st_size:,} bytes; editor opened in "
               f"{time.perf_counter() - began:.1f} s (the whole text and its first assembly)")
         reference = spirv_as_seconds(session.text, tmp)
@@ -142,7 +142,7 @@ async def bench(label: str, path: Path, keys: int, tmp: Path, rng: random.Random
             ("any character, anywhere", places(session.lines[functions:], re.compile(r"\S"), keys), None, "any"),
         ]
         for name, rows, _, kind in kinds:
-            before = len(screen.edit_latencies)
+            before = len(screen.editing.edit_latencies)
             swaps = 0
             for line in rows:
                 if kind != "digit":
@@ -158,7 +158,7 @@ async def bench(label: str, path: Path, keys: int, tmp: Path, rng: random.Random
                 await type_at(pilot, line, column, [key])
                 swaps += screen.document is not document
                 await type_at(pilot, line, column + 1, ["backspace"])
-            ms = [s * 1000 for s in screen.edit_latencies[before:]]
+            ms = [s * 1000 for s in screen.editing.edit_latencies[before:]]
             print(row(name, ms, TARGETS_MS[label] if kind != "any" else None, reference, swaps))
 
 

@@ -54,8 +54,10 @@ def _binding_classes() -> Iterator[type[DOMNode]]:
 
 
 def _own_bindings(cls: type[DOMNode]) -> list[Binding]:
-    """The bindings with ids a class declares itself."""
-    return [b for b in cls.__dict__.get("BINDINGS", ()) if isinstance(b, Binding) and b.id is not None]
+    """The bindings with ids a class declares itself (a format's view declares the
+    screen's, `SCREEN_BINDINGS`)."""
+    declared = [*cls.__dict__.get("BINDINGS", ()), *cls.__dict__.get("SCREEN_BINDINGS", ())]
+    return [b for b in declared if isinstance(b, Binding) and b.id is not None]
 
 
 def binding_ids(classes: Iterable[type[DOMNode]] | None = None) -> dict[str, Binding]:

@@ -1,19 +1,18 @@
-"""Live editing on a screen: the editor beside the panes, re-assembly in a worker, the
-panes following the new binary, diagnostics by line, validation, and saving.
+"""Live editing on the screen: the editor in place of the instruction list, re-assembly on
+a job thread, the panes following the new binary, diagnostics by line, validation, and
+saving.
 
-`EditingScreen` is mixed into the screen that shows a document (`class MainScreen(
-EditingScreen, …)`). `e` opens the editor over the module's text in place of the
-instruction list, the cursor on the selected instruction's line; the other panes stay
-and follow. Each edit goes to the session (`inspector.editing`); one re-assembly job runs
-at a time in a thread worker and edits made meanwhile are taken up by the next (the
-debounce; a job whose text has been overtaken is not shown). A good re-assembly becomes a
-new document (built in the worker, names shared with the opened one), which the screen
-swaps into the panes, keeping the selection; the words that differ from the file as
-opened are marked in the hex pane. While the text does not assemble the last good binary
-stays and the diagnostics show at their line:col. spirv-val runs on a good binary once
+`e` opens the editor over the document's text, the cursor on the selected instruction's
+line; the other panes stay and follow. Each edit goes to the session
+(`spvinspect.editing`); one re-assembly job runs at a time and edits made meanwhile are
+taken up by the next (a job whose text has been overtaken is not shown). A good
+re-assembly becomes a new document (built on the job thread), which the screen swaps into
+the panes, keeping the selection; the words that differ from the file as opened are
+marked in the hex pane. While the text does not assemble the last good binary stays and
+the diagnostics show at their line:col. The format's validator runs on a good binary once
 the keys pause.
 
-Saving (`ctrl+s`, `f12` for "save as") goes through `inspector.editing.saving`: atomic,
+Saving (`ctrl+s`, `f12` for "save as") goes through `spvinspect.editing.saving`: atomic,
 `FILE.bak` of what a save replaces, a question (overwrite / save elsewhere / cancel)
 before writing over a file that changed on disk since it was opened or over another
 existing file, and a message that keeps the edit when the write fails. The opened file
@@ -25,12 +24,11 @@ with unsaved changes.
 from __future__ import annotations
 
 import time
+from functools import partial
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from textual import work
 from textual.binding import Binding
-from textual.screen import Screen
 
 from spvinspect.responsive import last_input
 from spvinspect.responsive.collector import keep_out, let_in
@@ -46,9 +44,21 @@ if TYPE_CHECKING:
     from spvinspect.widgets.asm_editor import AsmEditor, EditorMessages
 
 # The editor, its sessions and saving are imported when `e` first opens the editor (and
-# Lima's codec only in Lima mode): start-up time that a user who only
-# reads a module should not wait for. Their messages are handled by name
+# Lima's codec only in Lima mode): start-up time that a user who only reads a module
+# should not wait for. The screen handles the editor's messages by name
 # (`on_asm_editor_closed`), not with `@on(AsmEditor.Closed)`, for the same reason.
+
+EDIT_BINDINGS = [
+    Binding("e", "edit", "Edit", show=False, id="edit.open",
+            tooltip="Edit the module as assembly text (escape: back to the panes)"),
+    Binding("ctrl+s", "save", "Save", show=False, id="edit.save",
+            tooltip="Save the edited module over the file (FILE.bak keeps the original)"),
+    Binding("f12", "save_as", "Save as", show=False, id="edit.save_as",
+            tooltip="Save the edited module elsewhere: binary, assembly text (.spvasm), Lima raw stream or MBS"),
+    Binding("ctrl+r", "reload", "Reload", show=False, id="edit.reload",
+            tooltip="Open the file again as it is on disk now (when it changed and nothing is unsaved)"),
+]
+"""The editing keys, the same for every format (the screen's; its actions come here)."""
 
 VALIDATE_AFTER = 0.6
 """Seconds without an edit before spirv-val runs on the binary on screen …"""
@@ -66,31 +76,19 @@ WATCH_EVERY = 1.0
 """Seconds between two looks (a `stat`) at the opened file, for changes made on disk."""
 
 
-class EditingScreen(Screen):
-    """Live editing for a screen over a document (see the module's docstring). Everything
-    that differs by format comes from the document (`spvinspect.formats.Format`: its edit
-    session, edited documents, save kinds, validation); the host screen has the panes
-    (`#list` among them) and `editor_line`, `follow_editor_line`, `show_edited_document`
-    and `build_index`."""
-
-    BINDINGS = [
-        Binding("e", "edit", "Edit", show=False, id="edit.open",
-                tooltip="Edit the module as assembly text (escape: back to the panes)"),
-        Binding("ctrl+s", "save", "Save", show=False, id="edit.save",
-                tooltip="Save the edited module over the file (FILE.bak keeps the original)"),
-        Binding("f12", "save_as", "Save as", show=False, id="edit.save_as",
-                tooltip="Save the edited module elsewhere: binary, assembly text (.spvasm), Lima raw stream or MBS"),
-        Binding("ctrl+r", "reload", "Reload", show=False, id="edit.reload",
-                tooltip="Open the file again as it is on disk now (when it changed and nothing is unsaved)"),
-    ]
+class EditingController:
+    """Live editing for the screen (see the module's docstring). What differs by format
+    comes from the document (`spvinspect.formats.Format`: its edit session, edited
+    documents, save kinds, validation) and from the screen's view (`editor_line`,
+    `follow_editor_line`, `build_index`); the screen shows an edited document."""
 
     edit_session: EditSession | LimaEditSession | None = None
     """The editing session, once `e` has opened it."""
     saved_file: SavedFile | None = None
     """The opened file, as saving over it goes."""
 
-    def __init__(self, *args, **kwargs) -> None:
-        super().__init__(*args, **kwargs)
+    def __init__(self, screen: Any) -> None:
+        self._screen = screen
         self.edit_latencies: list[float] = []
         """Seconds from each edit's key to the panes painted with its binary (or its errors)."""
         self._edited_at: dict[int, float] = {}
@@ -104,32 +102,30 @@ class EditingScreen(Screen):
         self._editor: AsmEditor | None = None
         self._editor_messages: EditorMessages | None = None
         self._shown_text = None
-        """How the editor shows the session's text (`inspector.editing.shown_text`)."""
+        """How the editor shows the session's text (`spvinspect.editing.shown_text`)."""
         self._container_shown: bytes | None = None
         """The MBS file whose container the Lima editor's top comments describe."""
         self._saved_text: str | None = None
         """The text as saved, until the editor's comment refresh after a save reaches the
         session (which then counts as saved)."""
 
-    def on_mount(self) -> None:
+    def mount(self) -> None:
         """Remember the opened file as it is on disk, and watch it for changes."""
         from spvinspect.editing.opened_file import SavedFile
 
         path = self._opened_path()
         if path is not None and path.is_file():
-            self.saved_file = SavedFile.opened(path, self.document.data)
-            self.set_interval(WATCH_EVERY, self._watch_disk)
+            self.saved_file = SavedFile.opened(path, self._screen.document.data)
+            self._screen.set_interval(WATCH_EVERY, self._watch_disk)
 
     def _opened_path(self) -> Path | None:
-        return self.document.file_path
+        return self._screen.document.file_path
 
-    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+    def typed_in_editor(self, action: str) -> bool:
         """Keys the screen takes before the focused widget (search's `/`) are typed
         into the editor while it has the focus."""
         editor = self.editor
-        if action in TYPED_IN_EDITOR and editor is not None and editor.has_focus:
-            return False
-        return super().check_action(action, parameters)
+        return action in TYPED_IN_EDITOR and editor is not None and editor.has_focus
 
     # -- opening and closing the editor ------------------------------------------
 
@@ -141,19 +137,18 @@ class EditingScreen(Screen):
     def action_edit(self) -> None:
         """Open the editor (preparing the session in a worker the first time)."""
         if self.edit_session is None:
-            if len(self.document.data) > SLOW_OPEN_BYTES:
-                self.notify("Preparing the editor: the whole module's text and its first assembly…", timeout=4)
-            self._open_session(self.document)
+            if len(self._screen.document.data) > SLOW_OPEN_BYTES:
+                self._screen.notify("Preparing the editor: the whole module's text and its first assembly…", timeout=4)
+            self._screen.run_worker(partial(self._open_session, self._screen.document), thread=True, exclusive=True, group="edit-open")
         else:
             self._show_editor()
 
-    @work(thread=True, exclusive=True, group="edit-open")
     def _open_session(self, document) -> None:
         """The session and its first assembly (the whole text's: seconds on a huge module)."""
         session = document.open_edit_session()
         job = session.request()
         outcome = job.run() if job is not None else None
-        self.app.call_from_thread(self._session_ready, session, outcome)
+        self._screen.app.call_from_thread(self._session_ready, session, outcome)
 
     def _session_ready(self, session: EditSession | LimaEditSession, outcome) -> None:
         from spvinspect.editing.shown_text import ShownText
@@ -166,25 +161,25 @@ class EditingScreen(Screen):
         self._show_editor()
         self._show_messages()
         if self._shown_text.note:
-            self.notify(self._shown_text.note, timeout=8)
+            self._screen.notify(self._shown_text.note, timeout=8)
 
     def _show_editor(self) -> None:
         session = self.edit_session
         assert session is not None
-        line = self.editor_line(session)
+        line = self._screen.view.editor_line(session)
         start, end = session.window(line)
         text = self._shown_text.to_editor("\n".join(session.lines[start:end]))
         editor = self.editor
-        listing = self.query_one("#list")
+        listing = self._screen.query_one("#list")
         if editor is None:
             from spvinspect.widgets.asm_editor import AsmEditor, EditorMessages
 
-            editor = self._editor = AsmEditor(text, lima=self.document.ASSEMBLY_LANGUAGE == "lima", first_line=start, id="editor")
-            editor.border_title = f"Editing · {getattr(self.document, 'name', '')}"
+            editor = self._editor = AsmEditor(text, lima=self._screen.document.ASSEMBLY_LANGUAGE == "lima", first_line=start, id="editor")
+            editor.border_title = f"Editing · {getattr(self._screen.document, 'name', '')}"
             messages = self._editor_messages = EditorMessages(id="edit-messages")
             messages.display = False
             listing.parent.mount(editor, messages, after=listing)
-            self.call_after_refresh(self._place_cursor, line)
+            self._screen.call_after_refresh(self._place_cursor, line)
         elif not editor.first_line <= line < editor.first_line + editor.document.line_count:
             editor.load_window(text, start, line)  # a huge module's window, moved
         else:
@@ -200,10 +195,10 @@ class EditingScreen(Screen):
         if editor is not None:
             editor.move_cursor((max(0, line - editor.first_line), 0), center=True)
 
-    def on_asm_editor_closed(self, message: AsmEditor.Closed) -> None:
-        message.stop()
+    def closed(self, message: AsmEditor.Closed) -> None:
+        """The editor closed (escape): back to the list, on the editor's line."""
         self._follow_line(message.line)
-        listing = self.query_one("#list")
+        listing = self._screen.query_one("#list")
         message.editor.display = False
         self._editor_messages.display = False
         listing.display = True
@@ -211,28 +206,18 @@ class EditingScreen(Screen):
         let_in((self, "editor"))
         if self.index_stale:
             self.index_stale = False
-            self.build_index()
+            self._screen.view.build_index()
 
-    def on_asm_editor_cursor_line_changed(self, message: AsmEditor.CursorLineChanged) -> None:
-        message.stop()
+    def cursor_line_changed(self, message: AsmEditor.CursorLineChanged) -> None:
+        """The editor's cursor moved to another line: the panes follow."""
         self._follow_line(message.line)
 
     def _follow_line(self, line: int) -> None:
         """Select the instruction on the editor's line in the panes."""
         if self.edit_session is not None:
-            self.follow_editor_line(self.edit_session, line)
-
-    def editor_line(self, session) -> int:
-        """The whole text's line of the selected instruction (the host screen's)."""
-        raise NotImplementedError
-
-    def follow_editor_line(self, session, line: int) -> None:
-        """Select the instruction on the editor's line (the host screen's)."""
-        raise NotImplementedError
-
-    def show_edited_document(self, document) -> None:
-        """Put the document of an edit's binary into the panes (the host screen's)."""
-        raise NotImplementedError
+            selection = self._screen.view.editor_selection(self.edit_session, line)
+            if selection is not None:
+                self._screen.select(selection)
 
     def editor_cursor_line(self) -> int | None:
         """The whole text's line of the editor's cursor, while the editor is shown."""
@@ -241,8 +226,8 @@ class EditingScreen(Screen):
             return None
         return editor.first_line + editor.cursor_location[0]
 
-    def on_editor_messages_chosen(self, message: EditorMessages.Chosen) -> None:
-        message.stop()
+    def message_chosen(self, message: EditorMessages.Chosen) -> None:
+        """A diagnostic chosen under the editor: the cursor goes to its line:col."""
         editor = self.editor
         if editor is not None:
             row = message.line - editor.first_line
@@ -252,8 +237,8 @@ class EditingScreen(Screen):
 
     # -- edits and re-assembly ---------------------------------------------------------
 
-    def on_asm_editor_text_edited(self, message: AsmEditor.TextEdited) -> None:
-        message.stop()
+    def text_edited(self, message: AsmEditor.TextEdited) -> None:
+        """An edit: into the session, and re-assembled."""
         session = self.edit_session
         if session is None:
             return
@@ -264,7 +249,7 @@ class EditingScreen(Screen):
             self._saved_text = None
         # From the key that made the edit (the app notes when each input event came).
         now = time.monotonic()
-        key = last_input(self.app)
+        key = last_input(self._screen.app)
         self._edited_at[generation] = key if now - key < KEY_EDIT_WINDOW else now
         if self._validation_timer is not None:
             self._validation_timer.stop()
@@ -287,10 +272,11 @@ class EditingScreen(Screen):
         def report() -> None:
             if self.edit_session is not None:
                 self.edit_session.accept(AssemblyOutcome(-1, None, []))
-            self.notify(f"re-assembly failed: {type(error).__name__}: {error}", severity="error", timeout=10)
-        self.app.call_from_thread(report)
+            self._screen.notify(f"re-assembly failed: {type(error).__name__}: {error}", severity="error", timeout=10)
+        self._screen.app.call_from_thread(report)
 
-    def on_unmount(self) -> None:
+    def unmount(self) -> None:
+        """Stop the job threads (the screen goes)."""
         for thread in (self._jobs, self._validator):
             if thread is not None:
                 thread.stop()
@@ -303,25 +289,26 @@ class EditingScreen(Screen):
         document = None
         if outcome.generation == session.generation:
             document = self.edited_document(session, outcome)
-        self.app.call_from_thread(self._assembled, session, outcome, document)
+        self._screen.app.call_from_thread(self._assembled, session, outcome, document)
 
     def edited_document(self, session, outcome):
         """The document the panes show for a job's good binary, or None (on the job thread)."""
-        return self.document.edited(session, outcome)
+        return self._screen.document.edited(session, outcome)
 
     def _assembled(self, session, outcome, document) -> None:
         if session is not self.edit_session:
             return
         if session.accept(outcome):
             if document is not None:
-                self.show_edited_document(document)
+                self.index_stale = True
+                self._screen.show_edited_document(document)
                 self.mark_changed_words(session.changed)
                 self._freeze()
             self._show_messages()
-            self.call_after_refresh(self._shown, outcome.generation)
-            if self.document.VALIDATES and session.state is not None:
+            self._screen.call_after_refresh(self._shown, outcome.generation)
+            if self._screen.document.VALIDATES and session.state is not None:
                 pause = VALIDATE_AFTER_HUGE if session.huge else VALIDATE_AFTER
-                self._validation_timer = self.set_timer(pause, self._validate)
+                self._validation_timer = self._screen.set_timer(pause, self._validate)
         self._assemble_next()
 
     def _freeze(self) -> None:
@@ -338,8 +325,8 @@ class EditingScreen(Screen):
 
     def mark_changed_words(self, changed) -> None:
         """Mark the words changed since the file was opened in the hex pane."""
-        changed = self.document.changed_cells(changed)
-        hex_view = self.query_one(HexView)
+        changed = self._screen.document.changed_cells(changed)
+        hex_view = self._screen.query_one(HexView)
         if hex_view.changed != changed:
             hex_view.mark_changed(changed)
 
@@ -358,13 +345,13 @@ class EditingScreen(Screen):
         if listed.display != shown:
             listed.display = shown
         state = "" if session.assembles else " · does not assemble: the last good binary is shown"
-        editor.border_title = f"Editing · {getattr(self.document, 'name', '')}" + (" ●" if session.modified else "") + state
+        editor.border_title = f"Editing · {getattr(self._screen.document, 'name', '')}" + (" ●" if session.modified else "") + state
 
     def _validate(self) -> None:
         """spirv-val on the binary on screen, one run at a time."""
         self._validation_timer = None
         session = self.edit_session
-        if self._validating or session is None or not self.document.VALIDATES:
+        if self._validating or session is None or not self._screen.document.VALIDATES:
             return
         job = session.validation_job()
         if job is not None:
@@ -376,12 +363,12 @@ class EditingScreen(Screen):
     def _run_validation(self, job: ValidationJob, session: EditSession) -> None:
         """spirv-val, on its own thread (a run takes seconds on a huge module)."""
         validation = job.run()
-        self.app.call_from_thread(self._validated, session, job, validation)
+        self._screen.app.call_from_thread(self._validated, session, job, validation)
 
     def _validation_failed(self, error: BaseException) -> None:
         from spvinspect.editing.validation import Validation
 
-        self.app.call_from_thread(self._validated, self.edit_session, None, Validation(
+        self._screen.app.call_from_thread(self._validated, self.edit_session, None, Validation(
             unavailable=f"validation is off: {type(error).__name__}: {error}"))
 
     def _validated(self, session: EditSession, job: ValidationJob | None, validation: Validation) -> None:
@@ -391,7 +378,7 @@ class EditingScreen(Screen):
         if job is None or session.accept_validation(job, validation):
             if validation.unavailable and not self._told_validation_off:
                 self._told_validation_off = True
-                self.notify(validation.unavailable, severity="warning", timeout=6)
+                self._screen.notify(validation.unavailable, severity="warning", timeout=6)
             self._show_messages()
         elif not session.busy:
             self._validate()
@@ -406,7 +393,7 @@ class EditingScreen(Screen):
     def action_save(self) -> None:
         """Save the edited module over the opened file (save as when there is none)."""
         if self.edit_session is None:
-            self.notify("Nothing edited: e opens the editor", timeout=3)
+            self._screen.notify("Nothing edited: e opens the editor", timeout=3)
         elif self.saved_file is None:
             self.action_save_as()
         else:
@@ -415,11 +402,11 @@ class EditingScreen(Screen):
     def action_save_as(self) -> None:
         """Ask where to save (binary, assembly text, Lima raw stream or MBS)."""
         if self.edit_session is None:
-            self.notify("Nothing edited: e opens the editor", timeout=3)
+            self._screen.notify("Nothing edited: e opens the editor", timeout=3)
             return
-        kinds = self.document.SAVE_KINDS
+        kinds = self._screen.document.SAVE_KINDS
         suggested = str(self.saved_file.path) if self.saved_file is not None else ""
-        self.app.push_screen(SaveAs(suggested, kinds), lambda path: path and self._save(Path(path)))
+        self._screen.app.push_screen(SaveAs(suggested, kinds), lambda path: path and self._save(Path(path)))
 
     def _save(self, path: Path | None, overwrite: bool = False) -> None:
         from spvinspect.editing.saving import NeedsAnswer, SavedFile, SaveError, describe_failure
@@ -429,18 +416,18 @@ class EditingScreen(Screen):
         try:
             written = self._write(session, file, path, overwrite)
         except NeedsAnswer as ask:
-            self.app.push_screen(SaveChoice(ask.question), lambda choice: self._answered(choice, path))
+            self._screen.app.push_screen(SaveChoice(ask.question), lambda choice: self._answered(choice, path))
             return
         except SaveError as error:
-            self.notify(str(error), severity="error", timeout=10)
+            self._screen.notify(str(error), severity="error", timeout=10)
             return
         except Exception as error:  # noqa: BLE001 - a bug in saving is a message; the edit stays
-            self.notify(describe_failure(error), severity="error", timeout=10)
+            self._screen.notify(describe_failure(error), severity="error", timeout=10)
             return
         if self.saved_file is None:
             self.saved_file = file
-        self.notify(f"Saved {written}", timeout=3)
-        if self.document.ASSEMBLY_LANGUAGE == "lima":
+        self._screen.notify(f"Saved {written}", timeout=3)
+        if self._screen.document.ASSEMBLY_LANGUAGE == "lima":
             self._refresh_container_comments(written)
         self._show_messages()
 
@@ -471,7 +458,7 @@ class EditingScreen(Screen):
         elif choice == "elsewhere":
             self.action_save_as()
         else:
-            self.notify("Not saved: the edit is still in memory", timeout=3)
+            self._screen.notify("Not saved: the edit is still in memory", timeout=3)
 
     def _write(self, session, file: SavedFile, path: Path | None, overwrite: bool) -> Path:
         """Write what `path`'s name asks for; marks the session saved over its own file."""
@@ -479,7 +466,7 @@ class EditingScreen(Screen):
 
         if path is not None and path.suffix.lower() in TEXT_SUFFIXES:
             return save_assembly(session, file, path, overwrite=overwrite)
-        if self.document.ASSEMBLY_LANGUAGE != "lima":  # saving owns the formats' writers
+        if self._screen.document.ASSEMBLY_LANGUAGE != "lima":  # saving owns the formats' writers
             return save_binary(session, file, path, overwrite=overwrite)
         return save_lima(session, file, path, overwrite=overwrite)
 
@@ -491,10 +478,10 @@ class EditingScreen(Screen):
         if file is None or not file.poll():
             return
         if self.unsaved:
-            self.notify(f"{file.path} changed on disk. The edit is not saved: ctrl+s asks before "
+            self._screen.notify(f"{file.path} changed on disk. The edit is not saved: ctrl+s asks before "
                         f"overwriting it, f12 saves elsewhere", severity="warning", timeout=10)
         else:
-            self.notify(f"{file.path} changed on disk: ctrl+r reloads it", severity="warning", timeout=10)
+            self._screen.notify(f"{file.path} changed on disk: ctrl+r reloads it", severity="warning", timeout=10)
 
     def action_reload(self) -> None:
         """Open the file again as it is on disk now (not over unsaved edits)."""
@@ -502,19 +489,19 @@ class EditingScreen(Screen):
 
         file = self.saved_file
         if file is None:
-            self.notify("Nothing to reload: the module was not opened from a file", timeout=3)
+            self._screen.notify("Nothing to reload: the module was not opened from a file", timeout=3)
         elif self.unsaved:
-            self.notify("Not reloaded: the edit is not saved (ctrl+s or f12 saves it, ctrl+z undoes it)",
+            self._screen.notify("Not reloaded: the edit is not saved (ctrl+s or f12 saves it, ctrl+z undoes it)",
                         severity="warning", timeout=6)
         elif not file.changed_on_disk():
-            self.notify(f"{file.path} is as it was opened: nothing to reload", timeout=3)
+            self._screen.notify(f"{file.path} is as it was opened: nothing to reload", timeout=3)
         else:
-            document, problem = reopened(self.document, file.path)
+            document, problem = reopened(self._screen.document, file.path)
             if document is None:
-                self.notify(problem, severity="error", timeout=8)
+                self._screen.notify(problem, severity="error", timeout=8)
                 return
             self._reload(document)
-            self.notify(f"Reloaded {file.path}", timeout=3)
+            self._screen.notify(f"Reloaded {file.path}", timeout=3)
 
     def _reload(self, document) -> None:
         """The panes over the file's new bytes, as if just opened: the editor closed (it
@@ -533,23 +520,23 @@ class EditingScreen(Screen):
             editor.remove()
             self._editor_messages.remove()
             self._editor = self._editor_messages = None
-            listing = self.query_one("#list")
+            listing = self._screen.query_one("#list")
             listing.display = True
             listing.focus()
             let_in((self, "editor"))
-        self.show_edited_document(document)
+        self._screen.show_edited_document(document)
         self.edit_session = None
         self.mark_changed_words(ChangedWords())
         self.saved_file = SavedFile.opened(self.saved_file.path, document.data)
         self.index_stale = False
-        self.build_index()
+        self._screen.view.build_index()
 
     def ask_before_quit(self) -> bool:
         """With unsaved changes, ask whether to quit (and quit on yes); True when asking."""
         if not self.unsaved:
             return False
-        self.app.push_screen(
+        self._screen.app.push_screen(
             Question("The edit is not saved. Quit and lose it? (ctrl+s saves it first)", "Quit"),
-            lambda yes: yes and self.app.exit(),
+            lambda yes: yes and self._screen.app.exit(),
         )
         return True

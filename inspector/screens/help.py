@@ -135,8 +135,8 @@ class HelpScreen(ModalScreen[None]):
     def __init__(self, panes: Sequence[PaneSpec] | None = None) -> None:
         super().__init__()
         self.panes = tuple(panes) if panes is not None else None
-        """The pane descriptions to show, in order; None: the `PANE_SPECS` of the screen
-        underneath (SPIR-V's panes if it names none)."""
+        """The pane descriptions to show, in order; None: the panes of the screen
+        underneath (`pane_layout.specs`; SPIR-V's panes if it has none)."""
         self.sections: list[HelpSection] = []
         """What the screen shows, set when composed; for tests and other views."""
 
@@ -144,7 +144,8 @@ class HelpScreen(ModalScreen[None]):
         stack = self.app.screen_stack
         underneath = stack[stack.index(self) - 1] if self in stack else self.app.screen
         if self.panes is None:
-            self.panes = getattr(underneath, "PANE_SPECS", SPIRV_PANES)
+            layout = getattr(underneath, "pane_layout", None)
+            self.panes = layout.specs if layout is not None else SPIRV_PANES
         self.sections = help_sections(underneath, self.panes)
         actions = [a for section in self.sections for a in section.actions]
         widths = (

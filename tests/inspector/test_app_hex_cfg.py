@@ -14,7 +14,7 @@ from inspector_apps import after_keys, broken_module_bytes, byte_swapped, ext_in
 from spvinspect.commands.open import EXAMPLE_MODULE
 from spvinspect.screens.grammar_card import GrammarCardScreen
 from spvinspect.responsive import pacing
-from spvinspect.screens.main import CFG_FOLLOWS_AFTER
+from spvinspect.screens.cfg_follow import CFG_FOLLOWS_AFTER
 from spvinspect.widgets.cfg_view import CfgView
 from spvinspect.screens.go_to import GoToDialog
 from spvinspect.widgets.hex_view import HexView

@@ -11,7 +11,7 @@ from spvinspect.codec.binary.decoder import decode
 from inspector_apps import make_app
 from spvinspect.commands.open import EXAMPLE_MODULE
 from spvinspect.document import Document
-from spvinspect.screens.main import MainScreen
+from spvinspect.screens.inspector import InspectorScreen
 from spvinspect.widgets.diagnostics_panel import DiagnosticsPanel
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "codec"))
@@ -40,7 +40,7 @@ async def test_odd_modules_open_and_every_key_works():
     app = make_app(EXAMPLE_MODULE.read_bytes())
     async with app.run_test(size=(100, 30)) as pilot:
         for name, data in odd_modules():
-            screen = MainScreen(Document(data, f"{name}.spv"))
+            screen = InspectorScreen(Document(data, f"{name}.spv"))
             await app.push_screen(screen)
             await pilot.pause()
             await app.workers.wait_for_complete()

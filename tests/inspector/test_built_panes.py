@@ -9,8 +9,8 @@ from spvinspect.commands.open import EXAMPLE_MODULE
 from spvinspect.formats.lima_panes import LIMA_PANES
 from spvinspect.formats.panes import PaneSpec
 from spvinspect.formats.spirv_panes import SPIRV_PANES
-from spvinspect.screens.lima import LimaScreen
-from spvinspect.screens.main import MainScreen
+from spvinspect.document import Document
+from spvinspect.lima_document import LimaDocument
 from spvinspect.screens.panes import BuiltPane
 
 from inspector_apps import make_app
@@ -30,7 +30,7 @@ PROBE = PaneSpec("probe", "Probe", "What the screen told it.", factory=lambda sc
 
 
 async def test_a_built_pane_starts_hidden_shows_by_name_and_follows_the_selection(monkeypatch) -> None:
-    monkeypatch.setattr(MainScreen, "PANE_SPECS", (*SPIRV_PANES, PROBE))
+    monkeypatch.setattr(Document, "PANES", (*SPIRV_PANES, PROBE))
     app = make_app(EXAMPLE_MODULE.read_bytes(), "example.spv")
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.pause()
@@ -45,12 +45,12 @@ async def test_a_built_pane_starts_hidden_shows_by_name_and_follows_the_selectio
 
 
 async def test_a_built_pane_follows_the_lima_selection(monkeypatch, tmp_path) -> None:
-    monkeypatch.setattr(LimaScreen, "PANE_SPECS", (*LIMA_PANES, PROBE))
+    monkeypatch.setattr(LimaDocument, "PANES", (*LIMA_PANES, PROBE))
     app = launched(monkeypatch, tmp_path, to_bytes(program_words()), "--lima", name="code.bin")
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.pause()
         await pilot.press("n", "n")
         await pilot.pause()
         probe = app.screen.query_one("#probe", Probe)
-        assert str(probe.render()) == f"instruction {app.screen.selected}"
-        assert app.screen.selected == 2
+        assert str(probe.render()) == f"instruction {app.screen.selection.instruction}"
+        assert app.screen.selection.instruction == 2

@@ -34,8 +34,8 @@ async def settled(pilot) -> None:
     while time.monotonic() < deadline:
         await pilot.pause(0.02)
         screen = app.screen
-        session = getattr(screen, "edit_session", None)
-        if session is not None and screen.editor is not None and not session.busy:
+        session = getattr(getattr(screen, "editing", None), "edit_session", None)
+        if session is not None and screen.editing.editor is not None and not session.busy:
             await pilot.pause()
             return
     raise AssertionError("the editor did not settle")
@@ -45,9 +45,9 @@ async def open_editor(pilot, line_pattern: str | None = None) -> AsmEditor:
     """`e`, then (optionally) the cursor to the end of the first line matching a pattern."""
     await pilot.press("e")
     await settled(pilot)
-    editor = pilot.app.screen.editor
+    editor = pilot.app.screen.editing.editor
     if line_pattern is not None:
-        lines = pilot.app.screen.edit_session.lines
+        lines = pilot.app.screen.editing.edit_session.lines
         row = next(k for k, line in enumerate(lines) if re.search(line_pattern, line))
         editor.move_cursor((row - editor.first_line, len(lines[row])))
         await pilot.pause()
@@ -56,7 +56,7 @@ async def open_editor(pilot, line_pattern: str | None = None) -> AsmEditor:
 
 def row_of_line(screen, line: int) -> int:
     """The list row showing the instruction on a line of the text."""
-    return screen.document.select_word(screen.edit_session.word_of_line(line)).row
+    return screen.document.select_word(screen.editing.edit_session.word_of_line(line)).row
 
 
 async def test_e_opens_the_editor_on_the_selected_instruction(example_bytes):
@@ -66,7 +66,7 @@ async def test_e_opens_the_editor_on_the_selected_instruction(example_bytes):
         selected = app.screen.selection
         editor = await open_editor(pilot)
         line = editor.first_line + editor.cursor_location[0]
-        assert app.screen.edit_session.word_of_line(line) == selected.word
+        assert app.screen.editing.edit_session.word_of_line(line) == selected.word
         assert editor.has_focus and not app.screen.query_one(InstructionList).display
         await pilot.press("slash")  # typed, not the search bar
         assert editor.document.get_line(editor.cursor_location[0]).startswith("/")
@@ -85,14 +85,14 @@ async def test_typing_reassembles_and_the_panes_follow_with_the_changed_words_ma
         before = screen.document.row_text(row_of_line(screen, line))
         await pilot.press("7")
         await settled(pilot)
-        session = screen.edit_session
+        session = screen.editing.edit_session
         assert screen.document.data == session.binary != example_bytes
         row = row_of_line(screen, line)
         assert screen.document.row_text(row) != before and session.lines[line].strip().endswith("7")
         words = [w for start, end in session.changed.ranges for w in range(start, end)]
         assert words and all(w in screen.query_one(HexView).changed for w in words)
         assert screen.selection.row == row  # the panes are on the editor's line
-        assert screen.edit_latencies
+        assert screen.editing.edit_latencies
 
 
 async def test_a_syntax_error_shows_at_its_line_and_column_and_the_last_good_binary_stays(example_bytes):
@@ -104,7 +104,7 @@ async def test_a_syntax_error_shows_at_its_line_and_column_and_the_last_good_bin
         column = editor.cursor_location[1]
         await pilot.press("x")
         await settled(pilot)
-        session = screen.edit_session
+        session = screen.editing.edit_session
         assert not session.assembles
         (message,) = session.messages()
         assert (message.line, message.column) == (line, column - 2)  # at the literal "32x"
@@ -131,7 +131,7 @@ async def test_undo_and_redo_reassemble(example_bytes):
         assert edited != example_bytes
         await pilot.press("ctrl+z")
         await settled(pilot)
-        assert screen.document.data == example_bytes and not screen.edit_session.changed
+        assert screen.document.data == example_bytes and not screen.editing.edit_session.changed
         await pilot.press("ctrl+y")
         await settled(pilot)
         assert screen.document.data == edited
@@ -142,18 +142,18 @@ async def test_the_validator_speaks_on_a_module_an_edit_made_invalid(example_byt
     async with app.run_test(size=(120, 40)) as pilot:
         editor = await open_editor(pilot, r"^\s*OpReturn$")
         screen = app.screen
-        lines = screen.edit_session.lines
+        lines = screen.editing.edit_session.lines
         row = editor.cursor_location[0]
         editor.replace("OpNop", (row, len(lines[editor.first_line + row]) - len("OpReturn")),
                        (row, len(lines[editor.first_line + row])))
         await settled(pilot)
-        assert screen.edit_session.assembles
+        assert screen.editing.edit_session.assembles
         deadline = time.monotonic() + TIMEOUT
-        while screen.edit_session.validation is None and time.monotonic() < deadline:
+        while screen.editing.edit_session.validation is None and time.monotonic() < deadline:
             await pilot.pause(0.05)
-        validation = screen.edit_session.validation
+        validation = screen.editing.edit_session.validation
         assert validation is not None and validation.unavailable is None and not validation.valid
-        found = [m for m in screen.edit_session.messages() if m.diagnostic.message.startswith("spirv-val:")]
+        found = [m for m in screen.editing.edit_session.messages() if m.diagnostic.message.startswith("spirv-val:")]
         assert found and screen.query_one(EditorMessages).option_count >= len(found)
 
 
@@ -180,9 +180,9 @@ async def test_ctrl_s_saves_keeping_the_original_as_bak(tmp_path, example_bytes)
         await settled(pilot)
         await pilot.press("ctrl+s")
         await pilot.pause()
-        assert path.read_bytes() == app.screen.edit_session.binary != example_bytes
+        assert path.read_bytes() == app.screen.editing.edit_session.binary != example_bytes
         assert (tmp_path / "module.spv.bak").read_bytes() == example_bytes
-        assert not app.screen.unsaved
+        assert not app.screen.editing.unsaved
 
 
 async def test_a_file_changed_on_disk_is_overwritten_only_when_the_user_says_so(tmp_path, example_bytes):
@@ -198,12 +198,12 @@ async def test_a_file_changed_on_disk_is_overwritten_only_when_the_user_says_so(
         assert isinstance(app.screen, SaveChoice)
         await pilot.press("n")
         await pilot.pause()
-        assert path.read_bytes() == b"someone else's bytes" and app.screen.unsaved
+        assert path.read_bytes() == b"someone else's bytes" and app.screen.editing.unsaved
         await pilot.press("ctrl+s")
         await pilot.pause()
         await pilot.press("y")
         await pilot.pause()
-        assert path.read_bytes() == app.screen.edit_session.binary
+        assert path.read_bytes() == app.screen.editing.edit_session.binary
 
 
 async def test_a_failed_save_says_why_and_keeps_the_edit(tmp_path, example_bytes):
@@ -214,7 +214,7 @@ async def test_a_failed_save_says_why_and_keeps_the_edit(tmp_path, example_bytes
         await pilot.press("5")
         await settled(pilot)
         await save_as(pilot, tmp_path / "missing" / "out.spv")
-        assert app.screen.unsaved and not (tmp_path / "missing").exists()
+        assert app.screen.editing.unsaved and not (tmp_path / "missing").exists()
         notices = [n.message for n in app._notifications]
         assert any("cannot save" in n and "still in memory" in n for n in notices)
 
@@ -225,7 +225,7 @@ async def test_save_as_spvasm_writes_the_text(tmp_path, example_bytes):
     async with app.run_test(size=(120, 40)) as pilot:
         await open_editor(pilot)
         await save_as(pilot, tmp_path / "module.spvasm")
-        assert (tmp_path / "module.spvasm").read_text() == app.screen.edit_session.text
+        assert (tmp_path / "module.spvasm").read_text() == app.screen.editing.edit_session.text
 
 
 async def test_quitting_with_unsaved_changes_asks(example_bytes):
@@ -264,8 +264,8 @@ async def test_lima_mode_edits_and_saves_an_mbs(tmp_path):
         editor.insert("\nmov.v0 $2 $0")
         await settled(pilot)
         screen = app.screen
-        assert screen.edit_session.assembles and len(screen.document.instructions) == 3
-        assert screen.selected == 1 and editor.has_focus
+        assert screen.editing.edit_session.assembles and len(screen.document.instructions) == 3
+        assert screen.selection.instruction == 1 and editor.has_focus
         await pilot.press("ctrl+s")
         await pilot.pause()
         saved = lima.decode(path.read_bytes())
@@ -327,7 +327,7 @@ async def test_the_cfg_pane_follows_the_selection_after_an_edit(example_bytes):
         box = screen.query_one("#cfg-box")
 
         async def followed(where: str) -> None:
-            span = screen.function_graphs().span_at(screen.selection.instruction)
+            span = screen.view.function_graphs().span_at(screen.selection.instruction)
             wanted = span.result_id if span is not None else None
             deadline = time.monotonic() + TIMEOUT
             while (cfg.function_id != wanted or box.has_class("-idle") != (wanted is None)) and time.monotonic() < deadline:
@@ -335,7 +335,7 @@ async def test_the_cfg_pane_follows_the_selection_after_an_edit(example_bytes):
             assert cfg.function_id == wanted, f"the CFG pane stayed on {cfg.function_id} {where}"
             assert box.has_class("-idle") == (wanted is None), f"the CFG pane did not fold or unfold {where}"
 
-        lines = screen.edit_session.lines
+        lines = screen.editing.edit_session.lines
         label = next(k for k, line in enumerate(lines) if "OpLabel" in line)
         editor.move_cursor((label - editor.first_line, 0))
         await followed("on the editor's move into a function")

@@ -16,7 +16,8 @@ from spvinspect import lima
 from spvinspect import launch
 from spvinspect.lima_document import LimaDocument, RowKind
 from spvinspect.screens.help import HelpScreen
-from spvinspect.screens.lima import LimaScreen, bit_ranges_text
+from spvinspect.screens.inspector import InspectorScreen
+from spvinspect.screens.lima_view import LimaView, bit_ranges_text
 from spvinspect.widgets.diagnostics_panel import DiagnosticsPanel
 from spvinspect.widgets.hex_view import HexView
 from spvinspect.widgets.lima_breakdown import LimaBreakdown
@@ -53,7 +54,7 @@ def expected_masks(base_word: int, instruction_word: int, first_bit: int, width:
 async def test_an_mbs_file_opens_lima_mode_whatever_its_name(monkeypatch, tmp_path):
     app = launched(monkeypatch, tmp_path, mbs_file(program_words()), name="shader.dat")
     async with app.run_test(size=(120, 40)):
-        assert isinstance(app.screen, LimaScreen)
+        assert isinstance(app.screen, InspectorScreen) and isinstance(app.screen.view, LimaView)
         lima_list, breakdown, hex_view = panes(app)
         document = app.document
         assert document.is_mbs and len(document.instructions) == 6
@@ -86,9 +87,9 @@ def test_a_wrong_pane_names_the_lima_panes(monkeypatch, tmp_path, capsys):
     monkeypatch.setattr(launch, "on_terminal", lambda: True)
     assert launch.main([str(path), "--lima", "--pane", "cfg"]) == 1
     assert "choose one of header, list, diagnostics, hex, breakdown" in capsys.readouterr().err
-    from spvinspect.screens.lima import LimaScreen
+    from spvinspect.lima_document import LimaDocument
 
-    assert set(launch.LIMA_PANE_NAMES) == {spec.name for spec in LimaScreen.PANE_SPECS}
+    assert set(launch.LIMA_PANE_NAMES) == {spec.name for spec in LimaDocument.PANES}
 
 
 def test_in_a_pipe_it_prints_the_lima_disassembly(tmp_path):

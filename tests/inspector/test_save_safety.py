@@ -86,15 +86,15 @@ async def test_a_module_replaced_before_e_is_not_overwritten_without_asking(tmp_
         assert isinstance(app.screen, SaveChoice) and "changed on disk" in app.screen.question
         await pilot.press("c")
         await pilot.pause()
-        assert path.read_bytes() == other and app.screen.unsaved
+        assert path.read_bytes() == other and app.screen.editing.unsaved
         assert not (tmp_path / "module.spv.bak").exists()
         await pilot.press("ctrl+s")
         await pilot.pause()
         await pilot.press("o")
         await pilot.pause()
-        assert path.read_bytes() == app.screen.edit_session.binary
+        assert path.read_bytes() == app.screen.editing.edit_session.binary
         assert (tmp_path / "module.spv.bak").read_bytes() == other  # nothing lost
-        assert not app.screen.unsaved
+        assert not app.screen.editing.unsaved
 
 
 async def test_save_elsewhere_after_a_change_on_disk_leaves_the_file(tmp_path, example_bytes):
@@ -111,7 +111,7 @@ async def test_save_elsewhere_after_a_change_on_disk_leaves_the_file(tmp_path, e
         await pilot.press("enter")
         await pilot.pause()
         assert path.read_bytes() == another_module()
-        assert (tmp_path / "mine.spv").read_bytes() == app.screen.edit_session.binary
+        assert (tmp_path / "mine.spv").read_bytes() == app.screen.editing.edit_session.binary
 
 
 async def test_a_change_on_disk_is_told_while_open_and_ctrl_r_reloads_it(tmp_path, example_bytes):
@@ -144,7 +144,7 @@ async def test_ctrl_r_with_an_unsaved_edit_keeps_the_edit(tmp_path, example_byte
         await wait_for(pilot, lambda: any("The edit is not saved" in n for n in notices(app)), "the notice")
         await pilot.press("ctrl+r")
         await pilot.pause()
-        assert app.screen.unsaved and any("Not reloaded" in n for n in notices(app))
+        assert app.screen.editing.unsaved and any("Not reloaded" in n for n in notices(app))
 
 
 # -- 2. save as onto an existing file ----------------------------------------------------------
@@ -166,7 +166,7 @@ async def test_save_as_onto_an_existing_file_asks_and_keeps_a_bak(tmp_path, exam
         await type_save_as(pilot, other_path)
         await pilot.press("o")
         await pilot.pause()
-        assert other_path.read_bytes() == app.screen.edit_session.binary
+        assert other_path.read_bytes() == app.screen.editing.edit_session.binary
         assert (tmp_path / "other.spv.bak").read_bytes() == other
 
 
@@ -214,7 +214,7 @@ async def test_editing_and_saving_a_damaged_mbs_is_a_message_not_a_crash(tmp_pat
         await settled(pilot)
         await pilot.press("ctrl+s")
         await pilot.pause()
-        assert app.return_code is None and app.screen.unsaved
+        assert app.return_code is None and app.screen.editing.unsaved
         assert path.read_bytes() == damaged
         assert any("no fragment program code chunk" in n and "still in memory" in n for n in notices(app))
         await type_save_as(pilot, tmp_path / "shader.bin")  # the code is not lost: saved raw
@@ -258,7 +258,7 @@ async def test_a_string_that_is_not_utf8_goes_through_the_editor_byte_for_byte(t
         await pilot.press("ctrl+s")
         await pilot.pause()
         saved = path.read_bytes()
-        assert b"ex\xffmple.frag\0" in saved and saved == app.screen.edit_session.binary != data
+        assert b"ex\xffmple.frag\0" in saved and saved == app.screen.editing.edit_session.binary != data
         await type_save_as(pilot, tmp_path / "module.spvasm")
         assert b'"ex\xffmple.frag"' in (tmp_path / "module.spvasm").read_bytes()
 
@@ -280,8 +280,8 @@ async def test_after_a_save_that_grows_an_mbs_the_editor_shows_its_new_sizes(tmp
         await settled(pilot)
         size = len(path.read_bytes()) - 8
         assert editor.document.get_line(0) == f"# MBS1 at byte 0x0, {size} bytes"
-        assert app.screen.edit_session.lines[0] == editor.document.get_line(0)
-        assert not app.screen.unsaved
+        assert app.screen.editing.edit_session.lines[0] == editor.document.get_line(0)
+        assert not app.screen.editing.unsaved
         await pilot.press("ctrl+s")  # saving again writes the same bytes
         await settled(pilot)
         assert len(path.read_bytes()) - 8 == size
@@ -315,4 +315,4 @@ async def test_ctrl_r_reloads_a_lima_program_changed_on_disk(tmp_path, edited_fi
         await wait_for(pilot, lambda: any("ctrl+r reloads" in n for n in notices(app)), "the notice")
         await pilot.press("ctrl+r")
         await wait_for(pilot, lambda: len(app.screen.document.instructions) == 3, "the reload")
-        assert app.return_code is None and app.screen.edit_session is None
+        assert app.return_code is None and app.screen.editing.edit_session is None

@@ -1,11 +1,12 @@
-"""Lima mode: one Mali-200/400 PP program, instruction by instruction, bit by bit.
+"""Lima mode on the one screen: one Mali-200/400 PP program, instruction by instruction,
+bit by bit.
 
-The screen owns the selected instruction and the jump history; the panes post intents
-(an instruction, a field's bits, a byte of the header, a word of the hex pane) and the
-screen decides, then every pane follows. Layout: the header, the instruction list and the
-hex pane in the left column, the breakdown (and the diagnostics, when there are any) in
-the right one. Below 100 columns the list sits over the breakdown and the other panes are
-one key away, zoomed to the whole screen.
+The panes post intents (an instruction, a field's bits, a byte of the header, a word of
+the hex pane) and the view turns them into the screen's selection, then every pane
+follows. Layout: the header, the instruction list and the hex pane in the left column,
+the breakdown (and the diagnostics, when there are any) in the right one. Below 100
+columns the list sits over the breakdown and the other panes are one key away, zoomed to
+the whole screen.
 """
 
 from __future__ import annotations
@@ -13,22 +14,31 @@ from __future__ import annotations
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, Vertical
+from textual.containers import Vertical
 
 from spvinspect.formats.lima_panes import LIMA_PANES
 from spvinspect.lima_document import LimaDocument
-from spvinspect.screens.editing import EditingScreen
-from spvinspect.screens.panes import PaneScreen, pane_bindings
-from spvinspect.messages import SelectInstruction
-from spvinspect.selection import JumpHistory, Selection
+from spvinspect.screens.editing import EDIT_BINDINGS
+from spvinspect.screens.panes import pane_bindings
+from spvinspect.screens.view import FormatView
+from spvinspect.selection import Selection
 from spvinspect.widgets.diagnostics_panel import DiagnosticsPanel
 from spvinspect.widgets.hex_view import HexView
-from spvinspect.widgets.key_footer import KeyFooter
 from spvinspect.widgets.lima_breakdown import Entry, LimaBreakdown
 from spvinspect.widgets.lima_header import LimaHeader
 from spvinspect.widgets.lima_list import LimaInstructionList
 from spvinspect.widgets.status_line import StatusLine
 
+PROGRAM_BINDINGS = [
+    Binding("n", "step(1)", "Next", show=False, id="lima_screen.next", tooltip="Next instruction, from any pane"),
+    Binding("p", "step(-1)", "Previous", show=False, id="lima_screen.previous", tooltip="Previous instruction, from any pane"),
+    Binding("backspace,ctrl+o,alt+left", "back", "Back", id="lima_screen.back", tooltip="Back to where the last jump left"),
+    Binding("m", "toggle_style", "Mesa/seed", id="lima_screen.toggle_style", tooltip="Switch between the seed-004 syntax and Mesa's, from any pane"),
+    Binding("colon", "goto", "Go to", id="lima_screen.goto", tooltip="Go to an instruction index, from any pane"),
+    Binding("ctrl+n,alt+right", "forward", "Forward", show=False, id="lima_screen.forward", tooltip="Forward again after going back"),
+    Binding("z", "zoom", "Zoom", id="lima_screen.zoom", tooltip="Zoom the focused pane to the whole screen, or back"),
+    *pane_bindings(LIMA_PANES, "lima_screen"),
+]
 
 
 def bit_ranges_text(cell: int, mask: int) -> str:
@@ -52,38 +62,30 @@ def _where(hex_view: HexView) -> str:
     return " ".join(bit_ranges_text(cell, mask) for cell, mask in sorted(hex_view.bit_masks.items()))
 
 
-class LimaScreen(EditingScreen, PaneScreen):
+class LimaView(FormatView):
     """Header, instruction list, hex pane, breakdown and diagnostics over one PP program."""
 
-    BINDINGS = [
-        Binding("n", "step(1)", "Next", show=False, id="lima_screen.next", tooltip="Next instruction, from any pane"),
-        Binding("p", "step(-1)", "Previous", show=False, id="lima_screen.previous", tooltip="Previous instruction, from any pane"),
-        Binding("backspace,ctrl+o,alt+left", "back", "Back", id="lima_screen.back", tooltip="Back to where the last jump left"),
-        Binding("m", "toggle_style", "Mesa/seed", id="lima_screen.toggle_style", tooltip="Switch between the seed-004 syntax and Mesa's, from any pane"),
-        Binding("colon", "goto", "Go to", id="lima_screen.goto", tooltip="Go to an instruction index, from any pane"),
-        Binding("ctrl+n,alt+right", "forward", "Forward", show=False, id="lima_screen.forward", tooltip="Forward again after going back"),
-        Binding("z", "zoom", "Zoom", id="lima_screen.zoom", tooltip="Zoom the focused pane to the whole screen, or back"),
-        *pane_bindings(LIMA_PANES, "lima_screen"),
-    ]
-    ALLOW_IN_MAXIMIZED_VIEW = "Footer, StatusLine"
-    AUTO_FOCUS = "#list"
-    PANE_SPECS = LIMA_PANES
+    SCREEN_BINDINGS = [*EDIT_BINDINGS, *PROGRAM_BINDINGS]
 
-    def __init__(self, document: LimaDocument, *, at: int | None = None, pane: str | None = None, raw: bool = False) -> None:
+    def __init__(self, document: LimaDocument, *, at: int | None = None, raw: bool = False) -> None:
         """`raw` (raw id numbers) has no meaning for a PP program, which has no ids."""
-        super().__init__()
-        self.document = document
-        self.history: JumpHistory[int] = JumpHistory()
-        self.selected: int | None = None
-        """The selected instruction: the screen's, every pane follows it (the list shows it)."""
-        self._at = at
-        self._pane = pane
+        super().__init__(document, at=at, id="lima-panes")
         self._picking = False
         """True once the user chose a range in the breakdown: the hex pane then shows its
         bits, for each instruction stepped to."""
+        self._cell: int | None = None
+        """Where the hex cursor goes with the next selection (else its first chosen bit's
+        or the instruction's first word)."""
+
+    @property
+    def selected(self) -> int | None:
+        """The selected instruction (the screen's selection's)."""
+        selection = self.screen.selection
+        return None if selection is None else selection.instruction
 
     def compose(self) -> ComposeResult:
         document = self.document
+        built = self.screen.pane_layout.built_panes
         words, trailing = document.hex_words()
         tail = document.hex_word(document.decoded_words) if document.program.trailing_words else None
         marked = (
@@ -91,61 +93,63 @@ class LimaScreen(EditingScreen, PaneScreen):
             for d in document.located_diagnostics
             if d.word_offset is not None and (cell := document.hex_word_of_file_word(d.word_offset)) is not None
         )
-        with Horizontal(id="lima-panes"):
-            with Vertical(id="lima-left"):
-                yield LimaHeader(document, id="header")
-                instruction_list = LimaInstructionList(document, id="list")
-                yield instruction_list
-                hex_view = HexView(words, trailing_bytes=trailing, tail_offset=tail, marked=marked, id="hex")
-                hex_view.border_title = "Hex · file words" if document.hex_in_file else (
-                    f"Hex · code stream (DBIN at byte 0x{document.code_byte_offset:x}, not on a word)"
-                )
-                yield hex_view
-                yield from self.built_panes("main")
-            with Vertical(id="lima-right"):
-                yield LimaBreakdown(id="breakdown")
-                yield DiagnosticsPanel(id="diagnostics")
-                yield from self.built_panes("side")
-        yield StatusLine(id="status")
-        yield KeyFooter()
+        with Vertical(id="lima-left"):
+            yield LimaHeader(document, id="header")
+            yield LimaInstructionList(document, id="list")
+            hex_view = HexView(words, trailing_bytes=trailing, tail_offset=tail, marked=marked, id="hex")
+            hex_view.border_title = "Hex · file words" if document.hex_in_file else (
+                f"Hex · code stream (DBIN at byte 0x{document.code_byte_offset:x}, not on a word)"
+            )
+            yield hex_view
+            yield from built("main")
+        with Vertical(id="lima-right"):
+            yield LimaBreakdown(id="breakdown")
+            yield DiagnosticsPanel(id="diagnostics")
+            yield from built("side")
 
-    def on_mount(self) -> None:
+    def first_selection(self) -> Selection | None:
         diagnostics = self.document.located_diagnostics
         panel = self.query_one(DiagnosticsPanel)
         panel.show_diagnostics(list(diagnostics))
         panel.set_class(not diagnostics, "-empty")
         self.query_one(LimaInstructionList).border_subtitle = self.document.name
         start = 0
-        outside = None
+        self._outside = None
         if self._at is not None:
             found = self.document.instruction_at_byte(4 * self._at)
             if found is None:
-                outside = self.document.hex_word_of_file_word(self._at)
+                self._outside = self.document.hex_word_of_file_word(self._at)
             else:
                 start = found
-        if self.document.instructions:
-            self.select(start)
+        return self.selection_of(start) if self.document.instructions else None
+
+    def started(self) -> None:
         hex_view = self.query_one(HexView)
         self.call_after_refresh(hex_view.scroll_to_cursor)  # once the pane has its size
-        if outside is not None:
-            hex_view.show_word(outside)
+        if self._outside is not None:
+            hex_view.show_word(self._outside)
             self.notify(f"Byte 0x{4 * self._at:x} is not in the code: the hex pane shows it", timeout=5)
         instruction_list = self.query_one(LimaInstructionList)
         for name in ("style", "step_unit"):
             self.watch(instruction_list, name, lambda _: self._update_status(), init=False)
         instruction_list.focus()
-        if self._pane is not None:
-            self.zoom_pane(self._pane)
         self._update_status()
 
     # -- the selection ----------------------------------------------------------
 
-    def select(self, index: int, jump: bool = False, cell: int | None = None) -> None:
-        """Select instruction `index`; a jump remembers the place it leaves. The hex
-        cursor goes to `cell`, else to the first word of the chosen bits or instruction."""
-        if jump and self.selected is not None and self.selected != index:
-            self.history.record(self.selected)
-        self.selected = index
+    def selection_of(self, index: int) -> Selection:
+        """The selection of instruction `index` (its row and instruction are the index)."""
+        return Selection(word=self.document.instructions[index].word_offset, row=index, instruction=index)
+
+    def select_instruction(self, index: int, jump: bool = False, cell: int | None = None) -> None:
+        """Ask for instruction `index`; the hex cursor goes to `cell`, else to the first
+        word of the chosen bits or instruction."""
+        self._cell = cell
+        self.select(self.selection_of(index), jump)
+
+    def show(self, selection: Selection, center: bool) -> None:
+        index = selection.instruction
+        cell, self._cell = self._cell, None
         self.query_one(LimaInstructionList).selected = index
         breakdown = self.query_one(LimaBreakdown)
         breakdown.show(self.document.breakdown(index))
@@ -157,8 +161,6 @@ class LimaScreen(EditingScreen, PaneScreen):
             cell = min(masks) if masks else self.document.hex_instruction_words(index).start
         hex_view.show_word(cell)
         self._update_status()
-        word = self.document.instructions[index].word_offset
-        self.follow_in_built_panes(Selection(word=word, row=index, instruction=index))
 
     def _chosen_masks(self, entry: Entry | None) -> dict[int, int]:
         if not self._picking or entry is None:
@@ -168,14 +170,19 @@ class LimaScreen(EditingScreen, PaneScreen):
     @on(LimaInstructionList.InstructionSelected)
     def _instruction_selected(self, message: LimaInstructionList.InstructionSelected) -> None:
         message.stop()
-        self.select(message.index, message.jump)
+        self.select_instruction(message.index, message.jump)
 
-    @on(SelectInstruction)
-    def _select_instruction(self, message: SelectInstruction) -> None:
-        """A built pane (stepping, a breakpoint) asks for an instruction."""
-        message.stop()
-        if 0 <= message.index < len(self.document.instructions):
-            self.select(message.index, message.jump)
+    def selection_of_instruction(self, index: int, operand: int | None = None) -> Selection | None:
+        if 0 <= index < len(self.document.instructions):
+            return self.selection_of(index)
+        return None
+
+    def selection_of_row(self, row: int, operand: int | None = None) -> Selection | None:
+        return self.selection_of_instruction(row)
+
+    def selection_of_word(self, word: int) -> Selection | None:
+        index = self.document.instruction_at_byte(4 * word)
+        return None if index is None else self.selection_of(index)
 
     @on(LimaBreakdown.FieldSelected)
     def _field_selected(self, message: LimaBreakdown.FieldSelected) -> None:
@@ -203,7 +210,7 @@ class LimaScreen(EditingScreen, PaneScreen):
         cell = self.document.hex_word_of_file_word(file_word)
         index = self.document.instruction_at_byte(byte_offset)
         if index is not None:
-            self.select(index, jump=True, cell=cell)
+            self.select_instruction(index, jump=True, cell=cell)
         elif cell is not None:
             self.query_one(HexView).show_word(cell)
             self._update_status()
@@ -213,7 +220,7 @@ class LimaScreen(EditingScreen, PaneScreen):
         message.stop()
         index = self.document.instruction_at_hex_word(message.word)
         if index is not None and index != self.selected:
-            self.select(index, message.jump, cell=message.word)
+            self.select_instruction(index, message.jump, cell=message.word)
         else:
             self._update_status()
 
@@ -223,7 +230,7 @@ class LimaScreen(EditingScreen, PaneScreen):
         self.notify("Grammar cards are for SPIR-V: the breakdown (5) explains every bit of a PP instruction", timeout=4)
 
     def _update_status(self) -> None:
-        status = self.query_one(StatusLine)
+        status = self.screen.query_one(StatusLine)
         document = self.document
         instruction_list = self.query_one(LimaInstructionList)
         hex_view = self.query_one(HexView)
@@ -269,17 +276,15 @@ class LimaScreen(EditingScreen, PaneScreen):
         """The whole text's line of the selected instruction."""
         return session.line_of_instruction(self.selected or 0)
 
-    def follow_editor_line(self, session, line: int) -> None:
-        """Select the instruction on the editor's line."""
+    def editor_selection(self, session, line: int) -> Selection | None:
+        """The instruction on the editor's line."""
         index = session.instruction_of_line(line)
         if index is not None and index < len(self.document.instructions):
-            self.select(index)
+            return self.selection_of(index)
+        return None
 
-    def build_index(self) -> None:
-        """Nothing to index: a PP program is decoded whole when opened."""
-
-    def show_edited_document(self, document: LimaDocument) -> None:
-        """The panes over the edited program, on the editor's instruction."""
+    def show_document(self, document: LimaDocument) -> None:
+        """The panes over the edited program."""
         self.document = document
         words, trailing = document.hex_words()
         tail = document.hex_word(document.decoded_words) if document.program.trailing_words else None
@@ -289,12 +294,14 @@ class LimaScreen(EditingScreen, PaneScreen):
         panel = self.query_one(DiagnosticsPanel)
         panel.show_diagnostics(list(document.located_diagnostics))
         panel.set_class(not document.located_diagnostics, "-empty")
-        self.document_in_built_panes(document)
-        line = self.editor_cursor_line()
-        session = self.edit_session
-        index = (session.instruction_of_line(line if line is not None else 0) if session is not None else self.selected) or 0
-        if document.instructions:
-            self.select(min(index, len(document.instructions) - 1))
+
+    def after_edit(self, session, line: int | None, kept: Selection | None) -> Selection | None:
+        """The instruction on the editor's line (or the same one)."""
+        kept_index = kept.instruction if kept is not None else None
+        index = (session.instruction_of_line(line if line is not None else 0) if session is not None else kept_index) or 0
+        if not self.document.instructions:
+            return None
+        return self.selection_of(min(index, len(self.document.instructions) - 1))
 
     # -- keys that work from any pane ----------------------------------------------
 
@@ -309,20 +316,6 @@ class LimaScreen(EditingScreen, PaneScreen):
     def action_toggle_style(self) -> None:
         """Switch between the seed-004 syntax and Mesa's."""
         self.query_one(LimaInstructionList).action_toggle_style()
-
-    def action_back(self) -> None:
-        """Go back to where the last jump left."""
-        if self.selected is not None:
-            previous = self.history.back(self.selected)
-            if previous is not None:
-                self.select(previous)
-
-    def action_forward(self) -> None:
-        """Go forward again after going back."""
-        if self.selected is not None:
-            following = self.history.forward(self.selected)
-            if following is not None:
-                self.select(following)
 
     # -- panes ----------------------------------------------------------------
 

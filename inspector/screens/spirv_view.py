@@ -1,0 +1,591 @@
+"""SPIR-V on the one screen: the instruction list with the diagnostics and the CFG of the
+selected function under it; beside it the header, the hex pane and the detail of the word
+under the cursor. Below 100 columns only the list is laid out and every other pane is one
+key away, zoomed to the whole screen. Definitions, uses and search over the module; its
+whole-module index built by a worker while the user reads.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.reactive import var
+from textual.widget import Widget
+from textual.worker import get_current_worker
+
+from spvinspect.cfgview.graphs import FunctionGraphs
+from spvinspect.codec.binary.lazy import LazyModule
+from spvinspect.codec.text.grammar_card import card_for
+from spvinspect.codec.text.word_detail import word_detail
+from spvinspect.document import Document
+from spvinspect.formats.spirv_hex import header_cell, instruction_cells
+from spvinspect.formats.spirv_panes import SPIRV_PANES
+from spvinspect.layouts import PlainLayout
+from spvinspect.messages import GoToDefinition, IndexProgress, ListUses
+from spvinspect.module_index import Use
+from spvinspect.responsive import last_input
+from spvinspect.responsive.collector import keep_out, let_in
+from spvinspect.responsive.pacing import Pace, WhenIdle
+from spvinspect.screens.cfg_follow import CfgFollow
+from spvinspect.screens.editing import EDIT_BINDINGS
+from spvinspect.screens.grammar_card import GrammarCardScreen
+from spvinspect.screens.panes import PaneGroup, pane_bindings
+from spvinspect.screens.uses import UsesScreen
+from spvinspect.screens.view import FormatView
+from spvinspect.search import SearchSession
+from spvinspect.selection import Selection
+from spvinspect.widgets.cfg_view import CfgView
+from spvinspect.widgets.diagnostics_panel import DiagnosticsPanel
+from spvinspect.widgets.header_pane import HeaderPane
+from spvinspect.widgets.hex_view import HexView
+from spvinspect.widgets.instruction_list import InstructionList
+from spvinspect.widgets.search_bar import SearchBar
+from spvinspect.widgets.status_line import StatusLine
+from spvinspect.widgets.word_detail import WordDetailPanel
+
+READING_AIDS_LIMIT = 150_000
+"""Instructions up to which the reading aids are offered: they decode the whole module at
+once and keep every instruction (a few hundred bytes each)."""
+NEAR_DEFINITIONS_LIMIT = 50_000
+"""Instructions up to which the word detail looks for an id's definition before the
+index knows them all (a scan of the function and the part before the functions)."""
+PROGRESS_EVERY = 0.25
+"""Seconds between two progress reports of the index worker."""
+QUIET_START_INSTRUCTIONS = 100_000
+"""Modules with more instructions than this are indexed only once the keys pause after
+the first paint (smaller ones take a fraction of a second: at once)."""
+
+NAVIGATION_BINDINGS = [
+    Binding(
+        "slash",
+        "search",
+        "Search",
+        id="main.search",
+        tooltip="Search: opcode, %id or name, literal, text",
+        priority=True,  # acted on before the next key is routed, so a typed burst lands in the bar
+    ),
+    Binding("n", "search_step(1)", "Next match", show=False, id="main.search_next", tooltip="The next match of the last search"),
+    Binding("N", "search_step(-1)", "Previous match", show=False, id="main.search_previous", tooltip="The previous match of the last search"),
+    Binding("ctrl+o,alt+left", "back", "Back", id="main.back", tooltip="Back to where the last jump left"),
+    Binding("ctrl+n,alt+right", "forward", "Forward", show=False, id="main.forward", tooltip="Forward again after going back"),
+]
+MODULE_BINDINGS = [
+    Binding("r", "toggle_raw", "Raw ids", id="main.raw", tooltip="Raw id numbers or friendly names"),
+    Binding(
+        "a",
+        "toggle_reading_aids",
+        "Reading aids",
+        show=False,
+        id="main.reading_aids",
+        tooltip="Section comments, decorations beside definitions, blocks nested in structured order (spirv-dis --comment --nested-indent --reorder-blocks)",
+    ),
+    Binding("c", "card", "Card", show=False, id="main.card", tooltip="The grammar card of the selected instruction or operand"),
+    Binding("z", "zoom", "Zoom", id="main.zoom", tooltip="Zoom the focused pane to the whole screen, or back"),
+    Binding("x", "hide_pane", "Hide pane", show=False, id="main.hide", tooltip="Hide the focused pane (its number key shows it again)"),
+    *pane_bindings(SPIRV_PANES, "main"),
+]
+
+
+def module_hex_view(module: LazyModule, **kwargs) -> HexView:
+    """The hex pane over a module: its words, byte order, tail (once indexed; see
+    `HexView.set_tail_offset`), trailing bytes, the words its diagnostics name so far,
+    and the header words styled as such."""
+    return HexView(
+        module.words,
+        big_endian=module.big_endian,  # known for a file shorter than its header too
+        trailing_bytes=module.trailing_bytes,
+        tail_offset=module.tail_offset if module.indexed else None,
+        marked=(d.word_offset for d in module.diagnostics if d.word_offset is not None),
+        cell_kind=header_cell,
+        **kwargs,
+    )
+
+
+class SpirvView(FormatView):
+    """Header, instruction list, hex, word detail, CFG and diagnostics over one module."""
+
+    SCREEN_BINDINGS = [*NAVIGATION_BINDINGS, *EDIT_BINDINGS, *MODULE_BINDINGS]
+
+    raw: var[bool] = var(False)
+    """Raw id numbers instead of friendly names, in every pane."""
+
+    _pending: Callable[[], None] | None = None
+    """A request (search, uses, definition) waiting for the index."""
+
+    def __init__(self, document: Document, *, at: int | None = None, raw: bool = False) -> None:
+        super().__init__(document, at=at, id="panes")
+        self.search_session = SearchSession()
+        """The last search and its matches."""
+        self._cfg_follow = CfgFollow(self, self._follow_in_cfg)
+        # Outside every function the CFG pane folds to its one-line message, giving the
+        # list the rows; only once the user pauses: folding re-lays out the whole screen
+        # (long frames on a big module), which keys in quick succession would
+        # wait for, and a list that changes height under the keys is hard to follow.
+        self._fold_cfg = WhenIdle(self, self._fold_now)
+        self.set_reactive(SpirvView.raw, raw)
+
+    @property
+    def selection(self) -> Selection | None:
+        """The screen's selection."""
+        return self.screen.selection
+
+    def compose(self) -> ComposeResult:
+        document = self.document
+        built = self.screen.pane_layout.built_panes
+        with Vertical(id="main"):
+            instruction_list = InstructionList(document, id="list")
+            instruction_list.raw = self.raw
+            instruction_list.border_title = f"Instructions · {document.name}"
+            yield instruction_list
+            yield DiagnosticsPanel(id="diagnostics")
+            with Vertical(id="cfg-box"):
+                yield CfgView(self.function_graphs(), id="cfg")
+            yield from built("main")
+        with Vertical(id="inspect"):
+            yield HeaderPane(document, id="header")
+            with PaneGroup(id="hex-group"):
+                yield module_hex_view(document.module, id="hex")
+                yield WordDetailPanel(id="word")
+            yield from built("side")
+
+    def overlays(self) -> list[Widget]:
+        search_bar = SearchBar(id="search")
+        search_bar.display = False
+        return [search_bar]
+
+    def function_graphs(self) -> FunctionGraphs:
+        """The CFG pane's graphs over the document, in the current naming."""
+        return FunctionGraphs(self.document.module, self.document.names(self.raw))
+
+    def first_selection(self) -> Selection:
+        self.show_diagnostics()
+        return self.document.select_word(self._at) if self._at is not None else self.document.select_row(0)
+
+    def started(self) -> None:
+        # The CFG pane (and its fold) in the first layout, not in another one just after
+        # the first paint, where the user's first key would wait for it.
+        self._cfg_follow.now()
+        self.query_one(InstructionList).focus()
+        # After the first paint: the worker would otherwise compete with it for the GIL.
+        self.call_after_refresh(self.build_index)
+
+    # -- the selection ----------------------------------------------------------
+
+    def show(self, selection: Selection, center: bool) -> None:
+        self.query_one(InstructionList).show(selection, center=center)
+        module = self.document.module
+        instruction = module.instruction(selection.instruction) if selection.instruction is not None else None
+        hex_view = self.query_one(HexView)
+        hex_view.show_word(selection.word)
+        if instruction is None:
+            hex_view.highlight(None)
+        else:
+            hex_view.highlight(range(instruction.offset, instruction.end), instruction_cells(instruction))
+        self.query_one(WordDetailPanel).show(self._word_detail(selection))
+        # A moment later: the list and hex answer the key in the frame that goes out
+        # first, and keys in quick succession cost the CFG pane one follow (of the last).
+        self._cfg_follow.soon()
+        self._update_status()
+
+    def _follow_in_cfg(self, new_module: bool) -> None:
+        cfg = self.query_one(CfgView)
+        if new_module:
+            cfg.set_graphs(self.function_graphs())
+        if self.selection is not None:
+            cfg.follow(self.selection.instruction)
+            self._fold_cfg()
+
+    def _fold_now(self) -> None:
+        self.query_one("#cfg-box").set_class(self.query_one(CfgView).function_id is None, "-idle")
+
+    def _word_detail(self, selection: Selection):
+        document = self.document
+        definition: Callable[[int], int | None] | None = None
+        if document.ids_defined is not None:
+            definition = document.definition
+        elif document.instruction_count <= NEAR_DEFINITIONS_LIMIT:
+            definition = lambda id_: document.definition(id_, near=selection.instruction)  # noqa: E731
+        return word_detail(document.module, selection.word, document.listing(self.raw).formatter, definition=definition)
+
+    def selection_of_row(self, row: int, operand: int | None = None) -> Selection | None:
+        return self.document.select_row(row, operand)
+
+    def selection_of_instruction(self, index: int, operand: int | None = None) -> Selection | None:
+        if 0 <= index < self.document.instruction_count:
+            return self.document.select_instruction(index, operand)
+        return None
+
+    def selection_of_word(self, word: int) -> Selection | None:
+        return self.document.select_word(word)
+
+    @on(HexView.WordSelected)
+    def _hex_word(self, message: HexView.WordSelected) -> None:
+        """The hex cursor moved: select its word; the focus stays in the hex pane."""
+        message.stop()
+        self.select(self.document.select_word(message.word), message.jump)
+
+    @on(CfgView.BlockChosen)
+    def _block_chosen(self, message: CfgView.BlockChosen) -> None:
+        """A block chosen in the CFG pane: select its OpLabel; the focus stays there."""
+        message.stop()
+        self.select(self.document.select_word(message.word), jump=True)
+
+    @on(DiagnosticsPanel.Chosen)
+    def _diagnostic_chosen(self, message: DiagnosticsPanel.Chosen) -> None:
+        message.stop()
+        self.select(self.document.select_word(message.word), jump=True)
+        self.screen.focus_home()
+
+    def _update_status(self) -> None:
+        status = self.screen.query_one(StatusLine)
+        selection = self.selection
+        document = self.document
+        if selection is None:
+            return
+        place = f"{selection.byte_offset:#010x} w{selection.word}"
+        if selection.instruction is not None:
+            # Counted from 1, as the word detail counts them.
+            total = f"/{document.instruction_count:,}" if document.module.indexed else ""
+            place += f"  instruction {selection.instruction + 1:,}{total}"
+        elif selection.row is not None:
+            place += f"  row {selection.row + 1:,}/{document.row_count:,}"
+        else:
+            place += "  header"
+        status.place = place
+        status.detail = self._operand_text(selection)
+        status.mode = ("raw ids" if self.raw else "friendly names") + (" · reading aids" if document.layout.aided else "")
+        function = document.function_name(selection.row, self.raw) if selection.row is not None else None
+        self.query_one(InstructionList).border_subtitle = f"in {function}" if function else ""
+
+    def _operand_text(self, selection: Selection) -> str:
+        described = self.search_session.describe(selection.row)
+        if described:
+            return described
+        if selection.instruction is None or selection.operand is None:
+            return ""
+        operand = self.document.module.instruction(selection.instruction).operands[selection.operand]
+        shown = self.document.operand_text(selection.row, selection.operand, self.raw) if selection.row is not None else ""
+        label = f"'{operand.name}' " if operand.name else ""
+        return f"{label}{operand.kind} {shown}"
+
+    def places(self) -> list[tuple[str, Callable[[], None]]]:
+        """Entry points and functions, each with a callback that jumps there."""
+        return [(label, self._jumper(row)) for label, row in self.document.places()]
+
+    def _jumper(self, row: int) -> Callable[[], None]:
+        return lambda: self.select(self.document.select_row(row), jump=True)
+
+    # -- editing ------------------------------------------------------------------
+
+    def editor_line(self, session) -> int:
+        """The whole text's line of the selected word."""
+        line = session.line_of_word(self.selection.word) if self.selection is not None else None
+        return line if line is not None else 0
+
+    def editor_selection(self, session, line: int) -> Selection | None:
+        """The word starting the instruction on the editor's line."""
+        word = session.word_of_line(line)
+        return None if word is None else self.document.select_word(word)
+
+    def show_document(self, document: Document) -> None:
+        """Put the document of an edit's binary into the panes."""
+        self.document = document
+        listing = self.query_one(InstructionList)
+        listing.document = document
+        listing.rows_changed()
+        header = self.query_one(HeaderPane)
+        header.document = document
+        header.refresh()
+        module = document.module
+        self.query_one(HexView).load(module.words, trailing_bytes=module.trailing_bytes, tail_offset=module.tail_offset)
+        self._cfg_follow.new_module()
+        self.search_session.forget_matches()
+        self.show_diagnostics()
+
+    def after_edit(self, session, line: int | None, kept: Selection | None) -> Selection | None:
+        """The word on the editor's line (or the same word)."""
+        word = session.word_of_line(line) if line is not None and session is not None else None
+        if word is None and kept is not None:
+            word = kept.word
+        return self.document.select_word(word or 0)
+
+    # -- the grammar card ------------------------------------------------------------
+
+    def action_card(self) -> None:
+        """The grammar card of the selected instruction, or of the operand under the cursor."""
+        if self.selection is not None:
+            self._show_card(self.selection)
+
+    @on(HexView.CardRequested)
+    def _card_requested(self, message: HexView.CardRequested) -> None:
+        message.stop()
+        self._show_card(self.document.select_word(message.word))
+
+    def _show_card(self, selection: Selection) -> None:
+        if selection.instruction is None:
+            self.notify("No instruction here: the grammar has cards for instructions and their operands", severity="warning")
+            return
+        instruction = self.document.module.instruction(selection.instruction)
+        card = card_for(self.document.grammar, instruction, selection.operand)
+        if card is None:
+            self.notify("The grammar has no card for this instruction", severity="warning")
+        else:
+            self.app.push_screen(GrammarCardScreen(card))
+
+    # -- panes -------------------------------------------------------------------
+
+    def can_show(self, name: str) -> bool:
+        if name == "diagnostics" and not self.document.diagnostics:
+            self.notify("No diagnostics: the module decodes cleanly", timeout=3)
+            return False
+        return True
+
+    def show_diagnostics(self) -> None:
+        """The document's diagnostics in the panel, the list's gutter and the hex pane."""
+        document = self.document
+        diagnostics = document.diagnostics
+        panel = self.query_one(DiagnosticsPanel)
+        panel.show_diagnostics(diagnostics)
+        panel.set_class(not diagnostics, "-empty")
+        words = [d.word_offset for d in diagnostics if d.word_offset is not None]
+        rows = {row for row in (document.select_word(word).row for word in words) if row is not None}
+        self.query_one(InstructionList).diagnostic_rows = frozenset(rows)
+        self.query_one(HexView).mark(words)
+
+    # -- the index -----------------------------------------------------------------
+
+    def index_advanced(self, fraction: float | None) -> None:
+        self.query_one(HeaderPane).progress = fraction
+        self.screen.query_one(StatusLine).busy = "" if fraction is None else f"indexing {fraction:.0%}"
+
+    def index_complete(self) -> None:
+        self.show_diagnostics()
+        self.query_one(InstructionList).refresh()
+        self.query_one(HeaderPane).refresh()
+        if self.selection is not None:
+            self.query_one(WordDetailPanel).show(self._word_detail(self.selection))
+
+    # -- naming ---------------------------------------------------------------
+
+    def action_toggle_raw(self) -> None:
+        """Switch between raw id numbers and friendly names."""
+        self.raw = not self.raw
+
+    def watch_raw(self, raw: bool) -> None:
+        if not self.is_mounted:
+            return
+        if self.document.layout.aided:
+            # The reading aids' rows hold names: lay them out again in the new naming.
+            self._show_layout(None)
+            self._build_reading_aids(raw)
+        self.query_one(InstructionList).raw = raw
+        self.query_one(CfgView).set_graphs(self.function_graphs())
+        self.screen.selection = self.screen.selection  # every pane shows the new naming
+        if self.search_session.query is not None:
+            self.search_session.start(self.document.parse_query(self.search_session.query.text, raw))
+        self.build_index()
+
+    # -- reading aids ----------------------------------------------------------------
+
+    def action_toggle_reading_aids(self) -> None:
+        """Switch between the plain disassembly and spirv-dis's reading aids."""
+        if self.document.layout.aided:
+            self._show_layout(None)
+        elif self.document.instruction_count > READING_AIDS_LIMIT:
+            self.notify(
+                f"Reading aids lay out the whole module at once: offered up to {READING_AIDS_LIMIT:,} instructions",
+                severity="warning",
+            )
+        else:
+            self._build_reading_aids(self.raw)
+
+    @work(thread=True, exclusive=True, group="reading-aids")
+    def _build_reading_aids(self, raw: bool) -> None:
+        layout = self.document.reading_aids_layout(raw)
+        if not get_current_worker().is_cancelled:
+            self.app.call_from_thread(self._show_layout, layout)
+
+    def _show_layout(self, layout: PlainLayout | None) -> None:
+        """Show the rows of `layout` (None: plain), keeping the selected word."""
+        kept = self.selection
+        self.document.use_layout(layout)
+        self.search_session.forget_matches()
+        self.query_one(InstructionList).rows_changed()
+        self.show_diagnostics()
+        if kept is not None:
+            if kept.instruction is not None:
+                self.screen.selection = self.document.select_instruction(kept.instruction, kept.operand)
+            else:
+                self.screen.selection = self.document.select_word(kept.word)
+
+    # -- definitions and uses ---------------------------------------------------
+
+    def _id_under_selection(self) -> int | None:
+        """The id under the operand cursor; on the opcode, the first id operand it reads."""
+        selection = self.selection
+        if selection is None or selection.instruction is None:
+            return None
+        document = self.document
+        if selection.operand is not None:
+            return document.operand_id(selection.instruction, selection.operand)
+        operands = document.module.instruction(selection.instruction).operands
+        for kinds in (("IdRef",), ("IdResultType",)):
+            for operand in operands:
+                if operand.kind in kinds:
+                    return int(operand.value)
+        return None
+
+    @on(GoToDefinition)
+    def _go_to_definition(self, message: GoToDefinition) -> None:
+        message.stop()
+        id_ = self._id_under_selection()
+        if id_ is None:
+            self.notify("No id under the cursor: move onto one with ← →", severity="warning")
+            return
+        index = self.document.definition(id_, near=self.selection.instruction if self.selection else None)
+        if index is not None:
+            self._jump_to_definition(id_, index)
+        elif self.document.ids_defined is None:
+            self.when_indexed(lambda: self._definition_after_index(id_), "Going to the definition")
+        else:
+            self.notify(f"%{self.document.names(self.raw).name(id_)} is not defined in this module", severity="warning")
+
+    def _definition_after_index(self, id_: int) -> None:
+        index = self.document.definition(id_)
+        if index is None:
+            self.notify(f"%{self.document.names(self.raw).name(id_)} is not defined in this module", severity="warning")
+        else:
+            self._jump_to_definition(id_, index)
+
+    def _jump_to_definition(self, id_: int, index: int) -> None:
+        operands = self.document.module.instruction(index).operands
+        result = next((k for k, o in enumerate(operands) if o.kind == "IdResult" and o.value == id_), None)
+        self.select(self.document.select_instruction(index, result), jump=True)
+
+    @on(ListUses)
+    def _list_uses(self, message: ListUses) -> None:
+        message.stop()
+        id_ = self._id_under_selection()
+        if id_ is None:
+            self.notify("No id under the cursor: move onto one with ← →", severity="warning")
+            return
+        self.when_indexed(lambda: self._show_uses(id_), "Listing the uses")
+
+    def _show_uses(self, id_: int) -> None:
+        document = self.document
+        name = document.names(self.raw).name(id_)
+        index = document.search_index(self.raw)
+        total = len(index.uses(name)) if index is not None else 0
+        uses = document.uses(id_, self.raw) or []
+        offsets = [document.row_word(use.row) * 4 for use in uses]
+        title = f"Uses of %{name} ({total:,})"
+
+        def chosen(use: Use | None) -> None:
+            if use is not None:
+                self.select(document.select_row(use.row, use.operand), jump=True)
+
+        self.app.push_screen(UsesScreen(title, uses, offsets, total - len(uses)), chosen)
+
+    # -- search -----------------------------------------------------------------
+
+    def action_search(self) -> None:
+        """Open the search bar."""
+        self.screen.query_one(SearchBar).open()
+
+    def search(self, text: str) -> None:
+        """Search for `text` (the search bar's), once the index is there if it needs it."""
+        query = self.document.parse_query(text, self.raw)
+        if query is not None and not self.document.needs_index(query):
+            self._start_search(text)
+        else:
+            self.when_indexed(lambda: self._start_search(text), f"Searching for {text.strip()}")
+
+    def _start_search(self, text: str) -> None:
+        """Understand the query (friendly names are known once indexed) and go to the
+        first match after the cursor."""
+        self.search_session.start(self.document.parse_query(text, self.raw))
+        self._run_search(1)
+
+    def _run_search(self, step: int) -> None:
+        """Go to the next or previous match, searching first if the matches are not known."""
+        search = self.search_session
+        if search.query is None:
+            return
+        if search.matches is None:
+            search.found(self.document.search(search.query, self.raw) or [])
+        target = search.step(self.selection.row if self.selection else None, step)
+        if target is None:
+            self.notify(f"No match for {search.query.text}", severity="warning")
+        else:
+            self.select(self.document.select_row(target), jump=True)
+
+    def action_search_step(self, step: int) -> None:
+        """Go to the next (1) or previous (-1) match of the last search."""
+        query = self.search_session.query
+        if query is None:
+            self.action_search()
+        elif self.search_session.matches is not None or not self.document.needs_index(query):
+            self._run_search(step)
+        else:
+            self.when_indexed(lambda: self._run_search(step), f"Searching for {query.text}")
+
+    # -- the whole-module index ---------------------------------------------------
+
+    def build_index(self) -> None:
+        """(Re)start the index worker for the current naming."""
+        # What is there by now (the opened module, the first screen) lives as long as the
+        # screen: out of the cyclic collector's full collections (long pauses on a large
+        # module, which fell on the first keys) until the screen goes.
+        keep_out((self, "index"))
+        self._index_worker()
+
+    def on_unmount(self) -> None:
+        let_in((self, "index"))
+
+    @work(thread=True, exclusive=True, group="index")
+    def _index_worker(self) -> None:
+        """Index the whole module, paced (see `inspector.pacing`): checked after every
+        step (a few milliseconds), so a key waits for one step, not for a slice."""
+        worker = get_current_worker()
+        # On a big module the worker starts as if a key had just been pressed: it waits
+        # for a pause after the first paint, where a key pressed at once would otherwise
+        # wait for the worker's first steps (names, a chunk's decoding).
+        started = time.monotonic() if self.document.instruction_count > QUIET_START_INSTRUCTIONS else 0.0
+        pace = Pace(lambda: max(started, last_input(self.app)), lambda: worker.is_cancelled)
+        reported = time.perf_counter()
+        for fraction in self.document.index_steps(self.raw):
+            if not pace():
+                return
+            now = time.perf_counter()
+            if now - reported > PROGRESS_EVERY:
+                # What the index built since: out of the collector too (its full
+                # collections over it were pauses on keys while indexing).
+                keep_out((self, "index"))
+                self.post_message(IndexProgress(fraction))
+                reported = now
+        keep_out((self, "index"))
+        self.post_message(IndexProgress(1.0))
+
+    @on(IndexProgress)
+    def _index_progress(self, message: IndexProgress) -> None:
+        if self.document.search_index(self.raw) is None:
+            self.index_advanced(message.fraction)
+            return
+        self.index_advanced(None)
+        self.index_complete()
+        pending, self._pending = self._pending, None
+        if pending is not None:
+            pending()
+
+    def when_indexed(self, request: Callable[[], None], what: str) -> None:
+        """Run `request` now if the index is ready, else as soon as it is."""
+        if self.document.search_index(self.raw) is not None:
+            request()
+        else:
+            self._pending = request
+            self.notify(f"{what} as soon as the index is built…", timeout=3)
