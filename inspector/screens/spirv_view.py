@@ -7,7 +7,6 @@ whole-module index built by a worker while the user reads.
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
 
 from textual import on, work
@@ -27,17 +26,14 @@ from spvinspect.formats.spirv_hex import header_cell, instruction_cells
 from spvinspect.formats.spirv_panes import SPIRV_PANES
 from spvinspect.layouts import PlainLayout
 from spvinspect.messages import GoToDefinition, IndexProgress, ListUses
-from spvinspect.module_index import Use
-from spvinspect.responsive import last_input
-from spvinspect.responsive.collector import keep_out, let_in
-from spvinspect.responsive.pacing import Pace, WhenIdle
+from spvinspect.responsive.pacing import WhenIdle
 from spvinspect.screens.cfg_follow import CfgFollow
 from spvinspect.screens.editing import EDIT_BINDINGS
 from spvinspect.screens.grammar_card import GrammarCardScreen
+from spvinspect.screens.module_indexing import ModuleIndexing
+from spvinspect.screens.module_navigation import ModuleNavigation
 from spvinspect.screens.panes import PaneGroup, pane_bindings
-from spvinspect.screens.uses import UsesScreen
 from spvinspect.screens.view import FormatView
-from spvinspect.search import SearchSession
 from spvinspect.selection import Selection
 from spvinspect.widgets.cfg_view import CfgView
 from spvinspect.widgets.diagnostics_panel import DiagnosticsPanel
@@ -54,11 +50,6 @@ once and keep every instruction (a few hundred bytes each)."""
 NEAR_DEFINITIONS_LIMIT = 50_000
 """Instructions up to which the word detail looks for an id's definition before the
 index knows them all (a scan of the function and the part before the functions)."""
-PROGRESS_EVERY = 0.25
-"""Seconds between two progress reports of the index worker."""
-QUIET_START_INSTRUCTIONS = 100_000
-"""Modules with more instructions than this are indexed only once the keys pause after
-the first paint (smaller ones take a fraction of a second: at once)."""
 
 NAVIGATION_BINDINGS = [
     Binding(
@@ -119,8 +110,10 @@ class SpirvView(FormatView):
 
     def __init__(self, document: Document, *, at: int | None = None, raw: bool = False) -> None:
         super().__init__(document, at=at, id="panes")
-        self.search_session = SearchSession()
-        """The last search and its matches."""
+        self.indexing = ModuleIndexing(self)
+        """The whole-module index's worker."""
+        self.navigation = ModuleNavigation(self, self.indexing)
+        """Definitions, uses and search."""
         self._cfg_follow = CfgFollow(self, self._follow_in_cfg)
         # Outside every function the CFG pane folds to its one-line message, giving the
         # list the rows; only once the user pauses: folding re-lays out the whole screen
@@ -263,7 +256,7 @@ class SpirvView(FormatView):
         self.query_one(InstructionList).border_subtitle = f"in {function}" if function else ""
 
     def _operand_text(self, selection: Selection) -> str:
-        described = self.search_session.describe(selection.row)
+        described = self.navigation.session.describe(selection.row)
         if described:
             return described
         if selection.instruction is None or selection.operand is None:
@@ -304,7 +297,7 @@ class SpirvView(FormatView):
         module = document.module
         self.query_one(HexView).load(module.words, trailing_bytes=module.trailing_bytes, tail_offset=module.tail_offset)
         self._cfg_follow.new_module()
-        self.search_session.forget_matches()
+        self.navigation.session.forget_matches()
         self.show_diagnostics()
 
     def after_edit(self, session, line: int | None, kept: Selection | None) -> Selection | None:
@@ -386,8 +379,8 @@ class SpirvView(FormatView):
         self.query_one(InstructionList).raw = raw
         self.query_one(CfgView).set_graphs(self.function_graphs())
         self.screen.selection = self.screen.selection  # every pane shows the new naming
-        if self.search_session.query is not None:
-            self.search_session.start(self.document.parse_query(self.search_session.query.text, raw))
+        if self.navigation.session.query is not None:
+            self.navigation.session.start(self.document.parse_query(self.navigation.session.query.text, raw))
         self.build_index()
 
     # -- reading aids ----------------------------------------------------------------
@@ -414,7 +407,7 @@ class SpirvView(FormatView):
         """Show the rows of `layout` (None: plain), keeping the selected word."""
         kept = self.selection
         self.document.use_layout(layout)
-        self.search_session.forget_matches()
+        self.navigation.session.forget_matches()
         self.query_one(InstructionList).rows_changed()
         self.show_diagnostics()
         if kept is not None:
@@ -423,169 +416,37 @@ class SpirvView(FormatView):
             else:
                 self.screen.selection = self.document.select_word(kept.word)
 
-    # -- definitions and uses ---------------------------------------------------
-
-    def _id_under_selection(self) -> int | None:
-        """The id under the operand cursor; on the opcode, the first id operand it reads."""
-        selection = self.selection
-        if selection is None or selection.instruction is None:
-            return None
-        document = self.document
-        if selection.operand is not None:
-            return document.operand_id(selection.instruction, selection.operand)
-        operands = document.module.instruction(selection.instruction).operands
-        for kinds in (("IdRef",), ("IdResultType",)):
-            for operand in operands:
-                if operand.kind in kinds:
-                    return int(operand.value)
-        return None
+    # -- definitions, uses, search and the index ------------------------------------
 
     @on(GoToDefinition)
     def _go_to_definition(self, message: GoToDefinition) -> None:
         message.stop()
-        id_ = self._id_under_selection()
-        if id_ is None:
-            self.notify("No id under the cursor: move onto one with ← →", severity="warning")
-            return
-        index = self.document.definition(id_, near=self.selection.instruction if self.selection else None)
-        if index is not None:
-            self._jump_to_definition(id_, index)
-        elif self.document.ids_defined is None:
-            self.when_indexed(lambda: self._definition_after_index(id_), "Going to the definition")
-        else:
-            self.notify(f"%{self.document.names(self.raw).name(id_)} is not defined in this module", severity="warning")
-
-    def _definition_after_index(self, id_: int) -> None:
-        index = self.document.definition(id_)
-        if index is None:
-            self.notify(f"%{self.document.names(self.raw).name(id_)} is not defined in this module", severity="warning")
-        else:
-            self._jump_to_definition(id_, index)
-
-    def _jump_to_definition(self, id_: int, index: int) -> None:
-        operands = self.document.module.instruction(index).operands
-        result = next((k for k, o in enumerate(operands) if o.kind == "IdResult" and o.value == id_), None)
-        self.select(self.document.select_instruction(index, result), jump=True)
+        self.navigation.go_to_definition()
 
     @on(ListUses)
     def _list_uses(self, message: ListUses) -> None:
         message.stop()
-        id_ = self._id_under_selection()
-        if id_ is None:
-            self.notify("No id under the cursor: move onto one with ← →", severity="warning")
-            return
-        self.when_indexed(lambda: self._show_uses(id_), "Listing the uses")
-
-    def _show_uses(self, id_: int) -> None:
-        document = self.document
-        name = document.names(self.raw).name(id_)
-        index = document.search_index(self.raw)
-        total = len(index.uses(name)) if index is not None else 0
-        uses = document.uses(id_, self.raw) or []
-        offsets = [document.row_word(use.row) * 4 for use in uses]
-        title = f"Uses of %{name} ({total:,})"
-
-        def chosen(use: Use | None) -> None:
-            if use is not None:
-                self.select(document.select_row(use.row, use.operand), jump=True)
-
-        self.app.push_screen(UsesScreen(title, uses, offsets, total - len(uses)), chosen)
-
-    # -- search -----------------------------------------------------------------
+        self.navigation.list_uses()
 
     def action_search(self) -> None:
         """Open the search bar."""
         self.screen.query_one(SearchBar).open()
 
-    def search(self, text: str) -> None:
-        """Search for `text` (the search bar's), once the index is there if it needs it."""
-        query = self.document.parse_query(text, self.raw)
-        if query is not None and not self.document.needs_index(query):
-            self._start_search(text)
-        else:
-            self.when_indexed(lambda: self._start_search(text), f"Searching for {text.strip()}")
-
-    def _start_search(self, text: str) -> None:
-        """Understand the query (friendly names are known once indexed) and go to the
-        first match after the cursor."""
-        self.search_session.start(self.document.parse_query(text, self.raw))
-        self._run_search(1)
-
-    def _run_search(self, step: int) -> None:
-        """Go to the next or previous match, searching first if the matches are not known."""
-        search = self.search_session
-        if search.query is None:
-            return
-        if search.matches is None:
-            search.found(self.document.search(search.query, self.raw) or [])
-        target = search.step(self.selection.row if self.selection else None, step)
-        if target is None:
-            self.notify(f"No match for {search.query.text}", severity="warning")
-        else:
-            self.select(self.document.select_row(target), jump=True)
-
     def action_search_step(self, step: int) -> None:
         """Go to the next (1) or previous (-1) match of the last search."""
-        query = self.search_session.query
-        if query is None:
-            self.action_search()
-        elif self.search_session.matches is not None or not self.document.needs_index(query):
-            self._run_search(step)
-        else:
-            self.when_indexed(lambda: self._run_search(step), f"Searching for {query.text}")
+        self.navigation.search_step(step)
 
-    # -- the whole-module index ---------------------------------------------------
+    def search(self, text: str) -> None:
+        """Search for `text` (the search bar's)."""
+        self.navigation.search(text)
 
     def build_index(self) -> None:
-        """(Re)start the index worker for the current naming."""
-        # What is there by now (the opened module, the first screen) lives as long as the
-        # screen: out of the cyclic collector's full collections (long pauses on a large
-        # module, which fell on the first keys) until the screen goes.
-        keep_out((self, "index"))
-        self._index_worker()
-
-    def on_unmount(self) -> None:
-        let_in((self, "index"))
-
-    @work(thread=True, exclusive=True, group="index")
-    def _index_worker(self) -> None:
-        """Index the whole module, paced (see `inspector.pacing`): checked after every
-        step (a few milliseconds), so a key waits for one step, not for a slice."""
-        worker = get_current_worker()
-        # On a big module the worker starts as if a key had just been pressed: it waits
-        # for a pause after the first paint, where a key pressed at once would otherwise
-        # wait for the worker's first steps (names, a chunk's decoding).
-        started = time.monotonic() if self.document.instruction_count > QUIET_START_INSTRUCTIONS else 0.0
-        pace = Pace(lambda: max(started, last_input(self.app)), lambda: worker.is_cancelled)
-        reported = time.perf_counter()
-        for fraction in self.document.index_steps(self.raw):
-            if not pace():
-                return
-            now = time.perf_counter()
-            if now - reported > PROGRESS_EVERY:
-                # What the index built since: out of the collector too (its full
-                # collections over it were pauses on keys while indexing).
-                keep_out((self, "index"))
-                self.post_message(IndexProgress(fraction))
-                reported = now
-        keep_out((self, "index"))
-        self.post_message(IndexProgress(1.0))
+        """(Re)start the whole-module index for the current naming."""
+        self.indexing.build()
 
     @on(IndexProgress)
     def _index_progress(self, message: IndexProgress) -> None:
-        if self.document.search_index(self.raw) is None:
-            self.index_advanced(message.fraction)
-            return
-        self.index_advanced(None)
-        self.index_complete()
-        pending, self._pending = self._pending, None
-        if pending is not None:
-            pending()
+        self.indexing.progress(message)
 
-    def when_indexed(self, request: Callable[[], None], what: str) -> None:
-        """Run `request` now if the index is ready, else as soon as it is."""
-        if self.document.search_index(self.raw) is not None:
-            request()
-        else:
-            self._pending = request
-            self.notify(f"{what} as soon as the index is built…", timeout=3)
+    def on_unmount(self) -> None:
+        self.indexing.stop()
