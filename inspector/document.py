@@ -101,6 +101,18 @@ class Document(ModuleIndex):
 
         return EditSession.open(self.data, hints=self.names(False).id_hints())
 
+    def save_edit(self, session, file, path=None, *, overwrite: bool = False) -> Path:
+        """Save an edit's binary over the opened file, or to `path` (save as)."""
+        from spvinspect.editing.saving import save_binary
+
+        return save_binary(session, file, path, overwrite=overwrite)
+
+    def reopened(self, data: bytes, path: Path) -> tuple[Document | None, str | None]:
+        """A document over the file's new bytes, or why it cannot be one."""
+        if not looks_like_spirv(data):
+            return None, f"Not reloaded: {path} is no longer a SPIR-V module (its first word is not the magic number)"
+        return Document(data, path), None
+
     def edited(self, session, outcome) -> Document | None:
         """The document of a job's good binary, sharing this one's names and index."""
         state = outcome.state

@@ -103,6 +103,17 @@ class LimaDocument:
 
         return LimaEditSession.open(self.data)
 
+    def save_edit(self, session, file, path=None, *, overwrite: bool = False) -> Path:
+        """Save an edit's program over the opened file (its MBS container or raw stream),
+        or to `path` (save as: an `.mbs` name gets the container)."""
+        from spvinspect.editing.saving import save_lima
+
+        return save_lima(session, file, path, overwrite=overwrite)
+
+    def reopened(self, data: bytes, path: Path) -> tuple[LimaDocument | None, str | None]:
+        """A document over the file's new bytes, under the same name."""
+        return LimaDocument(data, self.name), None
+
     def edited(self, session, outcome) -> LimaDocument | None:
         """The document of a job's good binary, under the same name."""
         return None if outcome.data is None else LimaDocument(outcome.data, self.name)

@@ -45,6 +45,13 @@ class Format(Protocol):
         """An edit session over this document's text (`spvinspect.editing`), generic over
         the format's assembler; on a worker thread (the whole text's first assembly)."""
 
+    def save_edit(self, session: Any, file: Any, path: Path | None = None, *, overwrite: bool = False) -> Path:
+        """Save an edit's binary over the opened file (`file`), or to `path` (save as);
+        returns where it went (`spvinspect.editing.saving` does the writing)."""
+
+    def reopened(self, data: bytes, path: Path) -> tuple[Format | None, str | None]:
+        """A document of this format over the file's new bytes (a reload), or why not."""
+
     def edited(self, session: Any, outcome: Any) -> Format | None:
         """The document of an edit's good binary (None while the text does not
         assemble); on the job thread."""

@@ -462,13 +462,11 @@ class EditingController:
 
     def _write(self, session, file: SavedFile, path: Path | None, overwrite: bool) -> Path:
         """Write what `path`'s name asks for; marks the session saved over its own file."""
-        from spvinspect.editing.saving import save_assembly, save_binary, save_lima
+        from spvinspect.editing.saving import save_assembly
 
         if path is not None and path.suffix.lower() in TEXT_SUFFIXES:
             return save_assembly(session, file, path, overwrite=overwrite)
-        if self._screen.document.ASSEMBLY_LANGUAGE != "lima":  # saving owns the formats' writers
-            return save_binary(session, file, path, overwrite=overwrite)
-        return save_lima(session, file, path, overwrite=overwrite)
+        return self._screen.document.save_edit(session, file, path, overwrite=overwrite)
 
     # -- the file on disk ----------------------------------------------------------
 

@@ -457,3 +457,16 @@ async def test_clicking_a_range_in_the_breakdown_picks_its_bits(monkeypatch, tmp
         await pilot.click(LimaBreakdown, offset=(10, title + 2))
         assert (breakdown.selected.strip.name, breakdown.selected.label.name) == ("control", "prefetch")
         assert hex_view.bit_masks == {0: 1 << 25}
+
+
+def test_each_lima_key_is_bound_once():
+    """A key of Lima mode is the screen's (from any pane) or the list's, never both."""
+    from spvinspect.screens.lima_view import LimaView
+    from spvinspect.widgets.lima_list import LimaInstructionList
+
+    def keys(bindings) -> list[str]:
+        return [key.strip() for binding in bindings for key in binding.key.split(",")]
+
+    screen_keys = keys(LimaView.SCREEN_BINDINGS)
+    assert len(screen_keys) == len(set(screen_keys))
+    assert not set(screen_keys) & set(keys(LimaInstructionList.BINDINGS))
