@@ -139,7 +139,8 @@ class EditingController:
         if self.edit_session is None:
             if len(self._screen.document.data) > SLOW_OPEN_BYTES:
                 self._screen.notify("Preparing the editor: the whole module's text and its first assembly…", timeout=4)
-            self._screen.run_worker(partial(self._open_session, self._screen.document), thread=True, exclusive=True, group="edit-open")
+            opening = partial(self._open_session, self._screen.document)
+            self._screen.run_worker(opening, thread=True, exclusive=True, group="edit-open")
         else:
             self._show_editor()
 

@@ -37,6 +37,7 @@ class ModuleIndexing:
 
     @property
     def document(self) -> Any:
+        """The view's document (an edit replaces it)."""
         return self._view.document
 
     def build(self) -> None:
@@ -52,8 +53,8 @@ class ModuleIndexing:
         let_in((self, "index"))
 
     def _index_worker(self) -> None:
-        """Index the whole module, paced (see `inspector.pacing`): checked after every
-        step (a few milliseconds), so a key waits for one step, not for a slice."""
+        """Index the whole module, paced (see `spvinspect.responsive.pacing`): checked
+        after every step, so a key waits for one step, not for a slice."""
         worker = get_current_worker()
         # On a big module the worker starts as if a key had just been pressed: it waits
         # for a pause after the first paint, where a key pressed at once would otherwise
