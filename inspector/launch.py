@@ -1,4 +1,4 @@
-"""`spvinspect [FILE] [--lima] [--at OFFSET] [--pane NAME] [--raw-id] [--theme NAME]`.
+"""`spvinspect [FILE] [--lima] [--at OFFSET] [--pane NAME] [--raw-id] [--theme NAME] [--tour FILE]`.
 
 On a terminal this opens the inspector app; with standard output redirected it prints
 the disassembly instead (`inspector.commands.open`, or `spvinspect lima dis` for a PP
@@ -40,6 +40,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--pane", metavar="NAME", help=f"focus and zoom a pane: {', '.join(PANE_NAMES)}; in Lima mode {', '.join(LIMA_PANE_NAMES)}")
     parser.add_argument("--raw-id", action="store_true", help="raw id numbers instead of friendly names")
     parser.add_argument("--theme", metavar="NAME", help="colour theme (remembered when switched in the app)")
+    parser.add_argument("--tour", metavar="TOUR", help="a guided tour of the module (a TOML file; t steps through it; the bundled example has its own)")
     return parser
 
 
@@ -103,11 +104,21 @@ def main(argv: list[str]) -> int:
     if args.theme is not None and args.theme not in theme_names():
         return fail(f"--theme {args.theme}: no such theme; choose one of {', '.join(theme_names())}")
     if lima_mode:
+        if args.tour is not None:
+            return fail("--tour: tours are of SPIR-V modules; Lima mode has none yet")
         return run_lima_app(data, path, at, args.pane, args.theme)
-    return run_app(data, path, at, args.pane, args.raw_id, args.theme)
+    from spvinspect.tour import EXAMPLE_TOUR, TourError, load_tour
+
+    tour = None
+    if args.tour is not None or args.file is None:
+        try:
+            tour = load_tour(args.tour or EXAMPLE_TOUR, frozenset(PANE_NAMES))
+        except TourError as error:
+            return fail(f"--tour {error}" if args.tour else str(error))
+    return run_app(data, path, at, args.pane, args.raw_id, args.theme, tour)
 
 
-def run_app(data: bytes, path: str, at: int | None, pane: str | None, raw: bool, theme: str | None) -> int:
+def run_app(data: bytes, path: str, at: int | None, pane: str | None, raw: bool, theme: str | None, tour=None) -> int:
     """Open the app over the module; returns when the user quits."""
     from spvinspect.app import InspectorApp
     from spvinspect.config import load_config
@@ -116,7 +127,7 @@ def run_app(data: bytes, path: str, at: int | None, pane: str | None, raw: bool,
     config = load_config()
     document = Document(data, path)
     word = at // 4 if at is not None else None
-    app = InspectorApp(document, at=word, pane=pane, raw=raw, theme=theme or config.theme, notice=config.problem, keys=config.keys)
+    app = InspectorApp(document, at=word, pane=pane, raw=raw, theme=theme or config.theme, notice=config.problem, keys=config.keys, tour=tour)
     app.run()
     return 0
 

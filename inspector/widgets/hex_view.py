@@ -376,6 +376,11 @@ class HexView(ScrollView, can_focus=True):
             self._rows.discard(row)
         self.refresh_lines(first, last - first + 1)
 
+    def cell_style(self, name: str) -> Style:
+        """The style of a cell kind (`opcode`, `type-id`, `header`...) under the theme:
+        what the legend and the word table colour a kind with."""
+        return self._style(name)
+
     def _style(self, name: str) -> Style:
         """A component's own colours and text style, translucent colours (`$boost`)
         blended over the pane's background, so styles can be stacked; '' is the pane's
