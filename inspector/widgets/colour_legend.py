@@ -51,12 +51,15 @@ def legend_renderable(screen: Screen, compact: bool = False) -> Group:
 
 
 class ColourLegend(BuiltPane, VerticalScroll):
-    """The legend as a pane beside the hex pane, each colour with a short name (the help
-    screen says more); `L` shows or hides it."""
+    """The legend as a pane beside the hex pane, each colour with a short name (zoomed,
+    and in the help screen, with what it means); `L` shows or hides it."""
 
+    ALLOW_MAXIMIZE = True
+    """On a narrow screen it opens zoomed, as other panes do."""
     DEFAULT_CSS = """
     ColourLegend { height: auto; max-height: 8; border: round $panel-lighten-2; padding: 0 1; }
     ColourLegend:focus { border: round $accent; }
+    ColourLegend.-maximized { height: 1fr; max-height: 100%; }
     """
 
     def compose(self) -> ComposeResult:
@@ -70,5 +73,10 @@ class ColourLegend(BuiltPane, VerticalScroll):
     def on_show(self) -> None:
         self._draw()
 
+    def on_resize(self) -> None:
+        self._draw()
+
     def _draw(self) -> None:
-        self.query_one("#legend-body", Static).update(legend_renderable(self.screen, compact=True))
+        """Short names beside the hex pane; zoomed, what each colour means."""
+        compact = not self.has_class("-maximized")
+        self.query_one("#legend-body", Static).update(legend_renderable(self.screen, compact=compact))
