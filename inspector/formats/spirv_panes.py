@@ -39,7 +39,9 @@ SPIRV_PANES: tuple[PaneSpec, ...] = (
         "Instruction list",
         "The disassembly exactly as `spvinspect dis` prints it, friendly names or raw ids, "
         "with each instruction's byte offset in the gutter. The cursor selects an "
-        "instruction and an operand in it; every other pane follows that selection.",
+        "instruction and an operand in it; every other pane follows that selection. f folds "
+        "the function (on its OpFunction) or the block at the cursor into one line, and "
+        "opens it again.",
         key="2",
         short="List",
         tooltip="Show and focus the instruction list",

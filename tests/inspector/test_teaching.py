@@ -111,6 +111,31 @@ async def test_a_big_endian_module_and_the_grammar_card():
         await pilot.press("y")
         assert app.clipboard == app.screen.card.spec_url
 
+        # Folding: the block at the cursor, then the function; the selection stays.
+        await pilot.press("escape", "2")
+        screen, document = app.screen, app.screen.document
+        rows = document.row_count
+        kept = await select(pilot, "OpStore", 2) and screen.selection
+        await pilot.press("f")
+        await pilot.pause()
+        folded = screen.selection
+        assert (folded.word, folded.instruction, folded.operand) == (kept.word, kept.instruction, kept.operand)
+        assert document.row_text(folded.row).strip() == "▸ block %a: 6 instructions"
+        assert document.row_count == rows - 5 and screen.query_one("#list").cursor_row == folded.row
+        await pilot.press("f")
+        await pilot.pause()
+        assert screen.selection == kept and document.row_count == rows
+        await pilot.press("left_square_bracket", "f")
+        await pilot.pause()
+        assert document.row_text(screen.selection.row).strip().endswith(": 13 instructions in 3 blocks")
+        assert document.row_count == rows - 12
+        await pilot.press("k", "j")  # off the summary row and back onto it
+        await pilot.pause()
+        assert document.module.instruction(screen.selection.instruction).opname == "OpFunction"
+        await pilot.press("f")
+        await pilot.pause()
+        assert document.row_count == rows and document.row_text(screen.selection.row).strip().startswith("%main")
+
 
 async def test_the_tour_selects_what_each_step_names_and_leaving_keeps_the_selection():
     tour = load_tour(EXAMPLE_TOUR)
@@ -193,3 +218,16 @@ def test_snapshot_word_table_80x24(snap_compare):
 def test_snapshot_legend_80x24(snap_compare):
     app = make_app(EXAMPLE_MODULE.read_bytes(), "example.spv", theme="spvinspect-dark")
     assert snap_compare(app, terminal_size=(80, 24), run_before=after_keys("L"))
+
+
+def test_folded_rows_map_to_their_instructions_and_back():
+    from spvinspect.folding import FoldedLayout
+    from spvinspect.layouts import PlainLayout
+
+    layout = FoldedLayout(PlainLayout(100, 2), [(40, 49, "▸ b"), (10, 19, "▸ a")])
+    assert layout.count == 102 - 18
+    assert [layout.instruction(r) for r in (9, 10, 11, 30, 31, 32)] == [9, 10, 20, 39, 40, 50]
+    assert layout.text(10) == "▸ a" and layout.text(31) == "▸ b" and layout.text(11) is None
+    assert [layout.row_of(i) for i in (9, 10, 15, 19, 20, 45, 50, 99)] == [9, 10, 10, 10, 11, 31, 32, 81]
+    assert all(layout.row_of(layout.instruction(r)) == r for r in range(layout.count - 2))
+    assert layout.tail(82) == 0 and layout.tail_row(1) == 83
