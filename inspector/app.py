@@ -186,8 +186,13 @@ class InspectorApp(App[None]):
         if not found:
             self.notify("No colour legend on this screen", severity="warning")
             return
-        legend = found.first()
+        legend, screen = found.first(), self.screen
         if legend.display:
+            if screen.maximized is legend:
+                screen.minimize()  # zoomed on a narrow screen: back to the list
             legend.display = False
+            focus_home = getattr(screen, "focus_home", None)
+            if focus_home is not None and (self.focused is None or self.focused is legend):
+                focus_home()
         else:
             self.screen.action_pane("legend")

@@ -74,6 +74,15 @@ class TourPane(BuiltPane, Static):
             return ""
         return f"{spec.key} shows the {spec.title.lower()}, z back · " if spec.key else ""
 
+    def on_show(self) -> None:
+        """Shown by name (`--pane tour`) rather than by `t`: start at the first step."""
+        if self.step_index is None:
+            if self.tour is None:
+                self.border_title = "Tour"
+                self.update("No tour for this module: spvinspect --tour FILE MODULE opens one.")
+            else:
+                self.call_after_refresh(self.go, 1)
+
     def leave(self) -> None:
         """Close the tour; the selection stays where the last step left it."""
         self.display = False
