@@ -69,8 +69,8 @@ class WordTablePane(BuiltPane, DataTable):
 
     def __init__(self, **kwargs) -> None:
         super().__init__(cursor_type="row", zebra_stripes=False, **kwargs)
-        self._shown: tuple[int, int] | None = None
-        """(first word, instruction index or -1 for the header) of the table shown."""
+        self._shown: tuple[int, bool] | None = None
+        """(instruction index or -1 for the header, raw ids) of the table shown."""
         self._offsets: list[int] = []
         """The word offset of each row shown."""
 
@@ -81,14 +81,14 @@ class WordTablePane(BuiltPane, DataTable):
             self.follow_selection(selection)
 
     def follow_selection(self, selection: Selection) -> None:
-        if not self.display and self._shown is not None:
-            self._shown = None  # built again when shown
-        document = self.screen.document
-        module = document.module
+        if not self.display:
+            self._shown = None  # built when shown
+            return
+        raw = bool(getattr(self.screen, "raw", False))
         if selection.instruction is not None:
-            key = (module.instruction(selection.instruction).offset, selection.instruction)
+            key = (selection.instruction, raw)
         elif selection.row is None:
-            key = (0, -1)
+            key = (-1, raw)
         else:
             key = None
         if key != self._shown:
