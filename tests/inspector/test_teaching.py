@@ -110,6 +110,14 @@ async def test_a_big_endian_module_and_the_grammar_card():
         assert "1 'Pointer' (IdRef)" in shown and "3 MemoryAccess (optional)" in shown
         await pilot.press("y")
         assert app.clipboard == app.screen.card.spec_url
+        await pilot.press("escape")
+        await select(pilot, "OpStore", 2)  # the mask: every set bit with its parameters
+        await pilot.press("c")
+        await pilot.pause()
+        body = app.screen.query_one("#card-body")
+        shown = "\n".join(strip.text for strip in body.render_lines(body.region.reset_offset))
+        assert app.screen.card.title == "MemoryAccess Volatile|Aligned (0x3)"
+        assert "0x1 Volatile" in shown and "0x2 Aligned, then LiteralInteger" in shown
 
         # Folding: the block at the cursor, then the function; the selection stays.
         await pilot.press("escape", "2")
