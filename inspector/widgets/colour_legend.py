@@ -14,6 +14,7 @@ from textual.widgets import Static
 
 from spvinspect.formats.spirv_legend import HEX_MEANINGS, LIST_MEANINGS
 from spvinspect.screens.panes import BuiltPane
+from spvinspect.widgets.hex_view import HexView
 from spvinspect.widgets.role_styles import role_styles
 
 
@@ -21,8 +22,6 @@ def legend_renderable(screen: Screen, compact: bool = False) -> Group:
     """The legend of `screen`'s hex pane and instruction list, in the current theme: each
     colour's sample with what it means, or (`compact`) each colour's short name written
     in it, a line a pane."""
-    from spvinspect.widgets.hex_view import HexView
-
     app = screen.app
     role = role_styles(app.theme, app.current_theme.dark)
     sections = []

@@ -18,6 +18,7 @@ from spvinspect.codec.text.word_table import WordRow, WordTable, header_table, w
 from spvinspect.messages import SelectWord
 from spvinspect.screens.panes import BuiltPane
 from spvinspect.selection import Selection
+from spvinspect.widgets.hex_view import HexView
 
 ROW_LIMIT = 2048
 """Rows shown at most (an `OpSource` can carry a whole shader's text); the title says
@@ -132,8 +133,6 @@ class WordTablePane(BuiltPane, DataTable):
 
     def _kind_styles(self) -> dict[str, Style]:
         """Each word kind's style in the hex pane (one source for the colours)."""
-        from spvinspect.widgets.hex_view import HexView
-
         found = self.screen.query(HexView)
         if not found:
             return {}
