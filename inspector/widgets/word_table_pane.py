@@ -76,7 +76,6 @@ class WordTablePane(BuiltPane, DataTable):
         """The word offset of each row shown."""
 
     def on_mount(self) -> None:
-        self.add_columns(*COLUMNS)
         selection = getattr(self.screen, "selection", None)
         if isinstance(selection, Selection):
             self.follow_selection(selection)
@@ -118,7 +117,10 @@ class WordTablePane(BuiltPane, DataTable):
         return None
 
     def _fill(self, table: WordTable | None) -> None:
-        self.clear()
+        # Columns anew: their widths grow with every table otherwise, and so would
+        # depend on the instructions shown before.
+        self.clear(columns=True)
+        self.add_columns(*COLUMNS)
         self._offsets = []
         if table is None:
             self.border_title = "Words · past the last instruction: no grammar to read them by"
