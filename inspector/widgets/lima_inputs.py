@@ -103,11 +103,12 @@ class LimaInputs(BuiltPane, RunFollower, VerticalScroll):
         self._paths.clear()
         for table in ("varyings", "uniforms"):
             for key, value in data.get(table, {}).items():
+                name = f"{table[:-1]} {key}" if key.isdigit() else key  # a slot number says which table
                 if isinstance(value, dict):
                     for corner, label in RAMP_LABELS.items():
-                        yield self._row(f"{key} {label}", (table, key, corner), value.get(corner, []))
+                        yield self._row(f"{name} {label}", (table, key, corner), value.get(corner, []))
                 else:
-                    yield self._row(key, (table, key), value if isinstance(value, list) else [value])
+                    yield self._row(name, (table, key), value if isinstance(value, list) else [value])
         for key, texture in data.get("textures", {}).items():
             size = [texture.get("width"), texture.get("height"), texture.get("filter", "nearest"), texture.get("wrap", "repeat")]
             yield self._row(f"sampler {key} w h filter wrap", ("textures", key, "shape"), size)
