@@ -4,8 +4,11 @@ fragment in the image; the list, gutter and registers pane follow."""
 
 from __future__ import annotations
 
+import json
+
 from spvinspect import launch
 from spvinspect.app import InspectorApp
+from spvinspect.screens.edit_dialogs import Question
 from spvinspect.widgets.lima_list import LimaInstructionList
 
 
@@ -102,6 +105,25 @@ async def test_edit_an_input_and_choose_a_fragment_in_the_image(monkeypatch, tmp
         await pilot.press("f5")
         await until(pilot, lambda: "output ($0):  0.1997  0.4045     0.0     1.0" in registers(app), "the new colour")
         await until(pilot, lambda: not image.progress and image.info_text() == "x 16 y 16 (stepped): 0.1997 0.4045 0 1", "the image again")
+        message = screen.query_one("#inputs-message")
         field.value = "1 lots 0 1"
         await pilot.press("enter")
-        await until(pilot, lambda: "u_tint: 'lots' is not a number" in str(screen.query_one("#inputs-message").render()), "a bad value is a message")
+        await until(pilot, lambda: "u_tint: 'lots' is not a number" in str(message.render()), "a bad value is a message")
+        # Save, then save again: the existing file is replaced only after asking (no: kept).
+        pane = screen.query_one("#inputs")
+        saved = tmp_path / "in.json"
+        pane.save(saved)
+        assert json.loads(saved.read_text())["uniforms"]["u_tint"] == [1, 0.9, 0, 1]
+        saved.write_text("{}")
+        pane.save(saved)
+        await until(pilot, lambda: isinstance(app.screen, Question), "asked before replacing")
+        await pilot.press("n")
+        await until(pilot, lambda: f"{saved} left as it was" in str(message.render()), "the file kept")
+        assert saved.read_text() == "{}"
+        # Loading: a file the inputs cannot use is a message; a good one rebuilds the rows.
+        saved.write_text('{"uniforms": {"u_nothing": [1]}}')
+        assert not await pane.load(saved)
+        assert "'u_nothing' is neither a slot number nor a uniform name" in str(message.render())
+        saved.write_text('{"uniforms": {"u_tint": [0.5, 0.5, 0.5, 1]}}')
+        assert await pane.load(saved)
+        await until(pilot, lambda: len(screen.query(".input-row")) == 1, "the rows of the loaded inputs")
