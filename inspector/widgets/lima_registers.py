@@ -89,6 +89,12 @@ class LimaRegisters(BuiltPane, RunFollower, Widget):
             self.execution.open()
             self.screen.run_updated(select=False)
 
+    def document_changed(self, document) -> None:
+        # An edit: the screen makes a new run controller for the new program.
+        run_updated = getattr(self.screen, "run_updated", None)
+        if run_updated is not None:
+            run_updated(select=False)
+
     def run_changed(self, execution: Execution) -> None:
         self.execution = execution
         self.update(self.render_text())
