@@ -52,16 +52,6 @@ def _json_safe(data):
     return data
 
 
-def _from_json_safe(data):
-    if isinstance(data, dict):
-        return {k: _from_json_safe(v) for k, v in data.items()}
-    if isinstance(data, list):
-        return [_from_json_safe(v) for v in data]
-    if data in ("nan", "inf", "-inf"):
-        return float(data)
-    return data
-
-
 class LimaInputs(BuiltPane, RunFollower, VerticalScroll):
     """Editable inputs of the run, one line per value."""
 
@@ -185,7 +175,7 @@ class LimaInputs(BuiltPane, RunFollower, VerticalScroll):
         if path is None or execution is None:
             return False
         try:
-            data = _from_json_safe(json.loads(path.read_text(encoding="utf-8")))
+            data = json.loads(path.read_text(encoding="utf-8"))
             parse_inputs(data, execution.settings.symbols)
         except OSError as error:
             self._message(f"cannot read {path}: {error.strerror}")
