@@ -36,7 +36,7 @@ def assert_rows_fill_the_pane(hex_view: HexView) -> None:
 
 
 async def test_rows_follow_the_width_after_zoom_and_moves_and_on_a_narrow_screen() -> None:
-    app = make_app(EXAMPLE_MODULE.read_bytes(), at=0x9A0)
+    app = make_app(EXAMPLE_MODULE.read_bytes(), at=0x9A0 // 4)
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.pause()
         await app.workers.wait_for_complete()
@@ -59,7 +59,7 @@ async def test_rows_follow_the_width_when_textual_sends_the_pane_no_resize(monke
     """In a terminal, ending a zoom resizes the hex pane without a Resize event (seen in
     tmux: `--at 0x9a0`, `4 z l l l z` left rows 0x20 apart showing 4 words); the rows
     must follow the width the pane is drawn at all the same."""
-    app = make_app(EXAMPLE_MODULE.read_bytes(), at=0x9A0)
+    app = make_app(EXAMPLE_MODULE.read_bytes(), at=0x9A0 // 4)
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.pause()
         await app.workers.wait_for_complete()
