@@ -87,7 +87,7 @@ def main(argv: list[str]) -> int:
         if len(data) >= 4:
             found = f"first word 0x{int.from_bytes(data[:4], 'little'):08x}, the magic number is 0x07230203"
         else:
-            found = f"{len(data)} byte{'' if len(data) == 1 else 's'} long, shorter than the magic number"
+            found = f"{counted(len(data), 'byte')} long, shorter than the magic number"
         return fail(f"{path}: not a SPIR-V module ({found}); for a raw Lima PP stream, add --lima")
     at = None
     if args.at is not None:
