@@ -5,8 +5,9 @@ bindings might have changed: focus moving, the screen resuming. Right after the 
 paint several such rebuilds came in a row, and the user's first key waited for them; moving
 the focus between panes whose keys are the same rebuilt it too.
 
-On a narrow terminal the keys that do not fit are left out, the focused pane's last ones
-first: the app's own keys (Quit, Help) always show, as does the palette key.
+On a narrow terminal the keys that do not fit are left out: the app's own keys (Quit,
+Help) and the palette key always show, then the focused pane's and the screen's keys in
+their order, each that still fits.
 """
 
 from __future__ import annotations
@@ -84,12 +85,14 @@ class KeyFooter(Footer):
             binding = palette.binding
             room -= self._key_width(self.app.get_key_display(binding), binding.description) + PALETTE_EXTRA
         widths = {action: self._key_width(self.app.get_key_display(b), b.description) for action, (b, *_) in keys.items()}
-        kept = set(keys)
-        # Drop the pane's and screen's keys from the last while they do not fit; the app's stay.
-        for action in reversed([action for action, entry in keys.items() if not entry[3]]):
-            if sum(widths[a] for a in kept) <= room:
-                break
-            kept.discard(action)
+        # The app's keys first; then the pane's and the screen's in the footer's order (the
+        # focused pane's first), each while it fits.
+        kept = {action for action, entry in keys.items() if entry[3]}
+        room -= sum(widths[action] for action in kept)
+        for action, entry in keys.items():
+            if not entry[3] and widths[action] <= room:
+                kept.add(action)
+                room -= widths[action]
         for action, (binding, enabled, tooltip, _) in keys.items():
             if action in kept:
                 yield FooterKey(
