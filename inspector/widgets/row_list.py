@@ -24,21 +24,26 @@ def fit_row(text: Strip, scroll_x: int, width: int) -> Strip:
     in the last cell when more of it follows and in the first when its start is scrolled
     away. Each ellipsis takes the style of the cell it stands in."""
     length = text.cell_length
-    shown = text.crop(scroll_x, scroll_x + width)
-    if width < 3:
-        return shown
-    if length > scroll_x + width:
-        shown = Strip.join([shown.crop(0, width - 1), _mark(shown, width - 1)])
-    if scroll_x > 0 and length > scroll_x:
-        shown = Strip.join([_mark(shown, 0), shown.crop(1, width)])
-    return shown
+    right = length > scroll_x + width
+    left = scroll_x > 0 and length > scroll_x
+    if width < 3 or not (left or right):
+        return text.crop(scroll_x, scroll_x + width)
+    start, end = scroll_x + left, scroll_x + width - right
+    segments = [Segment(ELLIPSIS, _style_at(text, scroll_x))] if left else []
+    segments.extend(text.crop(start, end))
+    if right:
+        segments.append(Segment(ELLIPSIS, _style_at(text, end)))
+    return Strip(segments, min(width, length - scroll_x))
 
 
-def _mark(strip: Strip, x: int) -> Strip:
-    """An ellipsis in the style of the cell at column `x` of `strip`."""
-    cell = list(strip.crop(x, x + 1))
-    style = cell[0].style if cell else None
-    return Strip([Segment(ELLIPSIS, style)], 1)
+def _style_at(strip: Strip, x: int) -> Style | None:
+    """The style of the cell at column `x` of `strip`."""
+    position = 0
+    for segment in strip:
+        position += segment.cell_length
+        if position > x:
+            return segment.style
+    return None
 
 
 class RowList(ScrollView, can_focus=True):
