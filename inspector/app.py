@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import time
+from collections.abc import Iterable
 
 from textual import events
-from textual.app import App
+from textual.app import App, SystemCommand
 from textual.binding import Binding
 from textual.screen import Screen
 
@@ -94,6 +95,13 @@ class InspectorApp(App[None]):
             self.notify(failure_text(error), severity="error", timeout=12, markup=False)
             return
         super()._handle_exception(error)
+
+    def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
+        """Textual's palette commands but its Quit: the palette offers ours (`q`), which
+        asks before an unsaved edit is lost."""
+        for command in super().get_system_commands(screen):
+            if command.title != "Quit":
+                yield command
 
     def get_theme_variable_defaults(self) -> dict[str, str]:
         """Our semantic variables for Textual's own themes too (our dark or light theme's,

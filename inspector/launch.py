@@ -18,6 +18,7 @@ from spvinspect.responsive import FRAMES_PER_SECOND
 from spvinspect.formats.lima_panes import LIMA_PANES
 from spvinspect.formats.panes import pane_names
 from spvinspect.formats.spirv_panes import SPIRV_PANES
+from spvinspect.codec.plural import counted
 
 PANE_NAMES = pane_names(SPIRV_PANES)
 """Panes `--pane` can focus and zoom."""
@@ -92,7 +93,7 @@ def main(argv: list[str]) -> int:
         if len(data) >= 4:
             found = f"first word 0x{int.from_bytes(data[:4], 'little'):08x}, the magic number is 0x07230203"
         else:
-            found = f"{len(data)} byte{'' if len(data) == 1 else 's'} long, shorter than the magic number"
+            found = f"{counted(len(data), 'byte')} long, shorter than the magic number"
         return fail(f"{path}: not a SPIR-V module ({found}); for a raw Lima PP stream, add --lima")
     at = None
     if args.at is not None:
@@ -100,7 +101,7 @@ def main(argv: list[str]) -> int:
         if at is None:
             return fail(f"--at {args.at}: not a byte offset (decimal, or hex with 0x)")
         if at >= len(data):
-            return fail(f"--at {args.at}: past the end of {path} ({len(data):,} bytes)")
+            return fail(f"--at {args.at}: past the end of {path} ({counted(len(data), 'byte', grouped=True)})")
     panes = LIMA_PANE_NAMES if lima_mode else PANE_NAMES
     if args.pane is not None and args.pane not in panes:
         return fail(f"--pane {args.pane}: no such pane; choose one of {', '.join(panes)}")

@@ -24,7 +24,7 @@ from spvinspect.document import Document
 from spvinspect.messages import GoToDefinition, ListUses, SelectRow, SelectWord
 from spvinspect.selection import Selection
 from spvinspect.widgets.role_styles import role_styles
-from spvinspect.widgets.row_list import RowList
+from spvinspect.widgets.row_list import RowList, fit_row
 
 CONTROL_PICTURES = {code: chr(0x2400 + code) for code in range(32)} | {10: "↵", 9: "⇥", 127: "␡"}
 """How control characters inside strings show on their one row (a newline in OpSource
@@ -223,7 +223,7 @@ class InstructionList(RowList):
             parts.append(RichSegment(text, style))
         text_strip = Strip(parts)
         self.note_width(text_strip.cell_length)
-        text_strip = text_strip.crop(scroll_x, scroll_x + width - GUTTER_WIDTH)
+        text_strip = fit_row(text_strip, scroll_x, width - GUTTER_WIDTH)
         word = self.document.row_word(row)
         mark = "●" if row in self.diagnostic_rows else " "
         run_mark = self._run_marks.get(self.document.row_instruction(row)) if self._run_marks else None
