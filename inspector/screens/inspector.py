@@ -21,6 +21,7 @@ from textual.screen import Screen
 from spvinspect.messages import SelectInstruction, SelectRow, SelectWord
 from spvinspect.screens.editing import EditingController
 from spvinspect.screens.panes import HORIZONTAL_BREAKPOINTS, PaneLayout
+from spvinspect.screens.run_keys import RunKeys
 from spvinspect.selection import JumpHistory, Selection
 from spvinspect.widgets.key_footer import KeyFooter
 from spvinspect.widgets.status_line import StatusLine
@@ -30,8 +31,9 @@ VIEWS = {"spirv": ("spvinspect.screens.spirv_view", "SpirvView"), "lima": ("spvi
 opened (Lima's codec stays unloaded for a SPIR-V module)."""
 
 
-class InspectorScreen(Screen):
-    """The panes of one document, the selection they follow, and editing."""
+class InspectorScreen(RunKeys, Screen):
+    """The panes of one document, the selection they follow, editing, and the stepping
+    keys (`RunKeys`: a format whose document opens no execution says so)."""
 
     ALLOW_IN_MAXIMIZED_VIEW = "Footer, StatusLine, SearchBar"
     AUTO_FOCUS = "#list"
@@ -133,6 +135,12 @@ class InspectorScreen(Screen):
             if following is not None:
                 self._center = True
                 self.selection = following
+
+    @property
+    def raw(self) -> bool:
+        """Raw id numbers instead of friendly names, for panes that show ids (the view's
+        naming; False for a format without ids)."""
+        return bool(getattr(self.view, "raw", False))
 
     def places(self) -> list:
         """Places of the document to jump to (entry points, functions), each with a
