@@ -1,4 +1,4 @@
-"""`spvinspect [FILE] [--lima] [--at OFFSET] [--pane NAME] [--raw-id] [--theme NAME]`.
+"""`spvinspect [FILE] [--lima] [--at OFFSET] [--pane NAME] [--raw-id] [--theme NAME] [--diff B]`.
 
 On a terminal this opens the inspector app; with standard output redirected it prints
 the disassembly instead (`inspector.commands.open`, or `spvinspect lima dis` for a PP
@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from pathlib import Path
 
 from spvinspect.commands.open import EXAMPLE_MODULE, print_module
 from spvinspect.responsive import FRAMES_PER_SECOND
@@ -40,6 +41,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--pane", metavar="NAME", help=f"focus and zoom a pane: {', '.join(PANE_NAMES)}; in Lima mode {', '.join(LIMA_PANE_NAMES)}")
     parser.add_argument("--raw-id", action="store_true", help="raw id numbers instead of friendly names")
     parser.add_argument("--theme", metavar="NAME", help="colour theme (remembered when switched in the app)")
+    parser.add_argument("--diff", metavar="B", help="compare FILE with B side by side (both SPIR-V, or both Lima PP programs)")
     return parser
 
 
@@ -70,6 +72,11 @@ def main(argv: list[str]) -> int:
     args = build_parser().parse_args(argv)
     path = args.file or str(EXAMPLE_MODULE)
     if not on_terminal():
+        if args.diff is not None:
+            from spvinspect.commands.diff import run_diff
+
+            return run_diff(argparse.Namespace(file_a=path, file_b=args.diff, raw_id=args.raw_id, context=3,
+                                               lima=args.lima, no_summary=False))
         if args.lima or _file_is_mbs(path):
             return print_lima(path)
         return print_module(path, raw_ids=args.raw_id)
@@ -102,6 +109,8 @@ def main(argv: list[str]) -> int:
 
     if args.theme is not None and args.theme not in theme_names():
         return fail(f"--theme {args.theme}: no such theme; choose one of {', '.join(theme_names())}")
+    if args.diff is not None:
+        return run_diff_app(data, path, args.diff, lima_mode, args.theme)
     if lima_mode:
         return run_lima_app(data, path, at, args.pane, args.theme)
     return run_app(data, path, at, args.pane, args.raw_id, args.theme)
@@ -131,6 +140,40 @@ def run_lima_app(data: bytes, path: str, at: int | None, pane: str | None, theme
     document = LimaDocument(data, path)
     word = at // 4 if at is not None else None
     app = InspectorApp(document, at=word, pane=pane, theme=theme or config.theme, notice=config.problem, keys=config.keys)
+    app.run()
+    return 0
+
+
+def run_diff_app(data: bytes, path: str, path_b: str, lima_mode: bool, theme: str | None) -> int:
+    """Open the app on `path` and `path_b` side by side; returns when the user quits."""
+    from spvinspect.commands.io import read_input
+    from spvinspect.document import looks_like_spirv
+
+    if path_b == "-":
+        return fail("--diff -: the app reads keys from the terminal; give a file name")
+    data_b = read_input(path_b)
+    if data_b is None:
+        return 1
+    if not lima_mode and looks_like_spirv(data) and not looks_like_spirv(data_b) and _is_mbs(data_b):
+        return fail(f"--diff {path_b}: a Lima MBS file, but {path} is a SPIR-V module: compare two of a kind")
+    if not lima_mode and not looks_like_spirv(data_b):
+        return fail(f"--diff {path_b}: not a SPIR-V module; to compare Lima PP programs, add --lima")
+    from spvinspect.config import load_config
+    from spvinspect.diff_app import DiffApp
+    from spvinspect.formats.compare_files import comparing
+
+    config = load_config()
+    if lima_mode:
+        from spvinspect.lima_document import LimaDocument
+
+        document = LimaDocument(data, path)
+    else:
+        from spvinspect.document import Document
+
+        document = Document(data, path)
+    make = comparing(document, (data_b, path_b), lima_mode)
+    title = f"{Path(path).name} ⇄ {Path(path_b).name}"
+    app = DiffApp(document, make, title, theme=theme or config.theme, notice=config.problem, keys=config.keys)
     app.run()
     return 0
 
