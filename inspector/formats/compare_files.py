@@ -10,11 +10,18 @@ from spvinspect.formats.comparison import Comparison
 Progress = Callable[[str, int, int], None]
 
 
-def comparing(a, b, lima: bool) -> Callable[[Progress], Comparison]:
+def comparing(a, b, lima: bool, names: tuple[str, str] | None = None) -> Callable[[Progress], Comparison]:
     """How to compare `a` with `b`: each an opened document, or (bytes, name) of a file
-    still to open. `lima`: both are Lima PP programs."""
+    still to open. `lima`: both are Lima PP programs. `names`: what to call the two
+    sides (else their file names)."""
 
     def make(progress: Progress) -> Comparison:
+        comparison = _make(progress)
+        if names is not None:
+            comparison.names = names
+        return comparison
+
+    def _make(progress: Progress) -> Comparison:
         if lima:
             from spvinspect.formats.diff_lima import LimaComparison
             from spvinspect.lima_document import LimaDocument

@@ -5,6 +5,7 @@ named after their partners in A, and the per-unit summary."""
 from __future__ import annotations
 
 from collections import Counter
+from pathlib import Path
 
 from spvinspect.formats.comparison import ADDED, CHANGED, EQUAL, REMOVED, A, B, Comparison, Piece
 from spvinspect.lima.compare import compare_programs, lima_summary_lines, program_counts
@@ -18,7 +19,7 @@ class LimaComparison(Comparison):
 
     def __init__(self, a: LimaDocument, b: LimaDocument) -> None:
         self.documents = (a, b)
-        self.names = (a.name, b.name)
+        self.names = (Path(a.name).name, Path(b.name).name)
         self.diff = compare_programs(a.program, b.program)
         rows = self.diff.rows
         kinds = [CODES[kind] for kind, _, _ in rows]

@@ -5,7 +5,7 @@ one), differences marked, `n` / `N` to the next or previous difference, and a su
 
 The comparison is made in a thread worker, with its progress on screen, so a large
 module leaves the app answering keys. Opened by `spvinspect A --diff B` (the first
-screen) or from the editor (`f7`: the edit against the file on disk, or its `.bak`).
+screen) or from the editor (`f9`: the edit against the file on disk, or its `.bak`).
 """
 
 from __future__ import annotations
@@ -114,13 +114,13 @@ class DiffScreen(Screen):
         Binding("N", "difference(-1)", "Previous diff", id="diff.previous", tooltip="The previous difference"),
         Binding("s", "summary", "Summary", id="diff.summary", tooltip="Every count: per section and function (SPIR-V), per unit (Lima)"),
         Binding("x", "hex", "Hex", id="diff.hex", tooltip="Show or hide the hex panes (narrow: in place of the lists)"),
-        Binding("f7", "other", "Other file", id="diff.other", tooltip="Compare with the next file offered (the file on disk, its .bak)"),
+        Binding("f9", "other", "Other file", id="diff.other", tooltip="Compare with the next file offered (the file on disk, its .bak)"),
         Binding("escape", "close", "Back", id="diff.close", tooltip="Back to the screen the comparison was opened from"),
     ]
 
     def __init__(self, choices: Sequence[tuple[str, Make]], *, closable: bool = False) -> None:
         """`choices`: what to compare, (title, how to make it), the first shown first;
-        `f7` goes to the next. `closable`: escape goes back (opened over another screen)."""
+        `f9` goes to the next. `closable`: escape goes back (opened over another screen)."""
         super().__init__()
         self.choices = list(choices)
         self.choice = 0
@@ -290,10 +290,10 @@ class DiffScreen(Screen):
     def _word_selected(self, message: HexView.WordSelected) -> None:
         message.stop()
         comparison = self.comparison
-        hex_view = message.control if isinstance(message.control, DiffHexView) else None
-        if comparison is None or hex_view is None:
+        side = getattr(message, "side", None)
+        if comparison is None or side is None:
             return
-        side = hex_view.side
+        hex_view = self.query_one(f"#hex-{'ab'[side]}", DiffHexView)
         index = comparison.instruction_at_word(side, message.word)
         row = comparison.row_of(side, index) if index is not None else None
         if row is None:

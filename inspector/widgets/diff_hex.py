@@ -37,3 +37,7 @@ class DiffHexView(HexView):
         self.comparison = comparison
         self.side = side
         self.border_title = f"{comparison.names[side]} · hex"
+
+    def on_hex_view_word_selected(self, message: HexView.WordSelected) -> None:
+        """Say which side the word is on, for the screen (the message goes on up)."""
+        message.side = self.side  # type: ignore[attr-defined]
