@@ -58,6 +58,17 @@ DIFF_PANES = (
 )
 
 
+def _bring_into_view(hex_view: HexView, words: range) -> None:
+    """Scroll a hex pane so that all of an instruction's words are on screen (its first
+    row at the top when it is taller than the pane)."""
+    per_row = hex_view.words_per_row
+    first, last = words.start // per_row, (words.stop - 1) // per_row
+    height = hex_view.scrollable_content_region.height
+    top = round(hex_view.scroll_offset.y)
+    if height and not (top <= first and last < top + height):
+        hex_view.scroll_to(y=max(0, min(first, (first + last) // 2 - height // 2)), animate=False, immediate=True)
+
+
 class SummaryScreen(ModalScreen[None]):
     """The whole summary of a comparison, as `spvinspect diff` prints it."""
 
@@ -261,6 +272,7 @@ class DiffScreen(Screen):
                 hex_view.show_word(hex_word[1])
             else:
                 hex_view.show_word(words.start)
+                _bring_into_view(hex_view, words)
         self._tell_place()
 
     def _tell_place(self) -> None:

@@ -47,12 +47,12 @@ class DiffList(RowList):
         "diff-list--gap",
         *(f"diff-list--{name}" for name in KINDS if name != "equal"),
     }
-    """Gutter, cursor row, a gap (the other side's instruction), and each kind's mark."""
+    """Gutter, cursor row (the same on both sides, focused or not: it is one row),
+    a gap (the other side's instruction), and each kind's mark."""
 
     DEFAULT_CSS = """
     DiffList > .diff-list--gutter { color: $foreground-darken-3; }
-    DiffList > .diff-list--cursor { background: $boost; }
-    DiffList:focus > .diff-list--cursor { background: $hex-selection-background; }
+    DiffList > .diff-list--cursor { background: $hex-selection-background; }
     DiffList > .diff-list--gap { background: $panel; }
     DiffList > .diff-list--added { color: $success; text-style: bold; }
     DiffList > .diff-list--removed { color: $error; text-style: bold; }

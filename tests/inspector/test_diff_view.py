@@ -171,10 +171,7 @@ async def test_f9_in_the_editor_compares_the_edit_with_the_file_on_disk_then_its
 
 
 async def test_a_lima_pair_aligns_instructions_and_says_which_units_changed():
-    last = "stop, load.v $1 0, max.v0 ^v0 $1 ^const0.xxxx, add.v1 $2 -^v0 $0, const0 {} 0.0 0.0 0.0\n"
-    text_a = "load.v $2 1\nload.v $1 0, min.v1 $2 $1 $2\n" + last.format("0.25")
-    text_b = "load.v $2 1\nload.v $3 0\nload.v $1 0, min.v1 $2 $1 $2\n" + last.format("0.5")
-    data_a, data_b = (to_bytes(lima.assemble(text)[0]) for text in (text_a, text_b))
+    data_a, data_b = lima_pair()
     app = diff_app(data_a, data_b, ("a.pp", "b.pp"), lima_mode=True)
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await compared(pilot)
@@ -190,3 +187,36 @@ async def test_a_lima_pair_aligns_instructions_and_says_which_units_changed():
         await pilot.press("x")
         await pilot.pause()
         assert hexes(screen)[A].region.width and not lists(screen)[A].region.width
+
+
+def lima_pair() -> tuple[bytes, bytes]:
+    """A program, and it with a load inserted and a constant changed."""
+    last = "stop, load.v $1 0, max.v0 ^v0 $1 ^const0.xxxx, add.v1 $2 -^v0 $0, const0 {} 0.0 0.0 0.0\n"
+    text_a = "load.v $2 1\nload.v $1 0, min.v1 $2 $1 $2\n" + last.format("0.25")
+    text_b = "load.v $2 1\nload.v $3 0\nload.v $1 0, min.v1 $2 $1 $2\n" + last.format("0.5")
+    return to_bytes(lima.assemble(text_a)[0]), to_bytes(lima.assemble(text_b)[0])
+
+
+def after_comparing(*keys: str):
+    """A snapshot's `run_before`: wait for the comparison, press `keys` one by one."""
+
+    async def run(pilot) -> None:
+        await compared(pilot)
+        for key in keys:
+            await pilot.press(key)
+            await pilot.pause()
+        await pilot.pause()
+
+    return run
+
+
+def test_snapshot_spirv_pair_120x40(snap_compare):
+    # On the changed constant: its differing word marked in B's hex pane.
+    data, other, _ = example_pair()
+    assert snap_compare(diff_app(data, other), terminal_size=(120, 40), run_before=after_comparing("n"))
+
+
+def test_snapshot_lima_pair_80x24(snap_compare):
+    # Narrow: the lists only (the hex panes are one key away), on the changed instruction.
+    assert snap_compare(diff_app(*lima_pair(), ("a.pp", "b.pp"), lima_mode=True), terminal_size=(80, 24),
+                        run_before=after_comparing("n"))
