@@ -220,3 +220,22 @@ def test_snapshot_lima_pair_80x24(snap_compare):
     # Narrow: the lists only (the hex panes are one key away), on the changed instruction.
     assert snap_compare(diff_app(*lima_pair(), ("a.pp", "b.pp"), lima_mode=True), terminal_size=(80, 24),
                         run_before=after_comparing("n"))
+
+
+async def test_every_character_of_the_comparison_is_readable_in_our_themes():
+    from test_theme_contrast import unreadable
+
+    from spvinspect.themes import THEMES
+
+    data, other, _ = example_pair()
+    problems = []
+    for theme in THEMES:
+        app = diff_app(data, other)
+        app.theme = theme
+        async with app.run_test(size=(160, 50)) as pilot:
+            await compared(pilot)
+            problems += unreadable(f"{theme}: the first difference", app)
+            await pilot.press("n", "tab", "tab")  # the changed words; B's list, then A's hex pane focused
+            await pilot.pause()
+            problems += unreadable(f"{theme}: the changed constant", app)
+    assert not problems, "\n".join(problems)
