@@ -25,7 +25,9 @@ class SpirvComparison(Comparison):
         diff = self.diff
         counts = (diff.shape_a.count, diff.shape_b.count)
         super().__init__(diff.kinds, diff.a_index, diff.b_index, counts)
-        self.text = DiffText(diff, friendly=True)
+        # Not indented: each side has half the width, and a row's result id reads as well
+        # at its start.
+        self.text = DiffText(diff, friendly=True, indent=False)
         self._listings = (self.text.listing_a, self.text.listing_b)
         self._summary = diff.summary()
         self.changed_words = lru_cache(maxsize=256)(self._changed_words)  # type: ignore[method-assign]

@@ -24,6 +24,10 @@ from spvinspect.widgets.row_list import RowList
 
 GUTTER_WIDTH = 11
 """Eight hex digits of the byte offset, a space, the mark and a space."""
+NARROW_GUTTER = 2
+"""The mark and a space: the gutter of a list narrower than `COMPACT_BELOW` (the status
+line still says where the row's instructions are)."""
+COMPACT_BELOW = 50
 
 
 class DiffList(RowList):
@@ -87,6 +91,14 @@ class DiffList(RowList):
     def on_mount(self) -> None:
         self.reset_rows()
 
+    def on_resize(self) -> None:
+        """A narrow list drops the byte offsets from its gutter, for the text."""
+        gutter = NARROW_GUTTER if self.size.width < COMPACT_BELOW else GUTTER_WIDTH
+        if gutter != self.GUTTER_WIDTH:
+            self.GUTTER_WIDTH = gutter
+            self.reset_rows()
+        self.scroll_to_row(self.row)
+
     # -- following the screen ----------------------------------------------------------
 
     def show_row(self, row: int, center: bool = False) -> None:
@@ -130,17 +142,14 @@ class DiffList(RowList):
             ]
             text_strip = Strip(parts)
             self.note_width(text_strip.cell_length)
-            text_strip = text_strip.crop(scroll_x, scroll_x + width - GUTTER_WIDTH)
-            word = comparison.word_range(self.side, index).start
+            text_strip = text_strip.crop(scroll_x, scroll_x + width - self.GUTTER_WIDTH)
             mark = MARKS[kind] if kind != EQUAL else " "
             mark_style = component(f"diff-list--{KINDS[kind]}") if kind != EQUAL else Style()
-            gutter = Strip(
-                [
-                    Segment(f"{word * 4:08x} ", component("diff-list--gutter")),
-                    Segment(mark, mark_style),
-                    Segment(" "),
-                ]
-            )
+            parts = [Segment(mark, mark_style), Segment(" ")]
+            if self.GUTTER_WIDTH == GUTTER_WIDTH:
+                word = comparison.word_range(self.side, index).start
+                parts.insert(0, Segment(f"{word * 4:08x} ", component("diff-list--gutter")))
+            gutter = Strip(parts)
             line = Strip.join([gutter, text_strip]).extend_cell_length(width)
         if row == self.row:
             line = line.apply_style(self.get_component_rich_style("diff-list--cursor"))
