@@ -260,12 +260,20 @@ def _results(words: array, offsets: array, facts: list) -> array:
     return array("I", found.tobytes())
 
 
+def _definers(results: array, offsets: array, wanted: set[int]) -> dict[int, int]:
+    """Id -> the word offset of its (last) definer, for the ids `wanted`."""
+    return {result: offset for result, offset in zip(results, offsets) if result in wanted}
+
+
 def _settle_switches(walk: _Scan, offsets: array, facts: list, results: array, switches: list[int]) -> None:
     """Each OpSwitch by its selector's type: the definer of the selector, its type, and
     that type's width and signedness when it is an OpTypeInt."""
     words = walk.words
     tables = walk.tables
-    defined_at = dict(zip(results, offsets))
+    selectors = {words[offsets[index] + 1] for index in switches if words[offsets[index]] >> 16 > 1}
+    defined_at = _definers(results, offsets, selectors)
+    types = {words[at + 1] for at in defined_at.values() if at + 1 < len(words)}
+    defined_at.update(_definers(results, offsets, types))
     op_int = tables.opcodes.OpTypeInt
     for index in switches:
         offset = offsets[index]
