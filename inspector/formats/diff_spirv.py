@@ -29,6 +29,10 @@ class SpirvComparison(Comparison):
         # at its start.
         self.text = DiffText(diff, friendly=True, indent=False)
         self._listings = (self.text.listing_a, self.text.listing_b)
+        # What naming any line needs first (the naming section, whether the bodies name
+        # anything), read here on the worker rather than on the first paint.
+        self.text.listing_a.names.names.prepare()
+        self.text.names_b.names_b.prepare()
         self._summary = diff.summary()
         self.changed_words = lru_cache(maxsize=256)(self._changed_words)  # type: ignore[method-assign]
 
