@@ -38,6 +38,12 @@ class DiffHexView(HexView):
         self.side = side
         self.border_title = f"{comparison.names[side]} · hex"
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """No grammar cards here (the comparison's screen shows none)."""
+        if action == "card":
+            return False
+        return super().check_action(action, parameters)
+
     def on_hex_view_word_selected(self, message: HexView.WordSelected) -> None:
         """Say which side the word is on, for the screen (the message goes on up)."""
         message.side = self.side  # type: ignore[attr-defined]
