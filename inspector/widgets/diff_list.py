@@ -17,7 +17,7 @@ from textual.message import Message
 from textual.strip import Strip
 
 from spvinspect.codec.text.listing import Role
-from spvinspect.formats.comparison import ADDED, CHANGED, EQUAL, KINDS, MARKS, MOVED, REMOVED, Comparison
+from spvinspect.formats.comparison import EQUAL, KINDS, MARKS, Comparison
 from spvinspect.widgets.instruction_list import CONTROL_PICTURES
 from spvinspect.widgets.role_styles import role_styles
 from spvinspect.widgets.row_list import RowList
@@ -180,5 +180,3 @@ class DiffList(RowList):
         if row < self.row_count:
             self._request(row)
 
-
-__all__ = ["DiffList", "ADDED", "CHANGED", "MOVED", "REMOVED"]
