@@ -154,8 +154,8 @@ def run_diff_app(data: bytes, path: str, path_b: str, lima_mode: bool, theme: st
     data_b = read_input(path_b)
     if data_b is None:
         return 1
-    if not lima_mode and looks_like_spirv(data) and not looks_like_spirv(data_b) and _is_mbs(data_b):
-        return fail(f"--diff {path_b}: a Lima MBS file, but {path} is a SPIR-V module: compare two of a kind")
+    if looks_like_spirv(data) != looks_like_spirv(data_b) and (_is_mbs(data) or _is_mbs(data_b)):
+        return fail(f"--diff {path_b}: one of {path} and {path_b} is SPIR-V, the other a Lima MBS file: compare two of a kind")
     if not lima_mode and not looks_like_spirv(data_b):
         return fail(f"--diff {path_b}: not a SPIR-V module; to compare Lima PP programs, add --lima")
     from spvinspect.config import load_config

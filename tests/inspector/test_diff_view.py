@@ -14,7 +14,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "lima"))
 
 from diff_pairs import make_pair  # noqa: E402
 from inspector_apps import make_app  # noqa: E402
-from lima_words import to_bytes  # noqa: E402
+from lima_words import mbs_file, to_bytes  # noqa: E402
 
 from spvinspect import lima  # noqa: E402
 from spvinspect.commands.open import EXAMPLE_MODULE  # noqa: E402
@@ -239,3 +239,30 @@ async def test_every_character_of_the_comparison_is_readable_in_our_themes():
             await pilot.pause()
             problems += unreadable(f"{theme}: the changed constant", app)
     assert not problems, "\n".join(problems)
+
+
+def test_launch_with_diff_opens_the_comparison_or_says_in_one_line_why_not(monkeypatch, capsys, tmp_path):
+    from spvinspect import launch
+
+    monkeypatch.setattr(launch, "on_terminal", lambda: True)
+    opened = []
+    monkeypatch.setattr(DiffApp, "run", lambda app: opened.append(app))
+    data, other, _ = example_pair()
+    a, b, mbs, junk = (tmp_path / name for name in ("a.spv", "b.spv", "c.mbs", "d.bin"))
+    a.write_bytes(data)
+    b.write_bytes(other)
+    mbs.write_bytes(mbs_file(lima.assemble("stop, mov.v0 $1 $0")[0]))
+    junk.write_bytes(b"\x00" * 16)
+    assert launch.main([str(a), "--diff", str(b)]) == 0
+    (app,) = opened
+    assert app.sub_title == "a.spv ⇄ b.spv" and isinstance(app.get_default_screen(), DiffScreen)
+    for args, message in (
+        ([str(a), "--diff", str(tmp_path / "none.spv")], "none.spv"),
+        ([str(a), "--diff", str(mbs)], "compare two of a kind"),
+        ([str(mbs), "--diff", str(a)], "compare two of a kind"),
+        ([str(a), "--diff", str(junk)], "not a SPIR-V module"),
+    ):
+        assert launch.main(args) == 1
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and message in err, (args, err)
+    assert len(opened) == 1
