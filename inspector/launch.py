@@ -13,6 +13,7 @@ import argparse
 import os
 import sys
 
+from spvinspect.commands.arguments import add_raw_id
 from spvinspect.commands.open import EXAMPLE_MODULE, print_module
 from spvinspect.responsive import FRAMES_PER_SECOND
 from spvinspect.formats.lima_panes import LIMA_PANES
@@ -38,7 +39,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--lima", action="store_true", help="read FILE as a raw little-endian Lima PP instruction stream")
     parser.add_argument("--at", metavar="OFFSET", help="select the word at this byte offset (decimal or 0x hex)")
     parser.add_argument("--pane", metavar="NAME", help=f"focus and zoom a pane: {', '.join(PANE_NAMES)}; in Lima mode {', '.join(LIMA_PANE_NAMES)}")
-    parser.add_argument("--raw-id", action="store_true", help="raw id numbers instead of friendly names")
+    add_raw_id(parser)
     parser.add_argument("--theme", metavar="NAME", help="colour theme (remembered when switched in the app)")
     return parser
 
