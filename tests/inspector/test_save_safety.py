@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import struct
 import time
-from pathlib import Path
 
 import pytest
 
@@ -23,13 +22,9 @@ from spvinspect.lima_document import LimaDocument
 from spvinspect.screens.edit_dialogs import SaveChoice
 from spvinspect.widgets.header_pane import HeaderPane
 from spvinspect.widgets.instruction_list import InstructionList
-from test_edit_app import open_editor, settled
-
-TIMEOUT = 20.0
-
-
-def chunk(ident: bytes, body: bytes) -> bytes:
-    return ident + struct.pack("<I", len(body)) + body
+from edit_pilot import (
+    TIMEOUT, TWO_MOVES, edit_a_float, lima_opened_from, mbs_of, open_editor, opened_from, raw_stream, save_as, settled,
+)
 
 
 def another_module() -> bytes:
@@ -37,11 +32,6 @@ def another_module() -> bytes:
     data = bytearray(EXAMPLE_MODULE.read_bytes())
     struct.pack_into("<I", data, 12, struct.unpack_from("<I", data, 12)[0] + 1)
     return bytes(data)
-
-
-def opened_from(path: Path, data: bytes) -> InspectorApp:
-    path.write_bytes(data)
-    return InspectorApp(Document(path.read_bytes(), path))
 
 
 def notices(app) -> list[str]:
@@ -55,20 +45,6 @@ async def wait_for(pilot, condition, what: str) -> None:
         if condition():
             return
     raise AssertionError(f"timed out waiting for {what}")
-
-
-async def edit_a_float(pilot) -> None:
-    await open_editor(pilot, r"= OpConstant %float \d")
-    await pilot.press("5")
-    await settled(pilot)
-
-
-async def type_save_as(pilot, path: Path) -> None:
-    await pilot.press("f12")
-    await pilot.pause()
-    pilot.app.screen.query_one(Input).value = str(path)
-    await pilot.press("enter")
-    await pilot.pause()
 
 
 # -- 1. a file changed on disk ---------------------------------------------------------------
@@ -158,12 +134,12 @@ async def test_save_as_onto_an_existing_file_asks_and_keeps_a_bak(tmp_path, exam
     app = opened_from(path, example_bytes)
     async with app.run_test(size=(120, 40)) as pilot:
         await edit_a_float(pilot)
-        await type_save_as(pilot, other_path)
+        await save_as(pilot, other_path)
         assert isinstance(app.screen, SaveChoice) and "exists" in app.screen.question
         await pilot.press("escape")
         await pilot.pause()
         assert other_path.read_bytes() == other
-        await type_save_as(pilot, other_path)
+        await save_as(pilot, other_path)
         await pilot.press("o")
         await pilot.pause()
         assert other_path.read_bytes() == app.screen.edit_session.binary
@@ -174,37 +150,30 @@ async def test_save_as_onto_an_existing_file_asks_and_keeps_a_bak(tmp_path, exam
 
 
 async def test_save_as_mbs_of_a_raw_stream_is_refused_in_words(tmp_path):
-    words, _ = lima.assemble("mov.v0 $0 $1\nstop, mov.v0 $1 $0")
     path = tmp_path / "shader.bin"
-    path.write_bytes(struct.pack(f"<{len(words)}I", *words))
-    app = InspectorApp(LimaDocument(path.read_bytes(), str(path)))
+    app = lima_opened_from(path, raw_stream(TWO_MOVES))
     async with app.run_test(size=(120, 40)) as pilot:
         await open_editor(pilot)
-        await type_save_as(pilot, tmp_path / "shader.mbs")
+        await save_as(pilot, tmp_path / "shader.mbs")
         assert not (tmp_path / "shader.mbs").exists()
         assert any("raw stream with no MBS container" in n for n in notices(app))
 
 
 async def test_save_as_mbs_of_an_mbs_writes_the_container(tmp_path):
-    words, _ = lima.assemble("mov.v0 $0 $1\nstop, mov.v0 $1 $0")
-    code = struct.pack(f"<{len(words)}I", *words)
     path = tmp_path / "shader.mbs"
-    path.write_bytes(chunk(b"MBS1", chunk(b"CFRA", struct.pack("<I", 7) + chunk(b"DBIN", code))))
-    app = InspectorApp(LimaDocument(path.read_bytes(), str(path)))
+    app = lima_opened_from(path, mbs_of(raw_stream(TWO_MOVES)))
     async with app.run_test(size=(120, 40)) as pilot:
         editor = await open_editor(pilot, r"^mov\.v0 \$0 \$1$")
         editor.insert("\nmov.v0 $2 $0")
         await settled(pilot)
-        await type_save_as(pilot, tmp_path / "copy.mbs")
+        await save_as(pilot, tmp_path / "copy.mbs")
         saved = (tmp_path / "copy.mbs").read_bytes()
         assert saved.startswith(b"MBS1") and len(lima.decode(saved).instructions) == 3
         assert not lima.decode(saved).diagnostics
 
 
 async def test_editing_and_saving_a_damaged_mbs_is_a_message_not_a_crash(tmp_path):
-    words, _ = lima.assemble("mov.v0 $0 $1\nstop, mov.v0 $1 $0")
-    code = struct.pack(f"<{len(words)}I", *words)
-    damaged = chunk(b"MBS1", chunk(b"CFRA", struct.pack("<I", 7) + chunk(b"XBIN", code)))
+    damaged = mbs_of(raw_stream(TWO_MOVES), code_chunk=b"XBIN")
     path = tmp_path / "shader.mbs"
     path.write_bytes(damaged)
     app = InspectorApp(LimaDocument(damaged, str(path)))
@@ -217,7 +186,7 @@ async def test_editing_and_saving_a_damaged_mbs_is_a_message_not_a_crash(tmp_pat
         assert app.return_code is None and app.screen.unsaved
         assert path.read_bytes() == damaged
         assert any("no fragment program code chunk" in n and "still in memory" in n for n in notices(app))
-        await type_save_as(pilot, tmp_path / "shader.bin")  # the code is not lost: saved raw
+        await save_as(pilot, tmp_path / "shader.bin")  # the code is not lost: saved raw
         assert lima.decode((tmp_path / "shader.bin").read_bytes()).instructions
 
 
@@ -259,7 +228,7 @@ async def test_a_string_that_is_not_utf8_goes_through_the_editor_byte_for_byte(t
         await pilot.pause()
         saved = path.read_bytes()
         assert b"ex\xffmple.frag\0" in saved and saved == app.screen.edit_session.binary != data
-        await type_save_as(pilot, tmp_path / "module.spvasm")
+        await save_as(pilot, tmp_path / "module.spvasm")
         assert b'"ex\xffmple.frag"' in (tmp_path / "module.spvasm").read_bytes()
 
 
@@ -267,11 +236,8 @@ async def test_a_string_that_is_not_utf8_goes_through_the_editor_byte_for_byte(t
 
 
 async def test_after_a_save_that_grows_an_mbs_the_editor_shows_its_new_sizes(tmp_path):
-    words, _ = lima.assemble("mov.v0 $0 $1\nstop, mov.v0 $1 $0")
-    code = struct.pack(f"<{len(words)}I", *words)
     path = tmp_path / "shader.mbs"
-    path.write_bytes(chunk(b"MBS1", chunk(b"CFRA", struct.pack("<I", 7) + chunk(b"DBIN", code))))
-    app = InspectorApp(LimaDocument(path.read_bytes(), str(path)))
+    app = lima_opened_from(path, mbs_of(raw_stream(TWO_MOVES)))
     async with app.run_test(size=(120, 40)) as pilot:
         editor = await open_editor(pilot, r"^mov\.v0 \$0 \$1$")
         editor.insert("\nmov.v0 $2 $0")
@@ -293,7 +259,7 @@ async def test_a_module_not_opened_from_a_file_asks_before_its_first_save_replac
     app = InspectorApp(Document(example_bytes, tmp_path / "never-written.spv"))
     async with app.run_test(size=(120, 40)) as pilot:
         await edit_a_float(pilot)
-        await type_save_as(pilot, other_path)
+        await save_as(pilot, other_path)
         assert isinstance(app.screen, SaveChoice) and "exists" in app.screen.question
         await pilot.press("c")
         await pilot.pause()
@@ -302,16 +268,14 @@ async def test_a_module_not_opened_from_a_file_asks_before_its_first_save_replac
 
 @pytest.mark.parametrize("edited_first", [False, True])
 async def test_ctrl_r_reloads_a_lima_program_changed_on_disk(tmp_path, edited_first):
-    words, _ = lima.assemble("mov.v0 $0 $1\nstop, mov.v0 $1 $0")
     path = tmp_path / "shader.bin"
-    path.write_bytes(struct.pack(f"<{len(words)}I", *words))
-    app = InspectorApp(LimaDocument(path.read_bytes(), str(path)))
-    three, _ = lima.assemble("mov.v0 $0 $1\nmov.v0 $2 $0\nstop, mov.v0 $1 $0")
+    app = lima_opened_from(path, raw_stream(TWO_MOVES))
+    three = raw_stream("mov.v0 $0 $1\nmov.v0 $2 $0\nstop, mov.v0 $1 $0")
     async with app.run_test(size=(120, 40)) as pilot:
         if edited_first:
             await open_editor(pilot)
             await pilot.press("escape")
-        path.write_bytes(struct.pack(f"<{len(three)}I", *three))
+        path.write_bytes(three)
         await wait_for(pilot, lambda: any("ctrl+r reloads" in n for n in notices(app)), "the notice")
         await pilot.press("ctrl+r")
         await wait_for(pilot, lambda: len(app.screen.document.instructions) == 3, "the reload")
