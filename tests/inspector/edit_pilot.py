@@ -56,6 +56,22 @@ async def edit_a_float(pilot) -> None:
     await settled(pilot)
 
 
+async def insert_a_move(pilot) -> AsmEditor:
+    """An edit of `TWO_MOVES` that assembles: a third move after the first."""
+    editor = await open_editor(pilot, r"^mov\.v0 \$0 \$1$")
+    editor.insert("\nmov.v0 $2 $0")
+    await settled(pilot)
+    return editor
+
+
+async def ctrl_s_after_a_change_on_disk(pilot, path: Path, data: bytes) -> None:
+    """An edit, then `data` written to the open file behind the app's back, then ctrl+s."""
+    await edit_a_float(pilot)
+    path.write_bytes(data)
+    await pilot.press("ctrl+s")
+    await pilot.pause()
+
+
 async def save_as(pilot, path: Path) -> None:
     """f12, and the name typed in."""
     await pilot.press("f12")

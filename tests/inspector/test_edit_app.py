@@ -20,10 +20,11 @@ from spvinspect.widgets.cfg_view import CfgView
 from spvinspect.widgets.hex_view import HexView
 from spvinspect.widgets.instruction_list import InstructionList
 from edit_pilot import (
-    TIMEOUT, TWO_MOVES, chunk, edit_a_float, lima_opened_from, mbs_of, open_editor, opened_from, raw_stream, save_as,
-    settled,
+    TIMEOUT, TWO_MOVES, chunk, ctrl_s_after_a_change_on_disk, edit_a_float, insert_a_move, lima_opened_from,
+    mbs_of, open_editor, opened_from, raw_stream, save_as, settled,
 )
 from inspector_apps import make_app
+
 
 def row_of_line(screen, line: int) -> int:
     """The list row showing the instruction on a line of the text."""
@@ -144,10 +145,7 @@ async def test_a_file_changed_on_disk_is_overwritten_only_when_the_user_says_so(
     path = tmp_path / "module.spv"
     app = opened_from(path, example_bytes)
     async with app.run_test(size=(120, 40)) as pilot:
-        await edit_a_float(pilot)
-        path.write_bytes(b"someone else's bytes")
-        await pilot.press("ctrl+s")
-        await pilot.pause()
+        await ctrl_s_after_a_change_on_disk(pilot, path, b"someone else's bytes")
         assert isinstance(app.screen, SaveChoice)
         await pilot.press("n")
         await pilot.pause()
@@ -201,9 +199,7 @@ async def test_lima_mode_edits_and_saves_an_mbs(tmp_path):
     path = tmp_path / "shader.mbs"
     app = lima_opened_from(path, mbs_of(raw_stream(TWO_MOVES), fins))
     async with app.run_test(size=(120, 40)) as pilot:
-        editor = await open_editor(pilot, r"^mov\.v0 \$0 \$1$")
-        editor.insert("\nmov.v0 $2 $0")
-        await settled(pilot)
+        editor = await insert_a_move(pilot)
         screen = app.screen
         assert screen.edit_session.assembles and len(screen.document.instructions) == 3
         assert screen.selected == 1 and editor.has_focus
@@ -221,9 +217,7 @@ async def test_lima_mode_lists_the_edited_program():
 
         listing = app.screen.query_one(LimaInstructionList)
         before = listing.shown_text(0)
-        editor = await open_editor(pilot, r"^mov\.v0 \$0 \$1$")
-        editor.insert("\nmov.v0 $2 $0")
-        await settled(pilot)
+        await insert_a_move(pilot)
         await pilot.press("escape")
         await pilot.pause()
         document = app.screen.document

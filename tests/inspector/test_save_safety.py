@@ -23,7 +23,8 @@ from spvinspect.screens.edit_dialogs import SaveChoice
 from spvinspect.widgets.header_pane import HeaderPane
 from spvinspect.widgets.instruction_list import InstructionList
 from edit_pilot import (
-    TIMEOUT, TWO_MOVES, edit_a_float, lima_opened_from, mbs_of, open_editor, opened_from, raw_stream, save_as, settled,
+    TIMEOUT, TWO_MOVES, ctrl_s_after_a_change_on_disk, edit_a_float, insert_a_move, lima_opened_from, mbs_of,
+    open_editor, opened_from, raw_stream, save_as, settled,
 )
 
 
@@ -77,10 +78,7 @@ async def test_save_elsewhere_after_a_change_on_disk_leaves_the_file(tmp_path, e
     path = tmp_path / "module.spv"
     app = opened_from(path, example_bytes)
     async with app.run_test(size=(120, 40)) as pilot:
-        await edit_a_float(pilot)
-        path.write_bytes(another_module())
-        await pilot.press("ctrl+s")
-        await pilot.pause()
+        await ctrl_s_after_a_change_on_disk(pilot, path, another_module())
         await pilot.press("s")
         await pilot.pause()
         app.screen.query_one(Input).value = str(tmp_path / "mine.spv")
@@ -163,9 +161,7 @@ async def test_save_as_mbs_of_an_mbs_writes_the_container(tmp_path):
     path = tmp_path / "shader.mbs"
     app = lima_opened_from(path, mbs_of(raw_stream(TWO_MOVES)))
     async with app.run_test(size=(120, 40)) as pilot:
-        editor = await open_editor(pilot, r"^mov\.v0 \$0 \$1$")
-        editor.insert("\nmov.v0 $2 $0")
-        await settled(pilot)
+        await insert_a_move(pilot)
         await save_as(pilot, tmp_path / "copy.mbs")
         saved = (tmp_path / "copy.mbs").read_bytes()
         assert saved.startswith(b"MBS1") and len(lima.decode(saved).instructions) == 3
@@ -239,9 +235,7 @@ async def test_after_a_save_that_grows_an_mbs_the_editor_shows_its_new_sizes(tmp
     path = tmp_path / "shader.mbs"
     app = lima_opened_from(path, mbs_of(raw_stream(TWO_MOVES)))
     async with app.run_test(size=(120, 40)) as pilot:
-        editor = await open_editor(pilot, r"^mov\.v0 \$0 \$1$")
-        editor.insert("\nmov.v0 $2 $0")
-        await settled(pilot)
+        editor = await insert_a_move(pilot)
         await pilot.press("ctrl+s")
         await settled(pilot)
         size = len(path.read_bytes()) - 8
