@@ -159,8 +159,13 @@ def main(argv: list[str]) -> int:
                 print(f"{path.name} set {n}: {a.missed} of {a.compared} differ, e.g. {a.misses[:2]}", file=sys.stderr)
         if kept:
             print(f"{path.name}: {kept} input sets", file=sys.stderr)
+    return write_golden(out_path, cases, total)
+
+
+def write_golden(out_path: Path, cases: list[dict], total: Agreement) -> int:
+    """Writes the cases as golden JSON and prints how far the interpreter agreed; the exit code."""
     out_path.parent.mkdir(parents=True, exist_ok=True)
-    out_path.write_text(json.dumps({"driver": "lavapipe", "cases": cases}, indent=None, separators=(",", ":")) + "\n")
+    out_path.write_text(json.dumps({"driver": "lavapipe", "cases": cases}, separators=(",", ":")) + "\n")
     shaders = len({c["module"] for c in cases})
     print(f"{shaders} shaders, {len(cases)} runs; {total.exact + total.close}/{total.compared} components agree "
           f"({100 * total.ratio:.2f}%; {total.exact} within rounding, {total.close} within GLSL precision, "
