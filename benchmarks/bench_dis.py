@@ -13,14 +13,12 @@ include waiting for a CPU, so the CPU ratio is printed beside the wall ratio.
 from __future__ import annotations
 
 import argparse
-import os
-import subprocess
 import sys
-import time
 from pathlib import Path
 from typing import NamedTuple
 
 from large_module import LARGE_PATH, build_large_module, tool_path
+from measuring import run_child
 
 ROOT = Path(__file__).resolve().parent.parent
 TARGETS = {"(default)": 1.0, "--raw-id": 2.0}
@@ -37,14 +35,10 @@ class Run(NamedTuple):
 
 def measure(command: list[str]) -> Run:
     """Wall time, CPU time and peak RSS of one run of `command`, output discarded."""
-    start = time.perf_counter()
-    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, cwd=ROOT)
-    _, status, usage = os.wait4(process.pid, 0)
-    wall = time.perf_counter() - start
-    process.returncode = os.waitstatus_to_exitcode(status)
-    if process.returncode != 0:
-        raise SystemExit(f"{command[0]} failed with exit code {process.returncode}")
-    return Run(wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024)
+    run = run_child(command, ROOT)
+    if run.code != 0:
+        raise SystemExit(f"{command[0]} failed with exit code {run.code}")
+    return Run(run.wall, run.cpu, run.rss_mb)
 
 
 def best(runs: list[Run]) -> Run:

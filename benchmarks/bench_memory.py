@@ -20,17 +20,16 @@ the previous copy's, beside `spirv-as` on the same text.
 from __future__ import annotations
 
 import argparse
-import os
 import random
 import re
 import struct
 import subprocess
 import sys
-import time
 from pathlib import Path
 from typing import NamedTuple
 
 from large_module import build_large_module, tool_path
+from measuring import run_child
 
 ROOT = Path(__file__).resolve().parent.parent
 TARGET_MB = 1500
@@ -50,10 +49,8 @@ class Run(NamedTuple):
 
 def measure(command: list[str]) -> Run:
     """Peak RSS and wall time of one run of `command`, output discarded."""
-    start = time.perf_counter()
-    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=ROOT)
-    _, status, usage = os.wait4(process.pid, 0)
-    return Run(usage.ru_maxrss / 1024, time.perf_counter() - start, os.waitstatus_to_exitcode(status))
+    run = run_child(command, ROOT, quiet=True)
+    return Run(run.rss_mb, run.wall, run.code)
 
 
 def random_words(path: Path, size: int, header: bool) -> Path:
