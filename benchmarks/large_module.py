@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import importlib.metadata
 import subprocess
 import sys
@@ -98,3 +99,13 @@ def module_of_lines(tmp: Path, lines: int) -> Path:
         if text.count(b"\n") >= lines:
             return spv
         functions = functions * 3 // 2
+
+
+def module_and_repeat(doc: str, repeat: int = 3) -> tuple[Path, int]:
+    """A benchmark's command line: `--module` (the large module, built when missing or
+    off size) and `--repeat`; `doc`'s first line describes it."""
+    parser = argparse.ArgumentParser(description=doc.splitlines()[0])
+    parser.add_argument("--module", type=Path, default=LARGE_PATH)
+    parser.add_argument("--repeat", type=int, default=repeat)
+    args = parser.parse_args()
+    return build_large_module(args.module), args.repeat
