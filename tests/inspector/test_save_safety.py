@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import struct
 import time
+from pathlib import Path
 
 import pytest
 
@@ -46,6 +47,15 @@ async def wait_for(pilot, condition, what: str) -> None:
         if condition():
             return
     raise AssertionError(f"timed out waiting for {what}")
+
+
+async def save_an_edit_onto(pilot, existing: Path, answer: str) -> None:
+    """An edit saved as a file that exists: the app asks, and `answer` is pressed."""
+    await edit_a_float(pilot)
+    await save_as(pilot, existing)
+    assert isinstance(pilot.app.screen, SaveChoice) and "exists" in pilot.app.screen.question
+    await pilot.press(answer)
+    await pilot.pause()
 
 
 # -- 1. a file changed on disk ---------------------------------------------------------------
@@ -131,11 +141,7 @@ async def test_save_as_onto_an_existing_file_asks_and_keeps_a_bak(tmp_path, exam
     other_path.write_bytes(other)
     app = opened_from(path, example_bytes)
     async with app.run_test(size=(120, 40)) as pilot:
-        await edit_a_float(pilot)
-        await save_as(pilot, other_path)
-        assert isinstance(app.screen, SaveChoice) and "exists" in app.screen.question
-        await pilot.press("escape")
-        await pilot.pause()
+        await save_an_edit_onto(pilot, other_path, "escape")
         assert other_path.read_bytes() == other
         await save_as(pilot, other_path)
         await pilot.press("o")
@@ -252,11 +258,7 @@ async def test_a_module_not_opened_from_a_file_asks_before_its_first_save_replac
     other_path.write_bytes(another_module())
     app = InspectorApp(Document(example_bytes, tmp_path / "never-written.spv"))
     async with app.run_test(size=(120, 40)) as pilot:
-        await edit_a_float(pilot)
-        await save_as(pilot, other_path)
-        assert isinstance(app.screen, SaveChoice) and "exists" in app.screen.question
-        await pilot.press("c")
-        await pilot.pause()
+        await save_an_edit_onto(pilot, other_path, "c")
         assert other_path.read_bytes() == another_module()
 
 
