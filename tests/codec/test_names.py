@@ -11,7 +11,6 @@ from oracle import corpus_files
 
 from spvinspect.codec.binary import lazy
 from spvinspect.codec.binary.decoder import decode
-from spvinspect.codec.binary.instruction_decoder import InstructionDecoder
 from spvinspect.codec.binary.lazy import open_module
 from spvinspect.codec.cfg.graph import build_cfg
 from spvinspect.codec.text.explain import explain
@@ -65,22 +64,6 @@ def test_corpus_names_are_the_ordered_pass(corpus):
 def test_raw_names_are_numbers():
     names = module_names(open_module(EXAMPLE_MODULE.read_bytes()), friendly=False)
     assert names.name(5) == "5" and names.id_hints() == {} and names.table() == {}
-
-
-@pytest.fixture
-def decoded(monkeypatch) -> list[int]:
-    """The word offsets of the instructions the decoder decodes from now on, in chunks of
-    8 instructions (so a pass that stops early shows)."""
-    monkeypatch.setattr(lazy, "CHUNK", 8)
-    offsets: list[int] = []
-    run = InstructionDecoder.run
-
-    def spy(self, words, starts, forms=None):
-        offsets.extend(starts)
-        return run(self, words, starts, forms)
-
-    monkeypatch.setattr(InstructionDecoder, "run", spy)
-    return offsets
 
 
 def test_first_names_need_no_function_body(decoded):
