@@ -28,3 +28,11 @@ def corpus() -> Path:
     if root is None:
         pytest.skip("SPVINSPECT_CORPUS is not set: corpus tests skipped")
     return root
+
+
+@pytest.fixture
+def spv_modules(corpus) -> list[Path]:
+    """The corpus's SPIR-V modules (`spv/`), sorted; none there fails the test."""
+    files = corpus_files("spv")
+    assert files
+    return files

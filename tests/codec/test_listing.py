@@ -83,10 +83,8 @@ def test_segments_of_a_line_say_what_each_piece_is():
     assert [s.operand for s in segments] == [0, None, None, None, 1, None, 2]
 
 
-def test_every_corpus_line_is_its_segments(corpus):
-    files = corpus_files("spv")
-    assert files
-    for path in files:
+def test_every_corpus_line_is_its_segments(spv_modules):
+    for path in spv_modules:
         check_module(path.read_bytes(), path.name)
 
 

@@ -7,7 +7,6 @@ import random
 import struct
 
 import pytest
-from oracle import corpus_files
 
 from spvinspect.codec.binary import lazy
 from spvinspect.codec.binary.decoder import decode
@@ -53,11 +52,9 @@ def assert_names_are_the_ordered_pass(data: bytes, rng: random.Random, name: str
     assert module_names(open_module(data)).id_hints() == {n: i for i, n in eager.items()}, name
 
 
-def test_corpus_names_are_the_ordered_pass(corpus):
+def test_corpus_names_are_the_ordered_pass(spv_modules):
     rng = random.Random(3)
-    files = corpus_files("spv")
-    assert files
-    for path in files:
+    for path in spv_modules:
         assert_names_are_the_ordered_pass(path.read_bytes(), rng, path.name)
 
 
