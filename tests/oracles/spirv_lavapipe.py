@@ -116,11 +116,18 @@ def _runtime_length(t: Type, value) -> int:
     return 0
 
 
-def main(argv: list[str]) -> int:
+def command_line(argv: list[str], stage: str, out: Path) -> tuple[Path, list[Path], Path]:
+    """CORPUS_DIR [OUT.json]: the corpus, its modules of `stage` (`comp`, `frag`; spv/, then
+    peer/'s), and where the golden data goes (`out` unless given)."""
     corpus = Path(argv[0])
-    out_path = Path(argv[1]) if len(argv) > 1 else OUT
+    pattern = f"*.{stage}.spv"
+    paths = sorted((corpus / "spv").glob(pattern)) + sorted((corpus / "peer").rglob(pattern))
+    return corpus, paths, Path(argv[1]) if len(argv) > 1 else out
+
+
+def main(argv: list[str]) -> int:
+    corpus, paths, out_path = command_line(argv, "comp", OUT)
     driver = Lavapipe()
-    paths = sorted((corpus / "spv").glob("*.comp.spv")) + sorted((corpus / "peer").rglob("*.comp.spv"))
     cases, total = [], Agreement()
     for path in paths:
         data = path.read_bytes()

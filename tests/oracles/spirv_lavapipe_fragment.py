@@ -20,7 +20,7 @@ sys.path[:0] = [str(HERE), str(HERE.parent), str(HERE.parent / "codec" / "interp
 from agreement import Agreement, compare  # noqa: E402
 from lavapipe import DriverError, Lavapipe, draw  # noqa: E402
 from oracle import compile_glsl  # noqa: E402
-from spirv_lavapipe import random_json, write_golden  # noqa: E402
+from spirv_lavapipe import command_line, random_json, write_golden  # noqa: E402
 
 from spvinspect.codec.interp import layout  # noqa: E402
 from spvinspect.codec.interp.group import Group, run_grid  # noqa: E402
@@ -153,10 +153,8 @@ def run_one(driver, data: bytes, shader: Shader, inputs: dict, tmp: Path):
 
 
 def main(argv: list[str]) -> int:
-    corpus = Path(argv[0])
-    out_path = Path(argv[1]) if len(argv) > 1 else OUT
+    corpus, paths, out_path = command_line(argv, "frag", OUT)
     driver = Lavapipe()
-    paths = sorted((corpus / "spv").glob("*.frag.spv")) + sorted((corpus / "peer").rglob("*.frag.spv"))
     cases, total = [], Agreement()
     with tempfile.TemporaryDirectory() as tmpdir:
         tmp = Path(tmpdir)
