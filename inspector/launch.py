@@ -13,6 +13,7 @@ import argparse
 import os
 import sys
 
+from spvinspect.commands.arguments import add_raw_id
 from spvinspect.commands.open import EXAMPLE_MODULE, print_module
 from spvinspect.responsive import FRAMES_PER_SECOND
 from spvinspect.formats.lima_panes import LIMA_PANES
@@ -40,7 +41,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--lima-example", action="store_true", help="open the bundled Lima PP example (an MBS with symbol names and a texture) in Lima mode, ready to run: 6 registers, 8 image, F11 steps")
     parser.add_argument("--at", metavar="OFFSET", help="select the word at this byte offset (decimal or 0x hex)")
     parser.add_argument("--pane", metavar="NAME", help=f"focus and zoom a pane: {', '.join(PANE_NAMES)}; in Lima mode {', '.join(LIMA_PANE_NAMES)}")
-    parser.add_argument("--raw-id", action="store_true", help="raw id numbers instead of friendly names")
+    add_raw_id(parser)
     parser.add_argument("--theme", metavar="NAME", help="colour theme (remembered when switched in the app)")
     parser.add_argument("--tour", metavar="TOUR", help="a guided tour of the module (a TOML file; t steps through it; the bundled example has its own)")
     return parser
