@@ -22,6 +22,7 @@ import time
 from pathlib import Path
 
 from large_module import build_large_module, tool_path
+from measuring import best_of
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests" / "codec"))
 from diff_pairs import make_pair, reports_exactly  # noqa: E402
@@ -37,16 +38,15 @@ def children_cpu() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
-def best_of(repeat: int, work):
-    """Best wall and CPU seconds of `work` (CPU: this process's and its children's, so a
-    subprocess is measured by its CPU too, which a busy machine does not inflate as it
-    does wall time)."""
+def child_best_of(repeat: int, work):
+    """Best wall and CPU seconds of a subprocess run (its CPU from its resource usage,
+    which a busy machine does not inflate as it does wall time)."""
     wall, cpu, result = float("inf"), float("inf"), None
     for _ in range(repeat):
-        start, start_cpu = time.perf_counter(), time.process_time() + children_cpu()
+        start, start_cpu = time.perf_counter(), children_cpu()
         result = work()
         wall = min(wall, time.perf_counter() - start)
-        cpu = min(cpu, time.process_time() + children_cpu() - start_cpu)
+        cpu = min(cpu, children_cpu() - start_cpu)
     return wall, cpu, result
 
 
@@ -81,12 +81,12 @@ def main() -> int:
         print(f"{'diff and summary text':<28}{wall:>8.2f} s wall {cpu:>8.2f} s CPU ({count} lines)")
 
         command = [str(Path(sys.executable).parent / "spvinspect"), "diff", str(path_a), str(path_b)]
-        wall, ours_cpu, run = best_of(args.repeat, lambda: subprocess.run(command, capture_output=True))
+        wall, ours_cpu, run = child_best_of(args.repeat, lambda: subprocess.run(command, capture_output=True))
         print(f"{'spvinspect diff':<28}{wall:>8.2f} s wall {ours_cpu:>8.2f} s CPU (exit {run.returncode}, "
               f"{len(run.stdout):,} bytes; target 10 s)")
         if not args.no_spirv_diff:
             tool = tool_path("spirv-diff")
-            their, their_cpu, run = best_of(
+            their, their_cpu, run = child_best_of(
                 args.repeat, lambda: subprocess.run([tool, "--no-color", str(path_a), str(path_b)], capture_output=True)
             )
             lines = [line for line in run.stdout.decode("utf-8", "replace").splitlines() if line[:1] in "-+"]

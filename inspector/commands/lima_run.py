@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
 
 from spvinspect import lima
 from spvinspect.codec.diagnostics import has_errors
+from spvinspect.commands.arguments import add_command
 from spvinspect.commands.io import read_input, report
 from spvinspect.lima.emulator import (
     EmulationError,
@@ -23,19 +25,17 @@ from spvinspect.lima.symbols import symbol_table
 
 def register(sub) -> None:
     """Adds `run` to the `lima` subcommands."""
-    run = sub.add_parser(
-        "run",
+    run = add_command(
+        sub, "run", run_run, "raw instruction stream or MBS file, or - for stdin",
         help="execute the program for one fragment or a grid, in fp16 as the PP does",
         description="Runs a Lima PP program on the emulator. Without --grid one fragment runs; "
         "with --grid every fragment of the grid runs (or only --fragment's).",
     )
-    run.add_argument("file", help="raw instruction stream or MBS file, or - for stdin")
     run.add_argument("--inputs", metavar="JSON", help="varyings, uniforms, textures… (see the README)")
     run.add_argument("--fragment", metavar="X,Y", help="the fragment to run (default 0,0)")
     run.add_argument("--grid", metavar="W,H", help="grid size; alone, runs every fragment")
     run.add_argument("--trace", action="store_true", help="print every step's writes and branches")
     run.add_argument("--json", action="store_true", help="print JSON: {color, discarded, steps} (a list for a grid)")
-    run.set_defaults(run=run_run)
 
 
 def _pair(text: str | None, what: str, smallest: int) -> tuple[int, int] | None | str:
@@ -71,6 +71,20 @@ def _load_inputs(path: str | None, symbols) -> Inputs | str:
         return f"{path}: {error}"
 
 
+def json_number(x: float) -> float | str:
+    """A value for `--json`: NaN and infinities as the strings "nan", "inf" and "-inf"
+    (JSON has no such numbers; the same strings as `spvinspect run --json`)."""
+    if math.isnan(x):
+        return "nan"
+    if math.isinf(x):
+        return "inf" if x > 0 else "-inf"
+    return x
+
+
+def _json_values(values) -> list[float | str]:
+    return [json_number(float(x)) for x in values]
+
+
 def _number(x: float) -> str:
     return f"{x:.6g}"
 
@@ -92,7 +106,7 @@ def _trace_json(record: StepRecord) -> dict:
         "instruction": record.instruction,
         "word": record.word_offset,
         "writes": [
-            {"unit": w.unit, "kind": w.kind, "name": w.name, "old": list(w.old) if w.old else None, "new": list(w.new)}
+            {"unit": w.unit, "kind": w.kind, "name": w.name, "old": _json_values(w.old) if w.old else None, "new": _json_values(w.new)}
             for w in record.writes
         ],
         "branch": record.branch,
@@ -126,8 +140,10 @@ def run_run(args: argparse.Namespace) -> int:
                 return _error("--trace follows one fragment: add --fragment X,Y")
             result = run_grid(program, inputs, grid)
             records = result.to_json()
+            for record in records:
+                record["color"] = _json_values(record["color"])
             if args.json:
-                print(json.dumps(records))
+                print(json.dumps(records, allow_nan=False))
             else:
                 for record in records:
                     state = "discarded" if record["discarded"] else " ".join(_number(c) for c in record["color"])
@@ -146,9 +162,10 @@ def run_run(args: argparse.Namespace) -> int:
     outcome = machine.result()
     if args.json:
         out = outcome.to_json()
+        out["color"] = _json_values(out["color"])
         if args.trace:
             out["trace"] = [_trace_json(record) for record in machine.records]
-        print(json.dumps(out))
+        print(json.dumps(out, allow_nan=False))
         return status
     if args.trace:
         for record in machine.records:

@@ -19,6 +19,7 @@ from spvinspect.formats.lima_panes import LIMA_PANES
 from spvinspect.lima_document import LimaDocument
 from spvinspect.screens.editing import EditingScreen
 from spvinspect.screens.panes import PaneScreen, pane_bindings
+from spvinspect.screens.run_keys import RunKeys
 from spvinspect.messages import SelectInstruction
 from spvinspect.selection import JumpHistory, Selection
 from spvinspect.widgets.diagnostics_panel import DiagnosticsPanel
@@ -28,6 +29,7 @@ from spvinspect.widgets.lima_breakdown import Entry, LimaBreakdown
 from spvinspect.widgets.lima_header import LimaHeader
 from spvinspect.widgets.lima_list import LimaInstructionList
 from spvinspect.widgets.status_line import StatusLine
+from spvinspect.codec.plural import counted
 
 
 
@@ -52,7 +54,7 @@ def _where(hex_view: HexView) -> str:
     return " ".join(bit_ranges_text(cell, mask) for cell, mask in sorted(hex_view.bit_masks.items()))
 
 
-class LimaScreen(EditingScreen, PaneScreen):
+class LimaScreen(RunKeys, EditingScreen, PaneScreen):
     """Header, instruction list, hex pane, breakdown and diagnostics over one PP program."""
 
     BINDINGS = [
@@ -230,11 +232,11 @@ class LimaScreen(EditingScreen, PaneScreen):
         index = self.selected
         count = len(document.instructions)
         if index is None:
-            status.place = f"no instructions decoded · {len(document.located_diagnostics)} diagnostics"
+            status.place = f"no instructions decoded · {counted(len(document.located_diagnostics), 'diagnostic')}"
         else:
             instr = document.instructions[index]
             byte = document.code_byte_offset + 4 * instr.word_offset
-            status.place = f"instruction {index}/{count - 1}  w{instr.word_offset} @{byte:#06x}  {len(instr.words)} words"
+            status.place = f"instruction {index}/{count - 1}  w{instr.word_offset} @{byte:#06x}  {counted(len(instr.words), 'word')}"
         status.detail = self._detail_text(hex_view)
         hex_view.border_subtitle = self._bits_text(hex_view)
         unit = f" · step unit {instruction_list.step_unit}" if instruction_list.step_unit else ""
