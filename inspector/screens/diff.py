@@ -5,7 +5,7 @@ one), differences marked, `n` / `N` to the next or previous difference, and a su
 
 The comparison is made in a thread worker, with its progress on screen, so a large
 module leaves the app answering keys. Opened by `spvinspect A --diff B` (the first
-screen) or from the editor (`f9`: the edit against the file on disk, or its `.bak`).
+screen) or from the editor (`f3`: the edit against the file on disk, or its `.bak`).
 """
 
 from __future__ import annotations
@@ -125,13 +125,13 @@ class DiffScreen(Screen):
         Binding("N", "difference(-1)", "Previous diff", id="diff.previous", tooltip="The previous difference"),
         Binding("s", "summary", "Summary", id="diff.summary", tooltip="Every count: per section and function (SPIR-V), per unit (Lima)"),
         Binding("x", "hex", "Hex", id="diff.hex", tooltip="Show or hide the hex panes (narrow: in place of the lists)"),
-        Binding("f9", "other", "Other file", id="diff.other", tooltip="Compare with the next file offered (the file on disk, its .bak)"),
+        Binding("f3", "other", "Other file", id="diff.other", tooltip="Compare with the next file offered (the file on disk, its .bak)"),
         Binding("escape", "close", "Back", id="diff.close", tooltip="Back to the screen the comparison was opened from"),
     ]
 
     def __init__(self, choices: Sequence[tuple[str, Make]], *, closable: bool = False) -> None:
         """`choices`: what to compare, (title, how to make it), the first shown first;
-        `f9` goes to the next. `closable`: escape goes back (opened over another screen)."""
+        `f3` goes to the next. `closable`: escape goes back (opened over another screen)."""
         super().__init__()
         self.choices = list(choices)
         self.choice = 0

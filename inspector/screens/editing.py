@@ -82,8 +82,8 @@ class EditingScreen(Screen):
                 tooltip="Save the edited module elsewhere: binary, assembly text (.spvasm), Lima raw stream or MBS"),
         Binding("ctrl+r", "reload", "Reload", show=False, id="edit.reload",
                 tooltip="Open the file again as it is on disk now (when it changed and nothing is unsaved)"),
-        Binding("f9", "compare_saved", "Compare", show=False, id="edit.compare",
-                tooltip="The module as edited beside the file on disk, differences marked (f9 there: its .bak)"),
+        Binding("f3", "compare_saved", "Compare", show=False, id="edit.compare",
+                tooltip="The module as edited beside the file on disk, differences marked (f3 there: its .bak)"),
     ]
 
     edit_session: EditSession | LimaEditSession | None = None

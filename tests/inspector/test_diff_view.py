@@ -1,4 +1,4 @@
-"""The side-by-side comparison: `spvinspect A --diff B` and the editor's `f9` (the edit
+"""The side-by-side comparison: `spvinspect A --diff B` and the editor's `f3` (the edit
 against the file on disk and its .bak). Both sides select and scroll together, `n`/`N`
 step through the differences, the marks and the summary say what differs."""
 
@@ -136,7 +136,7 @@ async def test_both_sides_select_and_scroll_together_and_n_steps_through_the_dif
         assert app.screen is screen
 
 
-async def test_f9_in_the_editor_compares_the_edit_with_the_file_on_disk_then_its_bak(tmp_path):
+async def test_f3_in_the_editor_compares_the_edit_with_the_file_on_disk_then_its_bak(tmp_path):
     data, other, _ = example_pair()
     path = tmp_path / "module.spv"
     path.write_bytes(data)
@@ -149,7 +149,7 @@ async def test_f9_in_the_editor_compares_the_edit_with_the_file_on_disk_then_its
         await open_editor(pilot, r"= OpConstant %float \d")
         await pilot.press("7")
         await settled(pilot)
-        await pilot.press("f9")
+        await pilot.press("f3")
         screen = await compared(pilot)
         comparison = screen.comparison
         assert comparison.names == ("module.spv (on disk)", "module.spv as edited")
@@ -158,9 +158,9 @@ async def test_f9_in_the_editor_compares_the_edit_with_the_file_on_disk_then_its
         assert shown_line(lists(screen)[B], row).rstrip().endswith("7")
         assert "1 changed, 0 added, 0 removed" in str(screen.query_one("#diff-summary").render())
 
-        # f9 again: against the .bak (renumbered, a constant changed, an instruction
+        # f3 again: against the .bak (renumbered, a constant changed, an instruction
         # removed, and the constant the edit changed).
-        await pilot.press("f9")
+        await pilot.press("f3")
         screen = await compared(pilot)
         assert screen.comparison.names[0] == "module.spv.bak (kept before the first save)"
         assert screen.comparison.difference_number(screen.comparison.row_count)[1] == 3
