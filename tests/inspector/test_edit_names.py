@@ -62,3 +62,45 @@ async def test_a_changed_constant_is_renamed_as_spirv_dis_names_it(tmp_path, exa
         # A use of it: the new name everywhere it is used, as spirv-dis prints it.
         uses = [line for line in dis.splitlines() if "%float_5123" in line and "OpConstant " not in line]
         assert uses and all(any(use.strip() == line.strip() for line in lines) for use in uses)
+
+
+async def test_the_lima_editor_opens_in_the_style_the_list_shows(tmp_path):
+    from spvinspect import lima
+    from spvinspect.lima_document import LimaDocument
+    from spvinspect.widgets.lima_list import LimaInstructionList
+    from test_edit_app import struct_words
+
+    words, _ = lima.assemble("mov.v0 $0 $1\nstop, mov.v0 $1 $0")
+    path = tmp_path / "code.bin"
+    path.write_bytes(struct_words(words))
+    app = InspectorApp(LimaDocument(path.read_bytes(), str(path)))
+    async with app.run_test(size=(120, 40)) as pilot:
+        listing = app.screen.query_one(LimaInstructionList)
+        await pilot.press("e")  # seed syntax, as listed
+        await settled(pilot)
+        editor = app.screen.editor
+        assert editor.text.splitlines()[-1].startswith("stop,")
+        await pilot.press("escape", "m")
+        await pilot.pause()
+        assert listing.style == "mesa"
+        await pilot.press("e")  # nothing edited: the editor opens again in Mesa's syntax
+        await settled(pilot)
+        editor = app.screen.editor
+        mesa = [listing.shown_text(row) for row in range(app.screen.document.row_count)]
+        assert [line.strip() for line in editor.text.splitlines()] == [line.strip() for line in mesa]
+        editor.move_cursor((0, len(editor.document.get_line(0).rstrip())))
+        editor.insert(" ")  # still assembles, and saves the same program
+        await settled(pilot)
+        assert app.screen.edit_session.assembles
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert lima.decode(path.read_bytes()).instructions == lima.decode(struct_words(words)).instructions
+        await pilot.press("escape", "m", "e")  # saved: the editor follows the list's style again
+        await settled(pilot)
+        assert app.screen.editor.text.splitlines()[-1].startswith("stop,")
+        app.screen.editor.insert("\n", (0, 0))  # an unsaved edit keeps the style it was made in
+        await settled(pilot)
+        await pilot.press("escape", "m", "e")
+        await settled(pilot)
+        assert app.screen.editor.text.splitlines()[-1].startswith("stop,") and app.screen.unsaved
+        assert "seed syntax" in "".join(str(n.message) for n in app._notifications)
