@@ -24,7 +24,7 @@ class NavigationScreen(IndexedScreen):
             "search",
             "Search",
             id="main.search",
-            tooltip="Search: opcode, %id or name, literal, text",
+            tooltip="Search: opcode, %id or name, 0x word, decimal value (literal or enum), literal, text",
             priority=True,  # acted on before the next key is routed, so a typed burst lands in the bar
         ),
         Binding("n", "search_step(1)", "Next match", show=False, id="main.search_next", tooltip="The next match of the last search"),
@@ -171,9 +171,9 @@ class NavigationScreen(IndexedScreen):
             search.found(self.document.search(search.query, self.raw) or [])
         target = search.step(self.selection.row if self.selection else None, step)
         if target is None:
-            self.notify(f"No match for {search.query.text}", severity="warning")
+            self.notify(f"No match for {search.query.text} ({search.query.meaning})", severity="warning")
         else:
-            self.select(self.document.select_row(target), jump=True)
+            self.select(self.document.select_match(target, search.query, self.raw), jump=True)
 
     def action_search_step(self, step: int) -> None:
         """Go to the next (1) or previous (-1) match of the last search."""
