@@ -37,6 +37,8 @@ class InspectorApp(App[None]):
     BINDINGS = [
         Binding("q", "quit", "Quit", id="app.quit", tooltip="Quit spvinspect"),
         Binding("question_mark", "help", "Help", id="app.help", tooltip="Every key, and what each pane shows"),
+        Binding("ctrl+c", "copy", "Copy", show=False, id="app.copy",
+                tooltip="Copy the selected instruction, its function, words or offset; or export the function as text"),
     ]
 
     last_input: float = 0.0
@@ -129,6 +131,19 @@ class InspectorApp(App[None]):
         """Quit; with an unsaved edit, ask first."""
         if not any(getattr(screen, "ask_before_quit", lambda: False)() for screen in self.screen_stack):
             self.exit()
+
+    def action_copy(self) -> None:
+        """Offer what the selection can copy (the screen's `copy_choices`), then copy it."""
+        from spvinspect.screens.copy import CopyScreen, start_copy
+
+        if isinstance(self.screen, CopyScreen):
+            return
+        choices_of = getattr(self.screen, "copy_choices", None)
+        choices = choices_of() if choices_of is not None else None
+        if choices is None:
+            self.notify("Nothing to copy here", timeout=3)
+        else:
+            start_copy(self, choices)
 
     def action_help(self) -> None:
         """Show every key and what each pane shows."""

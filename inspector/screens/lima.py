@@ -263,6 +263,12 @@ class LimaScreen(EditingScreen, PaneScreen):
         meaning = f" {label.meaning}" if label.meaning else ""
         return f"{entry.strip.name}.{label.name} = {label.value_text}{meaning} · {where}"
 
+    def copy_choices(self):
+        """What ctrl+c offers for the selected instruction, in the list's syntax."""
+        from spvinspect.copying import lima_choices
+
+        return lima_choices(self.document, self.selected, self.query_one(LimaInstructionList).style)
+
     # -- editing ------------------------------------------------------------------
 
     def new_edit_session(self, document):
