@@ -18,6 +18,10 @@ from spvinspect.search import Query, SearchIndex, parse_query
 from spvinspect.search_matches import matching_operand, value_operand, words_holding
 from spvinspect.selection import Selection
 
+VALUE_DECODE_LIMIT = 5_000
+"""Instructions holding a word of a decimal query's value that are decoded to find enum
+operands of that value (a fraction of a second); more (a common value such as 0 on a
+huge module) would keep the screen waiting for seconds."""
 NAMING_BATCH = 512
 """Instructions named between two yields of `index_steps` (a few milliseconds of work)."""
 
@@ -41,6 +45,8 @@ class ModuleIndex:
         self._definitions: dict[int, int] | None = None
         self.checked = False
         """True once the whole-module diagnostics pass has run."""
+        self.search_note = ""
+        """What the last search left out, in words (empty when nothing)."""
 
     @property
     def ids_defined(self) -> int | None:
@@ -177,15 +183,23 @@ class ModuleIndex:
         if index is None:
             return None
         rows = index.rows_matching(query)
+        self.search_note = ""
         if query.kind == "value":
             rows = sorted(set(rows).union(self._value_rows(query.value)))
         return self._layout_rows(rows)
 
     def _value_rows(self, value: int) -> list[int]:
         """Instructions with a literal or enum operand equal to `value` (only those holding
-        a word of that value are decoded)."""
+        a word of that value are decoded; when more than `VALUE_DECODE_LIMIT` do, none is,
+        and `search_note` says so)."""
         instruction = self.module.instruction
         holding, _ = words_holding(self.module, value)
+        if len(holding) > VALUE_DECODE_LIMIT:
+            self.search_note = (
+                f"{len(holding):,} instructions hold a word of value {value}: too many to read each one's "
+                f"operands, so only where {value} is printed was searched (0x{value:x} finds every such word)"
+            )
+            return []
         return [k for k in holding if value_operand(instruction(k), value, self.grammar) is not None]
 
     def select_match(self, row: int, query: Query, raw: bool = False) -> Selection:

@@ -169,6 +169,8 @@ class NavigationScreen(IndexedScreen):
             return
         if search.matches is None:
             search.found(self.document.search(search.query, self.raw) or [])
+            if getattr(self.document, "search_note", ""):
+                self.notify(self.document.search_note, timeout=8, markup=False)
         target = search.step(self.selection.row if self.selection else None, step)
         if target is None:
             self.notify(f"No match for {search.query.text} ({search.query.meaning})", severity="warning")
