@@ -104,3 +104,35 @@ async def test_the_lima_editor_opens_in_the_style_the_list_shows(tmp_path):
         await settled(pilot)
         assert app.screen.editor.text.splitlines()[-1].startswith("stop,") and app.screen.unsaved
         assert "seed syntax" in "".join(str(n.message) for n in app._notifications)
+
+
+def test_an_edited_documents_names_are_those_of_the_edited_module(example_bytes):
+    """Edit after edit (literals, added and removed lines, new names), the document the
+    panes get names every id as a fresh naming of its binary does, shared or not."""
+    import random
+
+    from spvinspect.codec.text.names import module_names
+    from spvinspect.editing.follow import edited_document
+    from spvinspect.editing.session import EditSession
+    from test_edit_spliced_module import edits
+
+    session = EditSession.open(example_bytes)
+    document = Document(example_bytes, "example.spv")
+    shared = renamed = 0
+    for start, end, text in edits(session, random.Random(8), count=16):
+        session.edit(start, end, text)
+        while (job := session.request()) is not None:
+            outcome = job.run()
+            change = session.change_since_shown(outcome.state) if outcome.state is not None else None
+            session.accept(outcome)
+        if outcome.state is None:
+            continue
+        previous, document = document, edited_document(document, outcome.state.binary, change)
+        fresh = module_names(Document(outcome.state.binary).module)
+        ids = range(document.module.header.bound)
+        assert [document.names(False).name(i) for i in ids] == [fresh.name(i) for i in ids]
+        if document._names.get(False) is previous._names.get(False):
+            shared += 1
+        else:
+            renamed += 1
+    assert shared and renamed  # both ways were taken
