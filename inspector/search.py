@@ -33,6 +33,15 @@ MEANINGS = {
     "text": "text",
 }
 """What a query of each kind is matched as, in the user's words."""
+FINDS = {
+    "id": "the id's definition and its uses",
+    "opcode": "the instructions of that opcode",
+    "word": "the instructions holding a word of that value",
+    "value": "literal and enum operands of that value, and the number where printed",
+    "literal": "the literal where printed",
+    "text": "the text anywhere in a line",
+}
+"""What a query of each kind finds, told while it is typed."""
 _OPNAME = re.compile(r"Op[A-Za-z0-9_]+")
 
 
@@ -58,6 +67,11 @@ class Query:
     def meaning(self) -> str:
         """What the query is matched as (`a word's value`)."""
         return MEANINGS[self.kind]
+
+    @property
+    def finds(self) -> str:
+        """What the query finds, in words (`0x14c1: a word's value, finds …`)."""
+        return f"{self.text}: {self.meaning}, finds {FINDS[self.kind]}"
 
     @property
     def description(self) -> str:

@@ -13,6 +13,7 @@ from spvinspect.screens.uses import UsesScreen
 from spvinspect.search import SearchSession
 from spvinspect.selection import JumpHistory, Selection
 from spvinspect.widgets.search_bar import SearchBar
+from spvinspect.widgets.status_line import StatusLine
 
 
 class NavigationScreen(IndexedScreen):
@@ -156,6 +157,13 @@ class NavigationScreen(IndexedScreen):
         first match after the cursor."""
         self.search.start(self.document.parse_query(text, self.raw))
         self._run_search(1)
+
+    @on(SearchBar.Changed)
+    def _search_typed(self, message: SearchBar.Changed) -> None:
+        """Say under the bar, as a query is typed, what it will be matched as."""
+        message.stop()
+        query = self.document.parse_query(message.value, self.raw)
+        self.query_one(StatusLine).detail = query.finds if query is not None else ""
 
     @on(SearchBar.Closed)
     def _search_closed(self, message: SearchBar.Closed) -> None:

@@ -63,7 +63,10 @@ async def test_search_lands_on_the_matching_operand_and_finds_words_and_enum_val
         value = 0x44000000  # 512.0
         holding = [k for k, i in enumerate(module.instructions) if value in module.words[i.offset : i.end]]
         assert holding
-        await search(pilot, "0x44000000")
+        await pilot.press("slash", *"0x44000000")  # told as it is typed
+        assert status.detail.startswith("0x44000000: a word's value, finds the instructions holding")
+        await pilot.press("enter")
+        await pilot.pause()
         selection = app.screen.selection
         assert selection.instruction in holding and module.words[selection.word] == value
         assert "word 0x44000000: match" in status.detail
