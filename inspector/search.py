@@ -34,12 +34,12 @@ MEANINGS = {
 }
 """What a query of each kind is matched as, in the user's words."""
 FINDS = {
-    "id": "the id's definition and its uses",
-    "opcode": "the instructions of that opcode",
-    "word": "the instructions holding a word of that value",
-    "value": "literal and enum operands of that value, and the number where printed",
-    "literal": "the literal where printed",
-    "text": "the text anywhere in a line",
+    "id": "an id: its definition and uses",
+    "opcode": "an opcode: its instructions",
+    "word": "a word: the instructions holding that value",
+    "value": "a value: literal or enum operands of it, or the number printed",
+    "literal": "a literal, as printed",
+    "text": "text, anywhere in a line",
 }
 """What a query of each kind finds, told while it is typed."""
 _OPNAME = re.compile(r"Op[A-Za-z0-9_]+")
@@ -70,15 +70,13 @@ class Query:
 
     @property
     def finds(self) -> str:
-        """What the query finds, in words (`0x14c1: a word's value, finds …`)."""
-        return f"{self.text}: {self.meaning}, finds {FINDS[self.kind]}"
+        """What the query is taken as and finds (`0x14c1 → a word: the instructions
+        holding that value`)."""
+        return f"{self.text} → {FINDS[self.kind]}"
 
     @property
     def description(self) -> str:
-        """How the status line names the search (`word 0x14c1`, `value 5313 (a literal or
-        an enum's number)`)."""
-        if self.kind == "value":
-            return f"value {self.text} ({self.meaning})"
+        """How the status line names the search (`word 0x14c1`, `value 5313`)."""
         return f"{self.kind} {self.text}"
 
     def spelled(self, name: str) -> Query:

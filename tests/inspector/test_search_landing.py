@@ -64,7 +64,7 @@ async def test_search_lands_on_the_matching_operand_and_finds_words_and_enum_val
         holding = [k for k, i in enumerate(module.instructions) if value in module.words[i.offset : i.end]]
         assert holding
         await pilot.press("slash", *"0x44000000")  # told as it is typed
-        assert status.detail.startswith("0x44000000: a word's value, finds the instructions holding")
+        assert status.detail == "0x44000000 → a word: the instructions holding that value"
         await pilot.press("enter")
         await pilot.pause()
         selection = app.screen.selection
@@ -85,6 +85,6 @@ async def test_search_lands_on_the_matching_operand_and_finds_words_and_enum_val
         await search(pilot, "33")
         assert app.screen.search.matches == expected
         assert operand_text(app) == "Binding"
-        assert "value 33 (a literal or an enum's number): match 1 of 2" in status.detail
+        assert "value 33: match 1 of 2" in status.detail
         await search(pilot, "0x7fffffff")
         assert "No match for 0x7fffffff (a word's value)" in "".join(str(n.message) for n in app._notifications)
