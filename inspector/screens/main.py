@@ -301,6 +301,12 @@ class MainScreen(EditingScreen, NavigationScreen):
         label = f"'{operand.name}' " if operand.name else ""
         return f"{label}{operand.kind} {shown}"
 
+    def copy_choices(self):
+        """What ctrl+c offers for the selection, named as the list shows it."""
+        from spvinspect.copying import spirv_choices
+
+        return spirv_choices(self.document, self.selection, self.raw) if self.selection is not None else None
+
     def places(self) -> list[tuple[str, Callable[[], None]]]:
         """Entry points and functions, each with a callback that jumps there."""
         return [(label, self._jumper(row)) for label, row in self.document.places()]
