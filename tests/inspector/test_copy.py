@@ -17,7 +17,7 @@ from spvinspect.lima_document import LimaDocument
 from spvinspect.screens.copy import CopyScreen
 from spvinspect.screens.edit_dialogs import Question
 from test_app import SIZE, settle
-from test_edit_app import struct_words
+from lima_apps import to_bytes as struct_words
 
 
 def notices(app) -> str:

@@ -68,7 +68,7 @@ async def test_the_lima_editor_opens_in_the_style_the_list_shows(tmp_path):
     from spvinspect import lima
     from spvinspect.lima_document import LimaDocument
     from spvinspect.widgets.lima_list import LimaInstructionList
-    from test_edit_app import struct_words
+    from lima_apps import to_bytes as struct_words
 
     words, _ = lima.assemble("mov.v0 $0 $1\nstop, mov.v0 $1 $0")
     path = tmp_path / "code.bin"
