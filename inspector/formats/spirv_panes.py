@@ -1,7 +1,15 @@
 """The panes of a SPIR-V module: the single source for `--pane`, the number keys, the
-help screen and the palette (Textual-free)."""
+help screen and the palette (Textual-free: a built pane's widget is imported when the
+screen builds it)."""
 
 from spvinspect.formats.panes import PaneSpec
+
+
+def _source_pane(screen):
+    from spvinspect.widgets.source_pane import SourcePane
+
+    return SourcePane(screen.document)
+
 
 SPIRV_PANES: tuple[PaneSpec, ...] = (
     PaneSpec(
@@ -60,6 +68,20 @@ SPIRV_PANES: tuple[PaneSpec, ...] = (
         key="3",
         short="Diagnostics",
         tooltip="Show and focus the diagnostics",
+    ),
+    PaneSpec(
+        "source",
+        "Source",
+        "The source text the module carries (OpSource and OpSourceContinued, as glslang's -g "
+        "embeds it, or NonSemantic.Shader.DebugInfo.100's DebugSource), coloured, with the "
+        "line of the selected instruction (from OpLine or DebugLine) highlighted; lines tied "
+        "to instructions are marked. enter selects the first instruction of the line under the "
+        "cursor, n and N the line's next and previous one, f shows the next source file.",
+        key="6",
+        short="Source",
+        tooltip="Show and focus the source text",
+        factory=_source_pane,
+        column="main",
     ),
 )
 """The panes of a SPIR-V module."""
