@@ -80,7 +80,7 @@ def _flat(t: Type | None) -> bool:
 
 
 def _inline(t: Type | None, v) -> tuple[str, str]:
-    if isinstance(v, tuple):
+    if isinstance(v, tuple) and not isinstance(v, Pointer):
         elem = t.elem if t is not None else None
         parts = [_inline(elem, x) for x in v]
         return "(" + ", ".join(p[0] for p in parts) + ")", " ".join(p[1] for p in parts if p[1])

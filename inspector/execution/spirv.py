@@ -1,0 +1,144 @@
+"""SPIR-V runs for the app: the interpreter's `Debugger` (one invocation of an entry point,
+its quad or workgroup running along) as a `SteppedRun`, and the settings the panes change
+(the inputs, the fragment's pixel or the compute invocation)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from spvinspect.codec.interp.debugger import Debugger
+from spvinspect.codec.interp.group import Launch
+from spvinspect.codec.interp.interface import InputError
+from spvinspect.codec.interp.invocation import StepRecord
+from spvinspect.codec.interp.shader import Shader, ShaderError
+from spvinspect.codec.interp.trace import value_json
+from spvinspect.execution.run import STEP_OUT, STEP_OVER, ChangedValue, Execution, StepChange, SteppedRun
+
+DEFAULT_GRID = (32, 32)
+"""The grid the image pane runs a fragment shader over."""
+_BRANCHES = ("OpBranchConditional", "OpSwitch")
+
+
+class SpirvRun(SteppedRun):
+    """One invocation of an entry point, stepped (`debugger` for what the values pane reads)."""
+
+    CAPABILITIES = frozenset((STEP_OVER, STEP_OUT))
+
+    def __init__(self, debugger: Debugger, index_at) -> None:
+        super().__init__()
+        self.debugger = debugger
+        self._index_at = index_at
+        """Word offset → the instruction's index in the document."""
+        self.visited: list[int] = []
+        """Index of each OpLabel the invocation entered, in order (the CFG's blocks taken)."""
+
+    @property
+    def current_instruction(self) -> int | None:
+        current = self.debugger.current
+        return None if current is None else self._index_at(current.offset)
+
+    @property
+    def finished(self) -> bool:
+        return self.debugger.finished
+
+    @property
+    def steps(self) -> int:
+        return len(self.debugger.history)
+
+    def _advance(self) -> StepChange | None:
+        before = self.debugger.current
+        record = self.debugger.step()
+        if record is None:
+            if self.debugger.invocation.message and self.debugger.invocation.status == "stopped":
+                self.error = self.debugger.invocation.message
+            return None
+        if record.opname == "OpLabel":
+            self.visited.append(self._index_at(record.offset))
+        return self._change(record, before)
+
+    def _retreat(self) -> tuple[bool, StepChange | None]:
+        if not self.debugger.history:
+            return False, None
+        self.debugger.back()
+        self.visited = [self._index_at(r.offset) for r in self.debugger.history if r.opname == "OpLabel"]
+        history = self.debugger.history
+        return True, self._change(history[-1], None) if history else None
+
+    def _over(self) -> StepChange | None:
+        depth = self.debugger.depth
+        change = self._one()
+        while change is not None and not self.finished and self.debugger.depth > depth:
+            if self.current_instruction in self.breakpoints:
+                break
+            change = self._one() or change
+        return change
+
+    def _out(self) -> None:
+        depth = self.debugger.depth
+        while not self.finished and self.debugger.depth >= depth:
+            if self._one() is None:
+                return
+            if self.current_instruction in self.breakpoints:
+                return
+
+    def ended_text(self) -> str:
+        inv = self.debugger.invocation
+        if inv.status == "killed":
+            return f"the invocation was killed (discard) after {self.steps} steps"
+        if inv.message:
+            return f"stopped: {inv.message}"
+        return f"returned after {self.steps} steps"
+
+    def _change(self, record: StepRecord, before) -> StepChange:
+        shader = self.debugger.shader
+        values: list[ChangedValue] = []
+        if record.result_id and record.value is not None:
+            new = value_json(shader, record.result_id, record.value)
+            values.append(ChangedValue(f"%{shader.names.get(record.result_id, record.result_id)}", None, (new,), "id"))
+        for where, stored in record.stores:
+            values.append(ChangedValue(where, None, (str(stored),), "memory"))
+        branch = None
+        if record.opname in _BRANCHES:
+            branch = record.note or f"{record.opname} at word {record.offset}"
+        outcome = None
+        if self.finished:
+            outcome = self.debugger.invocation.status
+        return StepChange(self._index_at(record.offset), tuple(values), branch, branch is not None, outcome)
+
+
+@dataclass
+class SpirvSettings:
+    """What a SPIR-V run reads besides the module: the entry point, the inputs (the
+    `spvinspect run --inputs` shape), the fragment's pixel and the grid of the image, the
+    compute invocation."""
+
+    data: bytes
+    inputs: dict = field(default_factory=dict)
+    entry: str | None = None
+    fragment: tuple[int, int] = (0, 0)
+    grid: tuple[int, int] = DEFAULT_GRID
+    invocation: tuple[int, int, int] = (0, 0, 0)
+    _shader: Shader | None = None
+
+    def shader(self) -> Shader:
+        """The module read for running (once; ShaderError says why it cannot be)."""
+        if self._shader is None:
+            self._shader = Shader(self.data, self.inputs.get("spec_constants"))
+        return self._shader
+
+    def debugger(self) -> Debugger:
+        launch = Launch(fragment=self.fragment, invocation=self.invocation)
+        return Debugger(self.shader(), self.entry, self.inputs, launch)
+
+
+def spirv_execution(document, settings: SpirvSettings) -> Execution:
+    """The open-run controller of a module; its runs start from `settings` as they are then."""
+
+    def start() -> SpirvRun:
+        try:
+            debugger = settings.debugger()
+        except (ShaderError, InputError) as error:
+            raise ValueError(str(error)) from error
+        return SpirvRun(debugger, document.module.index_at)
+
+    return Execution(start)
