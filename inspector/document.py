@@ -95,6 +95,17 @@ class Document(ModuleIndex):
         """The opened file, if any."""
         return self.path
 
+    run_inputs: dict | None = None
+    """The inputs a run starts with (the `spvinspect run --inputs` JSON; None: defaults)."""
+
+    def open_execution(self):
+        """The interpreter's runs of this module (`spvinspect.execution`); its settings
+        (inputs, the fragment, the grid) are `run_settings`, which panes change."""
+        from spvinspect.execution.spirv import SpirvSettings, spirv_execution
+
+        self.run_settings = SpirvSettings(self.data, dict(self.run_inputs or {}))
+        return spirv_execution(self, self.run_settings)
+
     def open_edit_session(self):
         """An edit session over the module's text, friendly names pinned to their ids."""
         from spvinspect.editing.session import EditSession

@@ -4,10 +4,13 @@ its quad or workgroup running along) as a `SteppedRun`, and the settings the pan
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
+import numpy as np
+
 from spvinspect.codec.interp.debugger import Debugger
-from spvinspect.codec.interp.group import Launch
+from spvinspect.codec.interp.group import Launch, run_grid
 from spvinspect.codec.interp.interface import InputError
 from spvinspect.codec.interp.invocation import StepRecord
 from spvinspect.codec.interp.shader import Shader, ShaderError
@@ -30,7 +33,9 @@ class SpirvRun(SteppedRun):
         self._index_at = index_at
         """Word offset → the instruction's index in the document."""
         self.visited: list[int] = []
-        """Index of each OpLabel the invocation entered, in order (the CFG's blocks taken)."""
+        """The label id of each block the invocation entered, in order (the CFG's blocks taken)."""
+        self._entered: list[int] = []
+        """The block the invocation is in after each step."""
 
     @property
     def current_instruction(self) -> int | None:
@@ -52,15 +57,25 @@ class SpirvRun(SteppedRun):
             if self.debugger.invocation.message and self.debugger.invocation.status == "stopped":
                 self.error = self.debugger.invocation.message
             return None
-        if record.opname == "OpLabel":
-            self.visited.append(self._index_at(record.offset))
+        self._note_block()
+        if self.debugger.finished:
+            self.debugger.group.run()  # the rest of the quad or workgroup, for the outputs and buffers
         return self._change(record, before)
+
+    def _note_block(self) -> None:
+        frames = self.debugger.invocation.frames
+        block = frames[-1].block if frames else 0
+        if block and (not self._entered or self._entered[-1] != block):
+            self.visited.append(block)
+        self._entered.append(block)
 
     def _retreat(self) -> tuple[bool, StepChange | None]:
         if not self.debugger.history:
             return False, None
         self.debugger.back()
-        self.visited = [self._index_at(r.offset) for r in self.debugger.history if r.opname == "OpLabel"]
+        # The blocks entered up to the step now last (one entry per step taken).
+        del self._entered[len(self.debugger.history):]
+        self.visited = [block for i, block in enumerate(self._entered) if block and (i == 0 or self._entered[i - 1] != block)]
         history = self.debugger.history
         return True, self._change(history[-1], None) if history else None
 
@@ -142,3 +157,60 @@ def spirv_execution(document, settings: SpirvSettings) -> Execution:
         return SpirvRun(debugger, document.module.index_at)
 
     return Execution(start)
+
+
+@dataclass
+class GridImage:
+    """A fragment shader's colour output over a grid: (H, W, 4) float32 with row 0 at the
+    bottom (as the image widget draws), which pixels were discarded, what it shows."""
+
+    pixels: np.ndarray
+    discarded: np.ndarray
+    output: str
+    """The output drawn (the first scalar or vector output, by its name)."""
+
+
+def grid_image(settings: SpirvSettings, progress: Callable[[int, int], bool] | None = None) -> GridImage | None:
+    """Run the entry point over `settings.grid` (a fragment shader; None for another stage)
+    and take its colour output; `progress` as `run_grid` takes it."""
+    shader = settings.shader()
+    entry = shader.entry_point(settings.entry)
+    if entry.model != "Fragment":
+        return None
+    width, height = settings.grid
+    result = run_grid(shader, entry, settings.inputs, (width, height), progress=progress)
+    pixels = np.zeros((height, width, 4), dtype=np.float32)
+    discarded = np.ones((height, width), dtype=bool)
+    output = ""
+    for i, outputs in enumerate(result["pixels"]):
+        if not outputs:
+            continue
+        name, value = next(((n, v) for n, v in outputs.items() if _colour(v) is not None), ("", None))
+        if value is None:
+            continue
+        output = output or name
+        y, x = divmod(i, width)
+        pixels[height - 1 - y, x] = _colour(value)
+        discarded[height - 1 - y, x] = False
+    return GridImage(pixels, discarded, output)
+
+
+def _number(v) -> float | None:
+    if isinstance(v, bool):
+        return float(v)
+    if isinstance(v, (int, float)):
+        return float(v)
+    if v in ("nan", "inf", "-inf"):
+        return float(v)
+    return None
+
+
+def _colour(value) -> tuple[float, float, float, float] | None:
+    """An output's value as RGBA (a scalar grey, a vector's first four; alpha 1 when absent)."""
+    parts = value if isinstance(value, list) else [value]
+    numbers = [_number(v) for v in parts[:4]]
+    if not numbers or any(n is None for n in numbers):
+        return None
+    if len(numbers) == 1:
+        numbers = numbers * 3
+    return tuple((numbers + [0.0, 0.0, 1.0])[:3] + ([numbers[3]] if len(numbers) > 3 else [1.0]))

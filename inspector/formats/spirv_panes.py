@@ -11,6 +11,18 @@ def _source_pane(screen):
     return SourcePane(screen.document)
 
 
+def _values_pane(screen):
+    from spvinspect.widgets.values_pane import ValuesPane
+
+    return ValuesPane(screen.document)
+
+
+def _image_pane(screen):
+    from spvinspect.widgets.spirv_image import SpirvImage
+
+    return SpirvImage()
+
+
 SPIRV_PANES: tuple[PaneSpec, ...] = (
     PaneSpec(
         "header",
@@ -82,6 +94,38 @@ SPIRV_PANES: tuple[PaneSpec, ...] = (
         tooltip="Show and focus the source text",
         factory=_source_pane,
         column="main",
+    ),
+    PaneSpec(
+        "values",
+        "Values",
+        "The stepped invocation's values: the next instruction's operands, the last step's "
+        "result and stores, the current function's live ids, and every variable (inputs, "
+        "outputs, uniforms, buffers, private, workgroup and function variables) laid out "
+        "member by member. Values are the interpreter's own: float32 as it reads back, "
+        "integers signed as their type says, NaN, Inf and undef as such; values the last move "
+        "changed are highlighted and b shows every value's bits in hex. The stepping keys "
+        "(. step, , back, > over, < out, F5 run, F4 run to the cursor, * breakpoint) work "
+        "from any pane.",
+        key="7",
+        short="Values",
+        tooltip="Show and focus the values of the stepped invocation",
+        factory=_values_pane,
+        column="side",
+    ),
+    PaneSpec(
+        "image",
+        "Image",
+        "A fragment shader's entry point run over a grid of pixels (32×32, in a worker, with "
+        "its progress), its colour output drawn two pixels a cell in truecolour (discarded "
+        "pixels as a grey checker). Arrows or hjkl move the pixel cursor (its FragCoord pixel "
+        "and value on the first line); enter makes that pixel's fragment the stepped "
+        "invocation, and the run starts again from it. A compute shader's buffers are in the "
+        "values pane.",
+        key="8",
+        short="Image",
+        tooltip="Show and focus the image of the fragment shader over a grid",
+        factory=_image_pane,
+        column="side",
     ),
 )
 """The panes of a SPIR-V module."""
