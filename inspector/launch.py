@@ -36,6 +36,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("file", nargs="?", help="SPIR-V binary (default: the bundled example)")
     parser.add_argument("--lima", action="store_true", help="read FILE as a raw little-endian Lima PP instruction stream")
+    parser.add_argument("--lima-example", action="store_true", help="open the bundled Lima PP example (an MBS with symbol names and a texture) in Lima mode, ready to run: 6 registers, 8 image, F11 steps")
     parser.add_argument("--at", metavar="OFFSET", help="select the word at this byte offset (decimal or 0x hex)")
     parser.add_argument("--pane", metavar="NAME", help=f"focus and zoom a pane: {', '.join(PANE_NAMES)}; in Lima mode {', '.join(LIMA_PANE_NAMES)}")
     parser.add_argument("--raw-id", action="store_true", help="raw id numbers instead of friendly names")
@@ -68,6 +69,10 @@ def main(argv: list[str]) -> int:
     """Open the app on a terminal, or print the disassembly; the exit code."""
     os.environ.setdefault("TEXTUAL_FPS", FRAMES_PER_SECOND)  # read when Textual is imported
     args = build_parser().parse_args(argv)
+    if args.lima_example:
+        if args.file is not None:
+            return fail("--lima-example opens the bundled example: give no FILE with it")
+        return _lima_example(args)
     path = args.file or str(EXAMPLE_MODULE)
     if not on_terminal():
         if args.lima or _file_is_mbs(path):
@@ -105,6 +110,25 @@ def main(argv: list[str]) -> int:
     if lima_mode:
         return run_lima_app(data, path, at, args.pane, args.theme)
     return run_app(data, path, at, args.pane, args.raw_id, args.theme)
+
+
+LIMA_EXAMPLE_NAME = "lima-example.mbs"
+"""The name the bundled Lima example is shown under (a save writes it there, after asking)."""
+
+
+def _lima_example(args: argparse.Namespace) -> int:
+    """Open (or, off a terminal, print) the bundled Lima example."""
+    from spvinspect.lima.emulator.example import example_mbs
+
+    data = example_mbs()
+    if not on_terminal():
+        from spvinspect import lima
+
+        print("\n".join(lima.listing_lines(lima.decode(data), "seed", False)))
+        return 0
+    if args.pane is not None and args.pane not in LIMA_PANE_NAMES:
+        return fail(f"--pane {args.pane}: no such pane; choose one of {', '.join(LIMA_PANE_NAMES)}")
+    return run_lima_app(data, LIMA_EXAMPLE_NAME, None, args.pane, args.theme)
 
 
 def run_app(data: bytes, path: str, at: int | None, pane: str | None, raw: bool, theme: str | None) -> int:

@@ -97,6 +97,12 @@ class LimaDocument:
         """The opened file (the name as given), if any."""
         return Path(self.name) if self.name else None
 
+    def open_execution(self):
+        """The emulator's runs of this program (`spvinspect.execution`), with default inputs."""
+        from spvinspect.execution.lima import lima_execution
+
+        return lima_execution(self.program)
+
     def open_edit_session(self):
         """An edit session over the program's text (`lima.assemble` is its assembler)."""
         from spvinspect.editing.lima_session import LimaEditSession

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
 
 from spvinspect import lima
@@ -71,6 +72,20 @@ def _load_inputs(path: str | None, symbols) -> Inputs | str:
         return f"{path}: {error}"
 
 
+def json_number(x: float) -> float | str:
+    """A value for `--json`: NaN and infinities as the strings "nan", "inf" and "-inf"
+    (JSON has no such numbers; the same strings as `spvinspect run --json`)."""
+    if math.isnan(x):
+        return "nan"
+    if math.isinf(x):
+        return "inf" if x > 0 else "-inf"
+    return x
+
+
+def _json_values(values) -> list[float | str]:
+    return [json_number(float(x)) for x in values]
+
+
 def _number(x: float) -> str:
     return f"{x:.6g}"
 
@@ -92,7 +107,7 @@ def _trace_json(record: StepRecord) -> dict:
         "instruction": record.instruction,
         "word": record.word_offset,
         "writes": [
-            {"unit": w.unit, "kind": w.kind, "name": w.name, "old": list(w.old) if w.old else None, "new": list(w.new)}
+            {"unit": w.unit, "kind": w.kind, "name": w.name, "old": _json_values(w.old) if w.old else None, "new": _json_values(w.new)}
             for w in record.writes
         ],
         "branch": record.branch,
@@ -126,8 +141,10 @@ def run_run(args: argparse.Namespace) -> int:
                 return _error("--trace follows one fragment: add --fragment X,Y")
             result = run_grid(program, inputs, grid)
             records = result.to_json()
+            for record in records:
+                record["color"] = _json_values(record["color"])
             if args.json:
-                print(json.dumps(records))
+                print(json.dumps(records, allow_nan=False))
             else:
                 for record in records:
                     state = "discarded" if record["discarded"] else " ".join(_number(c) for c in record["color"])
@@ -146,9 +163,10 @@ def run_run(args: argparse.Namespace) -> int:
     outcome = machine.result()
     if args.json:
         out = outcome.to_json()
+        out["color"] = _json_values(out["color"])
         if args.trace:
             out["trace"] = [_trace_json(record) for record in machine.records]
-        print(json.dumps(out))
+        print(json.dumps(out, allow_nan=False))
         return status
     if args.trace:
         for record in machine.records:

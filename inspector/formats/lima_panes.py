@@ -3,6 +3,25 @@ screen and the palette (Textual-free)."""
 
 from spvinspect.formats.panes import PaneSpec
 
+
+def _registers(screen):
+    from spvinspect.widgets.lima_registers import LimaRegisters
+
+    return LimaRegisters()
+
+
+def _inputs(screen):
+    from spvinspect.widgets.lima_inputs import LimaInputs
+
+    return LimaInputs()
+
+
+def _image(screen):
+    from spvinspect.widgets.lima_image import LimaImage
+
+    return LimaImage()
+
+
 LIMA_PANES: tuple[PaneSpec, ...] = (
     PaneSpec(
         "header",
@@ -54,6 +73,45 @@ LIMA_PANES: tuple[PaneSpec, ...] = (
         short="Breakdown",
         tooltip="Show and focus the breakdown",
         stays_narrow=True,
+    ),
+    PaneSpec(
+        "registers",
+        "Registers",
+        "The stepped fragment on the emulator: $0-$5 as vec4s, the pipeline registers and "
+        "temporaries the last step wrote, a branch's condition and whether it was taken, the "
+        "output colour as numbers and a swatch; what the last step changed is highlighted, "
+        "b shows the fp16 bits. F11 or . steps, shift+F11 or , steps back, F5 runs, F4 runs "
+        "to the selected instruction, F6 to the next taken branch, F9 sets a breakpoint.",
+        key="6",
+        short="Registers",
+        tooltip="Show and focus the registers of the stepped fragment",
+        factory=_registers,
+        column="side",
+    ),
+    PaneSpec(
+        "inputs",
+        "Inputs",
+        "The varyings, uniforms and textures the run reads, a value per line (numbers "
+        "separated by spaces; Enter applies them and starts the run again); a varying is a "
+        "ramp given at three corners of the grid. Load and save them as JSON (the shape of "
+        "lima run --inputs); an existing file is replaced only after asking.",
+        key="7",
+        short="Inputs",
+        tooltip="Show and focus the run's inputs",
+        factory=_inputs,
+        column="side",
+    ),
+    PaneSpec(
+        "image",
+        "Image",
+        "What the program draws: every fragment of the grid run on the emulator (in the "
+        "background, with progress), two pixels a character cell; discarded fragments are "
+        "a grey checker. Arrows or hjkl move the cursor, Enter steps that pixel's fragment.",
+        key="8",
+        short="Image",
+        tooltip="Show and focus the image the program draws",
+        factory=_image,
+        column="main",
     ),
 )
 """The panes of Lima mode."""

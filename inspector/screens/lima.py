@@ -19,6 +19,7 @@ from spvinspect.formats.lima_panes import LIMA_PANES
 from spvinspect.lima_document import LimaDocument
 from spvinspect.screens.editing import EditingScreen
 from spvinspect.screens.panes import PaneScreen, pane_bindings
+from spvinspect.screens.run_keys import RunKeys
 from spvinspect.messages import SelectInstruction
 from spvinspect.selection import JumpHistory, Selection
 from spvinspect.widgets.diagnostics_panel import DiagnosticsPanel
@@ -52,7 +53,7 @@ def _where(hex_view: HexView) -> str:
     return " ".join(bit_ranges_text(cell, mask) for cell, mask in sorted(hex_view.bit_masks.items()))
 
 
-class LimaScreen(EditingScreen, PaneScreen):
+class LimaScreen(RunKeys, EditingScreen, PaneScreen):
     """Header, instruction list, hex pane, breakdown and diagnostics over one PP program."""
 
     BINDINGS = [

@@ -43,9 +43,10 @@ class LimaInstructionList(RowList):
     LimaInstructionList > .lima-list--gutter { color: $text-muted; }
     LimaInstructionList > .lima-list--cursor { background: $hex-selection-background; }
     LimaInstructionList > .lima-list--undecoded { color: $lima-unknown-bits; text-style: italic; }
+    LimaInstructionList > .lima-list--run-mark { color: $error; text-style: bold; }
     """
-    COMPONENT_CLASSES = {"lima-list--gutter", "lima-list--cursor", "lima-list--undecoded"}
-    """Gutter, the selected instruction's row, words left undecoded."""
+    COMPONENT_CLASSES = {"lima-list--gutter", "lima-list--cursor", "lima-list--undecoded", "lima-list--run-mark"}
+    """Gutter, the selected instruction's row, words left undecoded, a run's marks."""
     BINDINGS = [
         Binding("down,j", "step(1)", "Next", show=False, id="lima.next", tooltip="Next instruction (n from any pane)"),
         Binding("up,k", "step(-1)", "Previous", show=False, id="lima.previous", tooltip="Previous instruction (p from any pane)"),
@@ -81,6 +82,8 @@ class LimaInstructionList(RowList):
         super().__init__(id=id, classes=classes)
         self.document = document
         self._strips: LRUCache[tuple[int, str], Strip] = LRUCache(1024)
+        self._run_marks: dict[int, str] = {}
+        """Instruction index -> its gutter mark (a breakpoint, the run's current instruction)."""
         self.virtual_size = Size(GUTTER_WIDTH + 80, document.row_count)
         self._update_title()
 
@@ -144,7 +147,21 @@ class LimaInstructionList(RowList):
             line = line.apply_style(self.get_component_rich_style("lima-list--cursor"))
         return line.apply_style(base)
 
+    def show_run_marks(self, marks: dict[int, str]) -> None:
+        """Mark instructions in the gutter (`spvinspect.execution.gutter_marks`)."""
+        if marks != self._run_marks:
+            self._run_marks = dict(marks)
+            self.refresh()
+
     def _gutter(self, shown) -> Strip:
+        mark = self._run_marks.get(shown.instruction) if shown.kind is RowKind.INSTRUCTION else None
+        if mark is not None:
+            gutter = self.get_component_rich_style("lima-list--gutter")
+            return Strip([
+                Segment(f"{shown.instruction:>5}", gutter),
+                Segment(mark, self.get_component_rich_style("lima-list--run-mark")),
+                Segment(f"w{shown.word_offset:<5} "[: GUTTER_WIDTH - 6].ljust(GUTTER_WIDTH - 6), gutter),
+            ])
         if shown.kind is RowKind.INSTRUCTION:
             text = f"{shown.instruction:>5} w{shown.word_offset:<5}  "
         elif shown.kind is RowKind.UNDECODED:

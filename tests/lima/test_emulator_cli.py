@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from spvinspect import lima
 
 PROGRAM = (
@@ -89,3 +91,16 @@ def test_bad_inputs_and_arguments_are_messages(cli, tmp_path):
     (tmp_path / "broken.json").write_text("{")
     code, _, err = cli("lima", "run", str(pp), "--inputs", str(tmp_path / "broken.json"))
     assert code == 1 and "not JSON" in err
+
+
+def test_json_output_is_valid_json_with_nan_and_infinities_as_strings(cli, tmp_path):
+    # 60000 * 2 overflows fp16 to +inf; inf * 0 is NaN; the trace's old/new values too.
+    pp = write_program(tmp_path, "load.v $1 0\nstop, mul.v0 $0 $1 ^const0.xxyx, const0 2.0 0.0 0 0\n")
+    inputs = write_inputs(tmp_path, {"varyings": {"0": [60000, -60000, float("inf"), 1]}})
+    code, out, err = cli("lima", "run", str(pp), "--inputs", inputs, "--json", "--trace")
+    assert code == 0, err
+    record = json.loads(out, parse_constant=lambda name: pytest.fail(f"{name} is not JSON"))
+    assert record["color"] == ["inf", "-inf", "nan", 2.0]
+    assert record["trace"][-1]["writes"][-1]["new"] == ["inf", "-inf", "nan", 2.0]
+    code, out, _ = cli("lima", "run", str(pp), "--inputs", inputs, "--json", "--grid", "1,1")
+    assert json.loads(out, parse_constant=lambda name: pytest.fail(f"{name} is not JSON"))[0]["color"][2] == "nan"

@@ -1,0 +1,165 @@
+"""The stepping keys, bound once for every format: a screen mixes in `RunKeys` and its
+format's document offers `open_execution()` (a `spvinspect.execution.Execution`).
+
+The keys work from any pane (screen bindings; a pane's own bindings of the same key would
+win, so these use function keys and punctuation no pane binds). The first stepping key
+starts a run with the current settings. After every move the screen selects the current
+instruction (`SelectInstruction`, so the list, hex and detail panes follow), every widget
+with `show_run_marks(marks)` gets the gutter marks (breakpoints, the current instruction)
+and every widget with `run_changed(execution)` (a `RunFollower`) is told.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from textual.binding import Binding
+from textual.screen import Screen
+
+from spvinspect.execution import Execution
+from spvinspect.messages import SelectInstruction
+
+RUN_BINDINGS = [
+    Binding("f11,full_stop", "run_step", "Step", id="run.step", tooltip="Execute one instruction (starts a run)"),
+    Binding("shift+f11,comma", "run_back", "Step back", show=False, id="run.back", tooltip="Undo the last step: the state before it comes back"),
+    Binding("f10,greater_than_sign", "run_over", "Step over", show=False, id="run.over", tooltip="Step, a call running to its return (a plain step without calls)"),
+    Binding("shift+f10,less_than_sign", "run_out", "Step out", show=False, id="run.out", tooltip="Run until the current function returns (the end without calls)"),
+    Binding("f5", "run_continue", "Run", show=False, id="run.continue", tooltip="Run to the end or the next breakpoint"),
+    Binding("f4", "run_to_cursor", "Run to cursor", show=False, id="run.to_cursor", tooltip="Run until the selected instruction is next"),
+    Binding("f6", "run_to_branch", "Run to branch", show=False, id="run.to_branch", tooltip="Run until a branch is taken"),
+    Binding("f9,asterisk", "run_breakpoint", "Breakpoint", show=False, id="run.breakpoint", tooltip="Set or clear a breakpoint on the selected instruction"),
+    Binding("shift+f5", "run_restart", "Restart", show=False, id="run.restart", tooltip="Start the run again from the first instruction"),
+]
+"""The stepping keys, with ids for the keymap (`run.step`…)."""
+
+
+def _carried(old: Any, new: Any) -> Any:
+    """The settings a new document's run keeps from the old one's (inputs, fragment)."""
+    carry = getattr(new, "carry_from", None)
+    return carry(old) if carry is not None and old is not None else new
+
+
+class RunFollower:
+    """Mix into a widget that shows the open run: told after every step and restart."""
+
+    def run_changed(self, execution: Execution) -> None:
+        """The run moved, restarted or was opened (`execution.run` may be None, with
+        `execution.error` saying why it could not start)."""
+
+
+class RunKeys(Screen):
+    """Stepping keys for a screen whose document can be executed."""
+
+    BINDINGS = RUN_BINDINGS
+
+    _execution: Execution | None = None
+    _executed: Any = None
+    """The document `_execution` runs (an edit's new document gets a new one)."""
+
+    @property
+    def execution(self) -> Execution | None:
+        """The screen's run controller (None when the format cannot be executed); a new
+        one, keeping the breakpoints, when an edit replaced the document."""
+        document = getattr(self, "document", None)
+        if self._execution is None or self._executed is not document:
+            opener = getattr(document, "open_execution", None)
+            old = self._execution
+            self._execution = opener() if opener is not None else None
+            self._executed = document
+            if old is not None and self._execution is not None:
+                self._execution.breakpoints = old.breakpoints
+                self._execution.settings = _carried(old.settings, self._execution.settings)
+        return self._execution
+
+    def run_cursor(self) -> int | None:
+        """The selected instruction (the list's cursor), whichever screen this is."""
+        selection = getattr(self, "selection", None)
+        index = getattr(selection, "instruction", None)
+        if index is None:
+            selected = getattr(self, "selected", None)
+            index = selected if isinstance(selected, int) else None
+        return index
+
+    def _open_run(self) -> Any:
+        execution = self.execution
+        if execution is None:
+            self.notify("This format cannot be executed", severity="warning", timeout=3)
+            return None
+        run = execution.open()
+        if run is None:
+            self.notify(f"Cannot run: {execution.error}", severity="error", timeout=6)
+            self.run_updated(select=False)
+        return run
+
+    def _move(self, name: str, *args: Any) -> None:
+        run = self._open_run()
+        if run is None:
+            return
+        getattr(run, name)(*args)
+        self.run_updated()
+
+    def action_run_step(self) -> None:
+        self._move("step")
+
+    def action_run_back(self) -> None:
+        self._move("back")
+
+    def action_run_over(self) -> None:
+        self._move("step_over")
+
+    def action_run_out(self) -> None:
+        self._move("step_out")
+
+    def action_run_continue(self) -> None:
+        self._move("run_to_end")
+
+    def action_run_to_branch(self) -> None:
+        self._move("run_to_taken_branch")
+
+    def action_run_to_cursor(self) -> None:
+        index = self.run_cursor()
+        if index is None:
+            self.notify("Select an instruction to run to", timeout=3)
+            return
+        self._move("run_to", index)
+
+    def action_run_breakpoint(self) -> None:
+        execution, index = self.execution, self.run_cursor()
+        if execution is None or index is None:
+            return
+        now_set = execution.toggle_breakpoint(index)
+        self.notify(f"Breakpoint {'set' if now_set else 'cleared'} on instruction {index}", timeout=2)
+        self.run_updated(select=False)
+
+    def action_run_restart(self) -> None:
+        execution = self.execution
+        if execution is not None:
+            execution.restart()
+            self.run_updated()
+
+    def restart_run(self) -> None:
+        """A pane changed the run's settings (inputs, the fragment): start again."""
+        self.action_run_restart()
+
+    def run_updated(self, select: bool = True) -> None:
+        """Select the current instruction and tell the panes (after every move)."""
+        execution = self.execution
+        if execution is None:
+            return
+        run = execution.run
+        if select and run is not None and (index := run.current_instruction) is not None:
+            self.post_message(SelectInstruction(index))
+        marks = execution.marks()
+        for widget in self._run_widgets():
+            if hasattr(widget, "show_run_marks"):
+                widget.show_run_marks(marks)
+            if isinstance(widget, RunFollower):
+                widget.run_changed(execution)
+        if run is not None and run.error is not None and run.stop_reason != getattr(self, "_told_error", None):
+            self._told_error = run.stop_reason
+            self.notify(run.stop_reason, severity="error", timeout=6)
+
+    def _run_widgets(self) -> Iterator[Any]:
+        yield from self.walk_children()
+
