@@ -100,11 +100,10 @@ class Document(ModuleIndex):
 
     def open_execution(self):
         """The interpreter's runs of this module (`spvinspect.execution`); its settings
-        (inputs, the fragment, the grid) are `run_settings`, which panes change."""
-        from spvinspect.execution.spirv import SpirvSettings, spirv_execution
+        (a `SpirvSettings`: inputs, the fragment, the grid) are what panes change."""
+        from spvinspect.execution.spirv import spirv_execution
 
-        self.run_settings = SpirvSettings(self.data, dict(self.run_inputs or {}))
-        return spirv_execution(self, self.run_settings)
+        return spirv_execution(self, self.run_inputs)
 
     def open_edit_session(self):
         """An edit session over the module's text, friendly names pinned to their ids."""

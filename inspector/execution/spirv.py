@@ -135,6 +135,12 @@ class SpirvSettings:
     invocation: tuple[int, int, int] = (0, 0, 0)
     _shader: Shader | None = None
 
+    def carry_from(self, old: SpirvSettings) -> SpirvSettings:
+        """These settings for an edited module, keeping the old inputs, entry, pixel and invocation."""
+        self.inputs, self.entry, self.fragment, self.grid, self.invocation = (
+            old.inputs, old.entry, old.fragment, old.grid, old.invocation)
+        return self
+
     def shader(self) -> Shader:
         """The module read for running (once; ShaderError says why it cannot be)."""
         if self._shader is None:
@@ -146,17 +152,20 @@ class SpirvSettings:
         return Debugger(self.shader(), self.entry, self.inputs, launch)
 
 
-def spirv_execution(document, settings: SpirvSettings) -> Execution:
-    """The open-run controller of a module; its runs start from `settings` as they are then."""
+def spirv_execution(document, inputs: dict | None = None) -> Execution:
+    """The open-run controller of a module: its `settings` (a `SpirvSettings`) are what
+    each run starts from, as they are then."""
+    execution = Execution(lambda: None, settings=SpirvSettings(document.data, dict(inputs or {})))
 
     def start() -> SpirvRun:
         try:
-            debugger = settings.debugger()
+            debugger = execution.settings.debugger()
         except (ShaderError, InputError) as error:
             raise ValueError(str(error)) from error
         return SpirvRun(debugger, document.module.index_at)
 
-    return Execution(start)
+    execution.start = start
+    return execution
 
 
 @dataclass

@@ -65,8 +65,10 @@ class InstructionList(RowList):
         "instruction-list--operand",
         "instruction-list--same-id",
         "instruction-list--tail",
+        "instruction-list--run-mark",
     }
-    """Gutter, diagnostic mark, cursor row, operand under the cursor, other uses of its id, tail rows."""
+    """Gutter, diagnostic mark, cursor row, operand under the cursor, other uses of its id,
+    tail rows, a run's marks (breakpoint, the next instruction)."""
 
     raw: var[bool] = var(False)
     """Raw id numbers instead of friendly names."""
@@ -78,6 +80,8 @@ class InstructionList(RowList):
         self.document = document
         self.diagnostic_rows: frozenset[int] = frozenset()
         """Rows whose words a diagnostic names; marked in the gutter."""
+        self.run_marks: dict[int, str] = {}
+        """Instruction index → a run's gutter mark (`spvinspect.execution.gutter_marks`)."""
         self._segments: LRUCache[tuple[int, bool], tuple] = LRUCache(4096)
         self._pending_g = False
         self._center_next = False
@@ -89,6 +93,12 @@ class InstructionList(RowList):
         self.virtual_size = Size(GUTTER_WIDTH + 80, document.row_count)
 
     # -- what is shown -------------------------------------------------------------
+
+    def show_run_marks(self, marks: dict[int, str]) -> None:
+        """Mark a run's breakpoints and next instruction in the gutter (by instruction index)."""
+        if marks != self.run_marks:
+            self.run_marks = dict(marks)
+            self.refresh()
 
     def show(self, selection: Selection, center: bool = False) -> None:
         """Put the cursor on `selection`; `center` puts its row mid-screen (after a jump)."""
@@ -195,11 +205,13 @@ class InstructionList(RowList):
         text_strip = text_strip.crop(scroll_x, scroll_x + width - GUTTER_WIDTH)
         word = self.document.row_word(row)
         mark = "●" if row in self.diagnostic_rows else " "
+        run_mark = self.run_marks.get(self.document.row_instruction(row), " ") if self.run_marks else " "
         gutter = Strip(
             [
                 RichSegment(f"{word * 4:08x}" if word is not None else " " * 8, component("instruction-list--gutter")),
                 RichSegment(mark, component("instruction-list--mark")),
-                RichSegment("  "),
+                RichSegment(run_mark, component("instruction-list--run-mark")),
+                RichSegment(" "),
             ]
         )
         line = Strip.join([gutter, text_strip]).extend_cell_length(width)

@@ -32,9 +32,9 @@ class SpirvImage(BuiltPane, FragmentImage):
 
     @property
     def settings(self):
-        """The run settings of the screen's document (made with its execution)."""
+        """The screen's run settings (a `SpirvSettings`), None when nothing can run."""
         execution = getattr(self.screen, "execution", None)
-        return getattr(self.screen.document, "run_settings", None) if execution is not None else None
+        return execution.settings if execution is not None else None
 
     def on_show(self) -> None:
         if not self._started:

@@ -7,6 +7,7 @@ from spvinspect.codec.binary.decoder import decode
 from spvinspect.commands.open import EXAMPLE_MODULE
 from spvinspect.messages import SelectInstruction
 from spvinspect.widgets.cfg_view import CfgView
+from spvinspect.widgets.instruction_list import InstructionList
 from spvinspect.widgets.values_pane import ValuesPane
 
 from inspector_apps import make_app
@@ -62,6 +63,7 @@ async def test_stepping_back_a_breakpoint_and_running_to_the_cursor() -> None:
         await pilot.press("f4")
         await pilot.pause()
         assert run.current_instruction == store and screen.selection.instruction == store
+        assert screen.query_one(InstructionList).run_marks == {switch: "●", store: "▶"}
         await pilot.press("f5")
         await pilot.pause()
         assert run.finished and values.border_subtitle.endswith(f"returned after {run.steps} steps")
