@@ -116,4 +116,4 @@ class SpirvImage(BuiltPane, FragmentImage):
         restart = getattr(self.screen, "restart_run", None)
         if restart is not None:
             restart()
-        self.notify(f"Stepping the fragment at pixel {settings.fragment[0]},{settings.fragment[1]}", timeout=2)
+        self.refresh()

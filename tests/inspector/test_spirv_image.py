@@ -8,7 +8,7 @@ from spvinspect.widgets.values_pane import ValuesPane
 
 from inspector_apps import make_app
 
-# FragColor = gl_FragCoord + vColor (the inputs default to zero): each pixel shows its own coordinates.
+# FragColor = gl_FragCoord / 32 + vColor (inputs default to zero): a gradient of each pixel's coordinates.
 BUILTINS = """OpCapability Shader
 OpMemoryModel Logical GLSL450
 OpEntryPoint Fragment %main "main" %FragColor %gl_FragCoord %vColor
@@ -28,11 +28,13 @@ OpDecorate %vColor Location 0
 %in_ptr = OpTypePointer Input %v4float
 %gl_FragCoord = OpVariable %in_ptr Input
 %vColor = OpVariable %in_ptr Input
+%scale = OpConstant %float 0.03125
 %main = OpFunction %void None %fn
 %entry = OpLabel
 %coord = OpLoad %v4float %gl_FragCoord
 %colour = OpLoad %v4float %vColor
-%sum = OpFAdd %v4float %coord %colour
+%scaled = OpVectorTimesScalar %v4float %coord %scale
+%sum = OpFAdd %v4float %scaled %colour
 OpStore %FragColor %sum
 OpReturn
 OpFunctionEnd
@@ -56,11 +58,11 @@ async def test_the_grid_is_drawn_and_a_chosen_pixel_is_the_stepped_fragment() ->
         assert image.pixels is not None and image.pixels.shape == (32, 32, 4)
         assert image.border_title == "Image · FragColor · 32×32 fragments"
         # Row 0 of the widget is the bottom row: FragCoord y 31.5 there.
-        assert image.pixels[0, 0].tolist() == [0.5, 31.5, 0.5, 1.0]
-        assert image.info_text() == "pixel 0,0 stepped: 0.5 0.5 0.5 1.0"
+        assert image.pixels[0, 0].tolist() == [0.5 / 32, 31.5 / 32, 0.5 / 32, 1 / 32]
+        assert image.info_text() == "pixel 0,0 stepped: 0.015625 0.015625 0.015625 0.03125"
         await pilot.press("l", "l", "l", "j", "j")
         await pilot.pause()
-        assert image.info_text() == "pixel 3,2: 3.5 2.5 0.5 1.0"
+        assert image.info_text() == "pixel 3,2: 0.109375 0.078125 0.015625 0.03125"
         await pilot.press("enter")
         await pilot.pause()
         assert screen.execution.settings.fragment == (3, 2)
@@ -68,5 +70,6 @@ async def test_the_grid_is_drawn_and_a_chosen_pixel_is_the_stepped_fragment() ->
         await pilot.pause()
         values = screen.query_one(ValuesPane)
         texts = [" ".join(values.row_text(row).split()) for row in range(len(values.rows))]
-        assert "%FragColor float4 (3.5, 2.5, 0.5, 1.0)" in texts
-        assert image.info_text() == "pixel 3,2 stepped: 3.5 2.5 0.5 1.0"
+        assert "%FragColor float4 (0.109375, 0.078125, 0.015625, 0.03125)" in texts
+        assert "%gl_FragCoord float4 (3.5, 2.5, 0.5, 1.0)" in texts
+        assert image.info_text() == "pixel 3,2 stepped: 0.109375 0.078125 0.015625 0.03125"
