@@ -94,7 +94,7 @@ def value_rows(key: str, label: str, t: Type | None, v, depth: int = 1) -> list[
         if t is not None and t.kind == "sampled_image" and isinstance(v, tuple):
             text, bits = " + ".join(scalar_text(None, part) for part in v), ""
         return [ValueRow(key, depth, label, describe(t) if t is not None else "", text, bits)]
-    rows = [ValueRow(key, depth, label, describe(t))]
+    rows = [ValueRow(key, depth, label, describe(t), "" if v else "(no elements)")]
     if t.kind == "struct":
         for i, part in enumerate(v):
             member = t.members[i] if i < len(t.members) else None
