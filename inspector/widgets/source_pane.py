@@ -142,7 +142,10 @@ class SourcePane(BuiltPane, RowList):
         else:
             self._current = None
         self._describe()
-        self.reset_rows()
+        if self.virtual_size.height != self.row_count:
+            self.reset_rows()  # another file: a new virtual size (which lays the screen out again)
+        else:
+            self.refresh()
         self.call_after_refresh(self.scroll_to_row, self._cursor, True)
 
     def _describe(self) -> None:

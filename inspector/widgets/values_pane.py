@@ -16,6 +16,8 @@ from spvinspect.widgets.row_list import RowList
 
 LABEL_WIDTH = 24
 """Columns the labels (indented by depth) take at most before the type and value."""
+ROWS_GRAIN = 64
+"""The pane's virtual height grows and shrinks by this many rows."""
 NO_RUN = "No run yet: . or F11 steps the entry point, F5 runs it to the end (? lists the keys)."
 
 
@@ -79,8 +81,11 @@ class ValuesPane(BuiltPane, RunFollower, RowList):
             self._label_width = min(LABEL_WIDTH, max((2 * (r.depth - 1) + len(r.label) for r in rows if not r.heading), default=1))
             self.message = ""
             self.border_subtitle = f"{run.steps:,} steps · {run.stop_reason}"
-        self._cursor = min(self._cursor, max(0, self.row_count - 1))
-        self.reset_rows()
+        self._cursor = min(self._cursor, max(0, len(self.rows) - 1))
+        if self.virtual_size.height != self.row_count:
+            self.reset_rows()  # a new virtual size lays the screen out again: only when needed
+        else:
+            self.refresh()
 
     def document_changed(self, document) -> None:
         self._document = document
@@ -94,7 +99,9 @@ class ValuesPane(BuiltPane, RunFollower, RowList):
 
     @property
     def row_count(self) -> int:
-        return max(1, len(self.rows))
+        # Rounded up: the live ids grow with every step, and a new virtual size lays the
+        # whole screen out again (a frame of its own); the rows past the last are blank.
+        return -(-max(1, len(self.rows)) // ROWS_GRAIN) * ROWS_GRAIN
 
     @property
     def cursor_row(self) -> int | None:
@@ -119,6 +126,8 @@ class ValuesPane(BuiltPane, RunFollower, RowList):
         return segments
 
     def render_row(self, row: int, scroll_x: int, width: int, base: Style) -> Strip:
+        if row >= max(1, len(self.rows)):
+            return Strip.blank(width, base)
         strip = Strip(self._segments(row))
         self.note_width(strip.cell_length)
         line = strip.crop(scroll_x, scroll_x + width).extend_cell_length(width)
@@ -129,7 +138,7 @@ class ValuesPane(BuiltPane, RunFollower, RowList):
     # -- keys ---------------------------------------------------------------------------------
 
     def _move_to(self, row: int) -> None:
-        self._cursor = min(max(0, row), self.row_count - 1)
+        self._cursor = min(max(0, row), max(0, len(self.rows) - 1))
         self.scroll_to_row(self._cursor)
         self.refresh()
 
@@ -143,7 +152,7 @@ class ValuesPane(BuiltPane, RunFollower, RowList):
 
     def action_edge(self, last: int) -> None:
         """Move the cursor to the first or the last row."""
-        self._move_to(self.row_count - 1 if last else 0)
+        self._move_to(len(self.rows) - 1 if last else 0)
 
     def action_toggle_bits(self) -> None:
         """Show each value's bits, or its text again."""
