@@ -93,6 +93,10 @@ class SourcePane(BuiltPane, RowList):
         if self._map is None:
             self._read()
 
+    def on_resize(self) -> None:
+        # Zoomed back, or the screen resized: the highlighted line stays in view.
+        self.call_after_refresh(self.scroll_to_row, self._cursor, True)
+
     @property
     def sources(self) -> SourceMap | None:
         """The module's source files and line table, once read."""
@@ -110,9 +114,12 @@ class SourcePane(BuiltPane, RowList):
 
     def _read(self) -> None:
         document = self._document
+        if self._map is not None:
+            return
         if document.instruction_count <= READ_AT_ONCE:
+            self._reading = False
             self._take(source_map(document.module.instructions()))
-        elif not self._reading:
+        elif not any(w.group == "source-map" for w in self.workers):
             self._reading = True
             self.border_subtitle = "reading the line directives…"
             self.run_worker(lambda: source_map(document.module.instructions()), name="source map", thread=True,
@@ -180,6 +187,10 @@ class SourcePane(BuiltPane, RowList):
     def render_row(self, row: int, scroll_x: int, width: int, base: Style) -> Strip:
         component = self.get_component_rich_style
         sources = self._map
+        if sources is None and not self._reading:
+            # Drawn means shown (a Show event does not always come when a zoom shows it).
+            self._reading = True
+            self.call_later(self._read)
         if not sources or not sources.files[self._file].lines:
             message = self._empty_message()
             return Strip([Segment(message, component("source-pane--muted"))]).crop(scroll_x, scroll_x + width).extend_cell_length(width).apply_style(base)

@@ -49,3 +49,18 @@ async def test_the_source_pane_follows_the_selection_and_chooses_a_lines_instruc
         await pilot.pause()
         assert source.cursor_line == 7 and app.screen.selection.instruction == tied[-1]
         assert "Line 7 has no instructions." in [n.message for n in app._notifications]
+
+
+async def test_a_narrow_screen_shows_the_source_zoomed_and_keeps_the_line_in_view() -> None:
+    app = make_app(EXAMPLE_MODULE.read_bytes(), "example.spv")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press(*["full_stop"] * 7, "6")
+        await pilot.pause()
+        source = app.screen.query_one(SourcePane)
+        assert source.current_line == 17 and app.screen.maximized is source
+        await pilot.press("j", "j", "enter", "2")
+        await pilot.pause()
+        await pilot.wait_for_scheduled_animations()
+        assert source.current_line == 19
+        top, height = source.scroll_offset.y, source.scrollable_content_region.height
+        assert top <= 18 < top + height
