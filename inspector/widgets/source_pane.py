@@ -8,9 +8,11 @@ from functools import lru_cache
 from pygments.lexers import get_lexer_by_name
 from pygments.token import Token
 from pygments.util import ClassNotFound
+from rich.cells import cell_len
 from rich.segment import Segment
 from rich.style import Style
 from textual.binding import Binding
+from textual.geometry import Size
 from textual.strip import Strip
 
 from spvinspect.codec.source_map import SourceMap, source_map
@@ -72,6 +74,8 @@ class SourcePane(BuiltPane, RowList):
         """The selected instruction's line (index from 0), when it is in the shown file."""
         self._instruction: int | None = None
         self._reading = False
+        self._sized_for: tuple[int, int] | None = None
+        """The source map and file the virtual size was set for."""
 
     # -- what the screen tells ---------------------------------------------------------
 
@@ -149,7 +153,7 @@ class SourcePane(BuiltPane, RowList):
         else:
             self._current = None
         self._describe()
-        if self.virtual_size.height != self.row_count:
+        if self._sized_for != (id(sources), self._file):
             self.reset_rows()  # another file: a new virtual size (which lays the screen out again)
         else:
             self.refresh()
@@ -172,6 +176,19 @@ class SourcePane(BuiltPane, RowList):
         self.border_subtitle = f"line {self._current + 1}{place}"
 
     # -- drawing -------------------------------------------------------------------------
+
+    def reset_rows(self) -> None:
+        """The virtual width is the file's widest line (known at once: the scrollbar does
+        not change with the lines drawn so far)."""
+        sources = self._map
+        lines = sources.files[self._file].lines if sources else []
+        widest = max((cell_len(line.expandtabs(4)) for line in lines), default=self.START_WIDTH)
+        self.virtual_size = Size(self.GUTTER_WIDTH + widest, self.row_count)
+        self._sized_for = (id(sources), self._file)
+        self.refresh()
+
+    def note_width(self, cells: int) -> None:
+        """The width is known from the text (`reset_rows`)."""
 
     @property
     def row_count(self) -> int:

@@ -7,6 +7,7 @@ from __future__ import annotations
 from rich.segment import Segment
 from rich.style import Style
 from textual.binding import Binding
+from textual.geometry import Size
 from textual.strip import Strip
 
 from spvinspect.codec.interp.values_view import ValueRow, changed_keys, invocation_rows
@@ -82,10 +83,16 @@ class ValuesPane(BuiltPane, RunFollower, RowList):
             self.message = ""
             self.border_subtitle = f"{run.steps:,} steps · {run.stop_reason}"
         self._cursor = min(self._cursor, max(0, len(self.rows) - 1))
-        if self.virtual_size.height != self.row_count:
-            self.reset_rows()  # a new virtual size lays the screen out again: only when needed
-        else:
-            self.refresh()
+        self._fit_virtual_size()
+
+    def _fit_virtual_size(self) -> None:
+        """A new virtual size lays the whole screen out again: set only when it changes,
+        the width from every row (not the rows drawn so far), rounded up like the height."""
+        widest = max((len(self.row_text(row)) for row in range(len(self.rows))), default=len(self.message))
+        size = Size(-(-widest // ROWS_GRAIN) * ROWS_GRAIN, self.row_count)
+        if self.virtual_size != size:
+            self.virtual_size = size
+        self.refresh()
 
     def document_changed(self, document) -> None:
         self._document = document
@@ -125,11 +132,13 @@ class ValuesPane(BuiltPane, RunFollower, RowList):
         segments.append(Segment(shown, style))
         return segments
 
+    def note_width(self, cells: int) -> None:
+        """The width is known from every row (`run_changed`)."""
+
     def render_row(self, row: int, scroll_x: int, width: int, base: Style) -> Strip:
         if row >= max(1, len(self.rows)):
             return Strip.blank(width, base)
         strip = Strip(self._segments(row))
-        self.note_width(strip.cell_length)
         line = strip.crop(scroll_x, scroll_x + width).extend_cell_length(width)
         if row == self._cursor and self.rows:
             line = line.apply_style(self.get_component_rich_style("values-pane--cursor"))
@@ -158,4 +167,4 @@ class ValuesPane(BuiltPane, RunFollower, RowList):
         """Show each value's bits, or its text again."""
         self.bits = not self.bits
         self.border_title = "Values · bits" if self.bits else "Values"
-        self.reset_rows()
+        self._fit_virtual_size()
