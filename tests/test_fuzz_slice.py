@@ -7,6 +7,7 @@ trips must hold.
 from __future__ import annotations
 
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -76,7 +77,7 @@ def test_the_runner_finds_hangs_groups_exceptions_and_shrinks_reproducers(monkey
     kind = Kind("test-bytes", lambda rng, corpus: bytes(rng.randrange(9) for _ in range(rng.randint(2, 6))),
                 _stubborn_check, ("odd length",), ".bin")
     monkeypatch.setitem(KINDS, kind.name, kind)
-    settings = Settings(kinds=(kind.name,), count=40, seed=1, timeout=2, out=tmp_path, workers=2,
+    settings = Settings(kinds=(kind.name,), count=40, seed=1, timeout=0.5, out=tmp_path, workers=2,
                         batch=7, minimize_seconds=5)
     report = run_campaign(settings)
     inputs = [make_input(kind, 1, index, None) for index in range(40)]
@@ -92,6 +93,22 @@ def test_the_runner_finds_hangs_groups_exceptions_and_shrinks_reproducers(monkey
     assert len(by_category["round trip"].reproducer.read_bytes()) == 1
     assert b"\x07" in by_category["hang"].reproducer.read_bytes()
     assert (tmp_path / "summary.json").exists()
+
+
+def _waiting_check(data: bytes) -> list[str]:
+    time.sleep(1.0)
+    return []
+
+
+def test_an_input_that_waits_without_using_the_cpu_is_not_a_hang(tmp_path):
+    """The limit is CPU time: on a loaded machine a slow input is not a hang."""
+    kind = Kind("test-waits", lambda rng, corpus: b"\x06", _waiting_check, (), ".bin")
+    KINDS[kind.name] = kind
+    try:
+        report = run_campaign(Settings(kinds=(kind.name,), count=3, seed=1, timeout=0.5, workers=2, batch=1))
+    finally:
+        del KINDS[kind.name]
+    assert (report.tallies[kind.name].inputs, report.tallies[kind.name].hangs) == (3, 0)
 
 
 def test_shrink_keeps_the_failure_and_drops_the_rest():

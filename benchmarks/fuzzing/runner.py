@@ -1,7 +1,8 @@
 """A campaign: inputs handed out in batches to worker processes, each input under a time limit.
 
-A worker that stops answering for longer than the limit is killed and replaced, and the
-input it was on is a hang; one that dies is a crash (an exception finding). Findings are
+A worker that spends more than the limit of CPU time on one input (or ten times the limit of
+wall time, for one that blocks) is killed and replaced, and the input it was on is a hang:
+CPU time, so that a loaded machine does not turn a slow input into a hang; one that dies is a crash (an exception finding). Findings are
 grouped (exception type and place, or the broken property), and the first input of each
 group is shrunk and written to the output folder with a note.
 """
@@ -10,6 +11,7 @@ from __future__ import annotations
 
 import json
 import multiprocessing
+import os
 import resource
 import time
 from collections import Counter, deque
@@ -22,6 +24,17 @@ from benchmarks.fuzzing.outcome import Outcome, evaluate, minimize
 
 HANG = "hang"
 CRASH = "worker died"
+BLOCKED_AFTER = 10
+"""Multiples of the time limit, in wall time, after which a worker using no CPU is stuck too."""
+
+
+def _cpu_seconds(pid: int | None) -> float | None:
+    """CPU time a process has used (Linux's /proc); None where it cannot be read."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, IndexError, ValueError):
+        return None
 
 
 @dataclass(frozen=True)
@@ -164,10 +177,25 @@ class _Worker:
         child.close()
         self.kind = ""
         self.pending: deque[int] = deque()
+        self.restart_clock()
+
+    def restart_clock(self) -> None:
+        """The current input starts now."""
         self.since = time.monotonic()
+        self.cpu_since = _cpu_seconds(self.process.pid)
+
+    def stuck(self, limit: float) -> bool:
+        """Whether the current input has used more than `limit` seconds of CPU (of wall time
+        where CPU time cannot be read), or `BLOCKED_AFTER` times that of wall time."""
+        wall = time.monotonic() - self.since
+        cpu = _cpu_seconds(self.process.pid)
+        if cpu is None or self.cpu_since is None:
+            return wall > limit
+        return cpu - self.cpu_since > limit or wall > BLOCKED_AFTER * limit
 
     def give(self, kind: str, indices: list[int]) -> None:
-        self.kind, self.pending, self.since = kind, deque(indices), time.monotonic()
+        self.kind, self.pending = kind, deque(indices)
+        self.restart_clock()
         self.conn.send(("run", kind, indices))
 
     def stop(self) -> None:
@@ -200,15 +228,13 @@ def run_campaign(settings: Settings, progress=lambda report: None) -> Report:
                     started.setdefault(kind, time.monotonic())
                     worker.give(kind, indices)
             busy = [w for w in workers if w.pending]
-            now = time.monotonic()
-            deadline = min(w.since + settings.timeout for w in busy)
-            wait([w.conn for w in busy], timeout=max(0.0, deadline - now))
+            wait([w.conn for w in busy], timeout=min(1.0, settings.timeout))
             for i, worker in enumerate(workers):
                 state = _collect(worker, report, started) if worker.pending else "answering"
                 if state != "answering":
                     category = HANG if state == "stuck" else CRASH
                     index = worker.pending.popleft()
-                    detail = f"input {index} ran longer than {settings.timeout} s" if category == HANG else (
+                    detail = f"input {index} ran longer than {settings.timeout} s of CPU time" if category == HANG else (
                         f"the worker exited with code {worker.process.exitcode} on input {index}")
                     report.record(worker.kind, index, Outcome(exception=category, detail=detail), category)
                     if worker.pending:
@@ -235,11 +261,11 @@ def _collect(worker: _Worker, report: Report, started: dict[str, float]) -> str:
             outcome = worker.conn.recv()
             index = worker.pending.popleft()
             report.record(worker.kind, index, outcome)
-            worker.since = time.monotonic()
+            worker.restart_clock()
             report.tallies[worker.kind].seconds = worker.since - started[worker.kind]
     except (EOFError, OSError):
         return "dead"
-    return "answering" if time.monotonic() - worker.since <= report.settings.timeout else "stuck"
+    return "stuck" if worker.stuck(report.settings.timeout) else "answering"
 
 
 def _shrunk(context, settings: Settings, finding: Finding) -> Input:

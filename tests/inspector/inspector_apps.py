@@ -62,13 +62,31 @@ def make_app(data: bytes, name: str = "module.spv", **options) -> InspectorApp:
     return InspectorApp(Document(data, name), **options)
 
 
-def after_keys(*keys: str, one_by_one: bool = False):
+def _groups(keys) -> list[list[str]]:
+    """Keys pressed together: a tuple is a group of its own, a run of plain keys another."""
+    groups: list[list[str]] = []
+    run: list[str] | None = None
+    for key in keys:
+        if isinstance(key, tuple):
+            groups.append(list(key))
+            run = None
+        elif run is None:
+            run = [key]
+            groups.append(run)
+        else:
+            run.append(key)
+    return groups
+
+
+def after_keys(*keys, one_by_one: bool = False):
     """A snapshot's `run_before`: let the index finish, press `keys`, then wait until
     every pane has followed (the CFG pane follows a moment after the last key, may
     build its graph in a worker, and folds or unfolds once the keys pause).
     `one_by_one` waits so after every key, as a slow typist would: where what a key does
     depends on whether the panes followed the key before it, the shot does not depend
-    on how fast the machine is."""
+    on how fast the machine is. A tuple among `keys` is pressed as a group of its own,
+    waited for before and after (a key that moves to another function, which folds or
+    unfolds the CFG pane once the keys pause)."""
 
     async def settle(pilot) -> None:
         for _ in range(2):
@@ -80,7 +98,7 @@ def after_keys(*keys: str, one_by_one: bool = False):
     async def run(pilot) -> None:
         await pilot.pause()
         await pilot.app.workers.wait_for_complete()
-        for group in ([[key] for key in keys] if one_by_one else [list(keys)]):
+        for group in ([[key] for key in keys] if one_by_one else _groups(keys)):
             await pilot.press(*group)
             await settle(pilot)
 

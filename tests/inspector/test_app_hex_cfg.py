@@ -274,7 +274,7 @@ async def test_narrow_screen_opens_hex_and_cfg_zoomed():
 def test_snapshot_hex_zoomed_80x24(snap_compare):
     """At 80x24 the hex pane opens zoomed, with the word detail under it."""
     app = make_app(EXAMPLE_MODULE.read_bytes(), name="example.spv")
-    assert snap_compare(app, terminal_size=(80, 24), run_before=after_keys("]", "}", "j", "4", "right"))
+    assert snap_compare(app, terminal_size=(80, 24), run_before=after_keys(("]",), ("}",), "j", "4", "right"))
 
 
 def test_snapshot_loop_function_120x40(snap_compare):

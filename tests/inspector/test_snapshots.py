@@ -16,11 +16,11 @@ def broken_app():
 
 
 def test_example_120x40(snap_compare):
-    assert snap_compare(example_app(), terminal_size=(120, 40), run_before=after_keys("right_square_bracket", *"jjjjjjj", "l", "l"))
+    assert snap_compare(example_app(), terminal_size=(120, 40), run_before=after_keys(("right_square_bracket",), *"jjjjjjj", "l", "l"))
 
 
 def test_example_80x24(snap_compare):
-    assert snap_compare(example_app(), terminal_size=(80, 24), run_before=after_keys("right_square_bracket", *"jjjjjjj", "l"))
+    assert snap_compare(example_app(), terminal_size=(80, 24), run_before=after_keys(("right_square_bracket",), *"jjjjjjj", "l"))
 
 
 def test_broken_120x40(snap_compare):
