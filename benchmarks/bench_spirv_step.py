@@ -34,7 +34,7 @@ async def measure(steps: int) -> dict[str, list[float]]:
     app = InspectorApp(document)
     times: dict[str, list[float]] = {"work": [], "key": [], "j": [], "back": []}
     async with app.run_test(size=(120, 40)) as pilot:
-        await pilot.press("7")
+        await pilot.press("8")
         await pilot.pause()
         screen = app.screen
         values = screen.query_one(ValuesPane)

@@ -1,4 +1,4 @@
-"""`spvinspect [FILE] [--lima] [--at OFFSET] [--pane NAME] [--raw-id] [--theme NAME]`.
+"""`spvinspect [FILE] [--lima] [--at OFFSET] [--pane NAME] [--raw-id] [--theme NAME] [--tour FILE]`.
 
 On a terminal this opens the inspector app; with standard output redirected it prints
 the disassembly instead (`inspector.commands.open`, or `spvinspect lima dis` for a PP
@@ -19,6 +19,7 @@ from spvinspect.responsive import FRAMES_PER_SECOND
 from spvinspect.formats.lima_panes import LIMA_PANES
 from spvinspect.formats.panes import pane_names
 from spvinspect.formats.spirv_panes import SPIRV_PANES
+from spvinspect.codec.plural import counted
 
 PANE_NAMES = pane_names(SPIRV_PANES)
 """Panes `--pane` can focus and zoom."""
@@ -42,6 +43,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--pane", metavar="NAME", help=f"focus and zoom a pane: {', '.join(PANE_NAMES)}; in Lima mode {', '.join(LIMA_PANE_NAMES)}")
     parser.add_argument("--raw-id", action="store_true", help="raw id numbers instead of friendly names")
     parser.add_argument("--theme", metavar="NAME", help="colour theme (remembered when switched in the app)")
+    parser.add_argument("--tour", metavar="TOUR", help="a guided tour of the module (a TOML file; t steps through it; the bundled example has its own)")
     parser.add_argument("--inputs", metavar="FILE", help="inputs JSON for running the SPIR-V entry point (the `spvinspect run --inputs` shape)")
     return parser
 
@@ -109,7 +111,7 @@ def main(argv: list[str]) -> int:
         if len(data) >= 4:
             found = f"first word 0x{int.from_bytes(data[:4], 'little'):08x}, the magic number is 0x07230203"
         else:
-            found = f"{len(data)} byte{'' if len(data) == 1 else 's'} long, shorter than the magic number"
+            found = f"{counted(len(data), 'byte')} long, shorter than the magic number"
         return fail(f"{path}: not a SPIR-V module ({found}); for a raw Lima PP stream, add --lima")
     at = None
     if args.at is not None:
@@ -117,7 +119,7 @@ def main(argv: list[str]) -> int:
         if at is None:
             return fail(f"--at {args.at}: not a byte offset (decimal, or hex with 0x)")
         if at >= len(data):
-            return fail(f"--at {args.at}: past the end of {path} ({len(data):,} bytes)")
+            return fail(f"--at {args.at}: past the end of {path} ({counted(len(data), 'byte', grouped=True)})")
     panes = LIMA_PANE_NAMES if lima_mode else PANE_NAMES
     if args.pane is not None and args.pane not in panes:
         return fail(f"--pane {args.pane}: no such pane; choose one of {', '.join(panes)}")
@@ -133,8 +135,18 @@ def main(argv: list[str]) -> int:
         if problem is not None:
             return fail(problem)
     if lima_mode:
+        if args.tour is not None:
+            return fail("--tour: tours are of SPIR-V modules; Lima mode has none yet")
         return run_lima_app(data, path, at, args.pane, args.theme)
-    return run_app(data, path, at, args.pane, args.raw_id, args.theme, inputs)
+    from spvinspect.tour import EXAMPLE_TOUR, TourError, load_tour
+
+    tour = None
+    if args.tour is not None or args.file is None:
+        try:
+            tour = load_tour(args.tour or EXAMPLE_TOUR, frozenset(PANE_NAMES))
+        except TourError as error:
+            return fail(f"--tour {error}" if args.tour else str(error))
+    return run_app(data, path, at, args.pane, args.raw_id, args.theme, tour, inputs)
 
 
 LIMA_EXAMPLE_NAME = "lima-example.mbs"
@@ -156,7 +168,7 @@ def _lima_example(args: argparse.Namespace) -> int:
     return run_lima_app(data, LIMA_EXAMPLE_NAME, None, args.pane, args.theme)
 
 
-def run_app(data: bytes, path: str, at: int | None, pane: str | None, raw: bool, theme: str | None,
+def run_app(data: bytes, path: str, at: int | None, pane: str | None, raw: bool, theme: str | None, tour=None,
             inputs: dict | None = None) -> int:
     """Open the app over the module; returns when the user quits."""
     from spvinspect.app import InspectorApp
@@ -167,7 +179,7 @@ def run_app(data: bytes, path: str, at: int | None, pane: str | None, raw: bool,
     document = Document(data, path)
     document.run_inputs = inputs
     word = at // 4 if at is not None else None
-    app = InspectorApp(document, at=word, pane=pane, raw=raw, theme=theme or config.theme, notice=config.problem, keys=config.keys)
+    app = InspectorApp(document, at=word, pane=pane, raw=raw, theme=theme or config.theme, notice=config.problem, keys=config.keys, tour=tour)
     app.run()
     return 0
 

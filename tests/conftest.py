@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 
@@ -28,3 +29,18 @@ def corpus() -> Path:
     if root is None:
         pytest.skip("SPVINSPECT_CORPUS is not set: corpus tests skipped")
     return root
+
+
+if os.environ.get("SPVINSPECT_CPU_LOG"):
+    @pytest.hookimpl(wrapper=True)
+    def pytest_runtest_protocol(item, nextitem):
+        """With SPVINSPECT_CPU_LOG=FILE, append each test's CPU seconds (its process and
+        the children it waited for) to FILE: where the suite's time goes."""
+        before = os.times()
+        try:
+            return (yield)
+        finally:
+            after = os.times()
+            cpu = sum(after[:4]) - sum(before[:4])
+            with open(os.environ["SPVINSPECT_CPU_LOG"], "a", encoding="utf-8") as log:
+                log.write(f"{cpu:.2f}\t{item.nodeid}\n")

@@ -12,6 +12,7 @@ import argparse
 import sys
 
 from spvinspect.commands.io import few_collections, read_input, source_name
+from spvinspect.codec.plural import counted
 
 SAME, DIFFERENT, TROUBLE = 0, 1, 2
 SPIRV_MAGIC = (b"\x03\x02\x23\x07", b"\x07\x23\x02\x03")
@@ -56,7 +57,7 @@ def run_diff(args: argparse.Namespace) -> int:
             return _lima(args, data_a, data_b)
         for path, data in ((args.file_a, data_a), (args.file_b, data_b)):
             if data[:4] not in SPIRV_MAGIC:
-                what = f"magic number {data[:4].hex()}" if len(data) >= 4 else f"only {len(data)} bytes"
+                what = f"magic number {data[:4].hex()}" if len(data) >= 4 else f"only {counted(len(data), 'byte')}"
                 return _fail(
                     f"{source_name(path)}: not a SPIR-V module ({what}); "
                     "for raw Lima PP programs use --lima"
@@ -79,7 +80,7 @@ def _spirv(args: argparse.Namespace, data_a: bytes, data_b: bytes) -> int:
     for path, data in ((args.file_a, data_a), (args.file_b, data_b)):
         module = open_module(data)
         if module.header is None:
-            return _fail(f"{source_name(path)}: the header is incomplete ({len(data)} bytes)")
+            return _fail(f"{source_name(path)}: the header is incomplete ({counted(len(data), 'byte')})")
         modules.append(module)
     diff = compare(*modules)
     for path, shape in ((args.file_a, diff.shape_a), (args.file_b, diff.shape_b)):

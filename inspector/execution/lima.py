@@ -88,7 +88,8 @@ class LimaSettings:
 def default_inputs(program: LimaProgram, symbols: SymbolTable | None) -> dict:
     """Inputs a program runs with the moment it opens: the bundled example's own for it;
     else every varying a ramp from 0 at the bottom-left to 1 at the far edges (so the image
-    shows something), every uniform 1, and the built-in checker for samplers."""
+    shows something), every uniform 0.5 (between the thresholds and scales programs
+    compare with), and the built-in checker for samplers."""
     if symbols is not None and {s.name for s in symbols.varyings} == {"v_uv"} and {s.name for s in symbols.uniforms} == {"u_tint"}:
         return copy.deepcopy(EXAMPLE_INPUTS)
     ramp = {"bottom_left": [0.0, 0.0, 0.0, 1.0], "bottom_right": [1.0, 0.0, 0.5, 1.0], "top_left": [0.0, 1.0, 0.5, 1.0]}
@@ -100,12 +101,12 @@ def default_inputs(program: LimaProgram, symbols: SymbolTable | None) -> dict:
                 varyings[symbol.name] = {k: v[: max(1, symbol.component_count)] for k, v in ramp.items()}
         for symbol in symbols.uniforms:
             if symbol.name and not symbol.name.startswith("gl_") and 1 <= symbol.component_count <= 4:
-                uniforms[symbol.name] = [1.0] * symbol.component_count
+                uniforms[symbol.name] = [0.5] * symbol.component_count
     else:
         for slot in sorted(_slots(program, "varying")):
             varyings[str(slot)] = ramp
         for slot in sorted(_slots(program, "uniform")):
-            uniforms[str(slot)] = [1.0, 1.0, 1.0, 1.0]
+            uniforms[str(slot)] = [0.5, 0.5, 0.5, 0.5]
     return {"varyings": varyings, "uniforms": uniforms}
 
 

@@ -259,8 +259,9 @@ def gutter_marks(run: SteppedRun | None, breakpoints: set[int]) -> dict[int, str
 @dataclass
 class Execution:
     """A screen's open run: `start` (the format's) makes a fresh run from the current
-    settings (inputs, the chosen fragment or invocation); breakpoints outlive restarts.
-    Panes that change the settings call `restart`."""
+    settings (inputs, the chosen fragment or invocation), raising ValueError with a message
+    when they cannot be used; breakpoints outlive restarts. Panes that change the settings
+    call `restart`."""
 
     start: Callable[[], SteppedRun]
     breakpoints: set[int] = field(default_factory=set)
@@ -280,7 +281,7 @@ class Execution:
         """A fresh run from the start, with the current settings and the breakpoints."""
         try:
             run = self.start()
-        except Exception as failure:  # noqa: BLE001 - the format's own errors: a message
+        except ValueError as failure:
             self.run = None
             self.error = str(failure) or type(failure).__name__
             return None

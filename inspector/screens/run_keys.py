@@ -21,7 +21,7 @@ from spvinspect.execution import Execution
 from spvinspect.messages import SelectInstruction
 
 RUN_BINDINGS = [
-    Binding("f11,full_stop", "run_step", "Step", id="run.step", tooltip="Execute one instruction (starts a run)"),
+    Binding("f11,full_stop", "run_step", "Step", show=False, id="run.step", tooltip="Execute one instruction (starts a run)"),
     Binding("shift+f11,comma", "run_back", "Step back", show=False, id="run.back", tooltip="Undo the last step: the state before it comes back"),
     Binding("f10,greater_than_sign", "run_over", "Step over", show=False, id="run.over", tooltip="Step, a call running to its return (a plain step without calls)"),
     Binding("shift+f10,less_than_sign", "run_out", "Step out", show=False, id="run.out", tooltip="Run until the current function returns (the end without calls)"),

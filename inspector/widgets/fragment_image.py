@@ -10,7 +10,7 @@ import numpy as np
 from rich.segment import Segment
 from rich.style import Style
 from textual.binding import Binding
-from textual.geometry import Size
+from textual.geometry import Region, Size
 from textual.message import Message
 from textual.reactive import reactive, var
 from textual.scroll_view import ScrollView
@@ -77,7 +77,7 @@ class FragmentImage(ScrollView, can_focus=True):
         self.pixels: np.ndarray | None = None
         self.discarded: np.ndarray | None = None
         self.chosen: tuple[int, int] | None = None
-        """The pixel last chosen (drawn with a frame colour in the info line)."""
+        """The pixel last chosen (drawn in its complement, like the cursor; "(stepped)" in the info line)."""
         self._rows: dict[int, Strip] = {}
 
     def show_image(self, pixels: np.ndarray, discarded: np.ndarray | None = None) -> None:
@@ -105,6 +105,7 @@ class FragmentImage(ScrollView, can_focus=True):
         if self.pixels is None:
             return
         self.chosen = self.cursor
+        self._rows.clear()
         self.refresh()
         self.post_message(self.Chosen(self, *self.cursor))
 
@@ -112,6 +113,9 @@ class FragmentImage(ScrollView, can_focus=True):
         self._rows.pop(self._row_of(old[1]), None)
         self._rows.pop(self._row_of(new[1]), None)
         self.refresh()
+        if self.pixels is not None:  # keep the cursor's cell (and the info line above) in view
+            # The cell row and the one after it: the info line takes the viewport's first line.
+            self.scroll_to_region(Region(new[0], self._row_of(new[1]) - 1, 1, 2), animate=False, immediate=True)
 
     def watch_progress(self) -> None:
         self.refresh()
@@ -137,26 +141,28 @@ class FragmentImage(ScrollView, can_focus=True):
         return f"x {x} y {y}{chosen}: " + " ".join(_number(float(c)) for c in self.pixels[y, x])
 
     def render_line(self, y: int) -> Strip:
-        line = self.scroll_offset.y + y
+        """Line 0 is the info line, always in view; the image's cell rows scroll under it."""
         width = self.scrollable_content_region.width
-        if line == 0:
+        if y == 0:
             text = self.info_text()[: max(width, 0)]
             return Strip([Segment(text.ljust(width), self.get_component_rich_style("fragment-image--info"))])
-        if self.pixels is None or line - 1 >= (self.pixels.shape[0] + 1) // 2:
+        cell_row = self.scroll_offset.y + y - 1
+        if self.pixels is None or cell_row >= (self.pixels.shape[0] + 1) // 2:
             return Strip.blank(width, self.rich_style)
-        strip = self._rows.get(line)
+        strip = self._rows.get(cell_row + 1)
         if strip is None:
-            strip = self._draw_row(line - 1)
-            self._rows[line] = strip
+            strip = self._draw_row(cell_row)
+            self._rows[cell_row + 1] = strip
         return strip.crop(self.scroll_offset.x, self.scroll_offset.x + width).extend_cell_length(width, self.rich_style)
 
     def _colour(self, x: int, y: int) -> tuple[int, int, int]:
         assert self.pixels is not None and self.discarded is not None
         if self.discarded[y, x]:
-            return _rgb(np.array(DISCARDED[(x + y) % 2]))
+            marked = ((x, y) == self.cursor and self.has_focus) or (x, y) == self.chosen
+            return (255, 255, 255) if marked else _rgb(np.array(DISCARDED[(x + y) % 2]))
         rgb = _rgb(self.pixels[y, x])
-        if (x, y) == self.cursor and self.has_focus:
-            return tuple(255 - c for c in rgb)  # the cursor: the pixel's complement
+        if ((x, y) == self.cursor and self.has_focus) or (x, y) == self.chosen:
+            return tuple(255 - c for c in rgb)  # the cursor and the chosen pixel: its complement
         return rgb
 
     def _draw_row(self, cell_row: int) -> Strip:

@@ -27,7 +27,7 @@ class LimaImage(BuiltPane, RunFollower, FragmentImage):
         super().__init__(id=id)
         self.border_title = "Image"
         self._drawn: str | None = None
-        """The inputs and grid the image shows (as JSON), to know when to draw again."""
+        """The program, inputs and grid the image shows (as JSON), to know when to draw again."""
 
     @property
     def execution(self) -> Execution | None:
@@ -46,7 +46,7 @@ class LimaImage(BuiltPane, RunFollower, FragmentImage):
         if execution is None or execution.settings is None:
             return
         settings = execution.settings
-        key = json.dumps([settings.data, settings.grid], sort_keys=True, default=str)
+        key = json.dumps([id(settings.program), settings.data, settings.grid], sort_keys=True, default=str)
         if key == self._drawn:
             return
         self._drawn = key

@@ -52,16 +52,6 @@ def _json_safe(data):
     return data
 
 
-def _from_json_safe(data):
-    if isinstance(data, dict):
-        return {k: _from_json_safe(v) for k, v in data.items()}
-    if isinstance(data, list):
-        return [_from_json_safe(v) for v in data]
-    if data in ("nan", "inf", "-inf"):
-        return float(data)
-    return data
-
-
 class LimaInputs(BuiltPane, RunFollower, VerticalScroll):
     """Editable inputs of the run, one line per value."""
 
@@ -103,11 +93,12 @@ class LimaInputs(BuiltPane, RunFollower, VerticalScroll):
         self._paths.clear()
         for table in ("varyings", "uniforms"):
             for key, value in data.get(table, {}).items():
+                name = f"{table[:-1]} {key}" if key.isdigit() else key  # a slot number says which table
                 if isinstance(value, dict):
                     for corner, label in RAMP_LABELS.items():
-                        yield self._row(f"{key} {label}", (table, key, corner), value.get(corner, []))
+                        yield self._row(f"{name} {label}", (table, key, corner), value.get(corner, []))
                 else:
-                    yield self._row(key, (table, key), value if isinstance(value, list) else [value])
+                    yield self._row(name, (table, key), value if isinstance(value, list) else [value])
         for key, texture in data.get("textures", {}).items():
             size = [texture.get("width"), texture.get("height"), texture.get("filter", "nearest"), texture.get("wrap", "repeat")]
             yield self._row(f"sampler {key} w h filter wrap", ("textures", key, "shape"), size)
@@ -184,7 +175,7 @@ class LimaInputs(BuiltPane, RunFollower, VerticalScroll):
         if path is None or execution is None:
             return False
         try:
-            data = _from_json_safe(json.loads(path.read_text(encoding="utf-8")))
+            data = json.loads(path.read_text(encoding="utf-8"))
             parse_inputs(data, execution.settings.symbols)
         except OSError as error:
             self._message(f"cannot read {path}: {error.strerror}")

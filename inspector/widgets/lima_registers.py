@@ -6,13 +6,14 @@ every fp16 value's bits instead of its number."""
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 import numpy as np
 from rich.style import Style
 from rich.text import Text
 from textual.binding import Binding
 from textual.reactive import var
-from textual.widgets import Static
+from textual.widget import Widget
 
 from spvinspect.execution import Execution
 from spvinspect.screens.panes import BuiltPane
@@ -24,6 +25,7 @@ _REGISTER = re.compile(r"^\$(\d+)(?:\.([xyzw]+))?$")
 PIPELINE_ORDER = ("^coords", "^texture", "^uniform", "^const0", "^const1", "^v0", "^s0")
 
 
+@lru_cache(maxsize=4096)
 def half_text(value: float, bits: bool = False) -> str:
     """An fp16 value as a person reads it (0.5, -1.25, NaN, +Inf), or its 16 bits in hex."""
     half = np.float16(value)
@@ -48,12 +50,12 @@ def changed_components(change, register: int) -> set[int]:
     return written
 
 
-class LimaRegisters(BuiltPane, RunFollower, Static):
+class LimaRegisters(BuiltPane, RunFollower, Widget):
     """The registers of the stepped fragment (F11 or . steps; the pane starts the run)."""
 
     can_focus = True
     DEFAULT_CSS = """
-    LimaRegisters { height: auto; min-height: 8; border: round $panel; padding: 0 1; }
+    LimaRegisters { height: 1fr; min-height: 8; border: round $panel; padding: 0 1; }
     LimaRegisters:focus { border: round $accent; }
     """
     BINDINGS = [
@@ -63,9 +65,18 @@ class LimaRegisters(BuiltPane, RunFollower, Static):
     bits: var[bool] = var(False)
 
     def __init__(self, *, id: str | None = None) -> None:
-        super().__init__("", id=id)
+        super().__init__(id=id)
         self.border_title = "Registers"
         self.execution: Execution | None = None
+        self._text = Text()
+
+    def update(self, text: Text) -> None:
+        """Show `text` (a repaint, never a new layout: the pane's size does not change)."""
+        self._text = text
+        self.refresh()
+
+    def render(self) -> Text:
+        return self._text
 
     def on_mount(self) -> None:
         screen = self.screen
@@ -78,6 +89,12 @@ class LimaRegisters(BuiltPane, RunFollower, Static):
             self.execution.open()
             self.screen.run_updated(select=False)
 
+    def document_changed(self, document) -> None:
+        # An edit: the screen makes a new run controller for the new program.
+        run_updated = getattr(self.screen, "run_updated", None)
+        if run_updated is not None:
+            run_updated(select=False)
+
     def run_changed(self, execution: Execution) -> None:
         self.execution = execution
         self.update(self.render_text())
@@ -89,11 +106,10 @@ class LimaRegisters(BuiltPane, RunFollower, Static):
         self.bits = not self.bits
 
     def _vector(self, values, changed: set[int] | None = None) -> Text:
-        text = Text()
-        for i, value in enumerate(values):
-            style = "bold reverse" if changed and i in changed else ""
-            text.append(half_text(value, self.bits).rjust(7), style)
-            text.append(" ")
+        """Four values in columns of 8; the `changed` components highlighted."""
+        text = Text("".join(half_text(float(value), self.bits).rjust(7) + " " for value in values))
+        for i in changed or ():
+            text.stylize("bold reverse", 8 * i, 8 * i + 7)
         return text
 
     def render_text(self) -> Text:

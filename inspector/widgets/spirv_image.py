@@ -77,7 +77,7 @@ class SpirvImage(BuiltPane, FragmentImage):
         elif event.state == WorkerState.SUCCESS:
             image = event.worker.result
             if image is None:
-                self.progress = ("Not a fragment shader: a compute shader's buffers are in the values pane (7) "
+                self.progress = ("Not a fragment shader: a compute shader's buffers are in the values pane (8) "
                                  "once the run ends (F5).")
                 return
             self.image = image

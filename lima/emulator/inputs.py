@@ -76,7 +76,13 @@ class Inputs:
         return out
 
 
+NON_FINITE = {"nan": math.nan, "inf": math.inf, "-inf": -math.inf}
+"""NaN and infinities as strings, as `lima run --json` writes them (JSON has no such numbers)."""
+
+
 def _number(value, where: str) -> float:
+    if isinstance(value, str) and value in NON_FINITE:
+        return NON_FINITE[value]
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         raise InputError(f"{where}: expected a number, found {json_text(value)}")
     return float(value)

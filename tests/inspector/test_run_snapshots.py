@@ -20,16 +20,16 @@ def builtins_app():
 
 
 def test_source_and_values_120x40(snap_compare):
-    assert snap_compare(example_app(), terminal_size=(120, 40), run_before=after_keys("6", "7", *STEPS, "b"))
+    assert snap_compare(example_app(), terminal_size=(120, 40), run_before=after_keys("7", "8", *STEPS, "b"))
 
 
 def test_values_80x24(snap_compare):
-    assert snap_compare(example_app(), terminal_size=(80, 24), run_before=after_keys("7", *STEPS))
+    assert snap_compare(example_app(), terminal_size=(80, 24), run_before=after_keys("8", *STEPS))
 
 
 def test_image_120x40(snap_compare):
-    assert snap_compare(builtins_app(), terminal_size=(120, 40), run_before=after_keys("8", "l", "l", "j", "enter", one_by_one=True))
+    assert snap_compare(builtins_app(), terminal_size=(120, 40), run_before=after_keys("9", "l", "l", "j", "enter", one_by_one=True))
 
 
 def test_image_80x24(snap_compare):
-    assert snap_compare(builtins_app(), terminal_size=(80, 24), run_before=after_keys("8", "l", "j", one_by_one=True))
+    assert snap_compare(builtins_app(), terminal_size=(80, 24), run_before=after_keys("9", "l", "j", one_by_one=True))

@@ -19,7 +19,7 @@ def _opnames(indexes: list[int]) -> list[str]:
 async def test_the_source_pane_follows_the_selection_and_chooses_a_lines_instructions() -> None:
     app = make_app(EXAMPLE_MODULE.read_bytes(), "example.spv")
     async with app.run_test(size=(120, 40)) as pilot:
-        await pilot.press("6")
+        await pilot.press("7")
         source = app.screen.query_one(SourcePane)
         await pilot.pause()
         assert source.display and app.focused is source
@@ -54,7 +54,7 @@ async def test_the_source_pane_follows_the_selection_and_chooses_a_lines_instruc
 async def test_a_narrow_screen_shows_the_source_zoomed_and_keeps_the_line_in_view() -> None:
     app = make_app(EXAMPLE_MODULE.read_bytes(), "example.spv")
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.press(*["full_stop"] * 7, "6")
+        await pilot.press(*["full_stop"] * 7, "7")
         await pilot.pause()
         source = app.screen.query_one(SourcePane)
         assert source.current_line == 17 and app.screen.maximized is source

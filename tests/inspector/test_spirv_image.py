@@ -51,7 +51,7 @@ async def test_the_grid_is_drawn_and_a_chosen_pixel_is_the_stepped_fragment() ->
     app = make_app(builtins_module(), "builtins.spv")
     async with app.run_test(size=(120, 40)) as pilot:
         screen = app.screen
-        await pilot.press("8")
+        await pilot.press("9")
         image = screen.query_one(SpirvImage)
         await app.workers.wait_for_complete()
         await pilot.pause()
@@ -66,7 +66,7 @@ async def test_the_grid_is_drawn_and_a_chosen_pixel_is_the_stepped_fragment() ->
         await pilot.press("enter")
         await pilot.pause()
         assert screen.execution.settings.fragment == (3, 2)
-        await pilot.press("7", "f5")
+        await pilot.press("8", "f5")
         await pilot.pause()
         values = screen.query_one(ValuesPane)
         texts = [" ".join(values.row_text(row).split()) for row in range(len(values.rows))]

@@ -22,7 +22,7 @@ async def test_stepping_back_a_breakpoint_and_running_to_the_cursor() -> None:
     app = make_app(EXAMPLE_MODULE.read_bytes(), "example.spv")
     async with app.run_test(size=(120, 40)) as pilot:
         screen = app.screen
-        await pilot.press("7")
+        await pilot.press("8")
         values = screen.query_one(ValuesPane)
         await pilot.pause()
         assert values.row_text(0).startswith("No run yet")
@@ -63,7 +63,7 @@ async def test_stepping_back_a_breakpoint_and_running_to_the_cursor() -> None:
         await pilot.press("f4")
         await pilot.pause()
         assert run.current_instruction == store and screen.selection.instruction == store
-        assert screen.query_one(InstructionList).run_marks == {switch: "●", store: "▶"}
+        assert screen.query_one(InstructionList)._run_marks == {switch: "●", store: "▶"}
         await pilot.press("f5")
         await pilot.pause()
         assert run.finished and values.border_subtitle.endswith(f"returned after {run.steps} steps")

@@ -104,3 +104,11 @@ def test_json_output_is_valid_json_with_nan_and_infinities_as_strings(cli, tmp_p
     assert record["trace"][-1]["writes"][-1]["new"] == ["inf", "-inf", "nan", 2.0]
     code, out, _ = cli("lima", "run", str(pp), "--inputs", inputs, "--json", "--grid", "1,1")
     assert json.loads(out, parse_constant=lambda name: pytest.fail(f"{name} is not JSON"))[0]["color"][2] == "nan"
+
+
+def test_inputs_take_nan_and_infinities_as_the_json_output_writes_them(cli, tmp_path):
+    pp = write_program(tmp_path, "load.v $1 0\nstop, mul.v0 $0 $1 ^const0.xxxx, const0 1.0 0.0 0 0\n")
+    inputs = write_inputs(tmp_path, {"varyings": {"0": ["inf", "-inf", "nan", 1]}})
+    code, out, err = cli("lima", "run", str(pp), "--inputs", inputs, "--json")
+    assert code == 0, err
+    assert json.loads(out)["color"] == ["inf", "-inf", "nan", 1.0]
