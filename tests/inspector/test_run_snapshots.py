@@ -20,11 +20,11 @@ def builtins_app():
 
 
 def test_source_and_values_120x40(snap_compare):
-    assert snap_compare(example_app(), terminal_size=(120, 40), run_before=after_keys("7", "8", *STEPS, "b"))
+    assert snap_compare(example_app(), terminal_size=(120, 40), run_before=after_keys("7", "8", *STEPS, "b", one_by_one=True))
 
 
 def test_values_80x24(snap_compare):
-    assert snap_compare(example_app(), terminal_size=(80, 24), run_before=after_keys("8", *STEPS))
+    assert snap_compare(example_app(), terminal_size=(80, 24), run_before=after_keys("8", *STEPS, one_by_one=True))
 
 
 def test_image_120x40(snap_compare):
