@@ -82,6 +82,8 @@ class EditingScreen(Screen):
                 tooltip="Save the edited module elsewhere: binary, assembly text (.spvasm), Lima raw stream or MBS"),
         Binding("ctrl+r", "reload", "Reload", show=False, id="edit.reload",
                 tooltip="Open the file again as it is on disk now (when it changed and nothing is unsaved)"),
+        Binding("f9", "compare_saved", "Compare", show=False, id="edit.compare",
+                tooltip="The module as edited beside the file on disk, differences marked (f9 there: its .bak)"),
     ]
 
     edit_session: EditSession | LimaEditSession | None = None
@@ -543,6 +545,34 @@ class EditingScreen(Screen):
         self.saved_file = SavedFile.opened(self.saved_file.path, document.data)
         self.index_stale = False
         self.build_index()
+
+    # -- comparing with the file -------------------------------------------------------
+
+    def action_compare_saved(self) -> None:
+        """Open the side-by-side comparison of the module as it is now (edited) with the
+        file on disk, and with its `.bak` when there is one."""
+        from spvinspect.formats.compare_files import comparing
+        from spvinspect.screens.diff import DiffScreen
+
+        path = self._opened_path()
+        if path is None:
+            self.notify("Nothing to compare with: the module was not opened from a file", severity="warning")
+            return
+        lima = self.document.SCREEN == "lima"
+        choices = []
+        for label, candidate in (("on disk", path), ("kept before the first save", path.with_name(path.name + ".bak"))):
+            try:
+                data = candidate.read_bytes() if candidate.is_file() else None
+            except OSError as error:
+                self.notify(f"{candidate}: cannot be read: {error.strerror or error}", severity="warning", markup=False)
+                continue
+            if data is not None:
+                names = (f"{candidate.name} ({label})", f"{path.name} as edited")
+                choices.append((f"{names[0]} ⇄ {names[1]}", comparing((data, str(candidate)), self.document, lima, names)))
+        if not choices:
+            self.notify(f"Nothing to compare with: {path} is not on disk", severity="warning", markup=False)
+            return
+        self.app.push_screen(DiffScreen(choices, closable=True))
 
     def ask_before_quit(self) -> bool:
         """With unsaved changes, ask whether to quit (and quit on yes); True when asking."""
