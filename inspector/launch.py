@@ -10,6 +10,7 @@ Anything wrong with the command line or the file is one line on stderr and exit 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import sys
 from pathlib import Path
@@ -46,7 +47,24 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--theme", metavar="NAME", help="colour theme (remembered when switched in the app)")
     parser.add_argument("--tour", metavar="TOUR", help="a guided tour of the module (a TOML file; t steps through it; the bundled example has its own)")
     parser.add_argument("--diff", metavar="B", help="compare FILE with B side by side (both SPIR-V, or both Lima PP programs)")
+    parser.add_argument("--inputs", metavar="FILE", help="inputs JSON for running the SPIR-V entry point (the `spvinspect run --inputs` shape)")
     return parser
+
+
+def read_inputs(path: str) -> tuple[dict | None, str | None]:
+    """The inputs JSON object at `path`, or None and why it cannot be used (one line)."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            inputs = json.load(f)
+    except OSError as error:
+        return None, f"--inputs {path}: cannot read: {error.strerror or error}"
+    except json.JSONDecodeError as error:
+        return None, f"--inputs {path}:{error.lineno}:{error.colno}: not JSON: {error.msg}"
+    except UnicodeDecodeError:
+        return None, f"--inputs {path}: not UTF-8 text"
+    if not isinstance(inputs, dict):
+        return None, f"--inputs {path}: the inputs must be a JSON object"
+    return inputs, None
 
 
 def parse_offset(text: str) -> int | None:
@@ -119,6 +137,13 @@ def main(argv: list[str]) -> int:
         return fail(f"--theme {args.theme}: no such theme; choose one of {', '.join(theme_names())}")
     if args.diff is not None:
         return run_diff_app(data, path, args.diff, lima_mode, args.theme)
+    inputs = None
+    if args.inputs is not None:
+        if lima_mode:
+            return fail("--inputs: Lima mode takes its inputs in the inputs pane")
+        inputs, problem = read_inputs(args.inputs)
+        if problem is not None:
+            return fail(problem)
     if lima_mode:
         if args.tour is not None:
             return fail("--tour: tours are of SPIR-V modules; Lima mode has none yet")
@@ -131,7 +156,7 @@ def main(argv: list[str]) -> int:
             tour = load_tour(args.tour or EXAMPLE_TOUR, frozenset(PANE_NAMES))
         except TourError as error:
             return fail(f"--tour {error}" if args.tour else str(error))
-    return run_app(data, path, at, args.pane, args.raw_id, args.theme, tour)
+    return run_app(data, path, at, args.pane, args.raw_id, args.theme, tour, inputs)
 
 
 LIMA_EXAMPLE_NAME = "lima-example.mbs"
@@ -153,7 +178,8 @@ def _lima_example(args: argparse.Namespace) -> int:
     return run_lima_app(data, LIMA_EXAMPLE_NAME, None, args.pane, args.theme)
 
 
-def run_app(data: bytes, path: str, at: int | None, pane: str | None, raw: bool, theme: str | None, tour=None) -> int:
+def run_app(data: bytes, path: str, at: int | None, pane: str | None, raw: bool, theme: str | None, tour=None,
+            inputs: dict | None = None) -> int:
     """Open the app over the module; returns when the user quits."""
     from spvinspect.app import InspectorApp
     from spvinspect.config import load_config
@@ -161,6 +187,7 @@ def run_app(data: bytes, path: str, at: int | None, pane: str | None, raw: bool,
 
     config = load_config()
     document = Document(data, path)
+    document.run_inputs = inputs
     word = at // 4 if at is not None else None
     app = InspectorApp(document, at=word, pane=pane, raw=raw, theme=theme or config.theme, notice=config.problem, keys=config.keys, tour=tour)
     app.run()

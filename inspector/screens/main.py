@@ -34,6 +34,7 @@ from spvinspect.screens.editing import EditingScreen
 from spvinspect.screens.grammar_card import GrammarCardScreen
 from spvinspect.screens.navigation import NavigationScreen
 from spvinspect.screens.panes import PaneGroup, pane_bindings
+from spvinspect.screens.run_keys import RunKeys
 from spvinspect.selection import Selection
 from spvinspect.widgets.cfg_view import CfgView
 from spvinspect.widgets.diagnostics_panel import DiagnosticsPanel
@@ -111,7 +112,7 @@ class CfgFollow:
         self._follow(new_module)
 
 
-class MainScreen(EditingScreen, NavigationScreen):
+class MainScreen(RunKeys, EditingScreen, NavigationScreen):
     """The inspector: header, instruction list, hex, word detail, CFG and diagnostics
     over one document."""
 
