@@ -104,11 +104,12 @@ class LimaDocument:
 
         return lima_execution(self.program)
 
-    def open_edit_session(self):
-        """An edit session over the program's text (`lima.assemble` is its assembler)."""
+    def open_edit_session(self, style: str = "seed"):
+        """An edit session over the program's text in `style` (`lima.assemble` is its
+        assembler, and reads both)."""
         from spvinspect.editing.lima_session import LimaEditSession
 
-        return LimaEditSession.open(self.data)
+        return LimaEditSession.open(self.data, style)
 
     def save_edit(self, session, file, path=None, *, overwrite: bool = False) -> Path:
         """Save an edit's program over the opened file (its MBS container or raw stream),

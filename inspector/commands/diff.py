@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import sys
 
+from spvinspect.commands.arguments import add_command, add_raw_id
 from spvinspect.commands.io import few_collections, read_input, source_name
 from spvinspect.codec.plural import counted
 
@@ -20,8 +21,8 @@ SPIRV_MAGIC = (b"\x03\x02\x23\x07", b"\x07\x23\x02\x03")
 
 def register(subparsers) -> None:
     """Adds the `diff` command."""
-    parser = subparsers.add_parser(
-        "diff",
+    parser = add_command(
+        subparsers, "diff", run_diff, None,
         help="compare two SPIR-V modules (ids matched by what they are) or two Lima programs",
         description="Compare two SPIR-V modules instruction by instruction, their ids matched by what "
         "they are rather than by their numbers: a unified diff of the disassemblies in A's id space, then "
@@ -30,11 +31,10 @@ def register(subparsers) -> None:
     )
     parser.add_argument("file_a", metavar="A", help="the first module or program (- for stdin)")
     parser.add_argument("file_b", metavar="B", help="the second module or program")
-    parser.add_argument("--raw-id", action="store_true", help="raw id numbers instead of friendly names")
+    add_raw_id(parser)
     parser.add_argument("--context", type=int, default=3, metavar="N", help="lines of context (default 3)")
     parser.add_argument("--lima", action="store_true", help="read both files as Lima PP programs (raw or MBS)")
     parser.add_argument("--no-summary", action="store_true", help="print the diff only, without the summary")
-    parser.set_defaults(run=run_diff)
 
 
 def _fail(message: str) -> int:

@@ -77,13 +77,16 @@ class LimaEditSession:
     diagnostics: list[Diagnostic] = field(default_factory=list)
     changed: ChangedWords = field(default_factory=ChangedWords)
     saved_generation: int = 0
+    style: str = "seed"
+    """The syntax the text was opened in (`lima.listing.STYLES`); both assemble."""
     _running: bool = False
     _shown_generation: int = -1
 
     @classmethod
-    def open(cls, data: bytes) -> LimaEditSession:
-        """A session over a raw stream or MBS file, its text as `lima dis` prints it."""
-        return cls(data, lima.listing_lines(lima.decode(data), "seed"))
+    def open(cls, data: bytes, style: str = "seed") -> LimaEditSession:
+        """A session over a raw stream or MBS file, its text as `lima dis --style STYLE`
+        prints it."""
+        return cls(data, lima.listing_lines(lima.decode(data), style), style=style)
 
     @property
     def text(self) -> str:

@@ -24,6 +24,7 @@ from spvinspect.screens.panes import HORIZONTAL_BREAKPOINTS, PaneLayout
 from spvinspect.screens.run_keys import RunKeys
 from spvinspect.selection import JumpHistory, Selection
 from spvinspect.widgets.key_footer import KeyFooter
+from spvinspect.widgets.search_bar import SearchBar
 from spvinspect.widgets.status_line import StatusLine
 
 VIEWS = {"spirv": ("spvinspect.screens.spirv_view", "SpirvView"), "lima": ("spvinspect.screens.lima_view", "LimaView")}
@@ -142,6 +143,10 @@ class InspectorScreen(RunKeys, Screen):
         naming; False for a format without ids)."""
         return bool(getattr(self.view, "raw", False))
 
+    def copy_choices(self) -> Any:
+        """What ctrl+c offers for the selection (the view's)."""
+        return self.view.copy_choices()
+
     def places(self) -> list:
         """Places of the document to jump to (entry points, functions), each with a
         callback that jumps there."""
@@ -184,7 +189,8 @@ class InspectorScreen(RunKeys, Screen):
         return super().check_action(action, parameters)
 
     def action_edit(self) -> None:
-        """Open the editor over the document's text."""
+        """Open the editor over the document's text (in the view's choice of syntax)."""
+        self.view.before_edit(self.editing)
         self.editing.action_edit()
 
     def action_save(self) -> None:
@@ -198,6 +204,10 @@ class InspectorScreen(RunKeys, Screen):
     def action_reload(self) -> None:
         """Open the file again as it is on disk now."""
         self.editing.action_reload()
+
+    def action_compare_saved(self) -> None:
+        """The module as edited beside the file on disk (and its .bak)."""
+        self.editing.action_compare_saved()
 
     def ask_before_quit(self) -> bool:
         """With unsaved changes, ask whether to quit; True when asking."""
@@ -237,6 +247,13 @@ class InspectorScreen(RunKeys, Screen):
         message.stop()
         self.focus_home()
         self.view.search(message.text)
+
+    @on(SearchBar.Changed, "SearchBar")
+    def _search_typed(self, message: SearchBar.Changed) -> None:
+        """Say under the bar, as a query is typed, what it will be matched as."""
+        message.stop()
+        query = self.document.parse_query(message.value, self.raw)
+        self.query_one(StatusLine).detail = query.finds if query is not None else ""
 
     def on_search_bar_closed(self, message) -> None:
         message.stop()

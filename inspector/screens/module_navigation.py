@@ -109,11 +109,13 @@ class ModuleNavigation:
             return
         if search.matches is None:
             search.found(self._view.document.search(search.query, self._view.raw) or [])
+            if getattr(self._view.document, "search_note", ""):
+                self._view.notify(self._view.document.search_note, timeout=8, markup=False)
         target = search.step(self._view.selection.row if self._view.selection else None, step)
         if target is None:
-            self._view.notify(f"No match for {search.query.text}", severity="warning")
+            self._view.notify(f"No match for {search.query.text} ({search.query.meaning})", severity="warning")
         else:
-            self._view.select(self._view.document.select_row(target), jump=True)
+            self._view.select(self._view.document.select_match(target, search.query, self._view.raw), jump=True)
 
     def search_step(self, step: int) -> None:
         """Go to the next (1) or previous (-1) match of the last search."""

@@ -57,7 +57,7 @@ NAVIGATION_BINDINGS = [
         "search",
         "Search",
         id="main.search",
-        tooltip="Search: opcode, %id or name, literal, text",
+        tooltip="Search: opcode, %id or name, 0x word, decimal value (literal or enum), literal, text",
         priority=True,  # acted on before the next key is routed, so a typed burst lands in the bar
     ),
     Binding("n", "search_step(1)", "Next match", show=False, id="main.search_next", tooltip="The next match of the last search"),
@@ -265,6 +265,12 @@ class SpirvView(FormatView):
         shown = self.document.operand_text(selection.row, selection.operand, self.raw) if selection.row is not None else ""
         label = f"'{operand.name}' " if operand.name else ""
         return f"{label}{operand.kind} {shown}"
+
+    def copy_choices(self):
+        """What ctrl+c offers for the selection, named as the list shows it."""
+        from spvinspect.copying import spirv_choices
+
+        return spirv_choices(self.document, self.selection, self.raw) if self.selection is not None else None
 
     def places(self) -> list[tuple[str, Callable[[], None]]]:
         """Entry points and functions, each with a callback that jumps there."""

@@ -68,7 +68,18 @@ class FormatView(Horizontal):
     def search(self, text: str) -> None:
         """Search for `text` (formats with a search bar)."""
 
+    def copy_choices(self) -> Any:
+        """What ctrl+c offers for the selection (None: nothing to copy)."""
+        return None
+
     # -- editing --------------------------------------------------------------------
+
+    def new_edit_session(self, document: Any) -> Any:
+        """The session `e` opens over `document` (on a worker thread): the document's own."""
+        return document.open_edit_session()
+
+    def before_edit(self, editing: Any) -> None:
+        """Just before `e` opens the editor (`editing`: the screen's EditingController)."""
 
     def editor_line(self, session: Any) -> int:
         """The whole text's line of the selection, for the editor's cursor."""

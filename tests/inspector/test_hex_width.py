@@ -86,7 +86,7 @@ async def test_an_edit_scrolls_the_pane_to_the_words_it_changed() -> None:
         await settled(pilot)
         await pilot.pause()
         hex_view = app.screen.query_one(HexView)
-        changed = [w for start, end in app.screen.edit_session.changed.ranges for w in range(start, end)]
+        changed = [w for start, end in app.screen.editing.edit_session.changed.ranges for w in range(start, end)]
         assert changed
         shown = {offset // 4 + k for offset, words in shown_rows(hex_view) for k in range(words)}
         assert set(changed) <= shown, f"changed words {changed} not among the {len(shown)} shown"
