@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 
 from spvinspect import lima
 from spvinspect.codec.diagnostics import Diagnostic, Severity
+from spvinspect.editing.saved_text import SavedText
 from spvinspect.editing.changes import ChangedWords, changed_words
 from spvinspect.editing.session import LineMessage
 from spvinspect.lima.mbs import ContainerError, is_mbs, mbs_with_code, raw_stream
@@ -78,7 +79,12 @@ class LimaEditSession:
     changed: ChangedWords = field(default_factory=ChangedWords)
     saved_generation: int = 0
     _running: bool = False
+    _saved: SavedText | None = None
+    """The text as opened or last saved."""
     _shown_generation: int = -1
+
+    def __post_init__(self) -> None:
+        self._saved = SavedText(self.lines, self.saved_generation)
 
     @classmethod
     def open(cls, data: bytes) -> LimaEditSession:
@@ -103,8 +109,9 @@ class LimaEditSession:
 
     @property
     def modified(self) -> bool:
-        """True when the text differs from what was opened or last saved."""
-        return self.generation != self.saved_generation
+        """True when the text differs from what was opened or last saved (by content:
+        undoing back to it counts as unchanged)."""
+        return self._saved.differs(self.lines, self.generation)
 
     @property
     def assembles(self) -> bool:
@@ -173,3 +180,4 @@ class LimaEditSession:
     def mark_saved(self) -> None:
         """The text now matches the file."""
         self.saved_generation = self.generation
+        self._saved.mark(self.lines, self.generation)

@@ -409,6 +409,8 @@ class EditingScreen(Screen):
             self.notify("Nothing edited: e opens the editor", timeout=3)
         elif self.saved_file is None:
             self.action_save_as()
+        elif not self.unsaved and not self.saved_file.changed_on_disk():
+            self.notify("Nothing to save: the text is as the file holds it", timeout=3)
         else:
             self._save(None)
 
@@ -440,6 +442,8 @@ class EditingScreen(Screen):
         if self.saved_file is None:
             self.saved_file = file
         self.notify(f"Saved {written}", timeout=3)
+        if self.editor is not None:
+            self.editor.history.checkpoint()  # undo stops at the text as saved
         if self.document.ASSEMBLY_LANGUAGE == "lima":
             self._refresh_container_comments(written)
         self._show_messages()
