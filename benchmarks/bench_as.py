@@ -23,7 +23,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.large_module import build_large_module, glsl_source, tool_path  # noqa: E402
+from benchmarks.large_module import build_large_module, module_of_lines, tool_path  # noqa: E402
 from spvinspect.codec.asm.assembler import assemble  # noqa: E402
 
 EDITOR_LINES = 5_000
@@ -66,17 +66,7 @@ def disassemble(module: Path, out: Path) -> Path:
 
 def editor_text(tmp: Path) -> str:
     """A valid module of at least EDITOR_LINES lines of function-heavy disassembly."""
-    functions = 40
-    while True:
-        src = tmp / "editor.frag"
-        src.write_text(glsl_source(functions), encoding="utf-8")
-        spv = tmp / "editor.spv"
-        glslang = Path(sys.executable).parent / "glslangValidator"
-        subprocess.run([str(glslang), "-V", "-o", str(spv), str(src)], check=True, capture_output=True)
-        text = disassemble(spv, tmp / "editor.spvasm").read_text(encoding="utf-8")
-        if text.count("\n") >= EDITOR_LINES:
-            return text
-        functions = functions * 3 // 2
+    return disassemble(module_of_lines(tmp, EDITOR_LINES), tmp / "editor.spvasm").read_text(encoding="utf-8")
 
 
 def row(label: str, times: tuple[float, float], reference: tuple[float, float] | None = None) -> str:

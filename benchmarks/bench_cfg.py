@@ -28,10 +28,10 @@ import statistics
 import subprocess
 import sys
 import time
-from collections.abc import Callable
 from pathlib import Path
 
 from large_module import build_large_module, tool_path
+from measuring import best_of
 
 from spvinspect.codec.cfg.graph import build_cfg
 from spvinspect.codec.binary.decoder import decode
@@ -40,18 +40,6 @@ from spvinspect.codec.text.names import friendly_names, module_names
 from spvinspect.codec.binary.lazy import open_module
 from spvinspect.cfgview.drawing import draw_function
 from spvinspect.cfgview.graphs import FunctionGraphs
-
-
-def best_of(repeat: int, work: Callable[[], object]) -> tuple[float, float, object]:
-    """Best wall and best CPU time of `repeat` calls of `work` (the CPU time of this
-    process only: for subprocesses it is meaningless), and the last result."""
-    wall, cpu, result = float("inf"), float("inf"), None
-    for _ in range(repeat):
-        start, start_cpu = time.perf_counter(), time.process_time()
-        result = work()
-        wall = min(wall, time.perf_counter() - start)
-        cpu = min(cpu, time.process_time() - start_cpu)
-    return wall, cpu, result
 
 
 def drawing_times(functions) -> list[tuple[float, object]]:

@@ -21,6 +21,7 @@ import time
 from pathlib import Path
 
 from large_module import build_large_module, tool_path
+from measuring import best_of
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests" / "codec"))
 from diff_pairs import make_pair, reports_exactly  # noqa: E402
@@ -28,16 +29,6 @@ from diff_pairs import make_pair, reports_exactly  # noqa: E402
 from spvinspect.codec.binary.lazy import open_module  # noqa: E402
 from spvinspect.codec.diff import compare  # noqa: E402
 from spvinspect.codec.diff.render import summary_lines, unified  # noqa: E402
-
-
-def best_of(repeat: int, work):
-    wall, cpu, result = float("inf"), float("inf"), None
-    for _ in range(repeat):
-        start, start_cpu = time.perf_counter(), time.process_time()
-        result = work()
-        wall = min(wall, time.perf_counter() - start)
-        cpu = min(cpu, time.process_time() - start_cpu)
-    return wall, cpu, result
 
 
 def main() -> int:

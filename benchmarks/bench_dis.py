@@ -12,52 +12,32 @@ include waiting for a CPU, so the CPU ratio is printed beside the wall ratio.
 
 from __future__ import annotations
 
-import argparse
-import os
-import subprocess
 import sys
-import time
 from pathlib import Path
-from typing import NamedTuple
 
-from large_module import LARGE_PATH, build_large_module, tool_path
+from large_module import module_and_repeat, tool_path
+from measuring import ChildRun, run_child
 
 ROOT = Path(__file__).resolve().parent.parent
 TARGETS = {"(default)": 1.0, "--raw-id": 2.0}
 RSS_TARGET_MB = 300
 
 
-class Run(NamedTuple):
-    """One tool's best figures over the repeats."""
-
-    wall: float
-    cpu: float
-    rss_mb: float
-
-
-def measure(command: list[str]) -> Run:
+def measure(command: list[str]) -> ChildRun:
     """Wall time, CPU time and peak RSS of one run of `command`, output discarded."""
-    start = time.perf_counter()
-    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, cwd=ROOT)
-    _, status, usage = os.wait4(process.pid, 0)
-    wall = time.perf_counter() - start
-    process.returncode = os.waitstatus_to_exitcode(status)
-    if process.returncode != 0:
-        raise SystemExit(f"{command[0]} failed with exit code {process.returncode}")
-    return Run(wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024)
+    run = run_child(command, ROOT)
+    if run.code != 0:
+        raise SystemExit(f"{command[0]} failed with exit code {run.code}")
+    return run
 
 
-def best(runs: list[Run]) -> Run:
+def best(runs: list[ChildRun]) -> ChildRun:
     """The best of each figure."""
-    return Run(min(r.wall for r in runs), min(r.cpu for r in runs), max(r.rss_mb for r in runs))
+    return ChildRun(min(r.wall for r in runs), min(r.cpu for r in runs), max(r.rss_mb for r in runs), 0)
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--module", type=Path, default=LARGE_PATH)
-    parser.add_argument("--repeat", type=int, default=3)
-    args = parser.parse_args()
-    module = build_large_module(args.module)
+    module, repeat = module_and_repeat(__doc__)
     ours = [sys.executable, "-m", "spvinspect.cli", "dis"]
     reference = [tool_path("spirv-dis"), "--no-color"]
     print(f"module: {module} ({module.stat().st_size / 1e6:.1f} MB)")
@@ -66,9 +46,9 @@ def main() -> int:
     print(header)
     for flags, target in TARGETS.items():
         extra = [] if flags == "(default)" else flags.split()
-        mine: list[Run] = []
-        theirs: list[Run] = []
-        for _ in range(args.repeat):
+        mine: list[ChildRun] = []
+        theirs: list[ChildRun] = []
+        for _ in range(repeat):
             mine.append(measure([*ours, *extra, str(module)]))
             theirs.append(measure([*reference, *extra, str(module)]))
         a, b = best(mine), best(theirs)

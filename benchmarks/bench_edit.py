@@ -45,7 +45,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.large_module import build_large_module, glsl_source, tool_path  # noqa: E402
+from benchmarks.large_module import build_large_module, module_of_lines, tool_path  # noqa: E402
 from spvinspect.app import InspectorApp  # noqa: E402
 from spvinspect.document import Document  # noqa: E402
 
@@ -63,17 +63,7 @@ _RESULT = re.compile(r"^\s*%\w+ = Op")
 
 def editor_module(tmp: Path) -> Path:
     """A valid module whose disassembly has at least EDITOR_LINES lines."""
-    functions = 40
-    while True:
-        src = tmp / "editor.frag"
-        src.write_text(glsl_source(functions), encoding="utf-8")
-        spv = tmp / "editor.spv"
-        glslang = Path(sys.executable).parent / "glslangValidator"
-        subprocess.run([str(glslang), "-V", "-o", str(spv), str(src)], check=True, capture_output=True)
-        lines = subprocess.run([tool_path("spirv-dis"), str(spv)], check=True, capture_output=True).stdout.count(b"\n")
-        if lines >= EDITOR_LINES:
-            return spv
-        functions = functions * 3 // 2
+    return module_of_lines(tmp, EDITOR_LINES)
 
 
 def spirv_as_seconds(text: str, tmp: Path) -> float:

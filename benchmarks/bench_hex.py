@@ -12,7 +12,6 @@ the target. The machine is shared: compare within a run, not absolutes.
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import sys
 import time
@@ -20,14 +19,13 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from large_module import build_large_module  # noqa: E402
+from large_module import module_and_repeat  # noqa: E402
 
 from spvinspect.app import InspectorApp  # noqa: E402
 from spvinspect.document import Document  # noqa: E402
 from spvinspect.widgets.hex_view import HexView  # noqa: E402
 
 TARGET_MS = 50.0
-LARGE_BYTES = 7_900_000
 
 
 class Timing:
@@ -74,11 +72,7 @@ async def measure(document: Document, repeat: int) -> dict[str, Timing]:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--module", type=Path, default=Path("/tmp/spvinspect-large-7.9mb.spv"))
-    parser.add_argument("--repeat", type=int, default=5)
-    args = parser.parse_args()
-    path = build_large_module(args.module, LARGE_BYTES)
+    path, repeat = module_and_repeat(__doc__, repeat=5)
     data = path.read_bytes()
     start = time.perf_counter()
     document = Document(data, path)
@@ -87,7 +81,7 @@ def main() -> int:
     opened = time.perf_counter() - start
     print(f"module: {path} ({len(data) / 1e6:.1f} MB, {document.instruction_count} instructions, "
           f"opened and indexed in {opened:.2f}s, not timed below)")
-    timings = asyncio.run(measure(document, args.repeat))
+    timings = asyncio.run(measure(document, repeat))
     print(f"{'action':<32}{'wall':>9}{'CPU':>9}{'target':>9}")
     for key, label in (
         ("idle", "a key bound to doing nothing"),

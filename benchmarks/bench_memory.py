@@ -20,17 +20,15 @@ the previous copy's, beside `spirv-as` on the same text.
 from __future__ import annotations
 
 import argparse
-import os
 import random
 import re
 import struct
 import subprocess
 import sys
-import time
 from pathlib import Path
-from typing import NamedTuple
 
 from large_module import build_large_module, tool_path
+from measuring import ChildRun, run_child
 
 ROOT = Path(__file__).resolve().parent.parent
 TARGET_MB = 1500
@@ -40,20 +38,9 @@ STRING_FACTOR = 20
 TEXT_FACTOR = 10
 
 
-class Run(NamedTuple):
-    """One process: peak RSS, wall time and exit code."""
-
-    rss_mb: float
-    wall: float
-    code: int
-
-
-def measure(command: list[str]) -> Run:
+def measure(command: list[str]) -> ChildRun:
     """Peak RSS and wall time of one run of `command`, output discarded."""
-    start = time.perf_counter()
-    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=ROOT)
-    _, status, usage = os.wait4(process.pid, 0)
-    return Run(usage.ru_maxrss / 1024, time.perf_counter() - start, os.waitstatus_to_exitcode(status))
+    return run_child(command, ROOT, quiet=True)
 
 
 def random_words(path: Path, size: int, header: bool) -> Path:
@@ -122,7 +109,7 @@ def probe_app(path: str) -> None:
         pass
 
 
-def row(what: str, run: Run, target: str) -> None:
+def row(what: str, run: ChildRun, target: str) -> None:
     """One line of the table."""
     print(f"{what:<44}{run.rss_mb:>8.0f} MB{run.wall:>8.1f}s{run.code:>5}   {target}")
 

@@ -18,7 +18,6 @@ no way to show part of a module without disassembling all of it.
 
 from __future__ import annotations
 
-import argparse
 import subprocess
 import sys
 import time
@@ -27,7 +26,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from large_module import LARGE_PATH, build_large_module, tool_path  # noqa: E402
+from large_module import module_and_repeat, tool_path  # noqa: E402
 
 from spvinspect.codec.binary.lazy import LazyModule, open_module  # noqa: E402
 from spvinspect.codec.binary.tables import decoder_tables  # noqa: E402
@@ -70,11 +69,7 @@ def windows(module: LazyModule) -> dict[str, int]:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--module", type=Path, default=LARGE_PATH)
-    parser.add_argument("--repeat", type=int, default=3)
-    args = parser.parse_args()
-    path = build_large_module(args.module)
+    path, repeat = module_and_repeat(__doc__)
     data = path.read_bytes()
     setup = timed(lambda: decoder_tables(load_grammar()))
     print(f"module: {path} ({len(data) / 1e6:.1f} MB)")
@@ -85,7 +80,7 @@ def main() -> int:
         screen: list[tuple[float, float]] = []
         background: list[tuple[float, float]] = []
         spots: dict[str, list[tuple[float, float]]] = {}
-        for _ in range(args.repeat):
+        for _ in range(repeat):
             holder: list = []
             screen.append(timed(lambda: holder.append(first_screen(data, friendly))))
             module, listing = holder[0]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import importlib.metadata
 import subprocess
 import sys
@@ -82,3 +83,29 @@ def build_large_module(out: Path = LARGE_PATH, min_bytes: int = LARGE_BYTES) -> 
         if size >= min_bytes:
             return out
         functions = int(functions * min_bytes / size * 1.05) + 1
+
+
+def module_of_lines(tmp: Path, lines: int) -> Path:
+    """`tmp/editor.spv`: a valid module of generated functions whose spirv-dis disassembly
+    has at least `lines` lines (the function count grows by half until it does)."""
+    functions = 40
+    while True:
+        src = tmp / "editor.frag"
+        src.write_text(glsl_source(functions), encoding="utf-8")
+        spv = tmp / "editor.spv"
+        glslang = Path(sys.executable).parent / "glslangValidator"
+        subprocess.run([str(glslang), "-V", "-o", str(spv), str(src)], check=True, capture_output=True)
+        text = subprocess.run([tool_path("spirv-dis"), "--no-color", str(spv)], check=True, capture_output=True).stdout
+        if text.count(b"\n") >= lines:
+            return spv
+        functions = functions * 3 // 2
+
+
+def module_and_repeat(doc: str, repeat: int = 3) -> tuple[Path, int]:
+    """A benchmark's command line: `--module` (the large module, built when missing or
+    off size) and `--repeat`; `doc`'s first line describes it."""
+    parser = argparse.ArgumentParser(description=doc.splitlines()[0])
+    parser.add_argument("--module", type=Path, default=LARGE_PATH)
+    parser.add_argument("--repeat", type=int, default=repeat)
+    args = parser.parse_args()
+    return build_large_module(args.module), args.repeat

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import time
+from collections.abc import Iterable
 
 from textual import events
-from textual.app import App
+from textual.app import App, SystemCommand
 from textual.binding import Binding
 from textual.screen import Screen
 
@@ -18,6 +19,7 @@ from spvinspect.palette import ActionsProvider, GotoProvider
 from spvinspect.screens.help import HelpScreen
 from spvinspect.screens import screen_for
 from spvinspect.themes import DEFAULT_THEME, all_themes, variable_defaults
+from spvinspect.tour import Tour
 from spvinspect.worker_failures import WorkerFailed, failure_text
 
 
@@ -37,6 +39,10 @@ class InspectorApp(App[None]):
     BINDINGS = [
         Binding("q", "quit", "Quit", id="app.quit", tooltip="Quit spvinspect"),
         Binding("question_mark", "help", "Help", id="app.help", tooltip="Every key, and what each pane shows"),
+        Binding("L", "legend", "Legend", show=False, id="app.legend", tooltip="Show or hide what each colour of the hex pane and the list means"),
+        Binding("t", "tour(1)", "Tour", show=False, id="app.tour_next", tooltip="The guided tour's next step (the first opens the tour)"),
+        Binding("T", "tour(-1)", "Tour back", show=False, id="app.tour_previous", tooltip="The guided tour's previous step"),
+        Binding("escape", "leave_tour", "Leave tour", show=False, id="app.tour_leave", tooltip="Leave the guided tour; the selection stays"),
     ]
 
     last_input: float = 0.0
@@ -53,9 +59,12 @@ class InspectorApp(App[None]):
         theme: str | None = None,
         notice: str | None = None,
         keys: KeySettings = KeySettings(),
+        tour: Tour | None = None,
     ) -> None:
         super().__init__()
         self.document = document
+        self.tour = tour
+        """The guided tour `t` steps through (`--tour FILE`, or the bundled example's); None: none."""
         self._keys = keys
         self._at = at
         self._pane = pane
@@ -86,6 +95,13 @@ class InspectorApp(App[None]):
             self.notify(failure_text(error), severity="error", timeout=12, markup=False)
             return
         super()._handle_exception(error)
+
+    def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
+        """Textual's palette commands but its Quit: the palette offers ours (`q`), which
+        asks before an unsaved edit is lost."""
+        for command in super().get_system_commands(screen):
+            if command.title != "Quit":
+                yield command
 
     def get_theme_variable_defaults(self) -> dict[str, str]:
         """Our semantic variables for Textual's own themes too (our dark or light theme's,
@@ -134,3 +150,57 @@ class InspectorApp(App[None]):
         """Show every key and what each pane shows."""
         if not isinstance(self.screen, HelpScreen):
             self.push_screen(HelpScreen())
+
+    # -- the legend and the tour (panes of the screen, when it has them) -------------
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "leave_tour":
+            # Escape is the tour's only while the tour is open.
+            return self._tour_pane(open_only=True) is not None
+        return True
+
+    def _tour_pane(self, open_only: bool = False):
+        from spvinspect.widgets.tour_pane import TourPane
+
+        found = self.screen.query("#tour")
+        pane = found.first() if found else None
+        if not isinstance(pane, TourPane) or (open_only and not pane.display):
+            return None
+        return pane
+
+    def action_tour(self, delta: int) -> None:
+        """The guided tour's step `delta` away (the first step opens it)."""
+        pane = self._tour_pane()
+        if pane is None:
+            self.notify("No tour here: the tour is a pane of a SPIR-V module", severity="warning")
+        elif self.tour is None:
+            self.notify(
+                "No tour for this module: spvinspect --tour FILE MODULE opens one (the bundled example has its own)",
+                severity="warning",
+                timeout=6,
+            )
+        else:
+            pane.go(delta)
+
+    def action_leave_tour(self) -> None:
+        """Leave the guided tour; the selection stays where it is."""
+        pane = self._tour_pane(open_only=True)
+        if pane is not None:
+            pane.leave()
+
+    def action_legend(self) -> None:
+        """Show or hide the colour legend beside the hex pane."""
+        found = self.screen.query("#legend")
+        if not found:
+            self.notify("No colour legend on this screen", severity="warning")
+            return
+        legend, screen = found.first(), self.screen
+        if legend.display:
+            if screen.maximized is legend:
+                screen.minimize()  # zoomed on a narrow screen: back to the list
+            legend.display = False
+            focus_home = getattr(screen, "focus_home", None)
+            if focus_home is not None and (self.focused is None or self.focused is legend):
+                focus_home()
+        else:
+            self.screen.action_pane("legend")

@@ -1,4 +1,4 @@
-"""`spvinspect [FILE] [--lima] [--at OFFSET] [--pane NAME] [--raw-id] [--theme NAME]`.
+"""`spvinspect [FILE] [--lima] [--at OFFSET] [--pane NAME] [--raw-id] [--theme NAME] [--tour FILE]`.
 
 On a terminal this opens the inspector app; with standard output redirected it prints
 the disassembly instead (`inspector.commands.open`, or `spvinspect lima dis` for a PP
@@ -13,11 +13,13 @@ import argparse
 import os
 import sys
 
+from spvinspect.commands.arguments import add_raw_id
 from spvinspect.commands.open import EXAMPLE_MODULE, print_module
 from spvinspect.responsive import FRAMES_PER_SECOND
 from spvinspect.formats.lima_panes import LIMA_PANES
 from spvinspect.formats.panes import pane_names
 from spvinspect.formats.spirv_panes import SPIRV_PANES
+from spvinspect.codec.plural import counted
 
 PANE_NAMES = pane_names(SPIRV_PANES)
 """Panes `--pane` can focus and zoom."""
@@ -39,8 +41,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--lima-example", action="store_true", help="open the bundled Lima PP example (an MBS with symbol names and a texture) in Lima mode, ready to run: 6 registers, 8 image, F11 steps")
     parser.add_argument("--at", metavar="OFFSET", help="select the word at this byte offset (decimal or 0x hex)")
     parser.add_argument("--pane", metavar="NAME", help=f"focus and zoom a pane: {', '.join(PANE_NAMES)}; in Lima mode {', '.join(LIMA_PANE_NAMES)}")
-    parser.add_argument("--raw-id", action="store_true", help="raw id numbers instead of friendly names")
+    add_raw_id(parser)
     parser.add_argument("--theme", metavar="NAME", help="colour theme (remembered when switched in the app)")
+    parser.add_argument("--tour", metavar="TOUR", help="a guided tour of the module (a TOML file; t steps through it; the bundled example has its own)")
     return parser
 
 
@@ -91,7 +94,7 @@ def main(argv: list[str]) -> int:
         if len(data) >= 4:
             found = f"first word 0x{int.from_bytes(data[:4], 'little'):08x}, the magic number is 0x07230203"
         else:
-            found = f"{len(data)} byte{'' if len(data) == 1 else 's'} long, shorter than the magic number"
+            found = f"{counted(len(data), 'byte')} long, shorter than the magic number"
         return fail(f"{path}: not a SPIR-V module ({found}); for a raw Lima PP stream, add --lima")
     at = None
     if args.at is not None:
@@ -99,7 +102,7 @@ def main(argv: list[str]) -> int:
         if at is None:
             return fail(f"--at {args.at}: not a byte offset (decimal, or hex with 0x)")
         if at >= len(data):
-            return fail(f"--at {args.at}: past the end of {path} ({len(data):,} bytes)")
+            return fail(f"--at {args.at}: past the end of {path} ({counted(len(data), 'byte', grouped=True)})")
     panes = LIMA_PANE_NAMES if lima_mode else PANE_NAMES
     if args.pane is not None and args.pane not in panes:
         return fail(f"--pane {args.pane}: no such pane; choose one of {', '.join(panes)}")
@@ -108,8 +111,18 @@ def main(argv: list[str]) -> int:
     if args.theme is not None and args.theme not in theme_names():
         return fail(f"--theme {args.theme}: no such theme; choose one of {', '.join(theme_names())}")
     if lima_mode:
+        if args.tour is not None:
+            return fail("--tour: tours are of SPIR-V modules; Lima mode has none yet")
         return run_lima_app(data, path, at, args.pane, args.theme)
-    return run_app(data, path, at, args.pane, args.raw_id, args.theme)
+    from spvinspect.tour import EXAMPLE_TOUR, TourError, load_tour
+
+    tour = None
+    if args.tour is not None or args.file is None:
+        try:
+            tour = load_tour(args.tour or EXAMPLE_TOUR, frozenset(PANE_NAMES))
+        except TourError as error:
+            return fail(f"--tour {error}" if args.tour else str(error))
+    return run_app(data, path, at, args.pane, args.raw_id, args.theme, tour)
 
 
 LIMA_EXAMPLE_NAME = "lima-example.mbs"
@@ -131,7 +144,7 @@ def _lima_example(args: argparse.Namespace) -> int:
     return run_lima_app(data, LIMA_EXAMPLE_NAME, None, args.pane, args.theme)
 
 
-def run_app(data: bytes, path: str, at: int | None, pane: str | None, raw: bool, theme: str | None) -> int:
+def run_app(data: bytes, path: str, at: int | None, pane: str | None, raw: bool, theme: str | None, tour=None) -> int:
     """Open the app over the module; returns when the user quits."""
     from spvinspect.app import InspectorApp
     from spvinspect.config import load_config
@@ -140,7 +153,7 @@ def run_app(data: bytes, path: str, at: int | None, pane: str | None, raw: bool,
     config = load_config()
     document = Document(data, path)
     word = at // 4 if at is not None else None
-    app = InspectorApp(document, at=word, pane=pane, raw=raw, theme=theme or config.theme, notice=config.problem, keys=config.keys)
+    app = InspectorApp(document, at=word, pane=pane, raw=raw, theme=theme or config.theme, notice=config.problem, keys=config.keys, tour=tour)
     app.run()
     return 0
 

@@ -28,6 +28,7 @@ from spvinspect.lima.mbs import is_mbs, parse_mbs
 from spvinspect.lima.meanings import sign_extend
 from spvinspect.lima.model import Chunk, Instruction
 from spvinspect.lima.symbols import SymbolTable, instruction_names, symbol_table
+from spvinspect.codec.plural import counted
 
 STYLES = lima.STYLES
 """`seed` (the proposed syntax of seed 004, the default) and `mesa` (Mesa's disassembler)."""
@@ -328,8 +329,8 @@ class LimaDocument:
         words = len(self.data) // 4
         kind = "MBS file" if self.is_mbs else "raw little-endian PP stream"
         summary = [
-            HeaderNode(f"{kind}: {len(self.data)} bytes ({words} words)", 0),
-            HeaderNode(f"instructions: {len(self.instructions)} in {self.decoded_words} words", self.code_byte_offset),
+            HeaderNode(f"{kind}: {counted(len(self.data), 'byte')} ({counted(words, 'word')})", 0),
+            HeaderNode(f"instructions: {len(self.instructions)} in {counted(self.decoded_words, 'word')}", self.code_byte_offset),
             HeaderNode("units used: " + (", ".join(self.units_used) or "none")),
         ]
         for title, symbols in (("uniforms", self.symbols.uniforms), ("varyings", self.symbols.varyings)):
@@ -367,6 +368,6 @@ def _chunk_nodes(chunks: Sequence[Chunk]) -> tuple[HeaderNode, ...]:
             )
             for v in chunk.fields
         )
-        label = f"{chunk.ident}  @0x{chunk.byte_offset:x}  {chunk.size} bytes"
+        label = f"{chunk.ident}  @0x{chunk.byte_offset:x}  {counted(chunk.size, 'byte')}"
         nodes.append(HeaderNode(label, chunk.byte_offset, values + _chunk_nodes(chunk.children)))
     return tuple(nodes)

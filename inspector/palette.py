@@ -92,12 +92,15 @@ def node_actions(node: DOMNode, textual_keys: bool = True) -> list[BoundAction]:
 def bound_actions(screen: Screen) -> Iterator[BoundAction]:
     """Every action bound in the app, the screen and the screen's own widgets. Of a text
     field (ours, made on Textual's Input) only the keys our classes add: its two dozen
-    editing keys are every text field's, and would drown the app's own."""
+    editing keys are every text field's, and would drown the app's own; of a widget
+    that never has the focus (the footer) only ours too: Textual's scroll keys it
+    inherits never reach it."""
     yield from node_actions(screen.app)
     yield from node_actions(screen)
     for widget in screen.walk_children():
         if _is_ours(widget):
-            yield from node_actions(widget, textual_keys=not isinstance(widget, Input))
+            textual_keys = widget.can_focus and not isinstance(widget, Input)
+            yield from node_actions(widget, textual_keys=textual_keys)
 
 
 def _run(action: BoundAction) -> Callable[[], Awaitable[bool]]:

@@ -23,6 +23,7 @@ from spvinspect.lima.fields import CONTROL, FieldSpec
 from spvinspect.lima.mesa_input import looks_like_mesa, mesa_column, mesa_to_seed
 from spvinspect.lima.seed_ops import DestinationLast, op_field, parse_op, parse_override
 from spvinspect.lima.syntax import AsmError, Token, parse_int
+from spvinspect.codec.plural import counted
 
 _CONTROL_KEYWORDS = {"count": 0, "stop": 5, "sync": 6, "next_count": 19, "prefetch": 25}
 """Control items and the control-word bit they sit at, which orders them."""
@@ -237,7 +238,7 @@ class _Assembler:
             value = 1
         else:
             if len(rest) != 1:
-                raise head.fail(f"{head.text} takes one number, found {len(rest)} operands")
+                raise head.fail(f"{head.text} takes one number, found {counted(len(rest), 'operand')}")
             value = parse_int(rest[0], f"a {head.text} value", bit_range.width)
         instruction.control[head.text] = value
         last = bit_range.first_bit + bit_range.width - 1

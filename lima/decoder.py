@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from spvinspect.codec.diagnostics import Diagnostic, Severity
 from spvinspect.lima.fields import CONTROL, FIELDS
 from spvinspect.lima.model import Instruction, LimaProgram, fields_size
+from spvinspect.codec.plural import counted
 
 _COUNT = CONTROL.range("count")
 _PRESENCE = CONTROL.range("fields")
@@ -62,7 +63,7 @@ def decode_words(words: Sequence[int]) -> LimaProgram:
         if count == 0:
             diagnostics.append(
                 Diagnostic(
-                    f"instruction {index} has count 0; {total - offset} words left undecoded",
+                    f"instruction {index} has count 0; {counted(total - offset, 'word')} left undecoded",
                     word_offset=offset,
                 )
             )
@@ -71,7 +72,7 @@ def decode_words(words: Sequence[int]) -> LimaProgram:
             diagnostics.append(
                 Diagnostic(
                     f"instruction {index} claims {count} words but the stream ends at word "
-                    f"{total}, {total - offset} words after it",
+                    f"{total}, {counted(total - offset, 'word')} after it",
                     word_offset=offset,
                 )
             )
@@ -91,7 +92,7 @@ def bytes_to_words(data: bytes, base_word: int = 0) -> tuple[list[int], list[Dia
     if len(data) % 4:
         diagnostics.append(
             Diagnostic(
-                f"{len(data) % 4} bytes after the last whole word are ignored "
+                f"{counted(len(data) % 4, 'byte')} after the last whole word are ignored "
                 f"(length {len(data)} is not a multiple of 4)",
                 word_offset=base_word + whole,
             )

@@ -6,6 +6,7 @@ from collections.abc import Iterable, Iterator
 
 from spvinspect.lima.fields import FIELDS
 from spvinspect.lima.model import BitRange, Chunk, LimaProgram
+from spvinspect.codec.plural import counted
 
 
 def _value(value: int) -> str:
@@ -32,7 +33,7 @@ def _ident(ident: str) -> str:
 def chunk_lines(chunks: Iterable[Chunk], depth: int = 0) -> Iterator[str]:
     """The MBS chunk tree, one chunk per line with its byte offset, then its values."""
     for chunk in chunks:
-        yield f"{'  ' * depth}{_ident(chunk.ident)} at byte 0x{chunk.byte_offset:x}, {chunk.size} bytes"
+        yield f"{'  ' * depth}{_ident(chunk.ident)} at byte 0x{chunk.byte_offset:x}, {counted(chunk.size, 'byte')}"
         for value in chunk.fields:
             meaning = f" ({value.meaning})" if value.meaning else ""
             shown = repr(value.value) if isinstance(value.value, str) else value.value
@@ -50,7 +51,7 @@ def explain_lines(program: LimaProgram) -> Iterator[str]:
     yield from chunk_lines(program.chunks)
     for instr in program.instructions:
         words = " ".join(f"{w:08x}" for w in instr.words)
-        yield f"instruction {instr.index} at word {instr.word_offset} ({len(instr.words)} words): {words}"
+        yield f"instruction {instr.index} at word {instr.word_offset} ({counted(len(instr.words), 'word')}): {words}"
         for bit_range in instr.control:
             yield _line(instr.word_offset, "control", bit_range, bit_range.first_bit)
         for field in instr.fields:

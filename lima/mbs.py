@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from spvinspect.codec.diagnostics import Diagnostic
 from spvinspect.lima.decoder import decode_words
 from spvinspect.lima.model import Chunk, ChunkField
+from spvinspect.codec.plural import counted
 
 MAGIC = b"MBS1"
 
@@ -114,7 +115,7 @@ class _Parser:
         while offset < end:
             if end - offset < 8:
                 self.error(
-                    f"truncated chunk header in {parent}: {end - offset} bytes left, 8 needed",
+                    f"truncated chunk header in {parent}: {counted(end - offset, 'byte')} left, 8 needed",
                     offset,
                 )
                 break
@@ -123,7 +124,7 @@ class _Parser:
             body_end = offset + 8 + size
             if body_end > end:
                 self.error(
-                    f"chunk {ident!r} claims {size} bytes but only {end - offset - 8} remain in {parent}",
+                    f"chunk {ident!r} claims {counted(size, 'byte')} but only {end - offset - 8} remain in {parent}",
                     offset,
                 )
                 body_end = end

@@ -7,6 +7,7 @@ import struct
 
 from spvinspect.lima.fields import FIELDS
 from spvinspect.lima.ops import MUL_SHIFTS, op_name
+from spvinspect.codec.plural import counted
 
 COMPONENTS = "xyzw"
 
@@ -104,7 +105,7 @@ _MEANINGS = {
     "bool": lambda v: "yes" if v else "no",
     "unknown": lambda v: "unknown" if v == 0 else f"unknown, non-zero: 0x{v:x}",
     "padding": lambda v: "padding" if v == 0 else f"padding, non-zero: 0x{v:x}",
-    "words": lambda v: f"{v} words",
+    "words": lambda v: counted(v, "word"),
     "presence": _presence,
     "vreg": vreg_name,
     "vdest": lambda v: f"${v}",

@@ -21,6 +21,7 @@ from spvinspect.lima.meanings import half_text, sign_extend
 from spvinspect.lima.ops import MUL_SHIFTS, OPS, mesa_op
 from spvinspect.lima.seed_ops import BRANCH_CONDITIONS
 from spvinspect.lima.syntax import AsmError, Token
+from spvinspect.codec.plural import counted
 
 _OFFSET = re.compile(r"\s*@\s*-?[0-9]+:\s?")
 """The `@ <word offset>: ` Mesa prints before an instruction (`lima dis --offsets`)."""
@@ -85,7 +86,7 @@ def _alu(head: Token, unit: str, name: str, suffixes: list[str], operands: list[
     texts = [t.text for t in operands]
     if field == "combine" and name == "mul" and not suffixes:
         if len(texts) != 3:
-            raise head.fail(f"mul.s2 takes a destination, a scalar and a vector source, found {len(texts)} operands")
+            raise head.fail(f"mul.s2 takes a destination, a scalar and a vector source, found {counted(len(texts), 'operand')}")
         dest, extra = _dest_mask(texts[0])
         return _Op(f"mul.s2 {dest} {texts[1]} {texts[2]}{extra}", 7, head.column)
     shift = None
@@ -104,7 +105,7 @@ def _alu(head: Token, unit: str, name: str, suffixes: list[str], operands: list[
     printed = 2 if op is not None and op.sources > 1 else 1
     dest_given = len(texts) == printed + 1
     if len(texts) not in (printed, printed + 1):
-        raise head.fail(f"{head.text} takes {printed} source(s) and an optional destination, found {len(texts)} operands")
+        raise head.fail(f"{head.text} takes {printed} source(s) and an optional destination, found {counted(len(texts), 'operand')}")
     args = texts[1:] if dest_given else texts
     extra = ""
     if raw and op is None:
@@ -145,7 +146,7 @@ def _atan_pt2(head: Token, operands: list[Token]) -> _Op:
             raise operands[0].fail(f"expected .sat, .pos or .int before the destination, found {texts[0]!r}")
         outmod, texts[0] = _OUTMODS[modifier], "$" + rest
     if len(texts) != 2:
-        raise head.fail(f"atan_pt2.s2 takes a destination and a source, found {len(texts)} operands")
+        raise head.fail(f"atan_pt2.s2 takes a destination and a source, found {counted(len(texts), 'operand')}")
     return _Op(f"atan_pt2{outmod}.s2 {texts[0]} {texts[1]}", 7, head.column)
 
 
@@ -163,7 +164,7 @@ def _varying(head: Token, suffixes: list[str], operands: list[Token]) -> _Op:
     elif suffixes:
         raise head.fail(f"expected load.v or load.perspective.z.v, found {head.text!r}")
     if len(operands) != 2:
-        raise head.fail(f"{head.text} takes a destination and a source, found {len(operands)} operands")
+        raise head.fail(f"{head.text} takes a destination and a source, found {counted(len(operands), 'operand')}")
     dest, mask = _dest_mask(operands[0].text)
     source = operands[1].text
     for wrapper, name in (("cube(", "load_cube"), ("normalize(", "normalize")):
@@ -199,7 +200,7 @@ def _sampler(head: Token, operands: list[Token]) -> _Op:
         texts = texts[1:]
     if len(texts) != 1 + bias_register:
         need = "a sampler index and the LOD bias register" if bias_register else "a sampler index"
-        raise head.fail(f"{head.text} takes {need}, found {len(texts)} operands")
+        raise head.fail(f"{head.text} takes {need}, found {counted(len(texts), 'operand')}")
     text = "texld " + " ".join(texts)
     if bias:
         text += f" {{constant_lod_bias={sign_extend(bias, 9)}}}"
@@ -231,7 +232,7 @@ def _uniform(head: Token, suffixes: list[str], operands: list[Token]) -> _Op:
         suffixes = suffixes[1:]  # Mesa prints a source it has no letter for as `load..uN`
     unit = suffixes[0] if len(suffixes) == 1 else ""
     if len(operands) != 1:
-        raise head.fail(f"{head.text} takes an index, found {len(operands)} operands")
+        raise head.fail(f"{head.text} takes an index, found {counted(len(operands), 'operand')}")
     index = _index(operands[0].text)
     if unit in ("u", "t"):
         return _Op(f"load.{unit} {index}", 2, head.column)
@@ -283,7 +284,7 @@ def _translated(tokens: list[Token]) -> _Op:
         return _uniform(head, suffixes, operands)
     if name == "store" and suffixes == ["t"]:
         if len(operands) != 2:
-            raise head.fail(f"store.t takes an index and a source, found {len(operands)} operands")
+            raise head.fail(f"store.t takes an index and a source, found {counted(len(operands), 'operand')}")
         # Mesa's compiler fills the offset register of a store without offset with ones.
         no_offset = "" if "+" in operands[0].text else " {offset_reg=0x3f}"
         index, source = _index(operands[0].text), operands[1].text

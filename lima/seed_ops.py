@@ -38,6 +38,7 @@ from spvinspect.lima.syntax import (
     register_number,
     scalar_index,
 )
+from spvinspect.codec.plural import counted
 
 OUTMODS = {"_sat": 1, "_pos": 2, "_int": 3}
 """Instruction modifiers and their output-modifier values."""
@@ -106,7 +107,7 @@ def _defaults(name: str, layout: str) -> dict[str, int]:
 
 def _expect(op: Token, operands: list[Token], count: int, what: str) -> None:
     if len(operands) != count:
-        raise op.fail(f"{op.text} takes {what} ({count} operands), found {len(operands)}")
+        raise op.fail(f"{op.text} takes {what} ({counted(count, 'operand')}), found {len(operands)}")
 
 
 def _check_width(token: Token, value: int, bits: int, what: str) -> int:
@@ -216,7 +217,7 @@ def _varying(op: Token, base: str, operands: list[Token]) -> ParsedOp:
 def _sampler(op: Token, operands: list[Token]) -> ParsedOp:
     spec = field_by_name("sampler")
     if len(operands) not in (1, 2):
-        raise op.fail(f"{op.text} takes a sampler index and an optional lod bias register, found {len(operands)} operands")
+        raise op.fail(f"{op.text} takes a sampler index and an optional lod bias register, found {counted(len(operands), 'operand')}")
     values = defaults(spec, "texld")
     alignment, index, offset = _index(operands[0], -1, 12)
     if alignment != -1:

@@ -31,6 +31,14 @@ def corpus() -> Path:
     return root
 
 
+@pytest.fixture
+def spv_modules(corpus) -> list[Path]:
+    """The corpus's SPIR-V modules (`spv/`), sorted; none there fails the test."""
+    files = corpus_files("spv")
+    assert files
+    return files
+
+
 if os.environ.get("SPVINSPECT_CPU_LOG"):
     @pytest.hookimpl(wrapper=True)
     def pytest_runtest_protocol(item, nextitem):

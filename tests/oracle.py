@@ -102,6 +102,14 @@ def compile_glsl(source: str, stage: str, out: Path, *extra: str) -> bytes:
     return out.read_bytes()
 
 
+def first_difference(expected: bytes, actual: bytes) -> str:
+    """Where spirv-dis's text (`expected`) and ours first differ, for an assertion message."""
+    for number, (a, b) in enumerate(zip(expected.splitlines(), actual.splitlines()), 1):
+        if a != b:
+            return f"line {number}:\n  spirv-dis:  {a!r}\n  spvinspect: {b!r}"
+    return f"lengths differ: {len(expected.splitlines())} vs {len(actual.splitlines())} lines"
+
+
 def corpus_dir() -> Path | None:
     """The shared corpus named by SPVINSPECT_CORPUS, or None when unset."""
     value = os.environ.get("SPVINSPECT_CORPUS")

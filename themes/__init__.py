@@ -20,24 +20,16 @@ from spvinspect.themes.rich_styles import token_style
 from spvinspect.themes.tokens import ROLE_TOKENS
 
 
+_THEME_FIELDS = (
+    "name", "primary", "secondary", "accent", "warning", "error", "success",
+    "foreground", "background", "surface", "panel", "dark", "text_alpha",
+)
+"""The palette's fields that Textual's `Theme` takes under the same names."""
+
+
 def _theme(palette: Palette) -> Theme:
     variables = {"footer-key-foreground": palette.primary, **palette.semantic, **palette.textual}
-    return Theme(
-        name=palette.name,
-        primary=palette.primary,
-        secondary=palette.secondary,
-        accent=palette.accent,
-        warning=palette.warning,
-        error=palette.error,
-        success=palette.success,
-        foreground=palette.foreground,
-        background=palette.background,
-        surface=palette.surface,
-        panel=palette.panel,
-        dark=palette.dark,
-        text_alpha=palette.text_alpha,
-        variables=variables,
-    )
+    return Theme(**{name: getattr(palette, name) for name in _THEME_FIELDS}, variables=variables)
 
 
 THEMES: dict[str, Theme] = {name: _theme(palette) for name, palette in PALETTES.items()}

@@ -21,6 +21,7 @@ from spvinspect.codec.program import (
     EXT_INST_NUM, LIT_FLOAT, LIT_INT, LIT_STR, OPT_CIV, OPT_LIT_INT, OPT_LIT_STR, OPT_TYPED_INT,
     SPEC_OP_NUM, TYPED_NUM, UNKNOWN_SET_OPERANDS,
 )
+from spvinspect.codec.plural import counted
 
 MAX_WORD_COUNT = 0xFFFF
 """The most words an instruction has: its word count is 16 bits."""
@@ -143,7 +144,7 @@ class LiteralOperands:
         count = len(out) - start + lit.string_word_count(data)
         if count > MAX_WORD_COUNT:
             raise AssemblyError(
-                f"a string of {len(data)} bytes makes the instruction {count} words long; "
+                f"a string of {counted(len(data), 'byte')} makes the instruction {count} words long; "
                 f"the limit is {MAX_WORD_COUNT}",
                 ("start", i),
             )

@@ -23,6 +23,7 @@ from spvinspect.codec.binary.model import Instruction, NumberType, Operand
 from spvinspect.codec.binary.tables import DecoderTables
 from spvinspect.codec.diagnostics import Diagnostic, Severity
 from spvinspect.codec.grammar import OperandDesc, mask_bits
+from spvinspect.codec.plural import counted
 from spvinspect.codec.program import (
     ENUM_BASE, EXT_INST_NUM, ID, LIT_FLOAT, LIT_STR, OPT_ID, OPT_LIT_STR, OPT_TYPED_INT, RESULT_ID, SPEC_OP_NUM,
     TYPE_ID, TYPED_NUM, UNKNOWN_SET_OPERANDS, OpcodeProgram, is_optional, repetition,
@@ -445,7 +446,7 @@ class InstructionDecoder:
         position = state.position
         if position + num_words > state.end:
             raise OperandError(
-                f"needs {num_words} words for a {number_type.width}-bit literal, "
+                f"needs {counted(num_words, 'word')} for a {number_type.width}-bit literal, "
                 f"{state.end - position} remain"
             )
         words = state.words

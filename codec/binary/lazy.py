@@ -36,6 +36,7 @@ from spvinspect.codec.binary.tables import DecoderTables, decoder_tables
 from spvinspect.codec.binary.words import words_from_bytes
 from spvinspect.codec.diagnostics import Diagnostic
 from spvinspect.codec.grammar import Grammar, load_grammar
+from spvinspect.codec.plural import counted
 
 CHUNK = 256
 """Instructions decoded together, at most: a 60-line window touches at most two chunks."""
@@ -92,7 +93,7 @@ class LazyModule:
         if n < HEADER_WORDS:
             problems.append(
                 Diagnostic(
-                    f"module has an incomplete header: {n} words, a header needs {HEADER_WORDS}",
+                    f"module has an incomplete header: {counted(n, 'word')}, a header needs {HEADER_WORDS}",
                     word_offset=n,
                 )
             )

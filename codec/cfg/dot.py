@@ -10,6 +10,7 @@ more than spirv-cfg's: the friendly name, the instruction count, the edge's cond
 from __future__ import annotations
 
 from spvinspect.codec.cfg.graph import CASE, CONTINUE, MERGE, Block, Edge, FunctionCFG, ModuleCFG
+from spvinspect.codec.plural import counted
 
 LEGEND = (
     'legend_merge_src [shape=plaintext, label=""];',
@@ -48,7 +49,7 @@ def node_line(function: FunctionCFG, block: Block) -> str:
         attributes.append("shape=box")
     if block.id in function.unreachable:
         attributes.append("color=gray, fontcolor=gray")
-    text.append(f"{count} instruction{'s' if count != 1 else ''}")
+    text.append(counted(count, "instruction"))
     label = "\n".join(text)
     return f"{block.id} [label={quote(label)}{''.join(', ' + a for a in attributes)}];"
 

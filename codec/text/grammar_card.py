@@ -107,6 +107,23 @@ class InstructionCard:
     """The specification's word-count rule: `4`, `3 + variable` (`word_count_rule`)."""
 
     @property
+    def numbered_operands(self) -> tuple[tuple[str, OperandEntry], ...]:
+        """Each operand with its label in the specification's numbering, as the word
+        table numbers them: `Result Type`, `Result <id>`, then `1`, `2`... (an extended
+        instruction's after OpExtInst's 'Set' and 'Instruction', so from 3)."""
+        labels = []
+        number = 3 if self.ext_set else 1
+        for entry in self.operands:
+            if entry.kind == "IdResultType":
+                labels.append(("Result Type", entry))
+            elif entry.kind == "IdResult":
+                labels.append(("Result <id>", entry))
+            else:
+                labels.append((str(number), entry))
+                number += 1
+        return tuple(labels)
+
+    @property
     def title(self) -> str:
         """`OpTypeInt (opcode 21)` or `GLSL.std.450 FMix (instruction 46)`."""
         if self.ext_set:

@@ -90,6 +90,20 @@ def sanitize(name: str) -> str:
     return _INVALID_NAME_CHARS.sub("_", name) if name else "_"
 
 
+_TYPE_NAMES_FROM_OPERANDS = {
+    "OpTypeVector": lambda names, values: f"v{values[2]}{names.name(values[1])}",
+    "OpTypeMatrix": lambda names, values: f"mat{values[2]}{names.name(values[1])}",
+    "OpTypeArray": lambda names, values: f"_arr_{names.name(values[1])}_{names.name(values[2])}",
+    "OpTypeRuntimeArray": lambda names, values: f"_runtimearr_{names.name(values[1])}",
+    "OpTypePointer": lambda names, values: f"_ptr_{names.storage_class(values[1])}_{names.name(values[2])}",
+    "OpTypeUntypedPointerKHR": lambda names, values: f"_ptr_{names.storage_class(values[1])}",
+    "OpTypeNodePayloadArrayAMDX": lambda names, values: f"_payloadarr_{names.name(values[1])}",
+    "OpTypePipe": lambda names, values: f"Pipe{names.access_names.get(values[1], values[1])}",
+    "OpTypeOpaque": lambda names, values: f"Opaque_{sanitize(values[1])}",
+}
+"""spirv-dis's name of a type made from its operands (`values`), given the names so far."""
+
+
 class FriendlyNames:
     """The ordered naming pass: instructions in module order, each id named once."""
 
@@ -196,24 +210,8 @@ class FriendlyNames:
             width = values[1]
             encoded = ENCODED_FORMATS.get(values[2]) if len(values) > 2 else None
             save(result, encoded.name if encoded else _FLOAT_NAMES.get(width) or f"fp{width}")
-        elif op == "OpTypeVector":
-            save(result, f"v{values[2]}{name(values[1])}")
-        elif op == "OpTypeMatrix":
-            save(result, f"mat{values[2]}{name(values[1])}")
-        elif op == "OpTypeArray":
-            save(result, f"_arr_{name(values[1])}_{name(values[2])}")
-        elif op == "OpTypeRuntimeArray":
-            save(result, f"_runtimearr_{name(values[1])}")
-        elif op == "OpTypePointer":
-            save(result, f"_ptr_{self.storage_class(values[1])}_{name(values[2])}")
-        elif op == "OpTypeUntypedPointerKHR":
-            save(result, f"_ptr_{self.storage_class(values[1])}")
-        elif op == "OpTypeNodePayloadArrayAMDX":
-            save(result, f"_payloadarr_{name(values[1])}")
-        elif op == "OpTypePipe":
-            save(result, f"Pipe{self.access_names.get(values[1], values[1])}")
-        elif op == "OpTypeOpaque":
-            save(result, f"Opaque_{sanitize(values[1])}")
+        elif op in _TYPE_NAMES_FROM_OPERANDS:
+            save(result, _TYPE_NAMES_FROM_OPERANDS[op](self, values))
         elif op == "OpTypeStruct":
             save(result, f"_struct_{result}")
         elif op == "OpConstant":

@@ -31,6 +31,7 @@ from spvinspect.cfgview.block_list import list_function
 from spvinspect.cfgview.drawing import draw_function
 from spvinspect.cfgview.model import CfgDrawing
 from spvinspect.cfgview.navigation import neighbourhood
+from spvinspect.codec.plural import counted
 
 INLINE_BLOCKS = 80
 """Functions up to this many blocks are laid out on the spot (a layout's time grows
@@ -192,7 +193,7 @@ class FunctionGraphs:
         """What the pane's title says of the blocks shown."""
         function = self._kept(self._window_graphs if isinstance(function_id, Window) else self._graphs, function_id)
         count = 0 if function is None else len(function[0].blocks)
-        blocks = f"{count:,} block{'s' if count != 1 else ''}"
+        blocks = counted(count, "block", grouped=True)
         return f"{blocks} round the selection, of a function too big to draw" if isinstance(function_id, Window) else blocks
 
     def function(self, function_id: int, pace: Callable[[], bool] | None = None, wait: bool = True) -> FunctionCFG | None:

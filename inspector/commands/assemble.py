@@ -9,6 +9,7 @@ from spvinspect.codec.asm.assembler import assemble
 from spvinspect.codec.asm.header import TARGET_ENV_VERSIONS
 from spvinspect.codec.binary.lazy import open_module
 from spvinspect.codec.text.names import module_names
+from spvinspect.commands.arguments import add_command
 from spvinspect.commands.io import read_input, report, write_output
 
 DEFAULT_OUTPUT = "out.spv"
@@ -17,15 +18,14 @@ DEFAULT_OUTPUT = "out.spv"
 
 def register(subparsers) -> None:
     """Adds the `as` command."""
-    parser = subparsers.add_parser(
-        "as",
+    parser = add_command(
+        subparsers, "as", run_as, "SPIR-V assembly text, or - for stdin",
         help="assemble SPIR-V assembly text (output identical to spirv-as)",
         description="Assemble SPIR-V assembly text into a binary module, as spirv-as does. "
         "Text that starts with spirv-dis's header comments keeps their version, "
         "generator, bound and schema (unless --target-env is given), so a disassembled "
         "module assembles back to the same bytes.",
     )
-    parser.add_argument("file", help="SPIR-V assembly text, or - for stdin")
     parser.add_argument(
         "-o", dest="output", default=DEFAULT_OUTPUT,
         help=f"output file, or - for stdout (default: {DEFAULT_OUTPUT})",
@@ -45,7 +45,6 @@ def register(subparsers) -> None:
         "module the text was disassembled from, and keep numeric ids; unedited text then "
         "assembles to ORIGINAL.spv byte for byte, and an edit changes only what it must",
     )
-    parser.set_defaults(run=run_as)
 
 
 def run_as(args: argparse.Namespace) -> int:

@@ -9,21 +9,19 @@ from spvinspect.codec.binary.decoder import decode
 from spvinspect.codec.diagnostics import has_errors
 from spvinspect.codec.cfg.dot import to_dot
 from spvinspect.codec.text.names import module_names
+from spvinspect.commands.arguments import SPIRV_INPUT, add_command, add_output
 from spvinspect.commands.io import read_input, report, write_output
 
 
 def register(subparsers) -> None:
     """Adds the `cfg` command."""
-    parser = subparsers.add_parser(
-        "cfg",
+    add_output(add_command(
+        subparsers, "cfg", run_cfg, SPIRV_INPUT,
         help="write the control-flow graph as Graphviz DOT (the graph spirv-cfg draws)",
         description="Write every function's control-flow graph as Graphviz DOT: blocks named "
         "by result id, branch edges, merge edges dashed and continue edges dotted, as "
         "spirv-cfg does, with friendly names and instruction counts in the labels.",
-    )
-    parser.add_argument("file", help="SPIR-V binary, or - for stdin")
-    parser.add_argument("-o", dest="output", default=None, help="output file, or - for stdout (default)")
-    parser.set_defaults(run=run_cfg)
+    ))
 
 
 def run_cfg(args: argparse.Namespace) -> int:

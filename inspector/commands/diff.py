@@ -11,7 +11,9 @@ from __future__ import annotations
 import argparse
 import sys
 
+from spvinspect.commands.arguments import add_command, add_raw_id
 from spvinspect.commands.io import few_collections, read_input, source_name
+from spvinspect.codec.plural import counted
 
 SAME, DIFFERENT, TROUBLE = 0, 1, 2
 SPIRV_MAGIC = (b"\x03\x02\x23\x07", b"\x07\x23\x02\x03")
@@ -19,8 +21,8 @@ SPIRV_MAGIC = (b"\x03\x02\x23\x07", b"\x07\x23\x02\x03")
 
 def register(subparsers) -> None:
     """Adds the `diff` command."""
-    parser = subparsers.add_parser(
-        "diff",
+    parser = add_command(
+        subparsers, "diff", run_diff, None,
         help="compare two SPIR-V modules (ids matched by what they are) or two Lima programs",
         description="Compare two SPIR-V modules instruction by instruction, their ids matched by what "
         "they are rather than by their numbers: a unified diff of the disassemblies in A's id space, then "
@@ -29,11 +31,10 @@ def register(subparsers) -> None:
     )
     parser.add_argument("file_a", metavar="A", help="the first module or program (- for stdin)")
     parser.add_argument("file_b", metavar="B", help="the second module or program")
-    parser.add_argument("--raw-id", action="store_true", help="raw id numbers instead of friendly names")
+    add_raw_id(parser)
     parser.add_argument("--context", type=int, default=3, metavar="N", help="lines of context (default 3)")
     parser.add_argument("--lima", action="store_true", help="read both files as Lima PP programs (raw or MBS)")
     parser.add_argument("--no-summary", action="store_true", help="print the diff only, without the summary")
-    parser.set_defaults(run=run_diff)
 
 
 def _fail(message: str) -> int:
@@ -56,7 +57,7 @@ def run_diff(args: argparse.Namespace) -> int:
             return _lima(args, data_a, data_b)
         for path, data in ((args.file_a, data_a), (args.file_b, data_b)):
             if data[:4] not in SPIRV_MAGIC:
-                what = f"magic number {data[:4].hex()}" if len(data) >= 4 else f"only {len(data)} bytes"
+                what = f"magic number {data[:4].hex()}" if len(data) >= 4 else f"only {counted(len(data), 'byte')}"
                 return _fail(
                     f"{source_name(path)}: not a SPIR-V module ({what}); "
                     "for raw Lima PP programs use --lima"
@@ -79,7 +80,7 @@ def _spirv(args: argparse.Namespace, data_a: bytes, data_b: bytes) -> int:
     for path, data in ((args.file_a, data_a), (args.file_b, data_b)):
         module = open_module(data)
         if module.header is None:
-            return _fail(f"{source_name(path)}: the header is incomplete ({len(data)} bytes)")
+            return _fail(f"{source_name(path)}: the header is incomplete ({counted(len(data), 'byte')})")
         modules.append(module)
     diff = compare(*modules)
     for path, shape in ((args.file_a, diff.shape_a), (args.file_b, diff.shape_b)):

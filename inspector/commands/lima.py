@@ -3,11 +3,16 @@
 from __future__ import annotations
 
 import argparse
+from collections.abc import Callable, Iterable
 
 from spvinspect import lima
 from spvinspect.codec.diagnostics import Diagnostic
+from spvinspect.commands.arguments import add_command
 from spvinspect.commands.io import few_collections, read_input, report, write_output
 from spvinspect.commands import lima_run
+
+LIMA_INPUT = "input file, or - for stdin"
+"""The help of a `lima` subcommand's input."""
 
 
 def register(subparsers) -> None:
@@ -19,8 +24,7 @@ def register(subparsers) -> None:
     )
     sub = parser.add_subparsers(dest="lima_command", metavar="SUBCOMMAND", required=True)
 
-    dis = sub.add_parser("dis", help="disassemble a raw instruction stream or an MBS file")
-    dis.add_argument("file", help="input file, or - for stdin")
+    dis = add_command(sub, "dis", run_dis, LIMA_INPUT, help="disassemble a raw instruction stream or an MBS file")
     dis.add_argument(
         "--style",
         choices=lima.STYLES,
@@ -34,10 +38,8 @@ def register(subparsers) -> None:
         help="say each instruction's word offset: `@     5: ` before a Mesa line (as Mesa prints it), "
         "a `# @5` comment after a seed line",
     )
-    dis.set_defaults(run=run_dis)
 
-    assemble = sub.add_parser("as", help="assemble the proposed syntax or Mesa's into instruction words")
-    assemble.add_argument("file", help="input file, or - for stdin")
+    assemble = add_command(sub, "as", run_as, LIMA_INPUT, help="assemble the proposed syntax or Mesa's into instruction words")
     assemble.add_argument(
         "--style",
         choices=lima.ASSEMBLER_STYLES,
@@ -48,38 +50,34 @@ def register(subparsers) -> None:
     assemble.add_argument("-o", "--output", required=True, help="output file, or - for stdout")
     assemble.add_argument("--container", metavar="MBS", help="write this MBS file with its fragment code replaced "
                           "(needed for an .mbs output name), instead of the raw instruction stream")
-    assemble.set_defaults(run=run_as)
-
-    explain = sub.add_parser("explain", help="every bit range of every instruction, with offsets")
-    explain.add_argument("file", help="input file, or - for stdin")
-    explain.set_defaults(run=run_explain)
+    add_command(sub, "explain", run_explain, LIMA_INPUT, help="every bit range of every instruction, with offsets")
 
     lima_run.register(sub)
 
 
 def run_dis(args: argparse.Namespace) -> int:
     """Prints the program one instruction per line; diagnostics go to stderr."""
-    data = read_input(args.file)
-    if data is None:
-        return 1
-    with few_collections():
-        program = lima.decode(data)
-        lines = lima.listing_lines(program, args.style, getattr(args, "offsets", False))
-    if lines:
-        print("\n".join(lines))
-    return report(args.file, program.diagnostics)
+    offsets = getattr(args, "offsets", False)
+    return _print_lines(args.file, lambda program: lima.listing_lines(program, args.style, offsets))
 
 
 def run_explain(args: argparse.Namespace) -> int:
     """Prints every bit range of every control word and field, with offsets."""
-    data = read_input(args.file)
+    return _print_lines(args.file, lima.explain_lines)
+
+
+def _print_lines(path: str, lines_of: Callable[[lima.LimaProgram], Iterable[str]]) -> int:
+    """Prints the lines `lines_of` makes of the program in `path`; its diagnostics go to
+    stderr and give the exit code (1 when the file cannot be read)."""
+    data = read_input(path)
     if data is None:
         return 1
     with few_collections():
         program = lima.decode(data)
-        for line in lima.explain_lines(program):
-            print(line)
-    return report(args.file, program.diagnostics)
+        lines = list(lines_of(program))
+    if lines:
+        print("\n".join(lines))
+    return report(path, program.diagnostics)
 
 
 def run_as(args: argparse.Namespace) -> int:

@@ -9,6 +9,7 @@ import sys
 
 from spvinspect import lima
 from spvinspect.codec.diagnostics import has_errors
+from spvinspect.commands.arguments import add_command
 from spvinspect.commands.io import read_input, report
 from spvinspect.lima.emulator import (
     EmulationError,
@@ -24,19 +25,17 @@ from spvinspect.lima.symbols import symbol_table
 
 def register(sub) -> None:
     """Adds `run` to the `lima` subcommands."""
-    run = sub.add_parser(
-        "run",
+    run = add_command(
+        sub, "run", run_run, "raw instruction stream or MBS file, or - for stdin",
         help="execute the program for one fragment or a grid, in fp16 as the PP does",
         description="Runs a Lima PP program on the emulator. Without --grid one fragment runs; "
         "with --grid every fragment of the grid runs (or only --fragment's).",
     )
-    run.add_argument("file", help="raw instruction stream or MBS file, or - for stdin")
     run.add_argument("--inputs", metavar="JSON", help="varyings, uniforms, textures… (see the README)")
     run.add_argument("--fragment", metavar="X,Y", help="the fragment to run (default 0,0)")
     run.add_argument("--grid", metavar="W,H", help="grid size; alone, runs every fragment")
     run.add_argument("--trace", action="store_true", help="print every step's writes and branches")
     run.add_argument("--json", action="store_true", help="print JSON: {color, discarded, steps} (a list for a grid)")
-    run.set_defaults(run=run_run)
 
 
 def _pair(text: str | None, what: str, smallest: int) -> tuple[int, int] | None | str:

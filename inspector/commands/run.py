@@ -6,21 +6,21 @@ import argparse
 import json
 import sys
 
+from spvinspect.commands.arguments import SPIRV_INPUT, add_command
 from spvinspect.commands.io import read_input
 
 UNSUPPORTED_EXIT = 3
 
 
 def register(subparsers) -> None:
-    parser = subparsers.add_parser(
-        "run",
+    parser = add_command(
+        subparsers, "run", run_run, SPIRV_INPUT,
         help="run an entry point and print its outputs (an interpreter, logical addressing)",
         description="Run one invocation of an entry point (a fragment shader's 2x2 quad, a compute "
         "shader's workgroup, one vertex) with inputs from a JSON file or defaults, and print the "
         "outputs and buffers. An instruction the interpreter cannot execute stops the run with "
         "a message naming it and its word offset (exit status 3).",
     )
-    parser.add_argument("file", help="SPIR-V binary, or - for stdin")
     parser.add_argument("--entry", default=None, help="entry point name (default: the first)")
     parser.add_argument("--inputs", default=None, help="inputs JSON file")
     parser.add_argument("--fragment", default=None, metavar="X,Y", help="the fragment's pixel (default 0,0)")
@@ -29,7 +29,6 @@ def register(subparsers) -> None:
     parser.add_argument("--invocation", default=None, metavar="X,Y,Z", help="the invocation in it to report and trace")
     parser.add_argument("--trace", action="store_true", help="print each step's result")
     parser.add_argument("--json", action="store_true", help="print JSON")
-    parser.set_defaults(run=run_run)
 
 
 def _ints(text: str | None, n: int, what: str) -> tuple[int, ...] | None:

@@ -8,6 +8,7 @@ import shlex
 import sys
 from pathlib import Path
 
+from spvinspect.commands.arguments import add_command, add_raw_id
 from spvinspect.commands.open import EXAMPLE_MODULE
 
 EXTRA = "pip install 'spvinspect[serve]'"
@@ -15,8 +16,8 @@ EXTRA = "pip install 'spvinspect[serve]'"
 
 
 def register(subparsers) -> None:
-    parser = subparsers.add_parser(
-        "serve",
+    parser = add_command(
+        subparsers, "serve", run, None,
         help="serve the inspector as a web page (needs the serve extra)",
         description="Serve the inspector over HTTP with textual-serve: every browser that opens the page "
         "gets its own copy of the app on FILE (the bundled example without one). Listens on "
@@ -26,8 +27,7 @@ def register(subparsers) -> None:
     parser.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
     parser.add_argument("--port", type=int, default=8000, help="port to listen on (default 8000)")
     parser.add_argument("--lima", action="store_true", help="read FILE as a raw little-endian Lima PP stream")
-    parser.add_argument("--raw-id", action="store_true", help="raw id numbers instead of friendly names")
-    parser.set_defaults(run=run)
+    add_raw_id(parser)
 
 
 def app_command(args: argparse.Namespace) -> str:

@@ -4,24 +4,24 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 
-from spvinspect.codec.binary.lazy import open_module
+from spvinspect.codec.binary.lazy import LazyModule, open_module
 from spvinspect.codec.text.disassembler import Disassembler, DisassemblyOptions
 from spvinspect.codec.text.explain import explain_chunks
+from spvinspect.commands.arguments import SPIRV_INPUT, add_command, add_output
 from spvinspect.commands.io import few_collections, read_input, report, write_output
 
 
 def register(subparsers) -> None:
     """Adds the `dis` and `explain` commands."""
-    dis = subparsers.add_parser(
-        "dis",
+    dis = add_command(
+        subparsers, "dis", run_dis, SPIRV_INPUT,
         help="disassemble a SPIR-V binary (output identical to spirv-dis --no-color)",
         description="Disassemble a SPIR-V module. Words that do not fit the grammar are "
         "printed as !0x... raw words, so the text assembles back to the same binary.",
     )
-    dis.add_argument("file", help="SPIR-V binary, or - for stdin")
-    dis.add_argument("-o", dest="output", default=None, help="output file, or - for stdout (default)")
+    add_output(dis)
     dis.add_argument("--raw-id", action="store_true", help="show raw id numbers instead of friendly names")
     dis.add_argument("--no-header", action="store_true", help="omit the header comments")
     dis.add_argument("--no-indent", action="store_true", help="do not indent instructions")
@@ -43,30 +43,40 @@ def register(subparsers) -> None:
         action="store_true",
         help="print blocks in structured control-flow order (instructions leave binary order)",
     )
-    dis.set_defaults(run=run_dis)
-
-    explain = subparsers.add_parser(
-        "explain",
+    add_output(add_command(
+        subparsers, "explain", run_explain, SPIRV_INPUT,
         help="explain every word of a SPIR-V binary, one line each",
         description="Print every word of the module: byte offset, hex value and what it is.",
-    )
-    explain.add_argument("file", help="SPIR-V binary, or - for stdin")
-    explain.add_argument("-o", dest="output", default=None, help="output file, or - for stdout (default)")
-    explain.set_defaults(run=run_explain)
+    ))
 
 
 def run_dis(args: argparse.Namespace) -> int:
     """Disassemble; diagnostics go to stderr and make the exit code 1."""
+    return _on_module(args, _dis)
+
+
+def run_explain(args: argparse.Namespace) -> int:
+    """Explain every word; diagnostics go to stderr and make the exit code 1."""
+    return _on_module(args, lambda args, module: write_output(args.output, encoded(explain_chunks(module))))
+
+
+def _on_module(args: argparse.Namespace, write: Callable[[argparse.Namespace, LazyModule], bool | int]) -> int:
+    """Reads the module in `args.file` and has `write` write its text, the collector quieter
+    meanwhile; then its diagnostics on stderr give the exit code. `write` gives True when
+    written, False when not (1), or the exit code of a usage error."""
     with few_collections():
-        return _dis(args)
+        data = read_input(args.file)
+        if data is None:
+            return 1
+        module = open_module(data)
+        del data  # the module keeps its own words: the file's bytes need not stay in memory
+        written = write(args, module)
+        if written is not True:
+            return 1 if written is False else written
+        return report(args.file, module.check())
 
 
-def _dis(args: argparse.Namespace) -> int:
-    data = read_input(args.file)
-    if data is None:
-        return 1
-    module = open_module(data)
-    del data  # the module keeps its own words: the file's bytes need not stay in memory
+def _dis(args: argparse.Namespace, module: LazyModule) -> bool | int:
     options = DisassemblyOptions(
         friendly_names=not (args.raw_id or args.lossless),
         header=not args.no_header,
@@ -83,29 +93,8 @@ def _dis(args: argparse.Namespace) -> int:
         from spvinspect.codec.text.reading_aids import ReadingAids, reading_text
 
         text = reading_text(module, options, ReadingAids(args.comment, args.nested_indent, args.reorder_blocks))
-        written = write_output(args.output, text.encode("utf-8", "surrogateescape"))
-    else:
-        written = write_output(args.output, encoded(Disassembler(module, options).chunks()))
-    if not written:
-        return 1
-    return report(args.file, module.check())
-
-
-def run_explain(args: argparse.Namespace) -> int:
-    """Explain every word; diagnostics go to stderr and make the exit code 1."""
-    with few_collections():
-        return _explain(args)
-
-
-def _explain(args: argparse.Namespace) -> int:
-    data = read_input(args.file)
-    if data is None:
-        return 1
-    module = open_module(data)
-    del data  # the module keeps its own words: the file's bytes need not stay in memory
-    if not write_output(args.output, encoded(explain_chunks(module))):
-        return 1
-    return report(args.file, module.check())
+        return write_output(args.output, text.encode("utf-8", "surrogateescape"))
+    return write_output(args.output, encoded(Disassembler(module, options).chunks()))
 
 
 def encoded(pieces: Iterable[str]) -> Iterator[bytes]:

@@ -1,7 +1,27 @@
 """The panes of a SPIR-V module: the single source for `--pane`, the number keys, the
-help screen and the palette (Textual-free)."""
+help screen and the palette (Textual-free; a built pane's widget is imported when the
+screen builds it)."""
 
 from spvinspect.formats.panes import PaneSpec
+
+
+def _word_table(screen):
+    from spvinspect.widgets.word_table_pane import WordTablePane
+
+    return WordTablePane()
+
+
+def _legend(screen):
+    from spvinspect.widgets.colour_legend import ColourLegend
+
+    return ColourLegend()
+
+
+def _tour(screen):
+    from spvinspect.widgets.tour_pane import TourPane
+
+    return TourPane(getattr(screen.app, "tour", None))
+
 
 SPIRV_PANES: tuple[PaneSpec, ...] = (
     PaneSpec(
@@ -19,7 +39,9 @@ SPIRV_PANES: tuple[PaneSpec, ...] = (
         "Instruction list",
         "The disassembly exactly as `spvinspect dis` prints it, friendly names or raw ids, "
         "with each instruction's byte offset in the gutter. The cursor selects an "
-        "instruction and an operand in it; every other pane follows that selection.",
+        "instruction and an operand in it; every other pane follows that selection. f folds "
+        "the function (on its OpFunction) or the block at the cursor into one line, and "
+        "opens it again.",
         key="2",
         short="List",
         tooltip="Show and focus the instruction list",
@@ -60,6 +82,44 @@ SPIRV_PANES: tuple[PaneSpec, ...] = (
         key="3",
         short="Diagnostics",
         tooltip="Show and focus the diagnostics",
+    ),
+    PaneSpec(
+        "words",
+        "Word table",
+        "Every word of the selected instruction on its own row, as the specification lays "
+        "it out: its index in the instruction, file offset and bytes, and what it is: word 0 "
+        "split into word count and opcode (with their bits), the result type and id, each "
+        "operand's words with the operand's name and kind in the specification's numbering, "
+        "parameter words tied to the enumerant or mask bit that brought them, OpPhi's "
+        "\"value from block\" pairs, the halves of 64-bit literals and the bytes of string "
+        "words. The title gives the grammar's word-count rule (\"3 + variable\"). In the "
+        "header, the five header words (the version as its bytes 0 | major | minor | 0). The "
+        "row of the selected word is highlighted; moving in the table selects its word.",
+        key="6",
+        short="Words",
+        tooltip="Show and focus the word table of the selected instruction",
+        factory=_word_table,
+        column="main",
+    ),
+    PaneSpec(
+        "legend",
+        "Colour legend",
+        "What each colour of the hex pane and of the instruction list means, drawn in the "
+        "theme's own colours. L shows or hides it.",
+        factory=_legend,
+        column="side",
+    ),
+    PaneSpec(
+        "tour",
+        "Guided tour",
+        "A guided tour of the module, one step at a time: each step selects a place (the "
+        "magic number, the version, a string, a type, a function, a block...), shows the "
+        "pane that explains it and says what it is. t goes to the next step (the first "
+        "opens the tour), T back, escape leaves it with the selection where it is. The "
+        "bundled example has a tour; spvinspect --tour FILE MODULE opens a tour written for "
+        "any module (see inspector/examples/example.tour.toml).",
+        factory=_tour,
+        column="main",
     ),
 )
 """The panes of a SPIR-V module."""

@@ -12,6 +12,8 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Input, Label
 
+from spvinspect.codec.plural import noun
+
 
 def parse_offset(text: str) -> int:
     """A byte offset typed by the user: decimal, or hex with `0x`; ValueError if neither."""
@@ -31,7 +33,7 @@ def offset_below(limit: int) -> Callable[[str], int]:
     def parse(text: str) -> int:
         offset = parse_offset(text)
         if offset >= limit:
-            raise ValueError(f"0x{offset:x} is past the end of the module (0x{limit:x} bytes)")
+            raise ValueError(f"0x{offset:x} is past the end of the module (0x{limit:x} {noun(limit, 'byte')})")
         return offset
 
     return parse
@@ -56,9 +58,10 @@ class GoToDialog(ModalScreen[int | None]):
     DEFAULT_CSS = """
     GoToDialog { align: center middle; }
     GoToDialog > Vertical {
-        width: 48; height: auto; padding: 1 2;
+        width: 60; max-width: 100%; height: auto; padding: 1 2;
         border: round $accent; background: $surface;
     }
+    GoToDialog Label { width: 100%; }
     GoToDialog #goto-error { color: $error; }
     """
     BINDINGS = [Binding("escape", "cancel", "Cancel", id="goto.cancel", tooltip="Close without moving")]

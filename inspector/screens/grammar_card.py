@@ -41,8 +41,13 @@ def card_table(card: GrammarCard) -> Table:
             table.add_row("Set", card.ext_set)
         if card.opclass:
             table.add_row("Class", card.opclass)
-        operands = Text("\n".join(o.text for o in card.operands) or "none")
-        table.add_row("Operands", operands)
+        if card.word_count:
+            table.add_row("Word count", card.word_count)
+        first = "word 0: word count (high 16 bits) | opcode (low 16 bits)"
+        if card.ext_set:
+            first = "OpExtInst's Result Type, Result <id>, 1 'Set', 2 'Instruction', then:"
+        lines = [first, *(f"{label} {entry.text}" for label, entry in card.numbered_operands)]
+        table.add_row("Operands", Text("\n".join(lines)))
     elif isinstance(card, EnumerantCard):
         table.add_row("Kind", f"{card.kind} ({card.category})")
         table.add_row("Value", f"{card.value} (0x{card.value:x})")
@@ -66,7 +71,8 @@ def card_table(card: GrammarCard) -> Table:
 
 
 class GrammarCardScreen(ModalScreen[None]):
-    """A grammar card over the app; `o` opens the specification, escape closes."""
+    """A grammar card over the app; `o` opens the specification, `y` copies its link,
+    escape closes."""
 
     DEFAULT_CSS = """
     GrammarCardScreen { align: center middle; }
@@ -79,6 +85,7 @@ class GrammarCardScreen(ModalScreen[None]):
     """
     BINDINGS = [
         Binding("o", "open_spec", "Open spec", id="card.open-spec", tooltip="Open the specification at this entry in a browser"),
+        Binding("y", "copy_spec", "Copy link", id="card.copy-spec", tooltip="Copy the specification's link to the clipboard"),
         Binding("escape,q", "close", "Close", id="card.close", tooltip="Close the card"),
     ]
 
@@ -91,7 +98,7 @@ class GrammarCardScreen(ModalScreen[None]):
         with VerticalScroll():
             yield Static(self.card.title, id="card-title")
             yield Static(card_table(self.card), id="card-body")
-            yield Static("o: open the specification · escape: close", id="card-hint")
+            yield Static("o: open the specification · y: copy its link · escape: close", id="card-hint")
 
     def action_open_spec(self) -> None:
         """Open the specification in a browser, or show the URL where there is none."""
@@ -100,6 +107,12 @@ class GrammarCardScreen(ModalScreen[None]):
             self.notify(f"Opened {url}", title="Specification")
         else:
             self.notify(url, title="No browser here; the specification is at", timeout=15)
+
+    def action_copy_spec(self) -> None:
+        """Copy the specification's link (through the terminal, so over ssh too)."""
+        url = self.card.spec_url
+        self.app.copy_to_clipboard(url)
+        self.notify(url, title="Copied the specification's link", timeout=8)
 
     def action_close(self) -> None:
         """Close the card."""

@@ -160,6 +160,11 @@ class HelpScreen(ModalScreen[None]):
                     yield Static(section.text, classes="help-text", markup=False)
                 if section.actions:
                     yield Static(_keys_table(section.actions, widths), classes="help-keys")
+            if any(pane.name == "legend" for pane in self.panes):
+                from spvinspect.widgets.colour_legend import legend_renderable
+
+                yield Static("Colours", classes="help-title")
+                yield Static(legend_renderable(underneath), id="help-legend")
 
     def action_close(self) -> None:
         """Back to the screen underneath."""

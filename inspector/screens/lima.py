@@ -29,6 +29,7 @@ from spvinspect.widgets.lima_breakdown import Entry, LimaBreakdown
 from spvinspect.widgets.lima_header import LimaHeader
 from spvinspect.widgets.lima_list import LimaInstructionList
 from spvinspect.widgets.status_line import StatusLine
+from spvinspect.codec.plural import counted
 
 
 
@@ -231,11 +232,11 @@ class LimaScreen(RunKeys, EditingScreen, PaneScreen):
         index = self.selected
         count = len(document.instructions)
         if index is None:
-            status.place = f"no instructions decoded · {len(document.located_diagnostics)} diagnostics"
+            status.place = f"no instructions decoded · {counted(len(document.located_diagnostics), 'diagnostic')}"
         else:
             instr = document.instructions[index]
             byte = document.code_byte_offset + 4 * instr.word_offset
-            status.place = f"instruction {index}/{count - 1}  w{instr.word_offset} @{byte:#06x}  {len(instr.words)} words"
+            status.place = f"instruction {index}/{count - 1}  w{instr.word_offset} @{byte:#06x}  {counted(len(instr.words), 'word')}"
         status.detail = self._detail_text(hex_view)
         hex_view.border_subtitle = self._bits_text(hex_view)
         unit = f" · step unit {instruction_list.step_unit}" if instruction_list.step_unit else ""

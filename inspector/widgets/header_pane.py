@@ -14,6 +14,7 @@ from textual.widget import Widget
 
 from spvinspect.document import Document
 from spvinspect.messages import SelectWord
+from spvinspect.codec.plural import noun
 
 
 class HeaderPane(Widget, can_focus=True):
@@ -108,11 +109,11 @@ class HeaderPane(Widget, can_focus=True):
         ids = document.ids_defined
         ids_text = f"{ids:,}" if ids is not None else "…"
         parts = [
-            (f"{document.instruction_count:,}", "instructions"),
-            (f"{document.function_count:,}", "functions"),
+            (f"{document.instruction_count:,}", noun(document.instruction_count, "instruction")),
+            (f"{document.function_count:,}", noun(document.function_count, "function")),
             (f"{ids_text}/{header.bound:,}" if header is not None else ids_text, "ids"),
-            (f"{len(document.diagnostics):,}", "diagnostics" if document.checked else "diagnostics so far"),
-            (f"{len(document.data):,}", "bytes"),
+            (f"{len(document.diagnostics):,}", noun(len(document.diagnostics), "diagnostic") + ("" if document.checked else " so far")),
+            (f"{len(document.data):,}", noun(len(document.data), "byte")),
         ]
         if self.progress is not None:
             parts.append((f"{self.progress:.0%}", "indexed"))
@@ -147,7 +148,7 @@ class HeaderPane(Widget, can_focus=True):
             ("functions", f"{document.function_count:,}", ""),
             ("ids defined", f"{ids:,}" if ids is not None else pending or "-", bound),
             ("diagnostics", f"{len(document.diagnostics):,}", "" if document.checked else "so far"),
-            ("size", f"{len(document.data):,}", "bytes"),
+            ("size", f"{len(document.data):,}", noun(len(document.data), "byte")),
         ]
         for label, value, note in rows:
             counts.add_row(Text(label, style("header-pane--label")), Text(value), Text(note, style("header-pane--offset")))

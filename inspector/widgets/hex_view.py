@@ -10,6 +10,7 @@ posts what the user asks for (`WordSelected`, `CardRequested`); the screen decid
 from __future__ import annotations
 
 from array import array
+from bisect import bisect_right
 from collections.abc import Callable, Container, Iterable, Mapping, Sequence
 
 from rich.segment import Segment
@@ -33,8 +34,8 @@ WORD_CELL = 9
 """A word in word mode: eight hex digits and a space."""
 BYTES_CELL = 12
 """A word in bytes mode: four two-digit bytes, each followed by a space."""
-NARROW, WIDE = 4, 8
-"""Words a row: 8 when the pane is wide enough, else 4."""
+NARROW = 4
+"""Words a row before the pane has a width."""
 
 
 def row_width(words_per_row: int, bytes_mode: bool) -> int:
@@ -42,6 +43,16 @@ def row_width(words_per_row: int, bytes_mode: bool) -> int:
     if bytes_mode:
         return GUTTER + words_per_row * BYTES_CELL + 1 + words_per_row * 4
     return GUTTER + words_per_row * WORD_CELL - 1
+
+
+def words_for_width(width: int, bytes_mode: bool) -> int:
+    """Words a row of a pane `width` columns wide: as many as fit, rounded down to a
+    power of two from 8 on (rows 0x20, 0x40… bytes apart, as hex dumps have them), and
+    at least one."""
+    fits = 1
+    while row_width(fits + 1, bytes_mode) <= width:
+        fits += 1
+    return fits if fits < 8 else 1 << (fits.bit_length() - 1)
 
 
 class HexView(ScrollView, can_focus=True):
@@ -224,10 +235,30 @@ class HexView(ScrollView, can_focus=True):
         self._set_cursor(self.cursor)
 
     def mark_changed(self, words: Container[int]) -> None:
-        """Mark the words an edit changed (replacing earlier marks); anything with `in`."""
-        self.changed = words
+        """Mark the words an edit changed (replacing earlier marks); anything with `in`,
+        or word ranges (`.ranges`). The first word newly marked is scrolled into view
+        with the cursor, so an edit's effect is seen."""
+        old, self.changed = self.changed, words
         self._rows.clear()
         self.refresh()
+        first = _first_new(old, words)
+        if first is not None:
+            self.call_after_refresh(self._reveal, first)
+
+    def _reveal(self, word: int) -> None:
+        """Scroll the least needed to show `word` while the cursor stays in view (when
+        both fit on the pane)."""
+        height = self.scrollable_content_region.height
+        per_row = self.words_per_row
+        row, cursor_row = word // per_row, self.cursor // per_row
+        low, high = min(row, cursor_row), max(row, cursor_row)
+        top = round(self.scroll_offset.y)
+        if height <= 0 or high - low >= height:
+            return
+        if low < top:
+            self.scroll_to(y=low, animate=False, immediate=True)
+        elif high >= top + height:
+            self.scroll_to(y=high - height + 1, animate=False, immediate=True)
 
     def set_tail_offset(self, tail_offset: int) -> None:
         """Where decoding stopped for good, once the module is indexed."""
@@ -342,14 +373,16 @@ class HexView(ScrollView, can_focus=True):
         self._layout_rows()
 
     def on_resize(self) -> None:
-        """4 or 8 words a row, whichever fits; the cursor stays in view (once the new
+        """As many words a row as fit; the cursor stays in view (once the new
         size bounds the scrolling: a pane zoomed from a hidden column starts at 0 rows)."""
         self._layout_rows()
         self.call_after_refresh(self.scroll_to_cursor)
 
+    def _width(self) -> int:
+        return self.scrollable_content_region.width or self.size.width
+
     def _layout_rows(self) -> None:
-        width = self.scrollable_content_region.width or self.size.width
-        per_row = WIDE if width >= row_width(WIDE, self.bytes_mode) else NARROW
+        per_row = words_for_width(self._width(), self.bytes_mode)
         self.words_per_row = per_row
         rows = -(-self.cell_count // per_row)
         self._rows.clear()
@@ -376,6 +409,11 @@ class HexView(ScrollView, can_focus=True):
             self._rows.discard(row)
         self.refresh_lines(first, last - first + 1)
 
+    def cell_style(self, name: str) -> Style:
+        """The style of a cell kind (`opcode`, `type-id`, `header`...) under the theme:
+        what the legend and the word table colour a kind with."""
+        return self._style(name)
+
     def _style(self, name: str) -> Style:
         """A component's own colours and text style, translucent colours (`$boost`)
         blended over the pane's background, so styles can be stacked; '' is the pane's
@@ -395,6 +433,10 @@ class HexView(ScrollView, can_focus=True):
 
     def render_line(self, y: int) -> Strip:
         """Row `y` of the view: the cached row strip, cropped to the visible columns."""
+        if self.size.width and words_for_width(self._width(), self.bytes_mode) != self.words_per_row:
+            # Resized without a Resize event (Textual sends none when a zoom ends).
+            self._layout_rows()
+            self.call_after_refresh(self.scroll_to_cursor)
         scroll_x, scroll_y = self.scroll_offset
         row = scroll_y + y
         width = self.scrollable_content_region.width
@@ -485,3 +527,24 @@ class HexView(ScrollView, can_focus=True):
                 segments.append(Segment(" ", style))
             segments.append(Segment(digit, picked + self._style(mark) if mark else style))
         return segments
+
+
+def _first_new(old: Container[int], new: Container[int]) -> int | None:
+    """The first word marked in `new` and not in `old`: both word ranges (`.ranges`,
+    sorted [start, end) pairs) or sets of words; None when there is none (or the marks
+    are of neither kind)."""
+    new_ranges = getattr(new, "ranges", None)
+    if new_ranges is not None:
+        old_ranges = tuple(getattr(old, "ranges", ()))
+        for start, end in new_ranges:
+            word = start
+            while word < end:
+                at = bisect_right(old_ranges, (word, 1 << 62)) - 1
+                if at < 0 or old_ranges[at][1] <= word:
+                    return word
+                word = old_ranges[at][1]  # covered up to the old range's end
+        return None
+    if isinstance(new, (set, frozenset)):
+        fresh = [word for word in new if word not in old]
+        return min(fresh) if fresh else None
+    return None

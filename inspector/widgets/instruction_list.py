@@ -21,10 +21,10 @@ from textual.strip import Strip
 
 from spvinspect.codec.text.listing import Role
 from spvinspect.document import Document
-from spvinspect.messages import GoToDefinition, ListUses, SelectRow
+from spvinspect.messages import GoToDefinition, ListUses, SelectRow, SelectWord
 from spvinspect.selection import Selection
 from spvinspect.widgets.role_styles import role_styles
-from spvinspect.widgets.row_list import RowList
+from spvinspect.widgets.row_list import RowList, fit_row
 
 CONTROL_PICTURES = {code: chr(0x2400 + code) for code in range(32)} | {10: "↵", 9: "⇥", 127: "␡"}
 """How control characters inside strings show on their one row (a newline in OpSource
@@ -56,6 +56,7 @@ class InstructionList(RowList):
         Binding("left_curly_bracket", "block(-1)", "Previous block", show=False, id="list.block_previous", tooltip="The previous OpLabel in the function"),
         Binding("enter", "definition", "Definition", id="list.definition", tooltip="Go to the definition of the id under the cursor (gd)"),
         Binding("u", "uses", "Uses", id="list.uses", tooltip="List the uses of the id under the cursor (gr)"),
+        Binding("f", "fold", "Fold", show=False, id="list.fold", tooltip="Fold the function (on its OpFunction) or the block at the cursor into one line, or open the fold"),
     ]
 
     COMPONENT_CLASSES = {
@@ -137,6 +138,26 @@ class InstructionList(RowList):
         super().notify_style_update()
         self.refresh()
 
+    def action_fold(self) -> None:
+        """Fold the function or block at the cursor (`spvinspect.folding`), or open the
+        fold; the selection stays on its word."""
+        from spvinspect.folding import toggle_fold
+
+        kept, row = self.selection, self.cursor_row
+        if kept is None or row is None:
+            return
+        layout = toggle_fold(self.document, row, self.raw)
+        if isinstance(layout, str):
+            self.notify(layout, severity="warning", timeout=4)
+            return
+        self.document.use_layout(layout)
+        self.rows_changed()
+        screen = self.screen
+        for refresh in (getattr(getattr(screen, "search", None), "forget_matches", None), getattr(screen, "show_diagnostics", None)):
+            if refresh is not None:
+                refresh()  # their rows moved
+        self.post_message(SelectWord(kept.word, jump=False))
+
     def rows_changed(self) -> None:
         """The document's rows changed (another layout, an edit): resize and redraw."""
         self._segments.clear()
@@ -202,7 +223,7 @@ class InstructionList(RowList):
             parts.append(RichSegment(text, style))
         text_strip = Strip(parts)
         self.note_width(text_strip.cell_length)
-        text_strip = text_strip.crop(scroll_x, scroll_x + width - GUTTER_WIDTH)
+        text_strip = fit_row(text_strip, scroll_x, width - GUTTER_WIDTH)
         word = self.document.row_word(row)
         mark = "●" if row in self.diagnostic_rows else " "
         run_mark = self._run_marks.get(self.document.row_instruction(row)) if self._run_marks else None

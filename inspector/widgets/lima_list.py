@@ -25,7 +25,7 @@ from spvinspect.lexers.lima import LimaLexer
 from spvinspect.lima_document import STYLES, LimaDocument, RowKind
 from spvinspect.screens.go_to import GoToDialog
 from spvinspect.themes import token_style
-from spvinspect.widgets.row_list import RowList
+from spvinspect.widgets.row_list import RowList, fit_row
 
 GUTTER_WIDTH = 13
 """Index (5), word offset (`w` and 5 digits) and two spaces."""
@@ -139,7 +139,7 @@ class LimaInstructionList(RowList):
     # -- rendering ----------------------------------------------------------------------
 
     def render_row(self, row: int, scroll_x: int, width: int, base: Style) -> Strip:
-        line = self._row_strip(row).crop(scroll_x, scroll_x + width)
+        line = fit_row(self._row_strip(row), scroll_x, width - GUTTER_WIDTH)
         shown = self.document.rows[row]
         gutter = self._gutter(shown)
         line = Strip.join([gutter, line]).extend_cell_length(width)

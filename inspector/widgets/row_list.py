@@ -1,10 +1,13 @@
 """The base of both instruction lists (SPIR-V's and Lima's): a Line-API `ScrollView` over
 a document's rows, drawing only the rows on screen, with the cursor row kept in view and
-the virtual width grown to the widest row drawn so far (for horizontal scrolling)."""
+the virtual width grown to the widest row drawn so far (for horizontal scrolling). A row
+cut at either edge shows an ellipsis there; shift+left/right scroll sideways."""
 
 from __future__ import annotations
 
+from rich.segment import Segment
 from rich.style import Style
+from textual.binding import Binding
 from textual.geometry import Size
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
@@ -12,9 +15,45 @@ from textual.strip import Strip
 from spvinspect.responsive.pacing import WhenIdle
 
 
+ELLIPSIS = "…"
+"""Drawn in the last (or first) cell of a row cut at the list's edge."""
+
+
+def fit_row(text: Strip, scroll_x: int, width: int) -> Strip:
+    """A row's text scrolled `scroll_x` cells sideways into `width` cells, with an ellipsis
+    in the last cell when more of it follows and in the first when its start is scrolled
+    away. Each ellipsis takes the style of the cell it stands in."""
+    length = text.cell_length
+    right = length > scroll_x + width
+    left = scroll_x > 0 and length > scroll_x
+    if width < 3 or not (left or right):
+        return text.crop(scroll_x, scroll_x + width)
+    start, end = scroll_x + left, scroll_x + width - right
+    segments = [Segment(ELLIPSIS, _style_at(text, scroll_x))] if left else []
+    segments.extend(text.crop(start, end))
+    if right:
+        segments.append(Segment(ELLIPSIS, _style_at(text, end)))
+    return Strip(segments, min(width, length - scroll_x))
+
+
+def _style_at(strip: Strip, x: int) -> Style | None:
+    """The style of the cell at column `x` of `strip`."""
+    position = 0
+    for segment in strip:
+        position += segment.cell_length
+        if position > x:
+            return segment.style
+    return None
+
+
 class RowList(ScrollView, can_focus=True):
     """Rows of a document with a cursor row; subclasses draw a row (`render_row`) and say
     which row the cursor is on (`cursor_row`)."""
+
+    BINDINGS = [
+        Binding("shift+right", "scroll_sideways(1)", "Scroll right", show=False, id="rows.scroll_right", tooltip="Show more of long lines: scroll half a width right"),
+        Binding("shift+left", "scroll_sideways(-1)", "Scroll left", show=False, id="rows.scroll_left", tooltip="Scroll half a width left, back towards the start of the lines"),
+    ]
 
     GUTTER_WIDTH = 0
     """Columns of the gutter drawn before each row's text."""
@@ -73,6 +112,18 @@ class RowList(ScrollView, can_focus=True):
             self.scroll_to(y=first, animate=False, immediate=True)
         elif row >= top + height:
             self.scroll_to(y=row - height + 1, animate=False, immediate=True)
+
+    @property
+    def text_width(self) -> int:
+        """Cells of row text on screen (the width less the gutter)."""
+        return max(self.scrollable_content_region.width - self.GUTTER_WIDTH, 1)
+
+    def action_scroll_sideways(self, direction: int) -> None:
+        """Scroll the rows half their visible width right (1) or left (-1)."""
+        if direction > 0 and self._widest > self.virtual_size.width - self.GUTTER_WIDTH:
+            self._widen()  # rows wider than the list knows yet (it widens when idle)
+        step = max(self.text_width // 2, 8)
+        self.scroll_to(x=max(0, self.scroll_offset.x + direction * step), animate=False, immediate=True)
 
     def note_width(self, cells: int) -> None:
         """A row `cells` wide was drawn: grow the virtual width to the widest seen."""

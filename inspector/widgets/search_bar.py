@@ -11,6 +11,7 @@ from textual.widgets import Input
 class SearchBar(Input):
     """A one-line input for an opcode, `%id` or friendly name, literal or any text."""
 
+    BINDING_GROUP_TITLE = "Search bar"
     BINDINGS = [Binding("escape", "close", "Close", id="search.close", tooltip="Close the search bar")]
 
     class Search(Message):

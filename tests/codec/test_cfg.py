@@ -6,28 +6,13 @@ expected dominators, back edges and merge/continue targets are worked out by han
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
 from spvinspect.codec.cfg.graph import FunctionCFG, build_cfg
 from spvinspect.codec.binary.decoder import decode
 from spvinspect.codec.binary.model import Module
+from cfg_source import module_text
 from oracle import run_tool
-
-PREAMBLE = """OpCapability Shader
-OpMemoryModel Logical GLSL450
-OpEntryPoint Fragment %main "main"
-OpExecutionMode %main OriginUpperLeft
-OpName %main "main"
-{names}
-%void = OpTypeVoid
-%bool = OpTypeBool
-%int = OpTypeInt 32 1
-%true = OpConstantTrue %bool
-%one = OpConstant %int 1
-%fn = OpTypeFunction %void
-%main = OpFunction %void None %fn
-"""
 
 EDGE_MAKERS = {
     "branch": {"OpBranch"},
@@ -42,10 +27,8 @@ EDGE_MAKERS = {
 
 def assemble(body: str, tmp_path: Path) -> bytes:
     """The binary of `main` with `body` as its blocks, each label named by OpName."""
-    labels = re.findall(r"%(\w+) = OpLabel", body)
-    names = "\n".join(f'OpName %{label} "{label}"' for label in labels)
     source = tmp_path / "f.spvasm"
-    source.write_text(PREAMBLE.format(names=names) + body + "OpFunctionEnd\n")
+    source.write_text(module_text(body))
     out = tmp_path / "f.spv"
     result = run_tool("spirv-as", "--target-env", "spv1.6", str(source), "-o", str(out))
     assert result.returncode == 0, result.stderr.decode()
@@ -66,10 +49,10 @@ LOOP_WITH_IF = """
 OpBranch %header
 %header = OpLabel
 OpLoopMerge %exit %continue None
-OpBranchConditional %true %body %exit
+OpBranchConditional %cond %body %exit
 %body = OpLabel
 OpSelectionMerge %join None
-OpBranchConditional %true %then %join
+OpBranchConditional %cond %then %join
 %then = OpLabel
 OpBranch %join
 %join = OpLabel
@@ -188,7 +171,7 @@ OpLoopMerge %done %outer_cont None
 OpBranch %inner
 %inner = OpLabel
 OpLoopMerge %inner_done %inner_cont None
-OpBranchConditional %true %inner_body %inner_done
+OpBranchConditional %cond %inner_body %inner_done
 %inner_body = OpLabel
 OpBranch %inner_cont
 %inner_cont = OpLabel
@@ -196,7 +179,7 @@ OpBranch %inner
 %inner_done = OpLabel
 OpBranch %outer_cont
 %outer_cont = OpLabel
-OpBranchConditional %true %outer %done
+OpBranchConditional %cond %outer %done
 %done = OpLabel
 OpReturn
 """,
@@ -223,9 +206,9 @@ def test_irreducible_cycle_has_no_back_edge(tmp_path: Path) -> None:
     f, ids, module = function_of(
         """
 %entry = OpLabel
-OpBranchConditional %true %a %b
+OpBranchConditional %cond %a %b
 %a = OpLabel
-OpBranchConditional %true %b %exit
+OpBranchConditional %cond %b %exit
 %b = OpLabel
 OpBranch %a
 %exit = OpLabel

@@ -8,7 +8,7 @@ import pytest
 from oracle import corpus_files
 from every_opcode import every_ext_instruction_text, every_opcode_text, ext_import_names
 from glsl_shaders import SHADERS
-from oracle import compile_glsl, run_tool
+from oracle import compile_glsl, first_difference, run_tool
 
 from spvinspect.cli import main
 from spvinspect.codec.grammar import load_grammar
@@ -28,13 +28,6 @@ def reference(path: Path, flags: list[str]) -> bytes:
     result = run_tool("spirv-dis", "--no-color", *flags, str(path))
     assert result.returncode == 0, result.stderr.decode()
     return result.stdout
-
-
-def first_difference(expected: bytes, actual: bytes) -> str:
-    for number, (a, b) in enumerate(zip(expected.splitlines(), actual.splitlines()), 1):
-        if a != b:
-            return f"line {number}:\n  spirv-dis:  {a!r}\n  spvinspect: {b!r}"
-    return f"lengths differ: {len(expected.splitlines())} vs {len(actual.splitlines())} lines"
 
 
 @pytest.fixture(scope="module")

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from oracle import corpus_files
-
 from spvinspect.codec.binary.decoder import decode
 from spvinspect.codec.binary.lazy import open_module
 from spvinspect.codec.binary.model import Module
@@ -50,10 +48,8 @@ def test_example_module_lines(capsys):
     assert any("OpTypeInt word 0: word count 4, opcode 21" in line for line in lines)
 
 
-def test_every_corpus_word_is_explained(corpus):
-    files = corpus_files("spv")
-    assert files
-    for path in files:
+def test_every_corpus_word_is_explained(spv_modules):
+    for path in spv_modules:
         assert_every_word_explained(path.read_bytes(), path.name)
 
 

@@ -7,7 +7,6 @@ from __future__ import annotations
 from array import array
 
 import pytest
-from oracle import corpus_files
 from corruptions import corruptions
 
 from spvinspect.codec.binary.fast_forms import FastForms, instruction_form
@@ -41,11 +40,9 @@ def both_ways(data: bytes) -> tuple[tuple[list, list], tuple[list, list], int]:
     return (fast_instructions, fast.diagnostics), (general_instructions, general.diagnostics), taken
 
 
-def test_corpus_modules_decode_alike_on_both_paths(corpus):
-    files = corpus_files("spv")
-    assert files
+def test_corpus_modules_decode_alike_on_both_paths(spv_modules):
     taken = 0
-    for number, path in enumerate(files):
+    for number, path in enumerate(spv_modules):
         data = path.read_bytes()
         fast, general, took = both_ways(data)
         assert fast == general, path.name

@@ -9,9 +9,7 @@ import pytest
 from oracle import corpus_files
 from corruptions import corruptions
 
-from spvinspect.codec.binary import lazy
 from spvinspect.codec.binary.decoder import decode
-from spvinspect.codec.binary.instruction_decoder import InstructionDecoder
 from spvinspect.codec.binary.lazy import open_module
 from spvinspect.codec.binary.model import Instruction
 from spvinspect.codec.text.disassembler import Disassembler, DisassemblyOptions, disassemble
@@ -85,10 +83,8 @@ def test_segments_of_a_line_say_what_each_piece_is():
     assert [s.operand for s in segments] == [0, None, None, None, 1, None, 2]
 
 
-def test_every_corpus_line_is_its_segments(corpus):
-    files = corpus_files("spv")
-    assert files
-    for path in files:
+def test_every_corpus_line_is_its_segments(spv_modules):
+    for path in spv_modules:
         check_module(path.read_bytes(), path.name)
 
 
@@ -118,18 +114,10 @@ def test_lines_rendered_out_of_order_equal_lines_rendered_in_order(corpus, optio
         assert {i: listing.line(i) for i in order} == dict(enumerate(in_order)), path.name
 
 
-def test_a_line_is_made_without_decoding_the_lines_before_it(monkeypatch):
+def test_a_line_is_made_without_decoding_the_lines_before_it(decoded):
     data = EXAMPLE_MODULE.read_bytes()
     expected = Disassembler(decode(data), RAW).lines()[-1]
-    monkeypatch.setattr(lazy, "CHUNK", 8)
-    decoded: list[int] = []
-    run = InstructionDecoder.run
-
-    def spy(self, words, offsets, forms=None):
-        decoded.extend(offsets)
-        return run(self, words, offsets, forms)
-
-    monkeypatch.setattr(InstructionDecoder, "run", spy)
+    decoded.clear()
     module = open_module(data)
     listing = Listing(module, module_names(module, False))
     module.ensure_indexed()

@@ -7,7 +7,6 @@ from __future__ import annotations
 import struct
 
 import pytest
-from oracle import corpus_files
 from corruptions import corruptions
 
 from spvinspect.codec.asm.assembler import assemble
@@ -190,19 +189,15 @@ def test_lossless_form_of_a_valid_module_is_the_raw_id_form():
     assert disassemble(module, LOSSLESS) == disassemble(module, RAW_ID)
 
 
-def test_every_corpus_module_round_trips_lossless_and_raw_id(corpus):
-    files = corpus_files("spv")
-    assert files
-    for path in files:
+def test_every_corpus_module_round_trips_lossless_and_raw_id(spv_modules):
+    for path in spv_modules:
         data = path.read_bytes()
         assert text_round_trip(data, LOSSLESS) == data, path.name
         if not decode(data).diagnostics:
             assert text_round_trip(data, RAW_ID) == data, path.name
 
 
-def test_every_corrupted_corpus_module_round_trips_lossless(corpus):
-    files = corpus_files("spv")
-    assert files
-    for number, path in enumerate(files):
+def test_every_corrupted_corpus_module_round_trips_lossless(spv_modules):
+    for number, path in enumerate(spv_modules):
         for case in corruptions(path.read_bytes(), number):
             assert text_round_trip(case.data, LOSSLESS) == case.data, f"{path.name}: {case.name}"

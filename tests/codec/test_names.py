@@ -7,11 +7,9 @@ import random
 import struct
 
 import pytest
-from oracle import corpus_files
 
 from spvinspect.codec.binary import lazy
 from spvinspect.codec.binary.decoder import decode
-from spvinspect.codec.binary.instruction_decoder import InstructionDecoder
 from spvinspect.codec.binary.lazy import open_module
 from spvinspect.codec.cfg.graph import build_cfg
 from spvinspect.codec.text.explain import explain
@@ -54,33 +52,15 @@ def assert_names_are_the_ordered_pass(data: bytes, rng: random.Random, name: str
     assert module_names(open_module(data)).id_hints() == {n: i for i, n in eager.items()}, name
 
 
-def test_corpus_names_are_the_ordered_pass(corpus):
+def test_corpus_names_are_the_ordered_pass(spv_modules):
     rng = random.Random(3)
-    files = corpus_files("spv")
-    assert files
-    for path in files:
+    for path in spv_modules:
         assert_names_are_the_ordered_pass(path.read_bytes(), rng, path.name)
 
 
 def test_raw_names_are_numbers():
     names = module_names(open_module(EXAMPLE_MODULE.read_bytes()), friendly=False)
     assert names.name(5) == "5" and names.id_hints() == {} and names.table() == {}
-
-
-@pytest.fixture
-def decoded(monkeypatch) -> list[int]:
-    """The word offsets of the instructions the decoder decodes from now on, in chunks of
-    8 instructions (so a pass that stops early shows)."""
-    monkeypatch.setattr(lazy, "CHUNK", 8)
-    offsets: list[int] = []
-    run = InstructionDecoder.run
-
-    def spy(self, words, starts, forms=None):
-        offsets.extend(starts)
-        return run(self, words, starts, forms)
-
-    monkeypatch.setattr(InstructionDecoder, "run", spy)
-    return offsets
 
 
 def test_first_names_need_no_function_body(decoded):

@@ -9,7 +9,7 @@ import pytest
 from oracle import corpus_files
 from corruptions import corruptions
 from every_opcode import sample_words
-from oracle import run_tool
+from oracle import first_difference, run_tool
 
 from spvinspect.codec.asm.assembler import assemble
 from spvinspect.codec.binary.decoder import decode
@@ -53,13 +53,6 @@ def spirv_dis(source: Path | bytes, flags: list[str], check: bool = True) -> byt
         result = run_tool("spirv-dis", "--no-color", *flags, str(source))
     assert result.returncode == 0 or not check, result.stderr.decode()
     return result.stdout
-
-
-def first_difference(expected: bytes, actual: bytes) -> str:
-    for number, (a, b) in enumerate(zip(expected.splitlines(), actual.splitlines()), 1):
-        if a != b:
-            return f"line {number}:\n  spirv-dis:  {a!r}\n  spvinspect: {b!r}"
-    return f"lengths differ: {len(expected.splitlines())} vs {len(actual.splitlines())} lines"
 
 
 @pytest.fixture(scope="module")

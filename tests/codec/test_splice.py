@@ -10,6 +10,7 @@ import struct
 
 import pytest
 from oracle import corpus_files
+from spliced import assert_same_module
 
 from spvinspect.codec.binary.lazy import LazyModule, open_module
 from spvinspect.codec.binary.splice import WordChange, splice_module
@@ -24,22 +25,6 @@ def indexed(data: bytes) -> LazyModule:
     module.ensure_indexed()
     module.functions()
     return module
-
-
-def assert_same(spliced: LazyModule, fresh: LazyModule) -> None:
-    fresh.ensure_indexed()
-    assert list(spliced.index.offsets) == list(fresh.index.offsets)
-    assert spliced.first_function == fresh.first_function
-    assert spliced.tail_offset == fresh.tail_offset
-    ours, theirs = spliced.definitions, fresh.definitions
-    assert ours.scanned == theirs.scanned
-    for id_ in range(fresh.header.bound + 2):
-        assert ours.first(id_) == theirs.first(id_), id_
-    assert ours.repeated == theirs.repeated
-    assert spliced.functions() == fresh.functions()
-    for index in range(fresh.instruction_count):
-        assert spliced.instruction(index) == fresh.instruction(index), index
-    assert spliced.check() == fresh.check()
 
 
 def words_of(module: LazyModule) -> list[int]:
@@ -86,7 +71,7 @@ def test_every_kind_of_edit_splices_to_the_fresh_module():
         data, change = random_edit(module, rng)
         spliced = splice_module(module, data, change)
         assert spliced is not None, (step, change)
-        assert_same(spliced, open_module(data))
+        assert_same_module(spliced, open_module(data))
         module = spliced
 
 
@@ -99,7 +84,7 @@ def test_a_new_function_boundary_is_found_again():
     data = pack(words[:at] + words[at + size :])
     spliced = splice_module(module, data, WordChange(at, at + size, at))
     assert spliced is not None and spliced.known_functions is None
-    assert_same(spliced, open_module(data))
+    assert_same_module(spliced, open_module(data))
 
 
 @pytest.mark.parametrize(
@@ -148,5 +133,5 @@ def test_corpus_edits_splice_to_the_fresh_module(path):
         data, change = random_edit(module, rng)
         spliced = splice_module(module, data, change)
         assert spliced is not None, change
-        assert_same(spliced, open_module(data))
+        assert_same_module(spliced, open_module(data))
         module = spliced

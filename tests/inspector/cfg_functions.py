@@ -6,27 +6,13 @@ drawing shows `%outer_header` rather than a number and the tests can name blocks
 
 from __future__ import annotations
 
-import re
+
+from cfg_source import module_text
 
 from spvinspect.codec.asm import assemble
 from spvinspect.codec.binary.lazy import open_module
 from spvinspect.codec.text.names import module_names
 from spvinspect.cfgview.graphs import FunctionGraphs
-
-PREAMBLE = """OpCapability Shader
-OpMemoryModel Logical GLSL450
-OpEntryPoint Fragment %main "main"
-OpExecutionMode %main OriginUpperLeft
-OpName %main "main"
-{names}
-%void = OpTypeVoid
-%bool = OpTypeBool
-%int = OpTypeInt 32 1
-%cond = OpConstantTrue %bool
-%one = OpConstant %int 1
-%fn = OpTypeFunction %void
-%main = OpFunction %void None %fn
-"""
 
 DIAMOND = """%entry = OpLabel
 OpSelectionMerge %join None
@@ -137,9 +123,7 @@ def chain(constructs: int) -> str:
 
 def module_bytes(body: str) -> bytes:
     """The binary of a module whose `main` has `body` as its blocks."""
-    labels = re.findall(r"%(\w+) = OpLabel", body)
-    names = "\n".join(f'OpName %{label} "{label}"' for label in labels)
-    result = assemble(PREAMBLE.format(names=names) + body + "OpFunctionEnd\n")
+    result = assemble(module_text(body))
     assert result.ok, result.diagnostics
     return result.binary
 

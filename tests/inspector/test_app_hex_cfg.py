@@ -4,9 +4,13 @@ follows the one the user moves, in both directions."""
 from __future__ import annotations
 
 import struct
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 
 from textual import events
+from textual.pilot import Pilot
 
+from spvinspect.app import InspectorApp
 from spvinspect.codec.binary.decoder import decode
 from spvinspect.codec.text.grammar_card import EnumerantCard, InstructionCard
 from cfg_functions import NESTED_LOOPS, SWITCH, module_bytes
@@ -34,6 +38,15 @@ async def settle(pilot) -> None:
     await pilot.pause()
 
 
+@asynccontextmanager
+async def settled_app(data: bytes, **options) -> AsyncIterator[tuple[InspectorApp, Pilot]]:
+    """The app over `data` (`make_app`'s options), running and settled."""
+    app = make_app(data, **options)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        yield app, pilot
+
+
 def panes(app) -> tuple[InstructionList, HexView, WordDetailPanel, CfgView]:
     screen = app.screen
     return screen.query_one(InstructionList), screen.query_one(HexView), screen.query_one(WordDetailPanel), screen.query_one(CfgView)
@@ -42,9 +55,7 @@ def panes(app) -> tuple[InstructionList, HexView, WordDetailPanel, CfgView]:
 async def test_moving_in_the_list_frames_each_instruction_in_the_hex_pane():
     data = EXAMPLE_MODULE.read_bytes()
     module = decode(data)
-    app = make_app(data)
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
+    async with settled_app(data) as (app, pilot):
         _, hex_view, detail, _ = panes(app)
         for index, inst in enumerate(module.instructions):
             assert app.screen.selection.instruction == index
@@ -58,9 +69,7 @@ async def test_the_operand_cursor_moves_the_hex_cursor_to_the_operand():
     data = EXAMPLE_MODULE.read_bytes()
     module = decode(data)
     target = next(i for i in module.instructions if i.opname == "OpDecorate" and len(i.operands) == 3)
-    app = make_app(data, at=target.offset)
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
+    async with settled_app(data, at=target.offset) as (app, pilot):
         _, hex_view, detail, _ = panes(app)
         await pilot.press("right", "right")
         assert hex_view.cursor == target.operands[1].offset
@@ -71,9 +80,7 @@ async def test_the_operand_cursor_moves_the_hex_cursor_to_the_operand():
 async def test_moving_the_hex_cursor_moves_the_list_and_keeps_the_focus():
     data = EXAMPLE_MODULE.read_bytes()
     module = decode(data)
-    app = make_app(data)
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
+    async with settled_app(data) as (app, pilot):
         instruction_list, hex_view, detail, _ = panes(app)
         await pilot.press("4")
         assert hex_view.has_focus
@@ -94,9 +101,7 @@ async def test_go_to_an_offset_from_the_hex_pane_and_back():
     data = EXAMPLE_MODULE.read_bytes()
     module = decode(data)
     target = module.instructions[150]
-    app = make_app(data)
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
+    async with settled_app(data) as (app, pilot):
         instruction_list, hex_view, _, _ = panes(app)
         await pilot.press("4", "g")
         assert isinstance(app.screen, GoToDialog)
@@ -113,9 +118,7 @@ async def test_at_puts_the_hex_cursor_on_the_word():
     data = EXAMPLE_MODULE.read_bytes()
     module = decode(data)
     target = module.instructions[120]
-    app = make_app(data, at=target.offset + 1)
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
+    async with settled_app(data, at=target.offset + 1) as (app, pilot):
         _, hex_view, detail, _ = panes(app)
         assert hex_view.cursor == target.offset + 1
         assert detail.detail.instruction_index == 120
@@ -124,9 +127,7 @@ async def test_at_puts_the_hex_cursor_on_the_word():
 async def test_a_big_endian_module_shows_its_words_in_its_byte_order():
     little = EXAMPLE_MODULE.read_bytes()
     words = struct.unpack(f"<{len(little) // 4}I", little)
-    app = make_app(byte_swapped(little))
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
+    async with settled_app(byte_swapped(little)) as (app, pilot):
         _, hex_view, detail, _ = panes(app)
         assert hex_view.big_endian and "big-endian" in hex_view.border_title
         assert list(hex_view.words[:8]) == list(words[:8])
@@ -135,9 +136,7 @@ async def test_a_big_endian_module_shows_its_words_in_its_byte_order():
 
 async def test_a_broken_module_marks_its_faulty_words():
     data = broken_module_bytes()
-    app = make_app(data)
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
+    async with settled_app(data) as (app, pilot):
         _, hex_view, detail, _ = panes(app)
         named = {d.word_offset for d in app.document.diagnostics if d.word_offset is not None}
         assert named and hex_view.marked == named
@@ -153,9 +152,7 @@ async def test_grammar_cards_for_an_instruction_an_enumerant_and_an_extended_ins
     module = decode(data)
     capability = module.instructions[0]
     ext_inst = next(i for i in module.instructions if i.opname == "OpExtInst")
-    app = make_app(data)
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
+    async with settled_app(data) as (app, pilot):
         await pilot.press("c")
         card = app.screen.card
         assert isinstance(card, InstructionCard) and card.opname == capability.opname
@@ -186,9 +183,7 @@ async def test_the_card_of_a_mask_shows_every_set_bit():
     data = assemble(MASK_MODULE).binary
     module = decode(data)
     function = next(i for i, inst in enumerate(module.instructions) if inst.opname == "OpFunction")
-    app = make_app(data)
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
+    async with settled_app(data) as (app, pilot):
         app.screen.select(app.document.select_instruction(function, 2))
         await pilot.press("c")
         await pilot.pause()
@@ -202,9 +197,7 @@ async def test_the_card_of_a_mask_shows_every_set_bit():
 
 async def test_the_status_line_and_the_word_detail_count_instructions_alike():
     """One numbering, from 1, that says what it counts: "#84" beside "row 85" was two."""
-    app = make_app(EXAMPLE_MODULE.read_bytes())
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
+    async with settled_app(EXAMPLE_MODULE.read_bytes()) as (app, pilot):
         await pilot.press(*["j"] * 84, "l")
         await settle(pilot)
         _, _, detail, _ = panes(app)
@@ -217,9 +210,7 @@ async def test_the_status_line_and_the_word_detail_count_instructions_alike():
 
 async def test_the_cfg_follows_the_list_and_moves_it_along_edges():
     data = module_bytes(NESTED_LOOPS)
-    app = make_app(data)
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
+    async with settled_app(data) as (app, pilot):
         _, hex_view, _, cfg = panes(app)
         await pilot.press("right_square_bracket")  # on OpFunction: the entry block
         await settle(pilot)
@@ -242,9 +233,7 @@ async def test_the_cfg_follows_the_list_and_moves_it_along_edges():
 async def test_moving_in_the_list_highlights_the_block_holding_the_instruction():
     data = module_bytes(SWITCH)
     module = decode(data)
-    app = make_app(data)
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
+    async with settled_app(data) as (app, pilot):
         _, _, _, cfg = panes(app)
         labels = [k for k, i in enumerate(module.instructions) if i.opname == "OpLabel"]
         for index in labels:
@@ -285,9 +274,7 @@ def test_snapshot_loop_function_120x40(snap_compare):
 
 async def test_a_big_endian_file_shorter_than_its_header_keeps_its_byte_order():
     data = bytes.fromhex("07230203" "00010000" "12345678")  # magic, version, a stray word
-    app = make_app(data)
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
+    async with settled_app(data) as (app, pilot):
         _, hex_view, detail, _ = panes(app)
         assert hex_view.big_endian and list(hex_view.words) == [0x07230203, 0x00010000, 0x12345678]
         app.screen.select(app.document.select_word(2))
@@ -300,9 +287,7 @@ async def test_the_cfg_pane_folds_outside_functions_once_the_keys_pause(monkeypa
     quiet = 0.6  # longer than the settling below takes, even on a busy machine
     monkeypatch.setattr(pacing, "QUIET_AFTER_INPUT", quiet)
     data = EXAMPLE_MODULE.read_bytes()
-    app = make_app(data)
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
+    async with settled_app(data) as (app, pilot):
         box = app.screen.query_one("#cfg-box")
         assert box.has_class("-idle"), "at the first instruction, no function: folded"
         await pilot.press("G")
@@ -319,9 +304,7 @@ async def test_the_cfg_pane_folds_outside_functions_once_the_keys_pause(monkeypa
 
 async def test_a_page_key_moves_the_page_and_the_cursor_together():
     data = EXAMPLE_MODULE.read_bytes()
-    app = make_app(data)
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
+    async with settled_app(data) as (app, pilot):
         instruction_list = app.screen.query_one(InstructionList)
         height = instruction_list.scrollable_content_region.height - 1
         await pilot.press("pagedown", "pagedown")
@@ -336,9 +319,7 @@ async def test_a_page_key_moves_the_page_and_the_cursor_together():
 async def test_an_offset_typed_at_once_after_g_lands_in_the_dialog():
     """A fast typist (or a paste): `g0x10⏎` arrives in one burst, before the dialog has
     the focus; no key is lost, and none acts on the panes underneath."""
-    app = make_app(EXAMPLE_MODULE.read_bytes())
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
+    async with settled_app(EXAMPLE_MODULE.read_bytes()) as (app, pilot):
         await pilot.press("4")
         for key, character in [("g", "g"), ("0", "0"), ("x", "x"), ("1", "1"), ("0", "0"), ("enter", "\r")]:
             app.post_message(events.Key(key, character))
@@ -349,9 +330,7 @@ async def test_an_offset_typed_at_once_after_g_lands_in_the_dialog():
 
 
 async def test_the_footer_shows_the_keys_of_the_focused_pane():
-    app = make_app(EXAMPLE_MODULE.read_bytes())
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
+    async with settled_app(EXAMPLE_MODULE.read_bytes()) as (app, pilot):
 
         def shown() -> list[str]:
             return [key.description for key in app.screen.query("FooterKey")]

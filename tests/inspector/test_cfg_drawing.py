@@ -269,13 +269,14 @@ def test_the_same_function_always_draws_the_same(tmp_path):
     assert drawn(NESTED_LOOPS)[1].text() == text
     script = tmp_path / "draw.py"
     script.write_text(
-        "import sys\nsys.path.insert(0, sys.argv[1])\n"
+        "import sys\nsys.path[:0] = sys.argv[1:]\n"
         "from cfg_functions import NESTED_LOOPS, graphs_of, main_id\n"
         "g = graphs_of(NESTED_LOOPS)\nprint(g.drawing(main_id(g)).text())\n"
     )
-    here = str(Path(__file__).parent)
+    here = Path(__file__).parent
     env = dict(os.environ, PYTHONHASHSEED="12345")
-    out = subprocess.run([sys.executable, str(script), here], capture_output=True, text=True, env=env, check=True)
+    out = subprocess.run([sys.executable, str(script), str(here), str(here.parent)], capture_output=True, text=True,
+                         env=env, check=True)
     assert out.stdout.rstrip("\n") == text
 
 

@@ -5,53 +5,25 @@ quit questions, and Lima mode's editor saving an MBS."""
 
 from __future__ import annotations
 
-import re
+import struct
 import time
-from pathlib import Path
 
 import pytest
-from textual.widgets import Input
 
 from spvinspect import lima
 from spvinspect.app import InspectorApp
 from spvinspect.commands.open import EXAMPLE_MODULE
-from spvinspect.document import Document
 from spvinspect.lima_document import LimaDocument
 from spvinspect.screens.edit_dialogs import Question, SaveChoice
-from spvinspect.widgets.asm_editor import AsmEditor, EditorMessages
+from spvinspect.widgets.asm_editor import EditorMessages
 from spvinspect.widgets.cfg_view import CfgView
 from spvinspect.widgets.hex_view import HexView
 from spvinspect.widgets.instruction_list import InstructionList
+from edit_pilot import (
+    TIMEOUT, TWO_MOVES, chunk, ctrl_s_after_a_change_on_disk, edit_a_float, insert_a_move, lima_opened_from,
+    mbs_of, open_editor, opened_from, raw_stream, save_as, settled,
+)
 from inspector_apps import make_app
-
-TIMEOUT = 20.0
-
-
-async def settled(pilot) -> None:
-    """Wait until the editor is open and its newest text is assembled and shown."""
-    app = pilot.app
-    deadline = time.monotonic() + TIMEOUT
-    while time.monotonic() < deadline:
-        await pilot.pause(0.02)
-        screen = app.screen
-        session = getattr(screen, "edit_session", None)
-        if session is not None and screen.editor is not None and not session.busy:
-            await pilot.pause()
-            return
-    raise AssertionError("the editor did not settle")
-
-
-async def open_editor(pilot, line_pattern: str | None = None) -> AsmEditor:
-    """`e`, then (optionally) the cursor to the end of the first line matching a pattern."""
-    await pilot.press("e")
-    await settled(pilot)
-    editor = pilot.app.screen.editor
-    if line_pattern is not None:
-        lines = pilot.app.screen.edit_session.lines
-        row = next(k for k, line in enumerate(lines) if re.search(line_pattern, line))
-        editor.move_cursor((row - editor.first_line, len(lines[row])))
-        await pilot.pause()
-    return editor
 
 
 def row_of_line(screen, line: int) -> int:
@@ -157,27 +129,11 @@ async def test_the_validator_speaks_on_a_module_an_edit_made_invalid(example_byt
         assert found and screen.query_one(EditorMessages).option_count >= len(found)
 
 
-async def save_as(pilot, path: Path) -> None:
-    """f12, and the name typed in."""
-    await pilot.press("f12")
-    await pilot.pause()
-    pilot.app.screen.query_one(Input).value = str(path)
-    await pilot.press("enter")
-    await pilot.pause()
-
-
-def opened_from(path: Path, data: bytes) -> InspectorApp:
-    path.write_bytes(data)
-    return InspectorApp(Document(path.read_bytes(), path))
-
-
 async def test_ctrl_s_saves_keeping_the_original_as_bak(tmp_path, example_bytes):
     path = tmp_path / "module.spv"
     app = opened_from(path, example_bytes)
     async with app.run_test(size=(120, 40)) as pilot:
-        await open_editor(pilot, r"= OpConstant %float \d")
-        await pilot.press("5")
-        await settled(pilot)
+        await edit_a_float(pilot)
         await pilot.press("ctrl+s")
         await pilot.pause()
         assert path.read_bytes() == app.screen.edit_session.binary != example_bytes
@@ -189,12 +145,7 @@ async def test_a_file_changed_on_disk_is_overwritten_only_when_the_user_says_so(
     path = tmp_path / "module.spv"
     app = opened_from(path, example_bytes)
     async with app.run_test(size=(120, 40)) as pilot:
-        await open_editor(pilot, r"= OpConstant %float \d")
-        await pilot.press("5")
-        await settled(pilot)
-        path.write_bytes(b"someone else's bytes")
-        await pilot.press("ctrl+s")
-        await pilot.pause()
+        await ctrl_s_after_a_change_on_disk(pilot, path, b"someone else's bytes")
         assert isinstance(app.screen, SaveChoice)
         await pilot.press("n")
         await pilot.pause()
@@ -210,9 +161,7 @@ async def test_a_failed_save_says_why_and_keeps_the_edit(tmp_path, example_bytes
     path = tmp_path / "module.spv"
     app = opened_from(path, example_bytes)
     async with app.run_test(size=(120, 40)) as pilot:
-        await open_editor(pilot, r"= OpConstant %float \d")
-        await pilot.press("5")
-        await settled(pilot)
+        await edit_a_float(pilot)
         await save_as(pilot, tmp_path / "missing" / "out.spv")
         assert app.screen.unsaved and not (tmp_path / "missing").exists()
         notices = [n.message for n in app._notifications]
@@ -231,9 +180,7 @@ async def test_save_as_spvasm_writes_the_text(tmp_path, example_bytes):
 async def test_quitting_with_unsaved_changes_asks(example_bytes):
     app = make_app(example_bytes, "example.spv")
     async with app.run_test(size=(120, 40)) as pilot:
-        await open_editor(pilot, r"= OpConstant %float \d")
-        await pilot.press("5")
-        await settled(pilot)
+        await edit_a_float(pilot)
         await pilot.press("escape", "q")
         await pilot.pause()
         assert isinstance(app.screen, Question)
@@ -248,21 +195,11 @@ async def test_quitting_with_unsaved_changes_asks(example_bytes):
 
 
 async def test_lima_mode_edits_and_saves_an_mbs(tmp_path):
-    import struct
-
-    def chunk(ident: bytes, body: bytes) -> bytes:
-        return ident + struct.pack("<I", len(body)) + body
-
-    words, _ = lima.assemble("mov.v0 $0 $1\nstop, mov.v0 $1 $0")
-    code = struct.pack(f"<{len(words)}I", *words)
     fins = chunk(b"FINS", struct.pack("<III", 0, 2, 0))
     path = tmp_path / "shader.mbs"
-    path.write_bytes(chunk(b"MBS1", chunk(b"CFRA", struct.pack("<I", 7) + fins + chunk(b"DBIN", code))))
-    app = InspectorApp(LimaDocument(path.read_bytes(), str(path)))
+    app = lima_opened_from(path, mbs_of(raw_stream(TWO_MOVES), fins))
     async with app.run_test(size=(120, 40)) as pilot:
-        editor = await open_editor(pilot, r"^mov\.v0 \$0 \$1$")
-        editor.insert("\nmov.v0 $2 $0")
-        await settled(pilot)
+        editor = await insert_a_move(pilot)
         screen = app.screen
         assert screen.edit_session.assembles and len(screen.document.instructions) == 3
         assert screen.selected == 1 and editor.has_focus
@@ -274,29 +211,19 @@ async def test_lima_mode_edits_and_saves_an_mbs(tmp_path):
 
 async def test_lima_mode_lists_the_edited_program():
     """After an edit the Lima list shows the new rows, not the ones it drew before."""
-    words, _ = lima.assemble("mov.v0 $0 $1\nstop, mov.v0 $1 $0")
-    app = InspectorApp(LimaDocument(struct_words(words), "code.bin"))
+    app = InspectorApp(LimaDocument(raw_stream(TWO_MOVES), "code.bin"))
     async with app.run_test(size=(120, 40)) as pilot:
         from spvinspect.widgets.lima_list import LimaInstructionList
 
         listing = app.screen.query_one(LimaInstructionList)
         before = listing.shown_text(0)
-        editor = await open_editor(pilot, r"^mov\.v0 \$0 \$1$")
-        editor.insert("\nmov.v0 $2 $0")
-        await settled(pilot)
+        await insert_a_move(pilot)
         await pilot.press("escape")
         await pilot.pause()
         document = app.screen.document
         shown = [listing.shown_text(row) for row in range(document.row_count)]
         assert shown == [document.row_text(row, listing.style) for row in range(document.row_count)]
         assert len(shown) == 3 and shown[0] == before
-
-
-def struct_words(words) -> bytes:
-    """A raw little-endian PP stream."""
-    import struct
-
-    return struct.pack(f"<{len(words)}I", *words)
 
 
 @pytest.mark.parametrize("size", [(120, 40)])

@@ -9,10 +9,11 @@ import re
 
 import pytest
 
-from spvinspect.codec.binary.lazy import LazyModule, open_module
+from spvinspect.codec.binary.lazy import open_module
 from spvinspect.editing.session import EditSession
 from spvinspect.codec.binary.splice import splice_module
 from oracle import corpus_files
+from spliced import assert_same_module
 
 SPLICE_MODULES = corpus_files("spv", "*.spv")[::90]
 
@@ -23,22 +24,6 @@ def settle(session: EditSession):
         change = session.change_since_shown(outcome.state) if outcome.state is not None else None
         session.accept(outcome)
     return outcome, change
-
-
-def same_module(spliced: LazyModule, fresh: LazyModule) -> None:
-    fresh.ensure_indexed()
-    assert list(spliced._index.offsets) == list(fresh._index.offsets)
-    assert spliced._index.first_function == fresh._index.first_function
-    assert spliced.tail_offset == fresh.tail_offset
-    ours, theirs = spliced._definitions, fresh._definitions
-    assert ours.scanned == theirs.scanned
-    for id_ in range(fresh.header.bound + 2):
-        assert ours.first(id_) == theirs.first(id_), id_
-    assert ours.repeated == theirs.repeated
-    assert spliced.functions() == fresh.functions()
-    step = max(1, fresh.instruction_count // 50)
-    for index in range(0, fresh.instruction_count, step):
-        assert spliced.instruction(index) == fresh.instruction(index)
 
 
 def edits(session: EditSession, rng: random.Random, count: int = 12):
@@ -86,7 +71,7 @@ def test_a_spliced_index_is_the_fresh_one(path):
         spliced = splice_module(module, binary, change) if change else None
         if spliced is not None:
             spliced_count += 1
-            same_module(spliced, open_module(binary))
+            assert_same_module(spliced, open_module(binary), samples=50, diagnostics=False)
             module = spliced
         else:
             module = open_module(binary)

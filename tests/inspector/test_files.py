@@ -7,6 +7,8 @@ import errno
 import os
 import stat
 import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -83,27 +85,29 @@ def test_cli_output_through_a_symlink(tmp_path: Path, capsys) -> None:
     assert "OpCapability Shader" in target.read_text()
 
 
-def test_fifo_is_written_directly(tmp_path: Path) -> None:
+@contextmanager
+def fifo_read(tmp_path: Path) -> Iterator[tuple[Path, list[bytes]]]:
+    """A FIFO, and the list that gets what a thread reads from it until the block ends."""
     fifo = tmp_path / "pipe"
     os.mkfifo(fifo)
-    received = []
+    received: list[bytes] = []
     reader = threading.Thread(target=lambda: received.append(fifo.read_bytes()))
     reader.start()
-    write_file(fifo, b"through the pipe")
+    yield fifo, received
     reader.join(timeout=10)
+
+
+def test_fifo_is_written_directly(tmp_path: Path) -> None:
+    with fifo_read(tmp_path) as (fifo, received):
+        write_file(fifo, b"through the pipe")
     assert received == [b"through the pipe"]
     assert stat.S_ISFIFO(fifo.lstat().st_mode)
     assert leftovers(tmp_path) == []
 
 
 def test_cli_output_into_a_fifo(tmp_path: Path) -> None:
-    fifo = tmp_path / "pipe"
-    os.mkfifo(fifo)
-    received = []
-    reader = threading.Thread(target=lambda: received.append(fifo.read_bytes()))
-    reader.start()
-    assert main(["dis", str(EXAMPLE), "-o", str(fifo)]) == 0
-    reader.join(timeout=10)
+    with fifo_read(tmp_path) as (fifo, received):
+        assert main(["dis", str(EXAMPLE), "-o", str(fifo)]) == 0
     assert b"OpCapability Shader" in received[0]
     assert stat.S_ISFIFO(fifo.lstat().st_mode)
 

@@ -45,9 +45,9 @@ def test_in_a_pipe_it_prints_the_disassembly():
 
 def test_options_reach_the_app(on_a_terminal):
     assert launch.main([str(EXAMPLE_MODULE), "--at", "0x40", "--pane", "header", "--raw-id", "--theme", "spvinspect-light"]) == 0
-    data, path, at, pane, raw, theme = on_a_terminal[0]
+    data, path, at, pane, raw, theme, tour = on_a_terminal[0]
     assert data == EXAMPLE_MODULE.read_bytes() and path == str(EXAMPLE_MODULE)
-    assert (at, pane, raw, theme) == (0x40, "header", True, "spvinspect-light")
+    assert (at, pane, raw, theme, tour) == (0x40, "header", True, "spvinspect-light", None)
     assert launch.main([str(EXAMPLE_MODULE), "--at", "72"]) == 0
     assert on_a_terminal[1][2] == 72
 
@@ -55,6 +55,21 @@ def test_options_reach_the_app(on_a_terminal):
 def test_no_file_opens_the_example(on_a_terminal):
     assert launch.main([]) == 0
     assert on_a_terminal[0][1] == str(EXAMPLE_MODULE)
+    assert on_a_terminal[0][6].steps  # with its tour
+
+
+def test_a_tour_file_reaches_the_app_and_a_bad_one_is_one_line(on_a_terminal, tmp_path, capsys):
+    from spvinspect.tour import EXAMPLE_TOUR
+
+    assert launch.main([str(EXAMPLE_MODULE), "--tour", str(EXAMPLE_TOUR)]) == 0
+    assert on_a_terminal[0][6].source == str(EXAMPLE_TOUR)
+    bad = tmp_path / "bad.toml"
+    bad.write_text('[[step]]\ntitle = "x"\ntext = "y"\nat = { instrution = "OpString" }\n')
+    assert launch.main([str(EXAMPLE_MODULE), "--tour", str(bad)]) == 1
+    err = capsys.readouterr().err.strip()
+    assert err == f"spvinspect: error: --tour {bad}: step 1: at: unknown key 'instrution' (a place has expect, instruction, named, nth, word)"
+    assert launch.main([str(EXAMPLE_MODULE), "--tour", str(tmp_path / "none.toml")]) == 1
+    assert "none.toml: cannot read the tour" in capsys.readouterr().err
 
 
 @pytest.mark.parametrize(

@@ -32,21 +32,8 @@ sys.path.insert(0, str(TESTS / "lima"))
 from corruptions import corruptions  # noqa: E402
 from oracle import corpus_dir  # noqa: E402
 from lima_words import (  # noqa: E402
-    BRANCH,
-    COMBINE,
-    CONST0,
-    CONST1,
-    FLOAT_ACC,
-    FLOAT_MUL,
-    MESA_FIELD_SIZES,
-    REAL_INSTRUCTION,
-    SAMPLER,
-    TEMP_WRITE,
-    UNIFORM,
-    VARYING,
-    VEC4_ACC,
-    VEC4_MUL,
-    instruction,
+    BRANCH, COMBINE, CONST0, CONST1, FLOAT_ACC, FLOAT_MUL, MESA_FIELD_SIZES, REAL_INSTRUCTION, SAMPLER,
+    TEMP_WRITE, UNIFORM, VARYING, VEC4_ACC, VEC4_MUL, instruction,
 )
 
 CORPUS = corpus_dir()

@@ -316,7 +316,7 @@ async def test_code_off_a_word_boundary_is_shown_as_its_own_stream(monkeypatch, 
         await pilot.press("n", "5", "right_square_bracket", "down")  # vec4_mul's arg0_source
         assert hex_view.bit_masks == {5: 0xF} and hex_view.highlighted == range(4, 8)
         await pilot.press("4", "down")
-        assert hex_view.cursor == 9 and lima_list.selected == 2
+        assert hex_view.cursor == 5 + hex_view.words_per_row and lima_list.selected == 2
 
 
 async def test_an_empty_stream_opens_with_a_diagnostic(monkeypatch, tmp_path):
@@ -368,10 +368,11 @@ async def test_the_hex_cursor_selects_the_instruction_it_is_on(monkeypatch, tmp_
     app = launched(monkeypatch, tmp_path, to_bytes(program_words()), "--lima", name="code.bin")
     async with app.run_test(size=(120, 40)) as pilot:
         lima_list, _, hex_view = panes(app)
-        await pilot.press("4", "down", "down")  # four words a row: word 8, instruction 2
-        assert hex_view.cursor == 8 and lima_list.selected == 2
-        await pilot.press("right")
-        assert hex_view.cursor == 9 and lima_list.selected == 2
+        await pilot.press("4", "down", "down")  # two rows down: word 2 × words a row
+        word = 2 * hex_view.words_per_row
+        assert hex_view.cursor == word and lima_list.selected == app.document.instruction_at_hex_word(word) == 2
+        await pilot.press("left")
+        assert hex_view.cursor == word - 1 and lima_list.selected == app.document.instruction_at_hex_word(word - 1)
 
 
 async def test_a_header_line_selects_its_byte(monkeypatch, tmp_path):

@@ -23,13 +23,10 @@ from spvinspect.lima_document import LimaDocument
 from spvinspect.screens.edit_dialogs import SaveChoice
 from spvinspect.widgets.header_pane import HeaderPane
 from spvinspect.widgets.instruction_list import InstructionList
-from test_edit_app import open_editor, settled
-
-TIMEOUT = 20.0
-
-
-def chunk(ident: bytes, body: bytes) -> bytes:
-    return ident + struct.pack("<I", len(body)) + body
+from edit_pilot import (
+    TIMEOUT, TWO_MOVES, ctrl_s_after_a_change_on_disk, edit_a_float, insert_a_move, lima_opened_from, mbs_of,
+    open_editor, opened_from, raw_stream, save_as, settled,
+)
 
 
 def another_module() -> bytes:
@@ -37,11 +34,6 @@ def another_module() -> bytes:
     data = bytearray(EXAMPLE_MODULE.read_bytes())
     struct.pack_into("<I", data, 12, struct.unpack_from("<I", data, 12)[0] + 1)
     return bytes(data)
-
-
-def opened_from(path: Path, data: bytes) -> InspectorApp:
-    path.write_bytes(data)
-    return InspectorApp(Document(path.read_bytes(), path))
 
 
 def notices(app) -> list[str]:
@@ -57,17 +49,12 @@ async def wait_for(pilot, condition, what: str) -> None:
     raise AssertionError(f"timed out waiting for {what}")
 
 
-async def edit_a_float(pilot) -> None:
-    await open_editor(pilot, r"= OpConstant %float \d")
-    await pilot.press("5")
-    await settled(pilot)
-
-
-async def type_save_as(pilot, path: Path) -> None:
-    await pilot.press("f12")
-    await pilot.pause()
-    pilot.app.screen.query_one(Input).value = str(path)
-    await pilot.press("enter")
+async def save_an_edit_onto(pilot, existing: Path, answer: str) -> None:
+    """An edit saved as a file that exists: the app asks, and `answer` is pressed."""
+    await edit_a_float(pilot)
+    await save_as(pilot, existing)
+    assert isinstance(pilot.app.screen, SaveChoice) and "exists" in pilot.app.screen.question
+    await pilot.press(answer)
     await pilot.pause()
 
 
@@ -101,10 +88,7 @@ async def test_save_elsewhere_after_a_change_on_disk_leaves_the_file(tmp_path, e
     path = tmp_path / "module.spv"
     app = opened_from(path, example_bytes)
     async with app.run_test(size=(120, 40)) as pilot:
-        await edit_a_float(pilot)
-        path.write_bytes(another_module())
-        await pilot.press("ctrl+s")
-        await pilot.pause()
+        await ctrl_s_after_a_change_on_disk(pilot, path, another_module())
         await pilot.press("s")
         await pilot.pause()
         app.screen.query_one(Input).value = str(tmp_path / "mine.spv")
@@ -157,13 +141,9 @@ async def test_save_as_onto_an_existing_file_asks_and_keeps_a_bak(tmp_path, exam
     other_path.write_bytes(other)
     app = opened_from(path, example_bytes)
     async with app.run_test(size=(120, 40)) as pilot:
-        await edit_a_float(pilot)
-        await type_save_as(pilot, other_path)
-        assert isinstance(app.screen, SaveChoice) and "exists" in app.screen.question
-        await pilot.press("escape")
-        await pilot.pause()
+        await save_an_edit_onto(pilot, other_path, "escape")
         assert other_path.read_bytes() == other
-        await type_save_as(pilot, other_path)
+        await save_as(pilot, other_path)
         await pilot.press("o")
         await pilot.pause()
         assert other_path.read_bytes() == app.screen.edit_session.binary
@@ -174,37 +154,28 @@ async def test_save_as_onto_an_existing_file_asks_and_keeps_a_bak(tmp_path, exam
 
 
 async def test_save_as_mbs_of_a_raw_stream_is_refused_in_words(tmp_path):
-    words, _ = lima.assemble("mov.v0 $0 $1\nstop, mov.v0 $1 $0")
     path = tmp_path / "shader.bin"
-    path.write_bytes(struct.pack(f"<{len(words)}I", *words))
-    app = InspectorApp(LimaDocument(path.read_bytes(), str(path)))
+    app = lima_opened_from(path, raw_stream(TWO_MOVES))
     async with app.run_test(size=(120, 40)) as pilot:
         await open_editor(pilot)
-        await type_save_as(pilot, tmp_path / "shader.mbs")
+        await save_as(pilot, tmp_path / "shader.mbs")
         assert not (tmp_path / "shader.mbs").exists()
         assert any("raw stream with no MBS container" in n for n in notices(app))
 
 
 async def test_save_as_mbs_of_an_mbs_writes_the_container(tmp_path):
-    words, _ = lima.assemble("mov.v0 $0 $1\nstop, mov.v0 $1 $0")
-    code = struct.pack(f"<{len(words)}I", *words)
     path = tmp_path / "shader.mbs"
-    path.write_bytes(chunk(b"MBS1", chunk(b"CFRA", struct.pack("<I", 7) + chunk(b"DBIN", code))))
-    app = InspectorApp(LimaDocument(path.read_bytes(), str(path)))
+    app = lima_opened_from(path, mbs_of(raw_stream(TWO_MOVES)))
     async with app.run_test(size=(120, 40)) as pilot:
-        editor = await open_editor(pilot, r"^mov\.v0 \$0 \$1$")
-        editor.insert("\nmov.v0 $2 $0")
-        await settled(pilot)
-        await type_save_as(pilot, tmp_path / "copy.mbs")
+        await insert_a_move(pilot)
+        await save_as(pilot, tmp_path / "copy.mbs")
         saved = (tmp_path / "copy.mbs").read_bytes()
         assert saved.startswith(b"MBS1") and len(lima.decode(saved).instructions) == 3
         assert not lima.decode(saved).diagnostics
 
 
 async def test_editing_and_saving_a_damaged_mbs_is_a_message_not_a_crash(tmp_path):
-    words, _ = lima.assemble("mov.v0 $0 $1\nstop, mov.v0 $1 $0")
-    code = struct.pack(f"<{len(words)}I", *words)
-    damaged = chunk(b"MBS1", chunk(b"CFRA", struct.pack("<I", 7) + chunk(b"XBIN", code)))
+    damaged = mbs_of(raw_stream(TWO_MOVES), code_chunk=b"XBIN")
     path = tmp_path / "shader.mbs"
     path.write_bytes(damaged)
     app = InspectorApp(LimaDocument(damaged, str(path)))
@@ -217,7 +188,7 @@ async def test_editing_and_saving_a_damaged_mbs_is_a_message_not_a_crash(tmp_pat
         assert app.return_code is None and app.screen.unsaved
         assert path.read_bytes() == damaged
         assert any("no fragment program code chunk" in n and "still in memory" in n for n in notices(app))
-        await type_save_as(pilot, tmp_path / "shader.bin")  # the code is not lost: saved raw
+        await save_as(pilot, tmp_path / "shader.bin")  # the code is not lost: saved raw
         assert lima.decode((tmp_path / "shader.bin").read_bytes()).instructions
 
 
@@ -259,7 +230,7 @@ async def test_a_string_that_is_not_utf8_goes_through_the_editor_byte_for_byte(t
         await pilot.pause()
         saved = path.read_bytes()
         assert b"ex\xffmple.frag\0" in saved and saved == app.screen.edit_session.binary != data
-        await type_save_as(pilot, tmp_path / "module.spvasm")
+        await save_as(pilot, tmp_path / "module.spvasm")
         assert b'"ex\xffmple.frag"' in (tmp_path / "module.spvasm").read_bytes()
 
 
@@ -267,15 +238,10 @@ async def test_a_string_that_is_not_utf8_goes_through_the_editor_byte_for_byte(t
 
 
 async def test_after_a_save_that_grows_an_mbs_the_editor_shows_its_new_sizes(tmp_path):
-    words, _ = lima.assemble("mov.v0 $0 $1\nstop, mov.v0 $1 $0")
-    code = struct.pack(f"<{len(words)}I", *words)
     path = tmp_path / "shader.mbs"
-    path.write_bytes(chunk(b"MBS1", chunk(b"CFRA", struct.pack("<I", 7) + chunk(b"DBIN", code))))
-    app = InspectorApp(LimaDocument(path.read_bytes(), str(path)))
+    app = lima_opened_from(path, mbs_of(raw_stream(TWO_MOVES)))
     async with app.run_test(size=(120, 40)) as pilot:
-        editor = await open_editor(pilot, r"^mov\.v0 \$0 \$1$")
-        editor.insert("\nmov.v0 $2 $0")
-        await settled(pilot)
+        editor = await insert_a_move(pilot)
         await pilot.press("ctrl+s")
         await settled(pilot)
         size = len(path.read_bytes()) - 8
@@ -292,26 +258,20 @@ async def test_a_module_not_opened_from_a_file_asks_before_its_first_save_replac
     other_path.write_bytes(another_module())
     app = InspectorApp(Document(example_bytes, tmp_path / "never-written.spv"))
     async with app.run_test(size=(120, 40)) as pilot:
-        await edit_a_float(pilot)
-        await type_save_as(pilot, other_path)
-        assert isinstance(app.screen, SaveChoice) and "exists" in app.screen.question
-        await pilot.press("c")
-        await pilot.pause()
+        await save_an_edit_onto(pilot, other_path, "c")
         assert other_path.read_bytes() == another_module()
 
 
 @pytest.mark.parametrize("edited_first", [False, True])
 async def test_ctrl_r_reloads_a_lima_program_changed_on_disk(tmp_path, edited_first):
-    words, _ = lima.assemble("mov.v0 $0 $1\nstop, mov.v0 $1 $0")
     path = tmp_path / "shader.bin"
-    path.write_bytes(struct.pack(f"<{len(words)}I", *words))
-    app = InspectorApp(LimaDocument(path.read_bytes(), str(path)))
-    three, _ = lima.assemble("mov.v0 $0 $1\nmov.v0 $2 $0\nstop, mov.v0 $1 $0")
+    app = lima_opened_from(path, raw_stream(TWO_MOVES))
+    three = raw_stream("mov.v0 $0 $1\nmov.v0 $2 $0\nstop, mov.v0 $1 $0")
     async with app.run_test(size=(120, 40)) as pilot:
         if edited_first:
             await open_editor(pilot)
             await pilot.press("escape")
-        path.write_bytes(struct.pack(f"<{len(three)}I", *three))
+        path.write_bytes(three)
         await wait_for(pilot, lambda: any("ctrl+r reloads" in n for n in notices(app)), "the notice")
         await pilot.press("ctrl+r")
         await wait_for(pilot, lambda: len(app.screen.document.instructions) == 3, "the reload")

@@ -102,7 +102,7 @@ def test_a_damaged_stream_opens_with_diagnostics_and_its_words_shown():
     last = lima.decode_words(words).instructions[-1]
     assert len(doc.instructions) == len(lima.decode_words(words).instructions) - 1
     messages = [(d.word_offset, d.message) for d in doc.diagnostics]
-    assert (len(cut), "1 bytes after the last whole word are ignored (length "
+    assert (len(cut), "1 byte after the last whole word are ignored (length "
             f"{4 * len(cut) + 1} is not a multiple of 4)") in messages
     assert any(offset == last.word_offset and "claims" in text for offset, text in messages)
     undecoded = [doc.row_text(r) for r in range(doc.row_count) if doc.rows[r].kind is RowKind.UNDECODED]

@@ -4,16 +4,7 @@ item 13): what Mesa main's disassembler prints for the same bits is what the mea
 from __future__ import annotations
 
 from lima_words import (
-    BRANCH,
-    SAMPLER,
-    TEMP_WRITE,
-    UNIFORM,
-    VARYING,
-    VEC4_ACC,
-    VEC4_MUL,
-    FLOAT_ACC,
-    FLOAT_MUL,
-    bits,
+    BRANCH, SAMPLER, TEMP_WRITE, UNIFORM, VARYING, VEC4_ACC, VEC4_MUL, FLOAT_ACC, FLOAT_MUL, bits,
     instruction,
 )
 

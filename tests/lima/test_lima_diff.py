@@ -51,13 +51,17 @@ def test_an_insertion_before_a_branch_target_leaves_the_branch_equal():
     assert "unit scalar-add              1       2      +1" in summary
 
 
-def test_a_changed_constant_names_its_unit():
-    path = programs()[0]
-    program = lima.decode(path.read_bytes())
+def with_const0_changed(program: lima.LimaProgram) -> bytes:
+    """`program` reassembled with its first `const0` set to 7.0."""
     lines = lima.listing_lines(program)
     k = next(k for k, line in enumerate(lines) if "const0 " in line)
     lines[k] = re.sub(r"const0 \S+", "const0 7.0", lines[k])
-    diff = compare_programs(program, lima.decode(assembled("\n".join(lines) + "\n")))
+    return assembled("\n".join(lines) + "\n")
+
+
+def test_a_changed_constant_names_its_unit():
+    program = lima.decode(programs()[0].read_bytes())
+    diff = compare_programs(program, lima.decode(with_const0_changed(program)))
     (row,) = diff.differences
     assert diff.rows[row][0] == CHANGED
     assert diff.changed_units(row) == ["constant"]
@@ -65,12 +69,8 @@ def test_a_changed_constant_names_its_unit():
 
 def test_spvinspect_diff_reads_lima_with_the_flag(tmp_path, capsys):
     path = programs()[0]
-    program = lima.decode(path.read_bytes())
-    lines = lima.listing_lines(program)
-    k = next(k for k, line in enumerate(lines) if "const0 " in line)
-    lines[k] = re.sub(r"const0 \S+", "const0 7.0", lines[k])
     other = tmp_path / "b.pp"
-    other.write_bytes(assembled("\n".join(lines) + "\n"))
+    other.write_bytes(with_const0_changed(lima.decode(path.read_bytes())))
     assert main(["diff", "--lima", str(path), str(path)]) == 0
     assert main(["diff", "--lima", str(path), str(other)]) == 1
     out = capsys.readouterr().out
@@ -82,12 +82,8 @@ def test_spvinspect_diff_reads_lima_with_the_flag(tmp_path, capsys):
 
 def test_mbs_files_are_told_by_their_content(tmp_path, capsys):
     path = programs()[0]
-    program = lima.decode(path.read_bytes())
-    lines = lima.listing_lines(program)
-    k = next(k for k, line in enumerate(lines) if "const0 " in line)
-    lines[k] = re.sub(r"const0 \S+", "const0 7.0", lines[k])
+    other = with_const0_changed(lima.decode(path.read_bytes()))
     words_a = [int.from_bytes(path.read_bytes()[i : i + 4], "little") for i in range(0, len(path.read_bytes()), 4)]
-    other = assembled("\n".join(lines) + "\n")
     words_b = [int.from_bytes(other[i : i + 4], "little") for i in range(0, len(other), 4)]
     a, b = tmp_path / "a.mbs", tmp_path / "b.mbs"
     a.write_bytes(mbs_file(words_a))

@@ -10,21 +10,8 @@ from __future__ import annotations
 
 import pytest
 from lima_words import (
-    BRANCH,
-    COMBINE,
-    CONST0,
-    CONST1,
-    FLOAT_ACC,
-    FLOAT_MUL,
-    REAL_INSTRUCTION,
-    SAMPLER,
-    TEMP_WRITE,
-    UNIFORM,
-    VARYING,
-    VEC4_ACC,
-    VEC4_MUL,
-    bits,
-    instruction,
+    BRANCH, COMBINE, CONST0, CONST1, FLOAT_ACC, FLOAT_MUL, REAL_INSTRUCTION, SAMPLER, TEMP_WRITE, UNIFORM,
+    VARYING, VEC4_ACC, VEC4_MUL, bits, instruction,
 )
 
 from spvinspect import lima

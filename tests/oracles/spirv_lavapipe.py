@@ -116,11 +116,18 @@ def _runtime_length(t: Type, value) -> int:
     return 0
 
 
-def main(argv: list[str]) -> int:
+def command_line(argv: list[str], stage: str, out: Path) -> tuple[Path, list[Path], Path]:
+    """CORPUS_DIR [OUT.json]: the corpus, its modules of `stage` (`comp`, `frag`; spv/, then
+    peer/'s), and where the golden data goes (`out` unless given)."""
     corpus = Path(argv[0])
-    out_path = Path(argv[1]) if len(argv) > 1 else OUT
+    pattern = f"*.{stage}.spv"
+    paths = sorted((corpus / "spv").glob(pattern)) + sorted((corpus / "peer").rglob(pattern))
+    return corpus, paths, Path(argv[1]) if len(argv) > 1 else out
+
+
+def main(argv: list[str]) -> int:
+    corpus, paths, out_path = command_line(argv, "comp", OUT)
     driver = Lavapipe()
-    paths = sorted((corpus / "spv").glob("*.comp.spv")) + sorted((corpus / "peer").rglob("*.comp.spv"))
     cases, total = [], Agreement()
     for path in paths:
         data = path.read_bytes()
@@ -159,8 +166,13 @@ def main(argv: list[str]) -> int:
                 print(f"{path.name} set {n}: {a.missed} of {a.compared} differ, e.g. {a.misses[:2]}", file=sys.stderr)
         if kept:
             print(f"{path.name}: {kept} input sets", file=sys.stderr)
+    return write_golden(out_path, cases, total)
+
+
+def write_golden(out_path: Path, cases: list[dict], total: Agreement) -> int:
+    """Writes the cases as golden JSON and prints how far the interpreter agreed; the exit code."""
     out_path.parent.mkdir(parents=True, exist_ok=True)
-    out_path.write_text(json.dumps({"driver": "lavapipe", "cases": cases}, indent=None, separators=(",", ":")) + "\n")
+    out_path.write_text(json.dumps({"driver": "lavapipe", "cases": cases}, separators=(",", ":")) + "\n")
     shaders = len({c["module"] for c in cases})
     print(f"{shaders} shaders, {len(cases)} runs; {total.exact + total.close}/{total.compared} components agree "
           f"({100 * total.ratio:.2f}%; {total.exact} within rounding, {total.close} within GLSL precision, "

@@ -8,7 +8,6 @@ inputs the interpreter gets (the vertex shader writes them as constants).
 
 from __future__ import annotations
 
-import json
 import random
 import struct
 import sys
@@ -21,7 +20,7 @@ sys.path[:0] = [str(HERE), str(HERE.parent), str(HERE.parent / "codec" / "interp
 from agreement import Agreement, compare  # noqa: E402
 from lavapipe import DriverError, Lavapipe, draw  # noqa: E402
 from oracle import compile_glsl  # noqa: E402
-from spirv_lavapipe import random_json  # noqa: E402
+from spirv_lavapipe import command_line, random_json, write_golden  # noqa: E402
 
 from spvinspect.codec.interp import layout  # noqa: E402
 from spvinspect.codec.interp.group import Group, run_grid  # noqa: E402
@@ -154,10 +153,8 @@ def run_one(driver, data: bytes, shader: Shader, inputs: dict, tmp: Path):
 
 
 def main(argv: list[str]) -> int:
-    corpus = Path(argv[0])
-    out_path = Path(argv[1]) if len(argv) > 1 else OUT
+    corpus, paths, out_path = command_line(argv, "frag", OUT)
     driver = Lavapipe()
-    paths = sorted((corpus / "spv").glob("*.frag.spv")) + sorted((corpus / "peer").rglob("*.frag.spv"))
     cases, total = [], Agreement()
     with tempfile.TemporaryDirectory() as tmpdir:
         tmp = Path(tmpdir)
@@ -202,13 +199,7 @@ def main(argv: list[str]) -> int:
                     print(f"{path.name} set {n}: {a.missed} of {a.compared} differ, e.g. {a.misses[:2]}", file=sys.stderr)
             if kept:
                 print(f"{path.name}: {kept} input sets", file=sys.stderr)
-    out_path.parent.mkdir(parents=True, exist_ok=True)
-    out_path.write_text(json.dumps({"driver": "lavapipe", "cases": cases}, separators=(",", ":")) + "\n")
-    shaders = len({c["module"] for c in cases})
-    print(f"{shaders} shaders, {len(cases)} runs; {total.exact + total.close}/{total.compared} components agree "
-          f"({100 * total.ratio:.2f}%; {total.exact} within rounding, {total.close} within GLSL precision, "
-          f"{total.undefined} undefined in ours)")
-    return 0
+    return write_golden(out_path, cases, total)
 
 
 if __name__ == "__main__":

@@ -1,0 +1,27 @@
+"""The check that a spliced module (`splice_module`) is the module a fresh `open_module`
+makes of the same words: boundaries, candidate definers, function spans, instructions."""
+
+from __future__ import annotations
+
+from spvinspect.codec.binary.lazy import LazyModule
+
+
+def assert_same_module(spliced: LazyModule, fresh: LazyModule, samples: int | None = None,
+                       diagnostics: bool = True) -> None:
+    """Every instruction compared, or about `samples` spread evenly; with `diagnostics`
+    what `check()` finds too."""
+    fresh.ensure_indexed()
+    assert list(spliced.index.offsets) == list(fresh.index.offsets)
+    assert spliced.first_function == fresh.first_function
+    assert spliced.tail_offset == fresh.tail_offset
+    ours, theirs = spliced.definitions, fresh.definitions
+    assert ours.scanned == theirs.scanned
+    for id_ in range(fresh.header.bound + 2):
+        assert ours.first(id_) == theirs.first(id_), id_
+    assert ours.repeated == theirs.repeated
+    assert spliced.functions() == fresh.functions()
+    step = 1 if samples is None else max(1, fresh.instruction_count // samples)
+    for index in range(0, fresh.instruction_count, step):
+        assert spliced.instruction(index) == fresh.instruction(index), index
+    if diagnostics:
+        assert spliced.check() == fresh.check()
