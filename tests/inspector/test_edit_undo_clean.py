@@ -4,18 +4,14 @@ no ● in the editor's title, no question when quitting, and ctrl+s writes nothi
 
 from __future__ import annotations
 
-from spvinspect import lima
-from spvinspect.app import InspectorApp
-from spvinspect.document import Document
 from spvinspect.editing.lima_session import LimaEditSession
 from spvinspect.screens.edit_dialogs import Question
-from test_edit_app import open_editor, settled, struct_words
+from edit_pilot import open_editor, opened_from, raw_stream, settled
 
 
 async def test_undo_back_to_the_opened_text_is_unchanged_and_saves_nothing(tmp_path, example_bytes):
     path = tmp_path / "module.spv"
-    path.write_bytes(example_bytes)
-    app = InspectorApp(Document(path.read_bytes(), path))
+    app = opened_from(path, example_bytes)
     async with app.run_test(size=(120, 40)) as pilot:
         editor = await open_editor(pilot, r"= OpConstant %float \d")
         screen = app.screen
@@ -56,8 +52,7 @@ async def test_undo_back_to_the_opened_text_is_unchanged_and_saves_nothing(tmp_p
 
 
 def test_a_lima_session_undone_to_its_text_is_unchanged():
-    words, _ = lima.assemble("mov.v0 $0 $1\nstop, mov.v0 $1 $0")
-    session = LimaEditSession.open(struct_words(words))
+    session = LimaEditSession.open(raw_stream("mov.v0 $0 $1\nstop, mov.v0 $1 $0"))
     opened = list(session.lines)
     session.edit((0, 0), (0, 0), "# a note\n")
     assert session.modified
