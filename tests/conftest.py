@@ -26,6 +26,12 @@ settings.register_profile(
 settings.load_profile("spvinspect")
 
 
+def pytest_xdist_auto_num_workers(config) -> int:
+    """One worker more than the cores (`-n auto`): the Pilot tests wait on the event loop
+    (timers, idle callbacks) for part of their time, which a third worker on two cores fills."""
+    return (os.cpu_count() or 1) + 1
+
+
 @pytest.fixture
 def corpus() -> Path:
     """The corpus root; skips the test with a message when it is not configured."""
