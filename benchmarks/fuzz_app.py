@@ -3,10 +3,10 @@ random keys through Pilot (the panes, the editor, saves and their questions).
 
 Each input is a module (valid, mutated or big-endian SPIR-V, a Lima raw stream or MBS
 file) written to a temporary folder and opened as `spvinspect FILE` would; the keys
-include typing into the editor, ctrl+s and "save as" under every kind of name. Counted:
-exceptions that end the app, workers' failures (told in a notice), error notices that
-say they are a bug, and hangs. The same seed gives the same inputs and keys; a finding's
-input is written to --out with its keys.
+include typing into the editor, ctrl+s, "save as" under every kind of name and ctrl+c
+(the copy dialog and its export). Counted: exceptions that end the app, workers'
+failures (told in a notice), error notices that say they are a bug, and hangs. The same
+seed gives the same inputs and keys; a finding's input is written to --out with its keys.
 
 Run: python benchmarks/fuzz_app.py --count 500 --keys 100 --out /tmp/fuzz-app
 """

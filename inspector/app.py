@@ -43,6 +43,8 @@ class InspectorApp(App[None]):
         Binding("t", "tour(1)", "Tour", show=False, id="app.tour_next", tooltip="The guided tour's next step (the first opens the tour)"),
         Binding("T", "tour(-1)", "Tour back", show=False, id="app.tour_previous", tooltip="The guided tour's previous step"),
         Binding("escape", "leave_tour", "Leave tour", show=False, id="app.tour_leave", tooltip="Leave the guided tour; the selection stays"),
+        Binding("ctrl+c", "copy", "Copy", show=False, id="app.copy",
+                tooltip="Copy the selected instruction, its function, words or offset; or export the function as text"),
     ]
 
     last_input: float = 0.0
@@ -145,6 +147,19 @@ class InspectorApp(App[None]):
         """Quit; with an unsaved edit, ask first."""
         if not any(getattr(screen, "ask_before_quit", lambda: False)() for screen in self.screen_stack):
             self.exit()
+
+    def action_copy(self) -> None:
+        """Offer what the selection can copy (the screen's `copy_choices`), then copy it."""
+        from spvinspect.screens.copy import CopyScreen, start_copy
+
+        if isinstance(self.screen, CopyScreen):
+            return
+        choices_of = getattr(self.screen, "copy_choices", None)
+        choices = choices_of() if choices_of is not None else None
+        if choices is None:
+            self.notify("Nothing to copy here", timeout=3)
+        else:
+            start_copy(self, choices)
 
     def action_help(self) -> None:
         """Show every key and what each pane shows."""

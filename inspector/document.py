@@ -95,6 +95,16 @@ class Document(ModuleIndex):
         """The opened file, if any."""
         return self.path
 
+    run_inputs: dict | None = None
+    """The inputs a run starts with (the `spvinspect run --inputs` JSON; None: defaults)."""
+
+    def open_execution(self):
+        """The interpreter's runs of this module (`spvinspect.execution`); its settings
+        (a `SpirvSettings`: inputs, the fragment, the grid) are what panes change."""
+        from spvinspect.execution.spirv import spirv_execution
+
+        return spirv_execution(self, self.run_inputs)
+
     def open_edit_session(self):
         """An edit session over the module's text, friendly names pinned to their ids."""
         from spvinspect.editing.session import EditSession

@@ -1,4 +1,4 @@
-"""`spvinspect [FILE] [--lima] [--at OFFSET] [--pane NAME] [--raw-id] [--theme NAME] [--tour FILE]`.
+"""`spvinspect [FILE] [--lima] [--at OFFSET] [--pane NAME] [--raw-id] [--theme NAME] [--tour FILE] [--diff B]`.
 
 On a terminal this opens the inspector app; with standard output redirected it prints
 the disassembly instead (`inspector.commands.open`, or `spvinspect lima dis` for a PP
@@ -10,8 +10,10 @@ Anything wrong with the command line or the file is one line on stderr and exit 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import sys
+from pathlib import Path
 
 from spvinspect.commands.arguments import add_raw_id
 from spvinspect.commands.open import EXAMPLE_MODULE, print_module
@@ -44,7 +46,25 @@ def build_parser() -> argparse.ArgumentParser:
     add_raw_id(parser)
     parser.add_argument("--theme", metavar="NAME", help="colour theme (remembered when switched in the app)")
     parser.add_argument("--tour", metavar="TOUR", help="a guided tour of the module (a TOML file; t steps through it; the bundled example has its own)")
+    parser.add_argument("--diff", metavar="B", help="compare FILE with B side by side (both SPIR-V, or both Lima PP programs)")
+    parser.add_argument("--inputs", metavar="FILE", help="inputs JSON for running the SPIR-V entry point (the `spvinspect run --inputs` shape)")
     return parser
+
+
+def read_inputs(path: str) -> tuple[dict | None, str | None]:
+    """The inputs JSON object at `path`, or None and why it cannot be used (one line)."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            inputs = json.load(f)
+    except OSError as error:
+        return None, f"--inputs {path}: cannot read: {error.strerror or error}"
+    except json.JSONDecodeError as error:
+        return None, f"--inputs {path}:{error.lineno}:{error.colno}: not JSON: {error.msg}"
+    except UnicodeDecodeError:
+        return None, f"--inputs {path}: not UTF-8 text"
+    if not isinstance(inputs, dict):
+        return None, f"--inputs {path}: the inputs must be a JSON object"
+    return inputs, None
 
 
 def parse_offset(text: str) -> int | None:
@@ -78,6 +98,11 @@ def main(argv: list[str]) -> int:
         return _lima_example(args)
     path = args.file or str(EXAMPLE_MODULE)
     if not on_terminal():
+        if args.diff is not None:
+            from spvinspect.commands.diff import run_diff
+
+            return run_diff(argparse.Namespace(file_a=path, file_b=args.diff, raw_id=args.raw_id, context=3,
+                                               lima=args.lima, no_summary=False))
         if args.lima or _file_is_mbs(path):
             return print_lima(path)
         return print_module(path, raw_ids=args.raw_id)
@@ -110,6 +135,15 @@ def main(argv: list[str]) -> int:
 
     if args.theme is not None and args.theme not in theme_names():
         return fail(f"--theme {args.theme}: no such theme; choose one of {', '.join(theme_names())}")
+    if args.diff is not None:
+        return run_diff_app(data, path, args.diff, lima_mode, args.theme)
+    inputs = None
+    if args.inputs is not None:
+        if lima_mode:
+            return fail("--inputs: Lima mode takes its inputs in the inputs pane")
+        inputs, problem = read_inputs(args.inputs)
+        if problem is not None:
+            return fail(problem)
     if lima_mode:
         if args.tour is not None:
             return fail("--tour: tours are of SPIR-V modules; Lima mode has none yet")
@@ -122,7 +156,7 @@ def main(argv: list[str]) -> int:
             tour = load_tour(args.tour or EXAMPLE_TOUR, frozenset(PANE_NAMES))
         except TourError as error:
             return fail(f"--tour {error}" if args.tour else str(error))
-    return run_app(data, path, at, args.pane, args.raw_id, args.theme, tour)
+    return run_app(data, path, at, args.pane, args.raw_id, args.theme, tour, inputs)
 
 
 LIMA_EXAMPLE_NAME = "lima-example.mbs"
@@ -144,7 +178,8 @@ def _lima_example(args: argparse.Namespace) -> int:
     return run_lima_app(data, LIMA_EXAMPLE_NAME, None, args.pane, args.theme)
 
 
-def run_app(data: bytes, path: str, at: int | None, pane: str | None, raw: bool, theme: str | None, tour=None) -> int:
+def run_app(data: bytes, path: str, at: int | None, pane: str | None, raw: bool, theme: str | None, tour=None,
+            inputs: dict | None = None) -> int:
     """Open the app over the module; returns when the user quits."""
     from spvinspect.app import InspectorApp
     from spvinspect.config import load_config
@@ -152,6 +187,7 @@ def run_app(data: bytes, path: str, at: int | None, pane: str | None, raw: bool,
 
     config = load_config()
     document = Document(data, path)
+    document.run_inputs = inputs
     word = at // 4 if at is not None else None
     app = InspectorApp(document, at=word, pane=pane, raw=raw, theme=theme or config.theme, notice=config.problem, keys=config.keys, tour=tour)
     app.run()
@@ -168,6 +204,40 @@ def run_lima_app(data: bytes, path: str, at: int | None, pane: str | None, theme
     document = LimaDocument(data, path)
     word = at // 4 if at is not None else None
     app = InspectorApp(document, at=word, pane=pane, theme=theme or config.theme, notice=config.problem, keys=config.keys)
+    app.run()
+    return 0
+
+
+def run_diff_app(data: bytes, path: str, path_b: str, lima_mode: bool, theme: str | None) -> int:
+    """Open the app on `path` and `path_b` side by side; returns when the user quits."""
+    from spvinspect.commands.io import read_input
+    from spvinspect.document import looks_like_spirv
+
+    if path_b == "-":
+        return fail("--diff -: the app reads keys from the terminal; give a file name")
+    data_b = read_input(path_b)
+    if data_b is None:
+        return 1
+    if looks_like_spirv(data) != looks_like_spirv(data_b) and (_is_mbs(data) or _is_mbs(data_b)):
+        return fail(f"--diff {path_b}: one of {path} and {path_b} is SPIR-V, the other a Lima MBS file: compare two of a kind")
+    if not lima_mode and not looks_like_spirv(data_b):
+        return fail(f"--diff {path_b}: not a SPIR-V module; to compare Lima PP programs, add --lima")
+    from spvinspect.config import load_config
+    from spvinspect.diff_app import DiffApp
+    from spvinspect.formats.compare_files import comparing
+
+    config = load_config()
+    if lima_mode:
+        from spvinspect.lima_document import LimaDocument
+
+        document = LimaDocument(data, path)
+    else:
+        from spvinspect.document import Document
+
+        document = Document(data, path)
+    make = comparing(document, (data_b, path_b), lima_mode)
+    title = f"{Path(path).name} ⇄ {Path(path_b).name}"
+    app = DiffApp(document, make, title, theme=theme or config.theme, notice=config.problem, keys=config.keys)
     app.run()
     return 0
 

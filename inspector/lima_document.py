@@ -104,11 +104,12 @@ class LimaDocument:
 
         return lima_execution(self.program)
 
-    def open_edit_session(self):
-        """An edit session over the program's text (`lima.assemble` is its assembler)."""
+    def open_edit_session(self, style: str = "seed"):
+        """An edit session over the program's text in `style` (`lima.assemble` is its
+        assembler, and reads both)."""
         from spvinspect.editing.lima_session import LimaEditSession
 
-        return LimaEditSession.open(self.data)
+        return LimaEditSession.open(self.data, style)
 
     def edited(self, session, outcome) -> LimaDocument | None:
         """The document of a job's good binary, under the same name."""

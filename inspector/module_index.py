@@ -15,7 +15,13 @@ from dataclasses import dataclass
 from spvinspect.codec.binary.model import HEADER_WORDS
 from spvinspect.codec.text.disassembler import Disassembler
 from spvinspect.search import Query, SearchIndex, parse_query
+from spvinspect.search_matches import matching_operand, value_operand, words_holding
+from spvinspect.selection import Selection
 
+VALUE_DECODE_LIMIT = 5_000
+"""Instructions holding a word of a decimal query's value that are decoded to find enum
+operands of that value (a fraction of a second); more (a common value such as 0 on a
+huge module) would keep the screen waiting for seconds."""
 NAMING_BATCH = 512
 """Instructions named between two yields of `index_steps` (a few milliseconds of work)."""
 
@@ -39,6 +45,8 @@ class ModuleIndex:
         self._definitions: dict[int, int] | None = None
         self.checked = False
         """True once the whole-module diagnostics pass has run."""
+        self.search_note = ""
+        """What the last search left out, in words (empty when nothing)."""
 
     @property
     def ids_defined(self) -> int | None:
@@ -157,19 +165,60 @@ class ModuleIndex:
 
     @staticmethod
     def needs_index(query: Query) -> bool:
-        """False for an opcode search, which reads the opcodes from the words at once."""
-        return query.kind != "opcode"
+        """False for an opcode or word search, which read the words at once."""
+        return query.kind not in ("opcode", "word")
 
     def search(self, query: Query, raw: bool = False) -> list[int] | None:
         """Rows matching `query` in the current layout, in order; None while the index a
-        search by id, literal or text needs is being built."""
-        if not self.needs_index(query):
+        search by id, value, literal or text needs is being built."""
+        if query.kind == "opcode":
             opcode = self.grammar.by_name[query.text].opcode
             return self._layout_rows([k for k, found in enumerate(self.module.opcodes()) if found == opcode])
+        if query.kind == "word":
+            instructions, tail = words_holding(self.module, query.value)
+            count = self.module.instruction_count
+            tail_rows = len(self.tail_lines)
+            return self._layout_rows(instructions + [count + t for t in tail if t < tail_rows])
         index = self.search_index(raw)
         if index is None:
             return None
-        return self._layout_rows(index.rows_matching(query))
+        rows = index.rows_matching(query)
+        self.search_note = ""
+        if query.kind == "value":
+            rows = sorted(set(rows).union(self._value_rows(query.value)))
+        return self._layout_rows(rows)
+
+    def _value_rows(self, value: int) -> list[int]:
+        """Instructions with a literal or enum operand equal to `value` (only those holding
+        a word of that value are decoded; when more than `VALUE_DECODE_LIMIT` do, none is,
+        and `search_note` says so)."""
+        instruction = self.module.instruction
+        holding, _ = words_holding(self.module, value)
+        if len(holding) > VALUE_DECODE_LIMIT:
+            self.search_note = (
+                f"{len(holding):,} instructions hold a word of value {value}: too many to read each one's "
+                f"operands, so only where {value} is printed was searched (0x{value:x} finds every such word)"
+            )
+            return []
+        return [k for k in holding if value_operand(instruction(k), value, self.grammar) is not None]
+
+    def select_match(self, row: int, query: Query, raw: bool = False) -> Selection:
+        """The selection on a search's match in `row`: the word of a word search, else the
+        operand the hit stands in (the id, the value, the literal), else the row."""
+        index = self.layout.instruction(row)
+        if index is None:
+            return self.select_row(row)
+        instruction = self.module.instruction(index)
+        if query.kind == "word":
+            words = self.module.words
+            word = next((w for w in range(instruction.offset, instruction.end) if words[w] == query.value), None)
+            return self.select_word(word) if word is not None else self.select_row(row)
+        operand = None
+        if query.kind == "value":
+            operand = value_operand(instruction, query.value, self.grammar)
+        if operand is None and query.kind != "opcode":
+            operand = matching_operand(self.listing(raw).segments(index), query)
+        return self.select_instruction(index, operand)
 
     def _layout_rows(self, indexed: list[int]) -> list[int]:
         """Rows of the index (instructions, then tail lines) as rows of the layout."""

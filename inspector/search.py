@@ -20,6 +20,28 @@ NUMBER_NEIGHBOURS = NAME_CHARS | {".", "%", "-"}
 """A number literal is not part of a longer number, name or id."""
 
 _NUMBER = re.compile(r"-?(?:0x[0-9a-fA-F]+|\d+(?:\.\d*)?(?:[eE][-+]?\d+)?)")
+_HEX_WORD = re.compile(r"0x[0-9a-fA-F]{1,8}")
+_DECIMAL = re.compile(r"\d{1,10}")
+WORD_LIMIT = 1 << 32
+"""Hex and decimal queries up to a word's value are searched as word values."""
+MEANINGS = {
+    "id": "an id",
+    "opcode": "an opcode",
+    "word": "a word's value",
+    "value": "a literal or an enum's number",
+    "literal": "a literal",
+    "text": "text",
+}
+"""What a query of each kind is matched as, in the user's words."""
+FINDS = {
+    "id": "an id: its definition and uses",
+    "opcode": "an opcode: its instructions",
+    "word": "a word: the instructions holding that value",
+    "value": "a value: literal or enum operands of it, or the number printed",
+    "literal": "a literal, as printed",
+    "text": "text, anywhere in a line",
+}
+"""What a query of each kind finds, told while it is typed."""
 _OPNAME = re.compile(r"Op[A-Za-z0-9_]+")
 
 
@@ -38,10 +60,23 @@ class Query:
     """Characters that may not come just after a hit."""
     ignore_case: bool = False
     id_: int | None = None
+    value: int | None = None
+    """The number a `word` query (a hex word) or a `value` query (a decimal) stands for."""
+
+    @property
+    def meaning(self) -> str:
+        """What the query is matched as (`a word's value`)."""
+        return MEANINGS[self.kind]
+
+    @property
+    def finds(self) -> str:
+        """What the query is taken as and finds (`0x14c1 → a word: the instructions
+        holding that value`)."""
+        return f"{self.text} → {FINDS[self.kind]}"
 
     @property
     def description(self) -> str:
-        """How the status line names the search."""
+        """How the status line names the search (`word 0x14c1`, `value 5313`)."""
         return f"{self.kind} {self.text}"
 
     def spelled(self, name: str) -> Query:
@@ -154,7 +189,9 @@ def _hits(line: str, spelled: str) -> list[int]:
 
 
 def parse_query(text: str, opnames: set[str], name_to_id) -> Query | None:
-    """The search `text` as a `Query`: `%id` or `%name`, an opcode name, a number or a
+    """The search `text` as a `Query`: `%id` or `%name`, an opcode name, a hex word
+    (`0x14c1`: the instructions holding a word of that value), a decimal (`5313`: literal
+    and enum operands of that value, and the number as printed), another number or a
     quoted string, else any text (case-insensitive when typed in lower case).
 
     `name_to_id(name)` gives the id a friendly name or number stands for, or None."""
@@ -165,6 +202,10 @@ def parse_query(text: str, opnames: set[str], name_to_id) -> Query | None:
         return Query(text, "id", text, not_after=NAME_CHARS, id_=name_to_id(text[1:]))
     if _OPNAME.fullmatch(text) and text in opnames:
         return Query(text, "opcode", text, NAME_CHARS, NAME_CHARS)
+    if _HEX_WORD.fullmatch(text):
+        return Query(text, "word", text, value=int(text, 16))
+    if _DECIMAL.fullmatch(text) and int(text) < WORD_LIMIT:
+        return Query(text, "value", text, NUMBER_NEIGHBOURS, NAME_CHARS | {"."}, value=int(text))
     if _NUMBER.fullmatch(text):
         return Query(text, "literal", text, NUMBER_NEIGHBOURS, NAME_CHARS | {"."})
     if len(text) >= 2 and text[0] == text[-1] == '"':

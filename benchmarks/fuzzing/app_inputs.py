@@ -21,6 +21,7 @@ PANE_KEYS = (
     "right_square_bracket", "left_square_bracket", "right_curly_bracket", "left_curly_bracket",
     "enter", "u", "escape", "ctrl+o", "ctrl+n", "n", "N", "p", "r", "a", "c", "b", "v", "m", "x", "z",
     "1", "2", "3", "4", "5", "question_mark", "colon", "slash", "tab", "shift+tab", "ctrl+r", "backspace",
+    "ctrl+c", "i", "f", "w", "o",
 )
 """Keys for the panes and their dialogs (`q` is left out: it ends the run)."""
 EDIT_KEYS = ("e", "e", "ctrl+s", "f12", "ctrl+z", "ctrl+y", "f8", "shift+f8", "enter", "backspace", "delete")

@@ -18,7 +18,7 @@ from array import array
 from spvinspect.codec.binary.decode_plans import WordPlan, words_fit
 from spvinspect.codec.binary.fast_forms import FastForms
 from spvinspect.codec.binary.lazy import LazyModule
-from spvinspect.codec.binary.model import HEADER_WORDS, MAGIC, Instruction, NumberType
+from spvinspect.codec.binary.model import Instruction, NumberType
 
 Facts = tuple[tuple[int, ...], int]
 """An instruction's id positions (from its first word) and its result's position (0
@@ -36,6 +36,9 @@ EXTENDED = _Marker("extended")
 SWITCH = _Marker("switch")
 DECODE = _Marker("decode")
 IMPORT = _Marker("import")
+GROUPED_FROM = 20_000
+"""Instructions from which a module's first words are grouped with numpy (imported only
+then: a fraction of a second that a small module's diff would notice)."""
 RESULT_ONLY: Facts = ((1,), 1)
 """OpTypeInt, OpTypeFloat: the decoder reads them whole, but their only id is their result."""
 
@@ -136,41 +139,94 @@ class _Scan:
 
     def run(self) -> tuple[array, list, list[int], list[int]] | None:
         """Offsets, facts (markers where the decoder or a type must settle them), and
-        the indexes of those; None when an id is not below the bound."""
+        the indexes of those; None when an id is not below the bound. The module's own
+        index gives the offsets (its walk stops where this one would: a word count of 0
+        or past the end)."""
+        module = self.module
+        module.ensure_indexed(1 << 62)
+        offsets = array("I", module.index.offsets)
+        if len(offsets) >= GROUPED_FROM:
+            return self._grouped(offsets)
         words = self.words
-        n = len(words)
-        offsets = array("I")
+        by_head = self.by_head
         facts: list = []
         decode: list[int] = []
         switches: list[int] = []
-        by_head = self.by_head
-        offset = HEADER_WORDS if n >= HEADER_WORDS and words[0] == MAGIC else n
-        while offset < n:
+        for index, offset in enumerate(offsets):
             head = words[offset]
-            count = head >> 16
-            if not count or offset + count > n:
-                break
             found = by_head.get(head)
             if found is None:
                 found = by_head[head] = self.head(head)
             if found.__class__ is not tuple:
-                if found is EXTENDED:
-                    found = self.extended_facts(head, offset)
-                elif found is IMPORT:
-                    raw = b"".join(word.to_bytes(4, "little") for word in words[offset + 2 : offset + count])
-                    self.imports[words[offset + 1]] = raw.split(b"\0", 1)[0].decode("utf-8", "surrogateescape")
-                    found = RESULT_ONLY if count > 2 else DECODE
-                elif found is SWITCH:
-                    switches.append(len(facts))
-                elif isinstance(found, WordPlan):
-                    found = self.fit(found, head, offset, count)
-                if found is DECODE:
-                    decode.append(len(facts))
-            offsets.append(offset)
+                found = self._settle(index, offset, found, decode, switches)
             facts.append(found)
-            offset += count
         values = [words[o + p] for o, f in zip(offsets, facts) if f.__class__ is tuple for p in f[0]]
         if values and (min(values) == 0 or max(values) >= self.bound):
+            return None
+        return offsets, facts, decode, switches
+
+    def _settle(self, index: int, offset: int, found: object, decode: list[int], switches: list[int]) -> object:
+        """The facts of an instruction whose first word does not settle them, in order
+        (an import's name is known before the extended instructions after it)."""
+        words = self.words
+        head = words[offset]
+        count = head >> 16
+        if found is EXTENDED:
+            found = self.extended_facts(head, offset)
+        elif found is IMPORT:
+            raw = b"".join(word.to_bytes(4, "little") for word in words[offset + 2 : offset + count])
+            self.imports[words[offset + 1]] = raw.split(b"\0", 1)[0].decode("utf-8", "surrogateescape")
+            found = RESULT_ONLY if count > 2 else DECODE
+        elif found is SWITCH:
+            switches.append(index)
+        elif isinstance(found, WordPlan):
+            found = self.fit(found, head, offset, count)
+        if found is DECODE:
+            decode.append(index)
+        return found
+
+    def _grouped(self, offsets: array) -> tuple[array, list, list[int], list[int]] | None:
+        """`run` for a large module: instructions grouped by first word, so that each
+        distinct first word is looked at once and the ids of a group are checked against
+        the bound together (numpy); only instructions whose facts depend on their other
+        words go one by one, in order."""
+        import numpy as np
+
+        words = self.words
+        np_words = np.frombuffer(words, dtype=np.uint32)
+        at = np.frombuffer(offsets, dtype=np.uint32).astype(np.int64)
+        heads, group = np.unique(np_words[at], return_inverse=True)
+        by_head = self.by_head
+        found_of = []
+        for head in heads.tolist():
+            found = by_head.get(head)
+            if found is None:
+                found = by_head[head] = self.head(head)
+            found_of.append(found)
+        facts: list = [found_of[k] for k in group.tolist()]
+        bound = self.bound
+        order = np.argsort(group, kind="stable")
+        starts = np.searchsorted(group[order], np.arange(len(heads) + 1))
+        one_by_one: list[int] = []
+        for k, found in enumerate(found_of):
+            members = order[starts[k] : starts[k + 1]]
+            if found.__class__ is not tuple:
+                one_by_one.extend(members.tolist())
+                continue
+            for p in found[0]:
+                values = np_words[at[members] + p]
+                if int(values.min()) == 0 or int(values.max()) >= bound:
+                    return None
+        one_by_one.sort()
+        decode: list[int] = []
+        switches: list[int] = []
+        checked: list[int] = []
+        for index in one_by_one:
+            offset = offsets[index]
+            found = facts[index] = self._settle(index, offset, facts[index], decode, switches)
+            if found.__class__ is tuple:
+                checked.extend(words[offset + p] for p in found[0])
+        if checked and (min(checked) == 0 or max(checked) >= bound):
             return None
         return offsets, facts, decode, switches
 
@@ -186,11 +242,27 @@ def scan(module: LazyModule, bound: int) -> tuple[array, list[Facts], array]:
         offsets, facts, decode, switches = found
         for index in decode:
             facts[index] = instruction_facts(module.instruction(index), bound)
-    words = module.words
-    results = array("I", [words[o + f[1]] if f.__class__ is tuple and f[1] else 0 for o, f in zip(offsets, facts)])
+    results = _results(module.words, offsets, facts)
     if switches:
         _settle_switches(walk, offsets, facts, results, switches)
     return offsets, facts, results
+
+
+def _results(words: array, offsets: array, facts: list) -> array:
+    """Each instruction's result id (0 for none)."""
+    if len(offsets) < GROUPED_FROM:
+        return array("I", [words[o + f[1]] if f.__class__ is tuple and f[1] else 0 for o, f in zip(offsets, facts)])
+    import numpy as np
+
+    positions = np.fromiter((f[1] if f.__class__ is tuple else 0 for f in facts), dtype=np.int64, count=len(facts))
+    at = np.frombuffer(offsets, dtype=np.uint32).astype(np.int64) + positions
+    found = np.where(positions > 0, np.frombuffer(words, dtype=np.uint32)[at], 0).astype(np.uint32)
+    return array("I", found.tobytes())
+
+
+def _definers(results: array, offsets: array, wanted: set[int]) -> dict[int, int]:
+    """Id -> the word offset of its (last) definer, for the ids `wanted`."""
+    return {result: offset for result, offset in zip(results, offsets) if result in wanted}
 
 
 def _settle_switches(walk: _Scan, offsets: array, facts: list, results: array, switches: list[int]) -> None:
@@ -198,7 +270,10 @@ def _settle_switches(walk: _Scan, offsets: array, facts: list, results: array, s
     that type's width and signedness when it is an OpTypeInt."""
     words = walk.words
     tables = walk.tables
-    defined_at = dict(zip(results, offsets))
+    selectors = {words[offsets[index] + 1] for index in switches if words[offsets[index]] >> 16 > 1}
+    defined_at = _definers(results, offsets, selectors)
+    types = {words[at + 1] for at in defined_at.values() if at + 1 < len(words)}
+    defined_at.update(_definers(results, offsets, types))
     op_int = tables.opcodes.OpTypeInt
     for index in switches:
         offset = offsets[index]

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 from collections import Counter
 from difflib import SequenceMatcher
+from collections.abc import Callable
 from typing import NamedTuple
 
 from spvinspect.codec.diff.align import Op, align
@@ -34,6 +35,8 @@ UNKNOWN = -1
 """What an unmatched id becomes in an instruction's key."""
 FORWARD = -2
 """An id referred to before its structural key is known (a forward pointer)."""
+Progress = Callable[[str, int, int], None]
+"""Told a step's name, how much of it is done, and of how much."""
 PASSES = 4
 """Rounds of align-and-learn, at most, per region."""
 
@@ -120,9 +123,11 @@ def instruction_key(shape: ModuleShape, index: int, canon: list[int], tokens: di
 class Matcher:
     """Pairs the ids of two module shapes and aligns their regions."""
 
-    def __init__(self, a: ModuleShape, b: ModuleShape) -> None:
+    def __init__(self, a: ModuleShape, b: ModuleShape, progress: Progress | None = None) -> None:
         self.a = a
         self.b = b
+        self.progress = progress
+        """Told each function pair's turn (`functions`, done, of), for a view's progress."""
         self.ids = IdPairs(a.bound, b.bound)
         self.regions: list[Region] = []
         self.function_pairs: list[tuple[Function | None, Function | None]] = []
@@ -315,7 +320,9 @@ class Matcher:
             order.append((f, partner.get(k)))
             order.extend((None, g) for g in after.get(k, []))
         self.function_pairs = order
-        for f, g in order:
+        for done, (f, g) in enumerate(order):
+            if self.progress is not None:
+                self.progress("functions", done, len(order))
             self.regions.append(self._function_region(f, g))
 
     def _function_region(self, f: Function | None, g: Function | None) -> Region:
@@ -500,6 +507,6 @@ class Matcher:
         return seq
 
 
-def match(a: ModuleShape, b: ModuleShape) -> Matcher:
-    """Pair the ids of A and B and align every region."""
-    return Matcher(a, b).run()
+def match(a: ModuleShape, b: ModuleShape, progress: Progress | None = None) -> Matcher:
+    """Pair the ids of A and B and align every region; `progress` is told how far."""
+    return Matcher(a, b, progress).run()

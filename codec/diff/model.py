@@ -16,7 +16,7 @@ from typing import NamedTuple
 
 from spvinspect.codec.binary.lazy import LazyModule
 from spvinspect.codec.diff.align import _increasing_run
-from spvinspect.codec.diff.matcher import UNKNOWN, Matcher, Region, match
+from spvinspect.codec.diff.matcher import UNKNOWN, Matcher, Progress, Region, match
 from spvinspect.codec.diff.shape import ModuleShape
 
 EQUAL, CHANGED, REMOVED, ADDED, MOVED = range(5)
@@ -74,12 +74,17 @@ class Summary:
 class ModuleDiff:
     """The rows of a comparison, navigation between differences, and its summary."""
 
-    def __init__(self, a: LazyModule, b: LazyModule) -> None:
+    def __init__(self, a: LazyModule, b: LazyModule, progress: Progress | None = None) -> None:
+        tell = progress or (lambda step, done, of: None)
         self.module_a = a
         self.module_b = b
+        tell("reading A", 0, 1)
         self.shape_a = ModuleShape(a)
+        tell("reading B", 0, 1)
         self.shape_b = ModuleShape(b)
-        self.matcher: Matcher = match(self.shape_a, self.shape_b)
+        tell("matching ids", 0, 1)
+        self.matcher: Matcher = match(self.shape_a, self.shape_b, progress)
+        tell("rows", 0, 1)
         self.regions: list[Region] = self.matcher.regions
         self.kinds = array("b")
         self.a_index = array("i")
@@ -269,6 +274,6 @@ class ModuleDiff:
         return out
 
 
-def compare(a: LazyModule, b: LazyModule) -> ModuleDiff:
-    """Compare two opened modules."""
-    return ModuleDiff(a, b)
+def compare(a: LazyModule, b: LazyModule, progress: Progress | None = None) -> ModuleDiff:
+    """Compare two opened modules; `progress` (step, done, of) is told how far it is."""
+    return ModuleDiff(a, b, progress)

@@ -71,9 +71,9 @@ class DiffText:
     """The lines of both modules for the diff: A's as `dis` prints them, B's in A's
     id space."""
 
-    def __init__(self, diff: ModuleDiff, friendly: bool = True) -> None:
+    def __init__(self, diff: ModuleDiff, friendly: bool = True, indent: bool = True) -> None:
         self.diff = diff
-        options = DisassemblyOptions(friendly_names=friendly, header=False)
+        options = DisassemblyOptions(friendly_names=friendly, header=False, indent=indent)
         names_a = ValueNumbers(diff, NameMap(diff.module_a, friendly))
         names_b = NameMap(diff.module_b, friendly)
         self.listing_a = Listing(diff.module_a, names_a, options)  # type: ignore[arg-type]

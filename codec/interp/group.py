@@ -4,6 +4,7 @@ and implicit-LOD sampling from the quad's values, barriers once every invocation
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -262,12 +263,16 @@ def run_entry(data: bytes, entry: str | None = None, inputs: dict | None = None,
     return group.result()
 
 
-def run_grid(shader: Shader, entry: EntryPoint, inputs: dict, size: tuple[int, int], limit: int = STEP_LIMIT) -> dict:
+def run_grid(shader: Shader, entry: EntryPoint, inputs: dict, size: tuple[int, int], limit: int = STEP_LIMIT,
+             progress: Callable[[int, int], bool] | None = None) -> dict:
     """A fragment shader over a W x H grid, quad by quad: each pixel's outputs (None for
-    a killed fragment), rows from the top."""
+    a killed fragment), rows from the top. `progress(rows done, rows)` is called after
+    each row of quads; when it returns False the run stops there (the rest stay None)."""
     w, h = size
     pixels: list = [None] * (w * h)
     for qy in range(0, h, 2):
+        if progress is not None and not progress(qy, h):
+            break
         for qx in range(0, w, 2):
             group = Group(shader, entry, inputs, Launch(fragment=(qx, qy)))
             group.run(limit)

@@ -243,6 +243,27 @@ NAMING_OPNAMES = frozenset(
 """The instructions `FriendlyNames.build` takes a name from (all others give numbers)."""
 
 
+def words_name_ids(module: LazyModule, start: int, end: int) -> bool:
+    """Whether words [start, end) of `module` touch an instruction that names ids (a
+    naming opcode, `NAMING_OPNAMES`), or words that are no instruction (the header, an
+    undecodable tail): an edit of those words may change friendly names; an edit of
+    any other words leaves every name as it was."""
+    if end <= start:
+        return False
+    first = module.index_at(start)
+    if first is None:
+        return True
+    grammar = module.grammar
+    naming = {grammar.by_name[n].opcode for n in NAMING_OPNAMES if n in grammar.by_name}
+    index = first
+    count = module.instruction_count
+    while index < count and module.offset(index) < end:
+        if module.opcode(index) in naming:
+            return True
+        index += 1
+    return index >= count and end > module.tail_offset
+
+
 def friendly_names(instructions: Iterable[Instruction], grammar: Grammar | None = None) -> dict[int, str]:
     """The friendly-name map of a module's instructions."""
     return FriendlyNames(grammar).build(instructions)

@@ -1,18 +1,22 @@
 """The document the panes show for an edited binary.
 
 Textual-free, called on the editor's job thread. Ids stay put across an edit (the text
-keeps the original's names and the assembler pins them), so the friendly names of the
-module on screen still name the edited one: the new document shares them, and the panes
-never wait for a naming pass over the whole module. When the job knows which words
-changed since the binary on screen, the new module's index is the old one's with those
-words re-scanned (`codec.binary.splice`), so a keystroke on a huge module does not index the
-whole module again; otherwise the new module is indexed afresh.
+keeps the original's names and the assembler pins them). Friendly names, though, are
+derived from what the module says (a constant's value, a type's shape, an OpName), so
+an edit of such an instruction renames ids as spirv-dis would name the edited module:
+the new document is named afresh (its naming section read here, not on the UI thread).
+An edit that touches no naming instruction keeps every name, and the new document shares
+the shown one's, so the panes never wait for a naming pass over a huge module. When the
+job knows which words changed since the binary on screen, the new module's index is the
+old one's with those words re-scanned (`codec.binary.splice`), so a keystroke on a huge
+module does not index the whole module again; otherwise the new module is indexed afresh.
 """
 
 from __future__ import annotations
 
-from spvinspect.document import Document
 from spvinspect.codec.binary.splice import WordChange, splice_module
+from spvinspect.codec.text.names import words_name_ids
+from spvinspect.document import Document
 
 
 def edited_document(previous: Document, binary: bytes, change: WordChange | tuple[()] | None) -> Document:
@@ -20,6 +24,20 @@ def edited_document(previous: Document, binary: bytes, change: WordChange | tupl
     `change` says which words changed (see `EditSession.change_since_shown`)."""
     module = splice_module(previous.module, binary, change) if change else None
     document = Document(binary, previous.path, previous.grammar, module=module)
-    document.share_names(previous)
+    if names_kept(previous, document, change):
+        document.share_names(previous)
+    else:
+        document.names(False).prepare()
     document.module.functions()  # here rather than on the UI thread, if not spliced
     return document
+
+
+def names_kept(previous: Document, edited: Document, change: WordChange | tuple[()] | None) -> bool:
+    """Whether every id keeps its friendly name across the edit: nothing changed, or the
+    changed words, before and after, hold no instruction that names ids."""
+    if change == ():
+        return True
+    if change is None:
+        return False
+    start, old_end, new_end = change
+    return not words_name_ids(previous.module, start, old_end) and not words_name_ids(edited.module, start, new_end)

@@ -78,6 +78,8 @@ class LimaEditSession:
     diagnostics: list[Diagnostic] = field(default_factory=list)
     changed: ChangedWords = field(default_factory=ChangedWords)
     saved_generation: int = 0
+    style: str = "seed"
+    """The syntax the text was opened in (`lima.listing.STYLES`); both assemble."""
     _running: bool = False
     _saved: SavedText | None = None
     """The text as opened or last saved."""
@@ -87,9 +89,10 @@ class LimaEditSession:
         self._saved = SavedText(self.lines, self.saved_generation)
 
     @classmethod
-    def open(cls, data: bytes) -> LimaEditSession:
-        """A session over a raw stream or MBS file, its text as `lima dis` prints it."""
-        return cls(data, lima.listing_lines(lima.decode(data), "seed"))
+    def open(cls, data: bytes, style: str = "seed") -> LimaEditSession:
+        """A session over a raw stream or MBS file, its text as `lima dis --style STYLE`
+        prints it."""
+        return cls(data, lima.listing_lines(lima.decode(data), style), style=style)
 
     @property
     def text(self) -> str:

@@ -23,6 +23,24 @@ def _tour(screen):
     return TourPane(getattr(screen.app, "tour", None))
 
 
+def _source_pane(screen):
+    from spvinspect.widgets.source_pane import SourcePane
+
+    return SourcePane(screen.document)
+
+
+def _values_pane(screen):
+    from spvinspect.widgets.values_pane import ValuesPane
+
+    return ValuesPane(screen.document)
+
+
+def _image_pane(screen):
+    from spvinspect.widgets.spirv_image import SpirvImage
+
+    return SpirvImage()
+
+
 SPIRV_PANES: tuple[PaneSpec, ...] = (
     PaneSpec(
         "header",
@@ -120,6 +138,52 @@ SPIRV_PANES: tuple[PaneSpec, ...] = (
         "any module (see inspector/examples/example.tour.toml).",
         factory=_tour,
         column="main",
+    ),
+    PaneSpec(
+        "source",
+        "Source",
+        "The source text the module carries (OpSource and OpSourceContinued, as glslang's -g "
+        "embeds it, or NonSemantic.Shader.DebugInfo.100's DebugSource), coloured, with the "
+        "line of the selected instruction (from OpLine or DebugLine) highlighted; lines tied "
+        "to instructions are marked. enter selects the first instruction of the line under the "
+        "cursor, n and N the line's next and previous one, f shows the next source file.",
+        key="7",
+        short="Source",
+        tooltip="Show and focus the source text",
+        factory=_source_pane,
+        column="main",
+    ),
+    PaneSpec(
+        "values",
+        "Values",
+        "The stepped invocation's values: the next instruction's operands, the last step's "
+        "result and stores, the current function's live ids, and every variable (inputs, "
+        "outputs, uniforms, buffers, private, workgroup and function variables) laid out "
+        "member by member. Values are the interpreter's own: float32 as it reads back, "
+        "integers signed as their type says, NaN, Inf and undef as such; values the last move "
+        "changed are highlighted and b shows every value's bits in hex. The stepping keys "
+        "(. step, , back, > over, < out, F5 run, F4 run to the cursor, * breakpoint) work "
+        "from any pane.",
+        key="8",
+        short="Values",
+        tooltip="Show and focus the values of the stepped invocation",
+        factory=_values_pane,
+        column="side",
+    ),
+    PaneSpec(
+        "image",
+        "Image",
+        "A fragment shader's entry point run over a grid of pixels (32×32, in a worker, with "
+        "its progress), its colour output drawn two pixels a cell in truecolour (discarded "
+        "pixels as a grey checker). Arrows or hjkl move the pixel cursor (its FragCoord pixel "
+        "and value on the first line); enter makes that pixel's fragment the stepped "
+        "invocation, and the run starts again from it. A compute shader's buffers are in the "
+        "values pane.",
+        key="9",
+        short="Image",
+        tooltip="Show and focus the image of the fragment shader over a grid",
+        factory=_image_pane,
+        column="side",
     ),
 )
 """The panes of a SPIR-V module."""

@@ -82,6 +82,8 @@ class EditingScreen(Screen):
                 tooltip="Save the edited module elsewhere: binary, assembly text (.spvasm), Lima raw stream or MBS"),
         Binding("ctrl+r", "reload", "Reload", show=False, id="edit.reload",
                 tooltip="Open the file again as it is on disk now (when it changed and nothing is unsaved)"),
+        Binding("f3", "compare_saved", "Compare", show=False, id="edit.compare",
+                tooltip="The module as edited beside the file on disk, differences marked (f3 there: its .bak)"),
     ]
 
     edit_session: EditSession | LimaEditSession | None = None
@@ -107,6 +109,8 @@ class EditingScreen(Screen):
         """How the editor shows the session's text (`inspector.editing.shown_text`)."""
         self._container_shown: bytes | None = None
         """The MBS file whose container the Lima editor's top comments describe."""
+        self._editor_outdated = False
+        """The editor shows a dropped session's text (`drop_edit_session`)."""
         self._saved_text: str | None = None
         """The text as saved, until the editor's comment refresh after a save reaches the
         session (which then counts as saved)."""
@@ -150,10 +154,27 @@ class EditingScreen(Screen):
     @work(thread=True, exclusive=True, group="edit-open")
     def _open_session(self, document) -> None:
         """The session and its first assembly (the whole text's: seconds on a huge module)."""
-        session = document.open_edit_session()
+        session = self.new_edit_session(document)
         job = session.request()
         outcome = job.run() if job is not None else None
         self.app.call_from_thread(self._session_ready, session, outcome)
+
+    def new_edit_session(self, document):
+        """The session `e` opens over `document` (on a worker thread): the document's own;
+        a screen whose list has a choice of syntax opens it in the one shown."""
+        return document.open_edit_session()
+
+    def drop_edit_session(self) -> None:
+        """Forget the session while the editor is hidden (it holds nothing unsaved): the
+        next `e` opens a new one over the document on screen, and the editor shows its text."""
+        for thread in (self._jobs, self._validator):
+            if thread is not None:
+                thread.stop()
+        self._jobs = self._validator = None
+        self._validating = False
+        self._container_shown = None
+        self.edit_session = None
+        self._editor_outdated = True
 
     def _session_ready(self, session: EditSession | LimaEditSession, outcome) -> None:
         from spvinspect.editing.shown_text import ShownText
@@ -185,10 +206,11 @@ class EditingScreen(Screen):
             messages.display = False
             listing.parent.mount(editor, messages, after=listing)
             self.call_after_refresh(self._place_cursor, line)
-        elif not editor.first_line <= line < editor.first_line + editor.document.line_count:
-            editor.load_window(text, start, line)  # a huge module's window, moved
+        elif self._editor_outdated or not editor.first_line <= line < editor.first_line + editor.document.line_count:
+            editor.load_window(text, start, line)  # a new session's text, or a huge module's window moved
         else:
             self._place_cursor(line)
+        self._editor_outdated = False
         listing.display = False
         editor.display = True
         self._editor_messages.display = bool(session.messages())
@@ -547,6 +569,34 @@ class EditingScreen(Screen):
         self.saved_file = SavedFile.opened(self.saved_file.path, document.data)
         self.index_stale = False
         self.build_index()
+
+    # -- comparing with the file -------------------------------------------------------
+
+    def action_compare_saved(self) -> None:
+        """Open the side-by-side comparison of the module as it is now (edited) with the
+        file on disk, and with its `.bak` when there is one."""
+        from spvinspect.formats.compare_files import comparing
+        from spvinspect.screens.diff import DiffScreen
+
+        path = self._opened_path()
+        if path is None:
+            self.notify("Nothing to compare with: the module was not opened from a file", severity="warning")
+            return
+        lima = self.document.SCREEN == "lima"
+        choices = []
+        for label, candidate in (("on disk", path), ("kept before the first save", path.with_name(path.name + ".bak"))):
+            try:
+                data = candidate.read_bytes() if candidate.is_file() else None
+            except OSError as error:
+                self.notify(f"{candidate}: cannot be read: {error.strerror or error}", severity="warning", markup=False)
+                continue
+            if data is not None:
+                names = (f"{candidate.name} ({label})", f"{path.name} as edited")
+                choices.append((f"{names[0]} ⇄ {names[1]}", comparing((data, str(candidate)), self.document, lima, names)))
+        if not choices:
+            self.notify(f"Nothing to compare with: {path} is not on disk", severity="warning", markup=False)
+            return
+        self.app.push_screen(DiffScreen(choices, closable=True))
 
     def ask_before_quit(self) -> bool:
         """With unsaved changes, ask whether to quit (and quit on yes); True when asking."""

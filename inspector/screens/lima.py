@@ -265,7 +265,30 @@ class LimaScreen(RunKeys, EditingScreen, PaneScreen):
         meaning = f" {label.meaning}" if label.meaning else ""
         return f"{entry.strip.name}.{label.name} = {label.value_text}{meaning} · {where}"
 
+    def copy_choices(self):
+        """What ctrl+c offers for the selected instruction, in the list's syntax."""
+        from spvinspect.copying import lima_choices
+
+        return lima_choices(self.document, self.selected, self.query_one(LimaInstructionList).style)
+
     # -- editing ------------------------------------------------------------------
+
+    def new_edit_session(self, document):
+        """The editor opens in the syntax the list shows (seed or Mesa's)."""
+        return document.open_edit_session(self.query_one(LimaInstructionList).style)
+
+    def action_edit(self) -> None:
+        """Open the editor in the list's syntax: a session in the other syntax with nothing
+        unsaved is opened again; one with unsaved edits keeps its syntax (and says so)."""
+        session = self.edit_session
+        style = self.query_one(LimaInstructionList).style
+        if session is not None and session.style != style and not (self.editor is not None and self.editor.display):
+            if session.modified:
+                self.notify(f"The editor stays in the {session.style} syntax its unsaved edits are in "
+                            f"(save them, and e opens it in the {style} syntax)", timeout=6)
+            else:
+                self.drop_edit_session()
+        super().action_edit()
 
     def editor_line(self, session) -> int:
         """The whole text's line of the selected instruction."""

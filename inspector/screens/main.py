@@ -34,6 +34,7 @@ from spvinspect.screens.editing import EditingScreen
 from spvinspect.screens.grammar_card import GrammarCardScreen
 from spvinspect.screens.navigation import NavigationScreen
 from spvinspect.screens.panes import PaneGroup, pane_bindings
+from spvinspect.screens.run_keys import RunKeys
 from spvinspect.selection import Selection
 from spvinspect.widgets.cfg_view import CfgView
 from spvinspect.widgets.diagnostics_panel import DiagnosticsPanel
@@ -111,7 +112,7 @@ class CfgFollow:
         self._follow(new_module)
 
 
-class MainScreen(EditingScreen, NavigationScreen):
+class MainScreen(RunKeys, EditingScreen, NavigationScreen):
     """The inspector: header, instruction list, hex, word detail, CFG and diagnostics
     over one document."""
 
@@ -300,6 +301,12 @@ class MainScreen(EditingScreen, NavigationScreen):
         shown = self.document.operand_text(selection.row, selection.operand, self.raw) if selection.row is not None else ""
         label = f"'{operand.name}' " if operand.name else ""
         return f"{label}{operand.kind} {shown}"
+
+    def copy_choices(self):
+        """What ctrl+c offers for the selection, named as the list shows it."""
+        from spvinspect.copying import spirv_choices
+
+        return spirv_choices(self.document, self.selection, self.raw) if self.selection is not None else None
 
     def places(self) -> list[tuple[str, Callable[[], None]]]:
         """Entry points and functions, each with a callback that jumps there."""

@@ -13,6 +13,7 @@ from spvinspect.screens.uses import UsesScreen
 from spvinspect.search import SearchSession
 from spvinspect.selection import JumpHistory, Selection
 from spvinspect.widgets.search_bar import SearchBar
+from spvinspect.widgets.status_line import StatusLine
 
 
 class NavigationScreen(IndexedScreen):
@@ -24,7 +25,7 @@ class NavigationScreen(IndexedScreen):
             "search",
             "Search",
             id="main.search",
-            tooltip="Search: opcode, %id or name, literal, text",
+            tooltip="Search: opcode, %id or name, 0x word, decimal value (literal or enum), literal, text",
             priority=True,  # acted on before the next key is routed, so a typed burst lands in the bar
         ),
         Binding("n", "search_step(1)", "Next match", show=False, id="main.search_next", tooltip="The next match of the last search"),
@@ -157,6 +158,13 @@ class NavigationScreen(IndexedScreen):
         self.search.start(self.document.parse_query(text, self.raw))
         self._run_search(1)
 
+    @on(SearchBar.Changed)
+    def _search_typed(self, message: SearchBar.Changed) -> None:
+        """Say under the bar, as a query is typed, what it will be matched as."""
+        message.stop()
+        query = self.document.parse_query(message.value, self.raw)
+        self.query_one(StatusLine).detail = query.finds if query is not None else ""
+
     @on(SearchBar.Closed)
     def _search_closed(self, message: SearchBar.Closed) -> None:
         message.stop()
@@ -169,11 +177,13 @@ class NavigationScreen(IndexedScreen):
             return
         if search.matches is None:
             search.found(self.document.search(search.query, self.raw) or [])
+            if getattr(self.document, "search_note", ""):
+                self.notify(self.document.search_note, timeout=8, markup=False)
         target = search.step(self.selection.row if self.selection else None, step)
         if target is None:
-            self.notify(f"No match for {search.query.text}", severity="warning")
+            self.notify(f"No match for {search.query.text} ({search.query.meaning})", severity="warning")
         else:
-            self.select(self.document.select_row(target), jump=True)
+            self.select(self.document.select_match(target, search.query, self.raw), jump=True)
 
     def action_search_step(self, step: int) -> None:
         """Go to the next (1) or previous (-1) match of the last search."""

@@ -17,7 +17,11 @@ from spvinspect.module_index import Use
 class UsesScreen(ModalScreen[Use | None]):
     """A list of uses; `enter` returns the chosen one, `escape` returns None."""
 
-    BINDINGS = [Binding("escape,q", "dismiss_none", "Close", id="uses.close", tooltip="Close without jumping")]
+    BINDINGS = [
+        Binding("escape,q", "dismiss_none", "Close", id="uses.close", tooltip="Close without jumping"),
+        Binding("j", "move(1)", "Down", show=False, id="uses.down", tooltip="The next use"),
+        Binding("k", "move(-1)", "Up", show=False, id="uses.up", tooltip="The previous use"),
+    ]
 
     def __init__(self, title: str, uses: list[Use], offsets: list[int], more: int = 0) -> None:
         super().__init__()
@@ -38,6 +42,14 @@ class UsesScreen(ModalScreen[Use | None]):
             if not options:
                 options = [Option("no uses", disabled=True)]
             yield OptionList(*options, id="uses-list")
+
+    def action_move(self, step: int) -> None:
+        """Move the highlight to the next (1) or previous (-1) use, as the arrows do."""
+        options = self.query_one(OptionList)
+        if step > 0:
+            options.action_cursor_down()
+        else:
+            options.action_cursor_up()
 
     def action_dismiss_none(self) -> None:
         """Close without jumping."""

@@ -24,6 +24,7 @@ from rich.segment import Segment
 from textual import on
 from textual.binding import Binding
 from textual.message import Message
+from textual.content import Content
 from textual.strip import Strip
 from textual.widgets import OptionList, TextArea
 from textual.widgets.text_area import Edit, EditResult, TextAreaTheme
@@ -267,7 +268,8 @@ class AsmEditor(TextArea):
         first = messages[0]
         more = f" (+{len(messages) - 1})" if len(messages) > 1 else ""
         where = f"{first.line + 1}:{first.column + 1}"
-        self.border_subtitle = f"{where} {first.diagnostic.severity.value}: {first.diagnostic.message}{more}"
+        # Plain text, not markup: a message quotes the user's text (`found '[/b'`).
+        self.border_subtitle = Content(f"{where} {first.diagnostic.severity.value}: {first.diagnostic.message}{more}")
 
     def _watch_selection(self, previous_selection, selection) -> None:
         super()._watch_selection(previous_selection, selection)

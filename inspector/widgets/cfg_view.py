@@ -32,6 +32,7 @@ from spvinspect.cfgview.model import CfgDrawing
 from spvinspect.cfgview.navigation import continue_of, merge_of, predecessors
 from spvinspect.responsive import last_input
 from spvinspect.responsive.pacing import Pace
+from spvinspect.screens.run_keys import RunFollower
 
 STYLE_CLASSES = (
     "box", "block-name", "block-info", "unreachable", "problem", "edge", "back-edge",
@@ -47,7 +48,7 @@ PAN_STEP = 8
 """Columns or rows one pan key moves the view."""
 
 
-class CfgView(ScrollView, can_focus=True):
+class CfgView(RunFollower, ScrollView, can_focus=True):
     """The control-flow graph of one function, with a selected block to move from."""
 
     DEFAULT_CSS = """
@@ -64,6 +65,7 @@ class CfgView(ScrollView, can_focus=True):
     CfgView > .cfg-view--true { color: $cfg-branch-true; }
     CfgView > .cfg-view--false { color: $cfg-branch-false; }
     CfgView > .cfg-view--case-label { color: $spv-literal; }
+    CfgView > .cfg-view--visited { background: $success 25%; }
     CfgView > .cfg-view--selected { background: $hex-selection-background; text-style: bold; }
     CfgView > .cfg-view--chosen-edge { text-style: bold reverse; }
     CfgView > .cfg-view--message { color: $text-muted; }
@@ -71,6 +73,7 @@ class CfgView(ScrollView, can_focus=True):
 
     COMPONENT_CLASSES = {f"cfg-view--{name}" for name in STYLE_CLASSES} | {
         "cfg-view--selected",
+        "cfg-view--visited",
         "cfg-view--chosen-edge",
         "cfg-view--message",
     }
@@ -125,6 +128,16 @@ class CfgView(ScrollView, can_focus=True):
         """The word to select once the graph being built is known (`follow`)."""
         self._came_from: dict[int, int] = {}
         self._strips: LRUCache[tuple[int, int], Strip] = LRUCache(1024)
+        self.visited: frozenset[int] = frozenset()
+        """Blocks (label ids) the stepped invocation has entered, marked while a run is open."""
+
+    def run_changed(self, execution) -> None:
+        """Mark the blocks the open run has entered (its `visited` label ids, if it keeps them)."""
+        run = execution.run
+        visited = frozenset(getattr(run, "visited", ()) if run is not None else ())
+        if visited != self.visited:
+            self.visited = visited
+            self.refresh()
 
     # -- what is shown -------------------------------------------------------------
 
@@ -325,6 +338,10 @@ class CfgView(ScrollView, can_focus=True):
     def _highlights(self, drawing: CfgDrawing, row: int) -> list[tuple[int, int, str]]:
         """Column ranges of `row` to restyle: the selected block, the chosen edge's cells."""
         spans = []
+        for block in self.visited:
+            taken = drawing.boxes.get(block)
+            if taken is not None and taken.y <= row <= taken.bottom:
+                spans.append((taken.x, taken.right + 1, "cfg-view--visited"))
         rect = drawing.boxes.get(self.block_id) if self.block_id is not None else None
         if rect is not None and rect.y <= row <= rect.bottom:
             spans.append((rect.x, rect.right + 1, "cfg-view--selected"))

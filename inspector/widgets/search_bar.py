@@ -25,7 +25,7 @@ class SearchBar(Input):
         """The bar was closed without a search."""
 
     def __init__(self, *, id: str | None = None) -> None:
-        super().__init__(placeholder="search: OpLoad, %42, %main, 1.5, \"name\" or any text", id=id)
+        super().__init__(placeholder="search: OpLoad, %42, %main, 0x14c1 (a word), 5313 (a value), 1.5, \"name\" or any text", id=id)
 
     def open(self) -> None:
         """Show the bar, focused, with the last query selected."""

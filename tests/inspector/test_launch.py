@@ -45,11 +45,17 @@ def test_in_a_pipe_it_prints_the_disassembly():
 
 def test_options_reach_the_app(on_a_terminal):
     assert launch.main([str(EXAMPLE_MODULE), "--at", "0x40", "--pane", "header", "--raw-id", "--theme", "spvinspect-light"]) == 0
-    data, path, at, pane, raw, theme, tour = on_a_terminal[0]
+    data, path, at, pane, raw, theme, tour, inputs = on_a_terminal[0]
     assert data == EXAMPLE_MODULE.read_bytes() and path == str(EXAMPLE_MODULE)
-    assert (at, pane, raw, theme, tour) == (0x40, "header", True, "spvinspect-light", None)
+    assert (at, pane, raw, theme, tour, inputs) == (0x40, "header", True, "spvinspect-light", None, None)
     assert launch.main([str(EXAMPLE_MODULE), "--at", "72"]) == 0
     assert on_a_terminal[1][2] == 72
+
+
+def test_an_inputs_file_reaches_the_run(on_a_terminal, tmp_path):
+    (tmp_path / "in.json").write_text('{"uniforms": {"tint": [1, 0.5, 0.25, 1]}}')
+    assert launch.main([str(EXAMPLE_MODULE), "--inputs", str(tmp_path / "in.json")]) == 0
+    assert on_a_terminal[0][7] == {"uniforms": {"tint": [1, 0.5, 0.25, 1]}}
 
 
 def test_no_file_opens_the_example(on_a_terminal):
@@ -82,12 +88,17 @@ def test_a_tour_file_reaches_the_app_and_a_bad_one_is_one_line(on_a_terminal, tm
         (["{example}", "--at", "0x100000"], "--at 0x100000: past the end"),
         (["{example}", "--pane", "hexx"], "--pane hexx: no such pane; choose one of header, list, hex, cfg, diagnostics"),
         (["{example}", "--theme", "neon"], "--theme neon: no such theme; choose one of spvinspect-dark"),
+        (["{example}", "--inputs", "{missing}"], "cannot read"),
+        (["{example}", "--inputs", "{text}"], "text.spv:1:1: not JSON: Expecting value"),
+        (["{example}", "--inputs", "{list}"], "the inputs must be a JSON object"),
     ],
 )
 def test_bad_input_is_one_line_and_exit_1(on_a_terminal, capsys, tmp_path, args, message):
     (tmp_path / "text.spv").write_text("hello, world")
     (tmp_path / "empty.spv").write_bytes(b"")
+    (tmp_path / "list.json").write_text("[1, 2]")
     files = {
+        "list": str(tmp_path / "list.json"),
         "missing": str(tmp_path / "missing.spv"),
         "text": str(tmp_path / "text.spv"),
         "empty": str(tmp_path / "empty.spv"),

@@ -1,0 +1,313 @@
+"""The source pane: the source text a SPIR-V module carries (OpSource, DebugSource), the
+line of the selected instruction highlighted; choosing a line selects its instructions."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from pygments.lexers import get_lexer_by_name
+from pygments.token import Token
+from pygments.util import ClassNotFound
+from rich.cells import cell_len
+from rich.segment import Segment
+from rich.style import Style
+from textual.binding import Binding
+from textual.geometry import Size
+from textual.strip import Strip
+
+from spvinspect.codec.source_map import SourceMap, source_map
+from spvinspect.messages import SelectInstruction
+from spvinspect.screens.panes import BuiltPane
+from spvinspect.selection import Selection
+from spvinspect.themes import token_style
+from spvinspect.widgets.row_list import RowList
+
+READ_AT_ONCE = 200_000
+"""Instructions up to which the source map is read when the pane first needs it (a scan
+of the whole module); a bigger module is read in a worker."""
+LEXERS = {"GLSL": "glsl", "ESSL": "glsl", "HLSL": "hlsl", "OpenCL_C": "c", "OpenCL_CPP": "cpp", "CPP_for_OpenCL": "cpp",
+          "WGSL": "rust", "Slang": "hlsl"}
+"""SourceLanguage → the Pygments lexer that colours it (WGSL's nearest is Rust's)."""
+
+
+class SourcePane(BuiltPane, RowList):
+    """One source file's lines with their numbers; `•` marks lines tied to instructions."""
+
+    GUTTER_WIDTH = 7
+    DEFAULT_CSS = """
+    SourcePane { height: 1fr; border: round $border-blurred; border-title-color: $text-muted;
+                 border-subtitle-color: $text-muted; background: $background; scrollbar-size-vertical: 1; }
+    SourcePane:focus { border: round $primary; border-title-color: $text; border-subtitle-color: $text; }
+    SourcePane > .source-pane--gutter { color: $foreground-darken-3; }
+    SourcePane > .source-pane--mark { color: $accent; }
+    SourcePane > .source-pane--current { background: $hex-selection-background; }
+    SourcePane > .source-pane--cursor { background: $boost; }
+    SourcePane:focus > .source-pane--cursor { text-style: reverse; }
+    SourcePane > .source-pane--muted { color: $text-muted; }
+    """
+    COMPONENT_CLASSES = {"source-pane--gutter", "source-pane--mark", "source-pane--current", "source-pane--cursor",
+                         "source-pane--muted"}
+    """Line numbers, the mark of a line with instructions, the selected instruction's line,
+    the pane's own cursor, the message of a module without source."""
+    BINDINGS = [
+        Binding("down,j", "move(1)", "Down", show=False, id="source.down", tooltip="Next source line"),
+        Binding("up,k", "move(-1)", "Up", show=False, id="source.up", tooltip="Previous source line"),
+        Binding("pagedown,ctrl+f", "page(1)", "Page down", show=False, id="source.page_down", tooltip="A page down"),
+        Binding("pageup,ctrl+b", "page(-1)", "Page up", show=False, id="source.page_up", tooltip="A page up"),
+        Binding("home,g", "edge(0)", "First line", show=False, id="source.first", tooltip="The first line"),
+        Binding("end,G", "edge(1)", "Last line", show=False, id="source.last", tooltip="The last line"),
+        Binding("enter", "choose", "Select", id="source.choose", tooltip="Select the first instruction of the line under the cursor"),
+        Binding("n", "cycle(1)", "Next instr", id="source.next", tooltip="Select the line's next instruction (round)"),
+        Binding("N", "cycle(-1)", "Prev instr", show=False, id="source.previous", tooltip="Select the line's previous instruction (round)"),
+        Binding("f", "next_file", "File", show=False, id="source.file", tooltip="Show the module's next source file"),
+    ]
+
+    def __init__(self, document) -> None:
+        super().__init__()
+        self.border_title = "Source"
+        self._document = document
+        self._map: SourceMap | None = None
+        self._file = 0
+        self._cursor = 0
+        """The line under the pane's cursor (index from 0)."""
+        self._current: int | None = None
+        """The selected instruction's line (index from 0), when it is in the shown file."""
+        self._instruction: int | None = None
+        self._reading = False
+        self._sized_for: tuple[int, int] | None = None
+        """The source map and file the virtual size was set for."""
+
+    # -- what the screen tells ---------------------------------------------------------
+
+    def follow_selection(self, selection: Selection) -> None:
+        self._instruction = selection.instruction
+        if self._map is None:
+            if self.display:
+                self._read()
+            return
+        self._follow()
+
+    def document_changed(self, document) -> None:
+        self._document = document
+        self._map = None
+        if self.display:
+            self._read()
+
+    def on_show(self) -> None:
+        if self._map is None:
+            self._read()
+
+    def on_resize(self) -> None:
+        # Zoomed back, or the screen resized: the highlighted line stays in view.
+        self.call_after_refresh(self.scroll_to_row, self._cursor, True)
+
+    @property
+    def sources(self) -> SourceMap | None:
+        """The module's source files and line table, once read."""
+        return self._map
+
+    @property
+    def cursor_line(self) -> int:
+        """The line under the pane's cursor, from 1."""
+        return self._cursor + 1
+
+    @property
+    def current_line(self) -> int | None:
+        """The line of the selected instruction in the shown file, from 1."""
+        return None if self._current is None else self._current + 1
+
+    def _read(self) -> None:
+        document = self._document
+        if self._map is not None:
+            return
+        if document.instruction_count <= READ_AT_ONCE:
+            self._reading = False
+            self._take(source_map(document.module.instructions()))
+        elif not any(w.group == "source-map" for w in self.workers):
+            self._reading = True
+            self.border_subtitle = "reading the line directives…"
+            self.run_worker(lambda: source_map(document.module.instructions()), name="source map", thread=True,
+                            group="source-map", exclusive=True)
+
+    def on_worker_state_changed(self, event) -> None:
+        if event.worker.group == "source-map" and event.worker.is_finished:
+            self._reading = False
+            if event.worker.result is not None:
+                self._take(event.worker.result)
+            elif event.worker.error is not None:
+                self.border_subtitle = f"could not read the line directives: {event.worker.error}"
+
+    def _take(self, sources: SourceMap) -> None:
+        self._map = sources
+        self._file = 0
+        self._follow()
+
+    def _follow(self) -> None:
+        sources = self._map
+        location = sources.location(self._instruction) if sources and self._instruction is not None else None
+        if location is not None:
+            if location.file != self._file:
+                self._file = location.file
+            self._current = location.line - 1
+            self._cursor = min(max(0, self._current), max(0, self.row_count - 1))
+        else:
+            self._current = None
+        self._describe()
+        if self._sized_for != (id(sources), self._file):
+            self.reset_rows()  # another file: a new virtual size (which lays the screen out again)
+        else:
+            self.refresh()
+        self.call_after_refresh(self.scroll_to_row, self._cursor, True)
+
+    def _describe(self) -> None:
+        sources = self._map
+        if not sources:
+            self.border_title = "Source"
+            self.border_subtitle = ""
+            return
+        shown = sources.files[self._file]
+        more = f" ({self._file + 1}/{len(sources.files)}, f: next)" if len(sources.files) > 1 else ""
+        self.border_title = f"Source · {shown.name}{more}"
+        if self._instruction is None or self._current is None:
+            self.border_subtitle = "no line for this instruction"
+            return
+        tied = sources.instructions(self._file, self._current + 1)
+        place = f" · instruction {tied.index(self._instruction) + 1}/{len(tied)} of it" if self._instruction in tied else ""
+        self.border_subtitle = f"line {self._current + 1}{place}"
+
+    # -- drawing -------------------------------------------------------------------------
+
+    def reset_rows(self) -> None:
+        """The virtual width is the file's widest line (known at once: the scrollbar does
+        not change with the lines drawn so far)."""
+        sources = self._map
+        lines = sources.files[self._file].lines if sources else []
+        widest = max((cell_len(line.expandtabs(4)) for line in lines), default=self.START_WIDTH)
+        self.virtual_size = Size(self.GUTTER_WIDTH + widest, self.row_count)
+        self._sized_for = (id(sources), self._file)
+        self.refresh()
+
+    def note_width(self, cells: int) -> None:
+        """The width is known from the text (`reset_rows`)."""
+
+    @property
+    def row_count(self) -> int:
+        sources = self._map
+        if not sources:
+            return 1
+        return max(1, len(sources.files[self._file].lines))
+
+    @property
+    def cursor_row(self) -> int | None:
+        return self._cursor
+
+    def render_row(self, row: int, scroll_x: int, width: int, base: Style) -> Strip:
+        component = self.get_component_rich_style
+        sources = self._map
+        if sources is None and not self._reading:
+            # Drawn means shown (a Show event does not always come when a zoom shows it).
+            self._reading = True
+            self.call_later(self._read)
+        if not sources or not sources.files[self._file].lines:
+            message = self._empty_message()
+            return Strip([Segment(message, component("source-pane--muted"))]).crop(scroll_x, scroll_x + width).extend_cell_length(width).apply_style(base)
+        shown = sources.files[self._file]
+        tied = row + 1 in shown.lines_to_instructions
+        gutter = Strip([
+            Segment(f"{row + 1:>5}", component("source-pane--gutter")),
+            Segment("•" if tied else " ", component("source-pane--mark")),
+            Segment(" "),
+        ])
+        text = Strip(list(_coloured(shown.language.split(" ")[0], shown.text, self.app.theme, self.app.current_theme.dark)[row]))
+        self.note_width(text.cell_length)
+        line = Strip.join([gutter, text.crop(scroll_x, scroll_x + width - self.GUTTER_WIDTH)]).extend_cell_length(width)
+        if row == self._current:
+            line = line.apply_style(component("source-pane--current"))
+        if row == self._cursor:
+            line = line.apply_style(component("source-pane--cursor"))
+        return line.apply_style(base)
+
+    def _empty_message(self) -> str:
+        sources = self._map
+        if sources is None:
+            return "reading the line directives…"
+        if not sources:
+            return "This module carries no source (no OpSource text, no DebugSource; glslang's -g embeds it)."
+        shown = sources.files[self._file]
+        return f"The module names {shown.name} {shown.language} but carries none of its text."
+
+    # -- keys ------------------------------------------------------------------------------
+
+    def _move_to(self, row: int) -> None:
+        self._cursor = min(max(0, row), self.row_count - 1)
+        self.scroll_to_row(self._cursor)
+        self.refresh()
+
+    def action_move(self, step: int) -> None:
+        """Move the cursor a line."""
+        self._move_to(self._cursor + step)
+
+    def action_page(self, step: int) -> None:
+        """Move the cursor a page."""
+        self._move_to(self._cursor + step * max(1, self.scrollable_content_region.height - 1))
+
+    def action_edge(self, last: int) -> None:
+        """Move the cursor to the first or the last line."""
+        self._move_to(self.row_count - 1 if last else 0)
+
+    def action_choose(self) -> None:
+        """Select the first instruction tied to the cursor's line."""
+        tied = self._tied(self._cursor)
+        if not tied:
+            self.notify(f"Line {self._cursor + 1} has no instructions.", severity="warning")
+            return
+        self.post_message(SelectInstruction(tied[0], jump=True))
+
+    def action_cycle(self, step: int) -> None:
+        """Select the next (or previous) instruction of the cursor's line, round."""
+        tied = self._tied(self._cursor)
+        if not tied:
+            self.notify(f"Line {self._cursor + 1} has no instructions.", severity="warning")
+            return
+        at = tied.index(self._instruction) + step if self._instruction in tied else (0 if step > 0 else -1)
+        self.post_message(SelectInstruction(tied[at % len(tied)], jump=False))
+
+    def action_next_file(self) -> None:
+        """Show the module's next source file."""
+        if self._map and len(self._map.files) > 1:
+            self._file = (self._file + 1) % len(self._map.files)
+            self._cursor = 0
+            self._follow_file()
+
+    def _follow_file(self) -> None:
+        location = self._map.location(self._instruction) if self._instruction is not None else None
+        self._current = location.line - 1 if location is not None and location.file == self._file else None
+        self._describe()
+        self.reset_rows()
+        self.scroll_to(y=0, animate=False)
+
+    def _tied(self, row: int) -> list[int]:
+        return self._map.instructions(self._file, row + 1) if self._map else []
+
+
+@lru_cache(maxsize=8)
+def _coloured(language: str, text: str, theme: str, dark: bool) -> list[list[Segment]]:
+    """The text's lines as segments coloured by the language's lexer under the theme."""
+    lines: list[list[Segment]] = [[]]
+    try:
+        lexer = get_lexer_by_name(LEXERS[language], stripnl=False, ensurenl=False)
+        tokens = lexer.get_tokens(text)
+    except (KeyError, ClassNotFound):
+        tokens = [(Token.Text, text)]
+    styles: dict = {}
+    for token, value in tokens:
+        style = styles.get(token)
+        if style is None:
+            style = styles[token] = token_style(theme, dark, token)
+        parts = value.expandtabs(4).split("\n")
+        for number, part in enumerate(parts):
+            if number:
+                lines.append([])
+            if part:
+                lines[-1].append(Segment(part, style))
+    return lines

@@ -1,0 +1,170 @@
+"""The values pane of a SPIR-V run: the next instruction's operands and the last step's
+result, the current function's live ids and every variable laid out as a tree; values the
+last move changed are highlighted, `b` shows each value's bits."""
+
+from __future__ import annotations
+
+from rich.segment import Segment
+from rich.style import Style
+from textual.binding import Binding
+from textual.geometry import Size
+from textual.strip import Strip
+
+from spvinspect.codec.interp.values_view import ValueRow, changed_keys, invocation_rows
+from spvinspect.screens.panes import BuiltPane
+from spvinspect.screens.run_keys import RunFollower
+from spvinspect.widgets.row_list import RowList
+
+LABEL_WIDTH = 24
+"""Columns the labels (indented by depth) take at most before the type and value."""
+ROWS_GRAIN = 64
+"""The pane's virtual height grows and shrinks by this many rows."""
+NO_RUN = "No run yet: . or F11 steps the entry point, F5 runs it to the end (? lists the keys)."
+
+
+class ValuesPane(BuiltPane, RunFollower, RowList):
+    """Rows of `codec.interp.values_view`, drawn on demand (a buffer may have thousands)."""
+
+    DEFAULT_CSS = """
+    ValuesPane { height: 1fr; border: round $border-blurred; border-title-color: $text-muted;
+                 border-subtitle-color: $text-muted; background: $background; scrollbar-size-vertical: 1; }
+    ValuesPane:focus { border: round $primary; border-title-color: $text; border-subtitle-color: $text; }
+    ValuesPane > .values-pane--heading { color: $accent; text-style: bold; }
+    ValuesPane > .values-pane--type { color: $text-muted; }
+    ValuesPane > .values-pane--changed { background: $warning 30%; text-style: bold; }
+    ValuesPane > .values-pane--cursor { background: $boost; }
+    ValuesPane:focus > .values-pane--cursor { background: $hex-selection-background; }
+    ValuesPane > .values-pane--muted { color: $text-muted; }
+    """
+    COMPONENT_CLASSES = {"values-pane--heading", "values-pane--type", "values-pane--changed", "values-pane--cursor",
+                         "values-pane--muted"}
+    """Section headings, type names, values the last move changed, the cursor row, messages."""
+    BINDINGS = [
+        Binding("down,j", "move(1)", "Down", show=False, id="values.down", tooltip="Next value"),
+        Binding("up,k", "move(-1)", "Up", show=False, id="values.up", tooltip="Previous value"),
+        Binding("pagedown,ctrl+f", "page(1)", "Page down", show=False, id="values.page_down", tooltip="A page down"),
+        Binding("pageup,ctrl+b", "page(-1)", "Page up", show=False, id="values.page_up", tooltip="A page up"),
+        Binding("home,g", "edge(0)", "First", show=False, id="values.first", tooltip="The first row"),
+        Binding("end,G", "edge(1)", "Last", show=False, id="values.last", tooltip="The last row"),
+        Binding("b", "toggle_bits", "Bits", id="values.bits", tooltip="Show each value's bits (hex of the float or integer) or its value"),
+    ]
+
+    def __init__(self, document) -> None:
+        super().__init__()
+        self.border_title = "Values"
+        self._document = document
+        self.rows: list[ValueRow] = []
+        """The rows shown (empty without a run)."""
+        self.changed: set[str] = set()
+        """Keys of the rows the last move changed."""
+        self.bits = False
+        """Show the bits of each value instead of its text."""
+        self.message = NO_RUN
+        self._cursor = 0
+        self._label_width = LABEL_WIDTH
+
+    # -- what the screen tells -------------------------------------------------------------
+
+    def run_changed(self, execution) -> None:
+        run = execution.run
+        if run is None:
+            self.rows, self.changed = [], set()
+            self.message = f"Cannot run: {execution.error}" if execution.error else NO_RUN
+            self.border_subtitle = ""
+        else:
+            debugger = run.debugger
+            names = self._document.names(False)
+            rows = invocation_rows(debugger, names.name)
+            # The live ids and variables: the next/last sections change with every step.
+            changed = changed_keys(self.rows, rows) if self.rows else set()
+            self.changed = {key for key in changed if key.startswith(("id:", "var:"))}
+            self.rows = rows
+            self._label_width = min(LABEL_WIDTH, max((2 * (r.depth - 1) + len(r.label) for r in rows if not r.heading), default=1))
+            self.message = ""
+            self.border_subtitle = f"{run.steps:,} steps · {run.stop_reason}"
+        self._cursor = min(self._cursor, max(0, len(self.rows) - 1))
+        self._fit_virtual_size()
+
+    def _fit_virtual_size(self) -> None:
+        """A new virtual size lays the whole screen out again: set only when it changes,
+        the width from every row (not the rows drawn so far), rounded up like the height."""
+        widest = max((len(self.row_text(row)) for row in range(len(self.rows))), default=len(self.message))
+        size = Size(-(-widest // ROWS_GRAIN) * ROWS_GRAIN, self.row_count)
+        if self.virtual_size != size:
+            self.virtual_size = size
+        self.refresh()
+
+    def document_changed(self, document) -> None:
+        self._document = document
+
+    def on_show(self) -> None:
+        execution = getattr(self.screen, "execution", None)
+        if execution is not None and execution.run is not None:
+            self.run_changed(execution)
+
+    # -- drawing ----------------------------------------------------------------------------
+
+    @property
+    def row_count(self) -> int:
+        # Rounded up: the live ids grow with every step, and a new virtual size lays the
+        # whole screen out again (a frame of its own); the rows past the last are blank.
+        return -(-max(1, len(self.rows)) // ROWS_GRAIN) * ROWS_GRAIN
+
+    @property
+    def cursor_row(self) -> int | None:
+        return self._cursor
+
+    def row_text(self, row: int) -> str:
+        """Row `row` as plain text (what the pane draws, without colours)."""
+        return "".join(segment.text for segment in self._segments(row)).rstrip()
+
+    def _segments(self, row: int) -> list[Segment]:
+        component = self.get_component_rich_style
+        if not self.rows:
+            return [Segment(self.message, component("values-pane--muted"))]
+        value = self.rows[row]
+        if value.heading:
+            return [Segment(value.label, component("values-pane--heading"))]
+        label = ("  " * (value.depth - 1) + value.label)[: self._label_width].ljust(self._label_width)
+        shown = value.bits if self.bits and value.bits else value.value
+        segments = [Segment(label + " "), Segment(f"{value.type_text:<7} ", component("values-pane--type"))]
+        style = component("values-pane--changed") if value.key in self.changed else Style()
+        segments.append(Segment(shown, style))
+        return segments
+
+    def note_width(self, cells: int) -> None:
+        """The width is known from every row (`run_changed`)."""
+
+    def render_row(self, row: int, scroll_x: int, width: int, base: Style) -> Strip:
+        if row >= max(1, len(self.rows)):
+            return Strip.blank(width, base)
+        strip = Strip(self._segments(row))
+        line = strip.crop(scroll_x, scroll_x + width).extend_cell_length(width)
+        if row == self._cursor and self.rows:
+            line = line.apply_style(self.get_component_rich_style("values-pane--cursor"))
+        return line.apply_style(base)
+
+    # -- keys ---------------------------------------------------------------------------------
+
+    def _move_to(self, row: int) -> None:
+        self._cursor = min(max(0, row), max(0, len(self.rows) - 1))
+        self.scroll_to_row(self._cursor)
+        self.refresh()
+
+    def action_move(self, step: int) -> None:
+        """Move the cursor a row."""
+        self._move_to(self._cursor + step)
+
+    def action_page(self, step: int) -> None:
+        """Move the cursor a page."""
+        self._move_to(self._cursor + step * max(1, self.scrollable_content_region.height - 1))
+
+    def action_edge(self, last: int) -> None:
+        """Move the cursor to the first or the last row."""
+        self._move_to(len(self.rows) - 1 if last else 0)
+
+    def action_toggle_bits(self) -> None:
+        """Show each value's bits, or its text again."""
+        self.bits = not self.bits
+        self.border_title = "Values · bits" if self.bits else "Values"
+        self._fit_virtual_size()

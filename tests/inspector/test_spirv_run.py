@@ -1,0 +1,70 @@
+"""Stepping the bundled example in the app: step, back, a breakpoint, run to the cursor,
+run to the end; the list's selection, the values pane and the CFG's blocks taken follow."""
+
+from __future__ import annotations
+
+from spvinspect.codec.binary.decoder import decode
+from spvinspect.commands.open import EXAMPLE_MODULE
+from spvinspect.messages import SelectInstruction
+from spvinspect.widgets.cfg_view import CfgView
+from spvinspect.widgets.instruction_list import InstructionList
+from spvinspect.widgets.values_pane import ValuesPane
+
+from inspector_apps import make_app
+
+
+def _index(opname: str, nth: int = 0) -> int:
+    module = decode(EXAMPLE_MODULE.read_bytes())
+    return [i for i, inst in enumerate(module.instructions) if inst.opname == opname][nth]
+
+
+async def test_stepping_back_a_breakpoint_and_running_to_the_cursor() -> None:
+    app = make_app(EXAMPLE_MODULE.read_bytes(), "example.spv")
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = app.screen
+        await pilot.press("8")
+        values = screen.query_one(ValuesPane)
+        await pilot.pause()
+        assert values.row_text(0).startswith("No run yet")
+        # Four steps: OpLabel, two OpVariables, OpLine; the selection follows the next one.
+        await pilot.press(*["full_stop"] * 4)
+        await pilot.pause()
+        run = screen.execution.run
+        assert run.steps == 4 and screen.selection.instruction == run.current_instruction == _index("OpLoad", 0)
+        assert values.row_text(0) == f"Next: OpLoad (word {screen.document.module.offset(_index('OpLoad', 0))})"
+        await pilot.press("full_stop", "full_stop", "full_stop")  # the two loads and the sample
+        await pilot.pause()
+        texts = [values.row_text(row) for row in range(len(values.rows))]
+        sample = next(t for t in texts if t.startswith("%73"))
+        assert sample.split()[-4:] == ["(0.125,", "0.125,", "0.5,", "1.0)"]  # the default texture's mean
+        assert "id:73" in {key.split("/")[0] for key in values.changed}
+        await pilot.press("b")
+        await pilot.pause()
+        assert "0x3e000000 0x3e000000 0x3f000000 0x3f800000" in values.row_text(texts.index(sample))
+        # Back: the sample is undone.
+        await pilot.press("comma")
+        await pilot.pause()
+        assert run.steps == 6 and screen.selection.instruction == _index("OpImageSampleImplicitLod")
+        # A breakpoint on the switch; F5 stops there.
+        switch = _index("OpSwitch")
+        screen.post_message(SelectInstruction(switch))
+        await pilot.pause()
+        await pilot.press("asterisk", "f5")
+        await pilot.pause()
+        assert run.current_instruction == switch and screen.selection.instruction == switch
+        assert "breakpoint" in run.stop_reason
+        cfg = screen.query_one(CfgView)
+        entry_block, merge_block = run.visited
+        assert cfg.visited == {entry_block, merge_block}
+        # Run to the cursor: the store of `color = base * tint` (case 0).
+        store = _index("OpStore", 2)
+        screen.post_message(SelectInstruction(store))
+        await pilot.pause()
+        await pilot.press("f4")
+        await pilot.pause()
+        assert run.current_instruction == store and screen.selection.instruction == store
+        assert screen.query_one(InstructionList)._run_marks == {switch: "●", store: "▶"}
+        await pilot.press("f5")
+        await pilot.pause()
+        assert run.finished and values.border_subtitle.endswith(f"returned after {run.steps} steps")
+        assert values.row_text(0) == "Ended: done"
