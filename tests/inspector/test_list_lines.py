@@ -1,5 +1,6 @@
-"""Every row the instruction list renders is the `spvinspect dis` line, friendly (the whole
-corpus) and raw (a sample), with the instruction's byte offset in the gutter."""
+"""Every row the instruction list renders is the `spvinspect dis` line, friendly and (for
+half of them) raw, with the instruction's byte offset in the gutter, over a sample of the
+corpus (the codec's text is checked against spirv-dis over all of it)."""
 
 from __future__ import annotations
 
@@ -42,8 +43,8 @@ def dis_lines(data: bytes, raw: bool) -> list[str]:
     return joined
 
 
-SHARDS = 8
-"""The corpus in this many parts, so that parallel workers share the test."""
+SHARDS = 4
+"""The sample in this many parts, so that parallel workers share the test."""
 
 
 class Bare(App):
@@ -53,9 +54,9 @@ class Bare(App):
 
 @pytest.mark.parametrize("shard", range(SHARDS))
 async def test_every_rendered_row_is_the_dis_line(corpus, shard):
-    modules = sorted((corpus / "spv").glob("*.spv"))[shard::SHARDS]
+    modules = corpus_sample(sorted((corpus / "spv").glob("*.spv")))[shard::SHARDS]
     assert modules
-    with_raw = set(corpus_sample(modules))
+    with_raw = set(modules[::2])
     app = Bare()
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.pause()
