@@ -18,8 +18,18 @@ from oracle import corpus_dir, corpus_files  # noqa: E402, F401
 # Property tests check behaviour, never speed: on a shared machine, or with a worker per
 # core under pytest-xdist, one example can take seconds, and Hypothesis's default 200 ms
 # deadline and slow-generation health check would fail tests that are correct.
-settings.register_profile("spvinspect", deadline=None, suppress_health_check=[HealthCheck.too_slow])
+# Derandomized: the same examples on every run, so a run fails or passes as the code does,
+# never as the random draw does (a property's new counterexample is then a test of its own).
+settings.register_profile(
+    "spvinspect", deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow]
+)
 settings.load_profile("spvinspect")
+
+
+def pytest_xdist_auto_num_workers(config) -> int:
+    """One worker more than the cores (`-n auto`): the Pilot tests wait on the event loop
+    (timers, idle callbacks) for part of their time, which a third worker on two cores fills."""
+    return (os.cpu_count() or 1) + 1
 
 
 @pytest.fixture

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 
 from spvinspect import lima
 from spvinspect.codec.diagnostics import Diagnostic, Severity
+from spvinspect.editing.saved_text import SavedText
 from spvinspect.editing.changes import ChangedWords, changed_words
 from spvinspect.editing.session import LineMessage
 from spvinspect.lima.mbs import ContainerError, is_mbs, mbs_with_code, raw_stream
@@ -80,7 +81,12 @@ class LimaEditSession:
     style: str = "seed"
     """The syntax the text was opened in (`lima.listing.STYLES`); both assemble."""
     _running: bool = False
+    _saved: SavedText | None = None
+    """The text as opened or last saved."""
     _shown_generation: int = -1
+
+    def __post_init__(self) -> None:
+        self._saved = SavedText(self.lines, self.saved_generation)
 
     @classmethod
     def open(cls, data: bytes, style: str = "seed") -> LimaEditSession:
@@ -106,8 +112,9 @@ class LimaEditSession:
 
     @property
     def modified(self) -> bool:
-        """True when the text differs from what was opened or last saved."""
-        return self.generation != self.saved_generation
+        """True when the text differs from what was opened or last saved (by content:
+        undoing back to it counts as unchanged)."""
+        return self._saved.differs(self.lines, self.generation)
 
     @property
     def assembles(self) -> bool:
@@ -176,3 +183,4 @@ class LimaEditSession:
     def mark_saved(self) -> None:
         """The text now matches the file."""
         self.saved_generation = self.generation
+        self._saved.mark(self.lines, self.generation)

@@ -26,6 +26,7 @@ from spvinspect.codec.diagnostics import Diagnostic
 from spvinspect.codec.text.disassembler import DisassemblyOptions, disassemble
 from spvinspect.codec.text.names import module_names
 from spvinspect.editing.assembly_state import AssemblyState, assemble_full
+from spvinspect.editing.saved_text import SavedText
 from spvinspect.editing.changes import ChangedWords, changed_words
 from spvinspect.editing.incremental import StretchError, merge_changes, splice
 from spvinspect.editing.validation import Validation, validate
@@ -149,11 +150,16 @@ class EditSession:
     _edits: list[tuple[int, tuple[int, int, int]]] = field(default_factory=list)
     """(generation, (start, end, new end)) of each edit since the base's generation."""
     _running: bool = False
+    _saved: SavedText | None = None
+    """The text as opened or last saved."""
     _shown_generation: int = -1
     _validated_generation: int = -1
     _module: LazyModule | None = None
     _since_shown: tuple[int, int, int] | tuple[()] | None = ()
     """The words changed from the binary on screen to the base (() none; None unknown)."""
+
+    def __post_init__(self) -> None:
+        self._saved = SavedText(self.lines, self.saved_generation)
 
     @classmethod
     def open(cls, data: bytes, text: str | None = None, hints: dict[str, int] | None = None) -> EditSession:
@@ -201,8 +207,9 @@ class EditSession:
 
     @property
     def modified(self) -> bool:
-        """True when the text differs from what was opened or last saved."""
-        return self.generation != self.saved_generation
+        """True when the text differs from what was opened or last saved (by content:
+        undoing back to it counts as unchanged)."""
+        return self._saved.differs(self.lines, self.generation)
 
     @property
     def huge(self) -> bool:
@@ -370,3 +377,4 @@ class EditSession:
         """The text now matches the file (the changed words still count from the file
         as it was opened)."""
         self.saved_generation = self.generation
+        self._saved.mark(self.lines, self.generation)

@@ -419,6 +419,8 @@ class EditingController:
             self._screen.notify("Nothing edited: e opens the editor", timeout=3)
         elif self.saved_file is None:
             self.action_save_as()
+        elif not self.unsaved and not self.saved_file.changed_on_disk():
+            self._screen.notify("Nothing to save: the text is as the file holds it", timeout=3)
         else:
             self._save(None)
 
@@ -450,6 +452,8 @@ class EditingController:
         if self.saved_file is None:
             self.saved_file = file
         self._screen.notify(f"Saved {written}", timeout=3)
+        if self.editor is not None:
+            self.editor.history.checkpoint()  # undo stops at the text as saved
         if self._screen.document.ASSEMBLY_LANGUAGE == "lima":
             self._refresh_container_comments(written)
         self._show_messages()

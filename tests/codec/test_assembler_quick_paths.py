@@ -149,6 +149,8 @@ def test_every_word_dropped_or_doubled() -> None:
 
 
 def test_every_word_replaced() -> None:
+    """Each word by every other replacement, the two halves alternating along the text (so
+    each replacement meets every kind of place in half the time of the whole matrix)."""
     for at in range(len(WORDS)):
-        for word in REPLACEMENTS:
+        for word in REPLACEMENTS[at % 2 :: 2]:
             same_outcome(" ".join(WORDS[:at] + [word] + WORDS[at + 1 :]))

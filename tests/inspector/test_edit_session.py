@@ -214,7 +214,18 @@ def module_line(session: EditSession, index: int) -> str:
 
 
 @pytest.mark.skipif(not EDIT_MODULES, reason="SPVINSPECT_CORPUS is not set: corpus tests skipped")
-@settings(max_examples=60)
+@pytest.mark.xfail(strict=True, reason="known: a stretch reports its syntax error while the whole "
+                   "assembly reports only an earlier type error (a ';' that comments out a type's line)")
+def test_a_stretch_error_after_a_commented_out_type_is_the_whole_assemblys(corpus):
+    """Found by the property test below: the first error differs."""
+    module = corpus / "spv" / "shaders-msl_frag_write-depth-in-function.frag.spv"
+    with patch("spvinspect.editing.session.HUGE_LINES", 0):
+        test_incremental_reassembly_equals_whole_reassembly.hypothesis.inner_test(
+            module, [(0.75, 0.0, 0, "0"), (0.53125, 0.0, 0, ";")])
+
+
+@pytest.mark.skipif(not EDIT_MODULES, reason="SPVINSPECT_CORPUS is not set: corpus tests skipped")
+@settings(max_examples=25)
 @given(module=st.sampled_from(EDIT_MODULES), edits=EDITS)
 def test_errors_found_in_the_changed_stretch_are_the_whole_assemblys(module, edits):
     """On a huge text a stretch's error is shown without a whole assembly; it must be

@@ -30,7 +30,7 @@ sys.path.insert(0, str(TESTS / "codec"))
 sys.path.insert(0, str(TESTS / "lima"))
 
 from corruptions import corruptions  # noqa: E402
-from oracle import corpus_dir  # noqa: E402
+from oracle import corpus_dir, corpus_sample  # noqa: E402
 from lima_words import (  # noqa: E402
     BRANCH, COMBINE, CONST0, CONST1, FLOAT_ACC, FLOAT_MUL, MESA_FIELD_SIZES, REAL_INSTRUCTION, SAMPLER,
     TEMP_WRITE, UNIFORM, VARYING, VEC4_ACC, VEC4_MUL, instruction,
@@ -102,7 +102,7 @@ def test_lossless_lines_of_broken_modules_split_into_their_segments(seed) -> Non
 
 
 @pytest.mark.skipif(not SPV, reason=NOT_SET)
-@pytest.mark.parametrize("path", SPV, ids=[p.name for p in SPV])
+@pytest.mark.parametrize("path", corpus_sample(SPV), ids=[p.name for p in corpus_sample(SPV)])
 def test_corpus_module_lines_split_into_their_segments(path: Path) -> None:
     check_module_lines(path.read_bytes())
 
