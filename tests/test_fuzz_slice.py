@@ -22,8 +22,8 @@ from benchmarks.fuzzing.kinds import KINDS, Kind, make_input  # noqa: E402
 from benchmarks.fuzzing.outcome import shrink  # noqa: E402
 from benchmarks.fuzzing.runner import Settings, run_campaign  # noqa: E402
 
-SLICE = 200
-"""Inputs per kind: 1,000 in all (the long runs are `benchmarks/fuzz.py`'s)."""
+SLICE = 100
+"""Inputs per kind: 500 in all (the long runs are `benchmarks/fuzz.py`'s)."""
 LIMA_KINDS = ("lima-stream", "mbs", "lima-text")
 SPIRV_KINDS = ("spirv-binary", "spirv-text")
 
