@@ -136,7 +136,7 @@ async def time_app() -> None:
         for k in range(1, 51):
             start = time.perf_counter()
             await pilot.press("full_stop")
-            await _until(pilot, lambda: screen.execution.run.steps == k and screen.selected == k)
+            await _until(pilot, lambda: screen.execution.run.steps == k and screen.selection.instruction == k)
             await pilot.pause()
             steps.append(time.perf_counter() - start)
         assert f"step 50 ·" in registers.render_text().plain
