@@ -26,6 +26,16 @@ settings.register_profile(
 settings.load_profile("spvinspect")
 
 
+LONG_FIRST = ("tests/packaging/", "tests/test_fuzz_slice.py", "tests/inspector/test_broken_modules.py",
+              "tests/inspector/test_edit_session.py", "tests/codec/test_assembler_quick_paths.py")
+"""Files whose tests take longest (pip builds, the fuzz campaign, long walks): run first, so
+that the parallel workers do not end waiting on one of them."""
+
+
+def pytest_collection_modifyitems(config, items) -> None:
+    items.sort(key=lambda item: not item.nodeid.startswith(LONG_FIRST))
+
+
 def pytest_xdist_auto_num_workers(config) -> int:
     """One worker more than the cores (`-n auto`): the Pilot tests wait on the event loop
     (timers, idle callbacks) for part of their time, which a third worker on two cores fills."""
