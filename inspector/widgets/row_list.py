@@ -143,3 +143,26 @@ class RowList(ScrollView, can_focus=True):
     def _keep_cursor_visible(self) -> None:
         if self.cursor_row is not None:
             self.scroll_to_row(self.cursor_row)
+
+
+class RowCursorKeys:
+    """Row, page and first/last-row moves for a `RowList` whose cursor is `_cursor`."""
+
+    _cursor: int
+
+    def _move_to(self, row: int) -> None:
+        self._cursor = min(max(0, row), max(0, self.row_count - 1))
+        self.scroll_to_row(self._cursor)
+        self.refresh()
+
+    def action_move(self, step: int) -> None:
+        """Move the cursor a row."""
+        self._move_to(self._cursor + step)
+
+    def action_page(self, step: int) -> None:
+        """Move the cursor a page."""
+        self._move_to(self._cursor + step * max(1, self.scrollable_content_region.height - 1))
+
+    def action_edge(self, last: int) -> None:
+        """Move the cursor to the first or the last row."""
+        self._move_to(self.row_count - 1 if last else 0)

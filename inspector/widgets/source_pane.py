@@ -20,7 +20,7 @@ from spvinspect.messages import SelectInstruction
 from spvinspect.screens.panes import BuiltPane
 from spvinspect.selection import Selection
 from spvinspect.themes import token_style
-from spvinspect.widgets.row_list import RowList
+from spvinspect.widgets.row_list import RowCursorKeys, RowList
 
 READ_AT_ONCE = 200_000
 """Instructions up to which the source map is read when the pane first needs it (a scan
@@ -30,7 +30,7 @@ LEXERS = {"GLSL": "glsl", "ESSL": "glsl", "HLSL": "hlsl", "OpenCL_C": "c", "Open
 """SourceLanguage → the Pygments lexer that colours it (WGSL's nearest is Rust's)."""
 
 
-class SourcePane(BuiltPane, RowList):
+class SourcePane(BuiltPane, RowCursorKeys, RowList):
     """One source file's lines with their numbers; `•` marks lines tied to instructions."""
 
     GUTTER_WIDTH = 7
@@ -237,23 +237,6 @@ class SourcePane(BuiltPane, RowList):
         return f"The module names {shown.name} {shown.language} but carries none of its text."
 
     # -- keys ------------------------------------------------------------------------------
-
-    def _move_to(self, row: int) -> None:
-        self._cursor = min(max(0, row), self.row_count - 1)
-        self.scroll_to_row(self._cursor)
-        self.refresh()
-
-    def action_move(self, step: int) -> None:
-        """Move the cursor a line."""
-        self._move_to(self._cursor + step)
-
-    def action_page(self, step: int) -> None:
-        """Move the cursor a page."""
-        self._move_to(self._cursor + step * max(1, self.scrollable_content_region.height - 1))
-
-    def action_edge(self, last: int) -> None:
-        """Move the cursor to the first or the last line."""
-        self._move_to(self.row_count - 1 if last else 0)
 
     def action_choose(self) -> None:
         """Select the first instruction tied to the cursor's line."""

@@ -13,7 +13,7 @@ from textual.strip import Strip
 from spvinspect.codec.interp.values_view import ValueRow, changed_keys, invocation_rows
 from spvinspect.screens.panes import BuiltPane
 from spvinspect.screens.run_keys import RunFollower
-from spvinspect.widgets.row_list import RowList
+from spvinspect.widgets.row_list import RowCursorKeys, RowList
 
 LABEL_WIDTH = 24
 """Columns the labels (indented by depth) take at most before the type and value."""
@@ -22,7 +22,7 @@ ROWS_GRAIN = 64
 NO_RUN = "No run yet: . or F11 steps the entry point, F5 runs it to the end (? lists the keys)."
 
 
-class ValuesPane(BuiltPane, RunFollower, RowList):
+class ValuesPane(BuiltPane, RunFollower, RowCursorKeys, RowList):
     """Rows of `codec.interp.values_view`, drawn on demand (a buffer may have thousands)."""
 
     DEFAULT_CSS = """
@@ -145,23 +145,6 @@ class ValuesPane(BuiltPane, RunFollower, RowList):
         return line.apply_style(base)
 
     # -- keys ---------------------------------------------------------------------------------
-
-    def _move_to(self, row: int) -> None:
-        self._cursor = min(max(0, row), max(0, len(self.rows) - 1))
-        self.scroll_to_row(self._cursor)
-        self.refresh()
-
-    def action_move(self, step: int) -> None:
-        """Move the cursor a row."""
-        self._move_to(self._cursor + step)
-
-    def action_page(self, step: int) -> None:
-        """Move the cursor a page."""
-        self._move_to(self._cursor + step * max(1, self.scrollable_content_region.height - 1))
-
-    def action_edge(self, last: int) -> None:
-        """Move the cursor to the first or the last row."""
-        self._move_to(len(self.rows) - 1 if last else 0)
 
     def action_toggle_bits(self) -> None:
         """Show each value's bits, or its text again."""
