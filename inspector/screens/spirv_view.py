@@ -32,7 +32,7 @@ from spvinspect.screens.editing import EDIT_BINDINGS
 from spvinspect.screens.grammar_card import GrammarCardScreen
 from spvinspect.screens.module_indexing import ModuleIndexing
 from spvinspect.screens.module_navigation import ModuleNavigation
-from spvinspect.screens.panes import PaneGroup, pane_bindings
+from spvinspect.screens.panes import pane_bindings
 from spvinspect.screens.view import FormatView
 from spvinspect.selection import Selection
 from spvinspect.widgets.cfg_view import CfgView
@@ -128,22 +128,10 @@ class SpirvView(FormatView):
         return self.screen.selection
 
     def compose(self) -> ComposeResult:
-        document = self.document
         built = self.screen.pane_layout.built_panes
         with Vertical(id="main"):
-            instruction_list = InstructionList(document, id="list")
-            instruction_list.raw = self.raw
-            instruction_list.border_title = f"Instructions · {document.name}"
-            yield instruction_list
-            yield DiagnosticsPanel(id="diagnostics")
-            with Vertical(id="cfg-box"):
-                yield CfgView(self.function_graphs(), id="cfg")
             yield from built("main")
         with Vertical(id="inspect"):
-            yield HeaderPane(document, id="header")
-            with PaneGroup(id="hex-group"):
-                yield module_hex_view(document.module, id="hex")
-                yield WordDetailPanel(id="word")
             yield from built("side")
 
     def overlays(self) -> list[Widget]:
