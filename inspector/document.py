@@ -67,7 +67,7 @@ class Document(ModuleIndex):
         self.path = Path(path) if path is not None else None
         self.module = module if module is not None else open_module(data, grammar)
         """`data` opened (`module`: already opened, e.g. with an index made from another's)."""
-        # Every boundary first (a fraction of a second at 8 MB): rows, offsets and the
+        # Every boundary first (one fast pass over the words): rows, offsets and the
         # friendly names of the first screen need it.
         self.module.ensure_indexed()
         self.grammar = self.module.grammar

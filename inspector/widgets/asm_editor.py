@@ -144,7 +144,7 @@ class AsmEditor(TextArea):
         result = super().edit(edit)
         lines = [self.document.get_line(row) for row in range(top[0], result.end_location[0] + 1)]
         # To the screen at once (the screen acts on it): bubbling up through the containers
-        # would wait for a repaint of the editor at each step, tens of ms a keystroke.
+        # would wait for a repaint of the editor at each step, on every keystroke.
         self.screen.post_message(self.TextEdited(self, self.first_line + top[0], self.first_line + bottom[0] + 1, lines))
         return result
 
