@@ -16,6 +16,7 @@ from textual.containers import Vertical
 from textual.reactive import var
 from textual.widget import Widget
 from textual.worker import get_current_worker
+from textual.content import Content
 
 from spvinspect.cfgview.graphs import FunctionGraphs
 from spvinspect.codec.binary.lazy import LazyModule
@@ -133,7 +134,7 @@ class SpirvView(FormatView):
         with Vertical(id="main"):
             instruction_list = InstructionList(document, id="list")
             instruction_list.raw = self.raw
-            instruction_list.border_title = f"Instructions · {document.name}"
+            instruction_list.border_title = Content(f"Instructions · {document.name}")
             yield instruction_list
             yield DiagnosticsPanel(id="diagnostics")
             with Vertical(id="cfg-box"):
@@ -253,7 +254,7 @@ class SpirvView(FormatView):
         status.detail = self._operand_text(selection)
         status.mode = ("raw ids" if self.raw else "friendly names") + (" · reading aids" if document.layout.aided else "")
         function = document.function_name(selection.row, self.raw) if selection.row is not None else None
-        self.query_one(InstructionList).border_subtitle = f"in {function}" if function else ""
+        self.query_one(InstructionList).border_subtitle = Content(f"in {function}" if function else "")
 
     def _operand_text(self, selection: Selection) -> str:
         described = self.navigation.session.describe(selection.row)
