@@ -12,11 +12,13 @@ def _header(screen):
 
 
 def _list(screen):
+    from textual.content import Content
+
     from spvinspect.widgets.instruction_list import InstructionList
 
     listing = InstructionList(screen.document)
     listing.raw = screen.view.raw
-    listing.border_title = f"Instructions · {screen.document.name}"
+    listing.border_title = Content(f"Instructions · {screen.document.name}")
     return listing
 
 

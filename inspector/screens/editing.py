@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from textual.binding import Binding
+from textual.content import Content
 
 from spvinspect.responsive import last_input
 from spvinspect.responsive.collector import keep_out, let_in
@@ -194,7 +195,7 @@ class EditingController:
 
             language = self._screen.document.editor_language()
             editor = self._editor = AsmEditor(text, syntax=language, first_line=start, id="editor")
-            editor.border_title = f"Editing · {getattr(self._screen.document, 'name', '')}"
+            editor.border_title = Content(f"Editing · {getattr(self._screen.document, 'name', '')}")
             messages = self._editor_messages = EditorMessages(id="edit-messages")
             messages.display = False
             listing.parent.mount(editor, messages, after=listing)
@@ -365,7 +366,7 @@ class EditingController:
         if listed.display != shown:
             listed.display = shown
         state = "" if session.assembles else " · does not assemble: the last good binary is shown"
-        editor.border_title = f"Editing · {getattr(self._screen.document, 'name', '')}" + (" ●" if session.modified else "") + state
+        editor.border_title = Content(f"Editing · {getattr(self._screen.document, 'name', '')}" + (" ●" if session.modified else "") + state)
 
     def _validate(self) -> None:
         """spirv-val on the binary on screen, one run at a time."""

@@ -15,6 +15,7 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
+from textual.content import Content
 
 from spvinspect.formats.lima_panes import LIMA_PANES
 from spvinspect.lima_document import LimaDocument
@@ -96,7 +97,7 @@ class LimaView(FormatView):
         panel = self.query_one(DiagnosticsPanel)
         panel.show_diagnostics(list(diagnostics))
         panel.set_class(not diagnostics, "-empty")
-        self.query_one(LimaInstructionList).border_subtitle = self.document.name
+        self.query_one(LimaInstructionList).border_subtitle = Content(self.document.name)
         start = 0
         self._outside = None
         if self._at is not None:

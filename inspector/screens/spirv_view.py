@@ -16,6 +16,7 @@ from textual.containers import Vertical
 from textual.reactive import var
 from textual.widget import Widget
 from textual.worker import get_current_worker
+from textual.content import Content
 
 from spvinspect.cfgview.graphs import FunctionGraphs
 from spvinspect.codec.binary.lazy import LazyModule
@@ -241,7 +242,7 @@ class SpirvView(FormatView):
         status.detail = self._operand_text(selection)
         status.mode = ("raw ids" if self.raw else "friendly names") + (" · reading aids" if document.layout.aided else "")
         function = document.function_name(selection.row, self.raw) if selection.row is not None else None
-        self.query_one(InstructionList).border_subtitle = f"in {function}" if function else ""
+        self.query_one(InstructionList).border_subtitle = Content(f"in {function}" if function else "")
 
     def _operand_text(self, selection: Selection) -> str:
         described = self.navigation.session.describe(selection.row)
