@@ -21,7 +21,7 @@ from dataclasses import replace
 from spvinspect.codec.cfg.graph import CASE, CONTINUE, DEFAULT, FALSE, MERGE, TRUE, Block, Edge, FunctionCFG
 from spvinspect.codec.diagnostics import Diagnostic
 from spvinspect.cfgview.layout import lay_out, upward_edges
-from spvinspect.cfgview.model import Canvas, CfgDrawing, Cell, EdgeRoute, Rect
+from spvinspect.cfgview.model import Canvas, CfgDrawing, Cell, EdgeRoute, Rect, cell_styles, style_runs
 
 UP, DOWN, LEFT, RIGHT = 1, 2, 4, 8
 GLYPHS = {
@@ -156,6 +156,68 @@ def draw_function(
     blocks. With `only` (block ids), a neighbourhood: just those blocks and the edges
     between them, each box saying how many of its edges lead out of it."""
     return _Drawer(function, block_problems(function, diagnostics), only).draw()
+
+
+def redrawn(
+    drawing: CfgDrawing,
+    before: FunctionCFG,
+    problems_before: Iterable[Diagnostic],
+    after: FunctionCFG,
+    problems_after: Iterable[Diagnostic],
+) -> CfgDrawing | None:
+    """`drawing` (the layered drawing of `before`) as the drawing of `after`, the same
+    function after an edit, without laying it out again: when the blocks, edges and
+    structure are the same and every box's new text fits its box, only the boxes whose
+    text changed are written again. None when it must be laid out afresh."""
+    if drawing.kind != "graph" or not _same_structure(before, after):
+        return None
+    old_problems, new_problems = block_problems(before, problems_before), block_problems(after, problems_after)
+    if old_problems.keys() != new_problems.keys():
+        return None
+    changed = {}
+    for old, new in zip(before.blocks, after.blocks):
+        lines = box_lines(after, new, new_problems.get(new.id, ()))
+        if lines == box_lines(before, old, old_problems.get(old.id, ())):
+            continue
+        rect = drawing.boxes[new.id]
+        if max(len(text) for text, _ in lines) + 4 > rect.width or len(lines) + 2 > rect.height:
+            return None
+        changed[new.id] = lines
+    routes = tuple(replace(route, edge=edge) for route, edge in zip(drawing.routes, after.edges))
+    if not changed:
+        return replace(drawing, routes=routes, problems=new_problems)
+    rows = list(drawing.rows)
+    runs = list(drawing.runs)
+    for block_id, lines in changed.items():
+        rect = drawing.boxes[block_id]
+        unreachable = block_id in after.unreachable
+        for y in range(rect.y + 1, rect.bottom):
+            k = y - rect.y - 1
+            text, style = lines[k] if k < len(lines) else ("", "")
+            if unreachable and style != "problem":
+                style = "unreachable" if text else style
+            inner = rect.width - 2
+            cells = (" " + text).ljust(inner)
+            row = rows[y]
+            rows[y] = row[: rect.x + 1] + cells + row[rect.right :]
+            styles = cell_styles(runs[y], len(row))
+            styles[rect.x + 1 : rect.right] = [""] + [style] * len(text) + [""] * (inner - 1 - len(text))
+            runs[y] = style_runs(styles)
+    return replace(drawing, rows=tuple(rows), runs=tuple(runs), routes=routes, problems=new_problems)
+
+
+def _same_structure(before: FunctionCFG, after: FunctionCFG) -> bool:
+    """True when two graphs have the same blocks and edges, drawn the same way."""
+
+    def edges(edges: Iterable[Edge]) -> list[tuple]:
+        return [(e.source, e.target, e.kind, e.value) for e in edges]
+
+    return (
+        [b.id for b in before.blocks] == [b.id for b in after.blocks]
+        and edges(before.edges) == edges(after.edges)
+        and edges(before.back_edges) == edges(after.back_edges)
+        and before.unreachable == after.unreachable
+    )
 
 
 class _Drawer:

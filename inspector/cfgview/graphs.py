@@ -28,7 +28,8 @@ from spvinspect.codec.cfg.window import window_cfg
 from spvinspect.codec.diagnostics import Diagnostic
 from spvinspect.codec.text.names import NameMap
 from spvinspect.cfgview.block_list import list_function
-from spvinspect.cfgview.drawing import draw_function
+from spvinspect.cfgview.carry import Carried, module_edit
+from spvinspect.cfgview.drawing import draw_function, redrawn
 from spvinspect.cfgview.model import CfgDrawing
 from spvinspect.cfgview.navigation import neighbourhood
 from spvinspect.codec.plural import counted
@@ -125,6 +126,7 @@ class FunctionGraphs:
         draw_blocks: int = DRAW_BLOCKS,
         inline_instructions: int = INLINE_INSTRUCTIONS,
         window_after: int = WINDOW_AFTER,
+        previous: FunctionGraphs | None = None,
     ) -> None:
         self.module = module
         self.names = names
@@ -151,6 +153,13 @@ class FunctionGraphs:
         """Held while what is kept is looked up or changed."""
         self._building = threading.Lock()
         """Held while a graph is built: one at a time, the codec's caches shared."""
+        self.built = 0
+        """Graphs built here from the module's instructions (not carried over)."""
+        self.layouts = 0
+        """Layered drawings laid out (by grandalf) here, not carried over or redrawn."""
+        self._carried: dict = {} if previous is None else previous.carried_to(module)
+        """Key → `Carried`: what the graphs before an edit (`previous`) had made."""
+        self._same_names = previous is not None and previous.names is names
 
     def _function_spans(self) -> list:
         if self._spans is None:
@@ -215,7 +224,7 @@ class FunctionGraphs:
         self, function_id, pace: Callable[[], bool] | None = None, wait: bool = True
     ) -> tuple[FunctionCFG, tuple[Diagnostic, ...]] | None:
         kept = self._window_graphs if isinstance(function_id, Window) else self._graphs
-        found = self._kept(kept, function_id)
+        found = self._kept(kept, function_id) or self._take_carried(function_id)
         if found is not None:
             return found
         if not self._building.acquire(blocking=wait):
@@ -235,6 +244,7 @@ class FunctionGraphs:
                 if span is None:
                     return None
                 first, end = span.first, span.end
+            self.built += 1
             instruction = self.module.instruction
             instructions = []
             for start in range(first, end, PACED_STEP):
@@ -252,6 +262,76 @@ class FunctionGraphs:
         finally:
             self._building.release()
 
+    # -- across an edit ----------------------------------------------------------------
+
+    def carried_to(self, module: FunctionModule) -> dict:
+        """Key → `Carried`: the graphs made here (and carried here), as seen from `module`,
+        an edit of this one's module: untouched ones to move, touched ones to compare."""
+        edit = module_edit(self.module, module)
+        carried = {}
+        with self._lock:
+            made = [(key, *value) for key, value in self._graphs.items()]
+            made += [(key, *value) for key, value in self._window_graphs.items()]
+            drawings = dict(self._drawings)
+            windows = dict(self._windows)
+            earlier = dict(self._carried)
+        words = self.module.words
+        for key, graph, problems in made:
+            if isinstance(key, Window):
+                run = windows.get(key)
+                if run is None:
+                    continue
+                opener = (graph.offset, graph.offset + (words[graph.offset] >> 16))
+                ranges = (opener, (self._word_of(run[0]), self._word_of(run[1])))
+            else:
+                run, ranges = None, ((graph.offset, graph.end),)
+            carried[key] = Carried(graph, problems, drawings.get(key), ranges, window=run)
+        for key, entry in earlier.items():
+            carried.setdefault(key, entry)
+        return carried if edit is None else {key: entry.after(edit) for key, entry in carried.items()}
+
+    def _word_of(self, index: int) -> int:
+        """The word offset of instruction `index` (the module's end past the last)."""
+        return self.module.offset(index) if index < self.module.instruction_count else len(self.module.words)
+
+    def _take_carried(self, key) -> tuple | None:
+        """The carried graph of `key`, untouched by the edits since and named the same,
+        with this module's offsets (its drawing kept too); None when it must be built."""
+        with self._lock:
+            entry = self._carried.get(key)
+        if entry is None or entry.touched:
+            return None
+        if isinstance(key, Window) and self._kept(self._windows, key) != entry.window:
+            return None
+        graph, problems, drawing = entry.moved()
+        if not self._same_names:
+            name = self.names.name
+            if name(graph.id) != graph.name or any(name(b.id) != b.name for b in graph.blocks):
+                with self._lock:
+                    entry.touched = True
+                return None
+        with self._lock:
+            self._carried.pop(key, None)
+        if drawing is not None:
+            self._keep(self._drawings, key, drawing)
+        kept = self._window_graphs if isinstance(key, Window) else self._graphs
+        return self._keep(kept, key, (graph, problems))
+
+    def _redrawn(self, key) -> CfgDrawing | None:
+        """The drawing of `key` from the layout carried over from before an edit, if its
+        blocks and edges are the same (only the boxes' text redrawn); kept."""
+        with self._lock:
+            entry = self._carried.get(key)
+        if entry is None or entry.drawing is None:
+            return None
+        found = self._kept(self._window_graphs if isinstance(key, Window) else self._graphs, key)
+        if found is None:
+            return None
+        drawn = redrawn(entry.drawing, entry.graph, entry.problems, found[0], found[1])
+        with self._lock:
+            self._carried.pop(key, None)
+        return None if drawn is None else self._keep(self._drawings, key, drawn)
+
     def _kept(self, cache: _Kept, key):
         with self._lock:
             return cache.get(key)
@@ -264,7 +344,9 @@ class FunctionGraphs:
     def has_graph(self, function_id) -> bool:
         """True when the function's graph is built (asking for it costs nothing more)."""
         with self._lock:
-            return function_id in (self._window_graphs if isinstance(function_id, Window) else self._graphs)
+            if function_id in (self._window_graphs if isinstance(function_id, Window) else self._graphs):
+                return True
+        return self._take_carried(function_id) is not None
 
     def block_at(self, function_id: int, word: int) -> int | None:
         """The block of the function holding word `word`: on `OpFunction` and its
@@ -303,17 +385,20 @@ class FunctionGraphs:
         list for one too big to draw."""
         if not self.drawable(function_id):
             return self.quick_drawing(function_id)
-        drawn = self._kept(self._drawings, function_id)
+        drawn = self._kept(self._drawings, function_id) or self._redrawn(function_id)
         if drawn is None:
             function = self.function(function_id)
             if function is None:
                 return None
             drawn = self._keep(self._drawings, function_id, draw_function(function, self.diagnostics(function_id)))
+            self.layouts += 1
         return drawn
 
     def quick_drawing(self, function_id: int) -> CfgDrawing | None:
         """What to show at once: the layered drawing if made or small, else the list."""
         drawn = self._kept(self._drawings, function_id)
+        if drawn is None and self.function(function_id) is not None:
+            drawn = self._redrawn(function_id)
         if drawn is not None or (not self.is_big(function_id) and self.drawable(function_id)):
             return self.drawing(function_id)
         listed = self._kept(self._lists, function_id)

@@ -147,12 +147,23 @@ class Canvas:
 
     def finish(self, function_id: int, kind: str, **model) -> CfgDrawing:
         """The drawing of what was drawn, with its model (`boxes`, `routes`, `problems`)."""
-        runs = []
-        for styles in self.styles:
-            row_runs = [(0, styles[0])] if styles else []
-            for x in range(1, len(styles)):
-                if styles[x] != styles[x - 1]:
-                    row_runs.append((x, styles[x]))
-            runs.append(tuple(row_runs))
         rows = tuple("".join(chars) for chars in self.chars)
-        return CfgDrawing(function_id, kind, rows, tuple(runs), **model)
+        return CfgDrawing(function_id, kind, rows, tuple(style_runs(styles) for styles in self.styles), **model)
+
+
+def style_runs(styles: list[str]) -> tuple[tuple[int, str], ...]:
+    """(first column, style class) of each run of cells of one style, from a row's cells."""
+    runs = [(0, styles[0])] if styles else []
+    for x in range(1, len(styles)):
+        if styles[x] != styles[x - 1]:
+            runs.append((x, styles[x]))
+    return tuple(runs)
+
+
+def cell_styles(runs: tuple[tuple[int, str], ...], width: int) -> list[str]:
+    """A row's style class cell by cell, from its runs (`style_runs` undone)."""
+    styles: list[str] = []
+    ends = [start for start, _ in runs[1:]] + [width]
+    for (start, style), end in zip(runs, ends):
+        styles += [style] * (end - start)
+    return styles
