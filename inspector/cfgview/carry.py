@@ -21,7 +21,7 @@ import numpy as np
 from spvinspect.codec.binary.model import HEADER_WORDS
 from spvinspect.codec.cfg.graph import FunctionCFG
 from spvinspect.codec.diagnostics import Diagnostic
-from spvinspect.cfgview.model import CfgDrawing
+from spvinspect.cfgview.model import CfgDrawing, Exit
 
 
 class ModuleEdit(NamedTuple):
@@ -112,6 +112,8 @@ class Carried:
     drawing: CfgDrawing | None
     ranges: tuple[tuple[int, int], ...]
     """The words the graph was built from, in the newest module's offsets while untouched."""
+    exits: tuple[Exit, ...] = ()
+    """A window's edges to blocks outside it."""
     edits: tuple[ModuleEdit, ...] = ()
     """The edits since it was made, oldest first, to move its offsets by."""
     window: tuple[int, int] | None = None
@@ -127,25 +129,29 @@ class Carried:
         window = None if self.window is None else (edit.index(self.window[0]), edit.index_end(self.window[1]))
         return replace(self, ranges=ranges, edits=self.edits + (edit,), window=window)
 
-    def moved(self) -> tuple[FunctionCFG, tuple[Diagnostic, ...], CfgDrawing | None]:
-        """The graph, problems and drawing with the offsets of the newest module (untouched)."""
-        graph, problems, drawing = self.graph, self.problems, self.drawing
+    def moved(self) -> tuple[FunctionCFG, tuple[Diagnostic, ...], tuple[Exit, ...], CfgDrawing | None]:
+        """The graph, problems, exits and drawing with the newest module's offsets (untouched)."""
+        graph, problems, exits, drawing = self.graph, self.problems, self.exits, self.drawing
         for edit in self.edits:
-            graph, problems, drawing = moved_graph(graph, problems, drawing, edit)
-        return graph, problems, drawing
+            graph, problems, exits, drawing = moved_graph(graph, problems, exits, drawing, edit)
+        return graph, problems, exits, drawing
 
 
 def moved_graph(
-    graph: FunctionCFG, problems: tuple[Diagnostic, ...], drawing: CfgDrawing | None, edit: ModuleEdit
-) -> tuple[FunctionCFG, tuple[Diagnostic, ...], CfgDrawing | None]:
-    """A graph untouched by `edit`, its problems and drawing, with the new module's offsets."""
+    graph: FunctionCFG,
+    problems: tuple[Diagnostic, ...],
+    exits: tuple[Exit, ...],
+    drawing: CfgDrawing | None,
+    edit: ModuleEdit,
+) -> tuple[FunctionCFG, tuple[Diagnostic, ...], tuple[Exit, ...], CfgDrawing | None]:
+    """A graph untouched by `edit`, its problems, exits and drawing, with the new module's offsets."""
     if edit.new_end == edit.old_end and edit.new_stop == edit.old_stop:
-        return graph, problems, drawing
+        return graph, problems, exits, drawing
     word, word_end, index = edit.word, edit.word_end, edit.index
     blocks = tuple(
         b._replace(first=index(b.first), last=index(b.last), offset=word(b.offset), end=word_end(b.end)) for b in graph.blocks
     )
-    edges = {e: e._replace(offset=word(e.offset)) for e in graph.edges}
+    edges = {e: e._replace(offset=word(e.offset)) for e in graph.edges + tuple(x.edge for x in exits)}
     moved = replace(
         graph,
         offset=word(graph.offset),
@@ -155,6 +161,7 @@ def moved_graph(
         back_edges=tuple(edges[e] for e in graph.back_edges),
     )
     problems = tuple(d if d.word_offset is None else replace(d, word_offset=word(d.word_offset)) for d in problems)
+    exits = tuple(x._replace(edge=edges[x.edge]) for x in exits)
     if drawing is not None:
         drawing = replace(drawing, routes=tuple(replace(r, edge=edges.get(r.edge, r.edge)) for r in drawing.routes))
-    return moved, problems, drawing
+    return moved, problems, exits, drawing

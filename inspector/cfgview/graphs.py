@@ -30,7 +30,7 @@ from spvinspect.codec.text.names import NameMap
 from spvinspect.cfgview.block_list import list_function
 from spvinspect.cfgview.carry import Carried, module_edit
 from spvinspect.cfgview.drawing import draw_function, redrawn
-from spvinspect.cfgview.model import CfgDrawing
+from spvinspect.cfgview.model import CfgDrawing, Exit
 from spvinspect.cfgview.navigation import neighbourhood
 from spvinspect.codec.plural import counted
 
@@ -220,9 +220,28 @@ class FunctionGraphs:
         found = self._graph(function_id)
         return () if found is None else found[1]
 
+    def exits(self, function_id) -> tuple[Exit, ...]:
+        """The edges leaving a window (to blocks of its function outside it), with the
+        names of their targets; none for a whole function."""
+        found = self._graph(function_id)
+        return () if found is None else found[2]
+
+    def label_word(self, function_id, label_id: int) -> int | None:
+        """The word offset of the OpLabel `label_id` of the function (of a window:
+        of its whole function), or None: where following an exit goes."""
+        key = function_id.function_id if isinstance(function_id, Window) else function_id
+        span = next((s for s in self._function_spans() if s.result_id == key), None)
+        if span is None:
+            return None
+        label = self.module.tables.opcodes.OpLabel
+        for index in self.module.definers(label_id):
+            if span.first <= index < span.end and self.module.opcode(index) == label:
+                return self.module.offset(index)
+        return None
+
     def _graph(
         self, function_id, pace: Callable[[], bool] | None = None, wait: bool = True
-    ) -> tuple[FunctionCFG, tuple[Diagnostic, ...]] | None:
+    ) -> tuple[FunctionCFG, tuple[Diagnostic, ...], tuple[Exit, ...]] | None:
         kept = self._window_graphs if isinstance(function_id, Window) else self._graphs
         found = self._kept(kept, function_id) or self._take_carried(function_id)
         if found is not None:
@@ -252,13 +271,17 @@ class FunctionGraphs:
                     return None
                 instructions += [instruction(i) for i in range(start, min(start + PACED_STEP, end))]
             if isinstance(function_id, Window):
-                graph, problems = window_cfg(instruction(span.first), instructions, self.names)
-                return None if graph is None else self._keep(kept, function_id, (graph, problems))
+                exits: list = []
+                graph, problems = window_cfg(instruction(span.first), instructions, self.names, exits=exits)
+                if graph is None:
+                    return None
+                named = tuple(Exit(e, self.names.name(e.target)) for e in exits)
+                return self._keep(kept, function_id, (graph, problems, named))
             last = instructions[-1].end if instructions else 0
             built = build_cfg(_FunctionSlice(instructions, last), self.names)
             if not built.functions:
                 return None
-            return self._keep(kept, function_id, (built.functions[0], built.diagnostics))
+            return self._keep(kept, function_id, (built.functions[0], built.diagnostics, ()))
         finally:
             self._building.release()
 
@@ -276,7 +299,7 @@ class FunctionGraphs:
             windows = dict(self._windows)
             earlier = dict(self._carried)
         words = self.module.words
-        for key, graph, problems in made:
+        for key, graph, problems, exits in made:
             if isinstance(key, Window):
                 run = windows.get(key)
                 if run is None:
@@ -285,7 +308,7 @@ class FunctionGraphs:
                 ranges = (opener, (self._word_of(run[0]), self._word_of(run[1])))
             else:
                 run, ranges = None, ((graph.offset, graph.end),)
-            carried[key] = Carried(graph, problems, drawings.get(key), ranges, window=run)
+            carried[key] = Carried(graph, problems, drawings.get(key), ranges, exits=exits, window=run)
         for key, entry in earlier.items():
             carried.setdefault(key, entry)
         return carried if edit is None else {key: entry.after(edit) for key, entry in carried.items()}
@@ -303,7 +326,7 @@ class FunctionGraphs:
             return None
         if isinstance(key, Window) and self._kept(self._windows, key) != entry.window:
             return None
-        graph, problems, drawing = entry.moved()
+        graph, problems, exits, drawing = entry.moved()
         if not self._same_names:
             name = self.names.name
             if name(graph.id) != graph.name or any(name(b.id) != b.name for b in graph.blocks):
@@ -315,7 +338,7 @@ class FunctionGraphs:
         if drawing is not None:
             self._keep(self._drawings, key, drawing)
         kept = self._window_graphs if isinstance(key, Window) else self._graphs
-        return self._keep(kept, key, (graph, problems))
+        return self._keep(kept, key, (graph, problems, exits))
 
     def _redrawn(self, key) -> CfgDrawing | None:
         """The drawing of `key` from the layout carried over from before an edit, if its
@@ -327,7 +350,7 @@ class FunctionGraphs:
         found = self._kept(self._window_graphs if isinstance(key, Window) else self._graphs, key)
         if found is None:
             return None
-        drawn = redrawn(entry.drawing, entry.graph, entry.problems, found[0], found[1])
+        drawn = redrawn(entry.drawing, entry.graph, entry.problems, found[0], found[1], entry.exits, found[2])
         with self._lock:
             self._carried.pop(key, None)
         return None if drawn is None else self._keep(self._drawings, key, drawn)
@@ -390,7 +413,8 @@ class FunctionGraphs:
             function = self.function(function_id)
             if function is None:
                 return None
-            drawn = self._keep(self._drawings, function_id, draw_function(function, self.diagnostics(function_id)))
+            drawn = draw_function(function, self.diagnostics(function_id), exits=self.exits(function_id))
+            drawn = self._keep(self._drawings, function_id, drawn)
             self.layouts += 1
         return drawn
 
@@ -419,5 +443,6 @@ class FunctionGraphs:
             if function is None or function.block(block_id) is None:
                 return None
             near = neighbourhood(function, block_id)
-            drawn = self._keep(self._neighbourhoods, key, draw_function(function, self.diagnostics(function_id), near))
+            drawn = draw_function(function, self.diagnostics(function_id), near, self.exits(function_id))
+            drawn = self._keep(self._neighbourhoods, key, drawn)
         return drawn

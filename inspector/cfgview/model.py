@@ -70,6 +70,13 @@ class EdgeRoute:
         return self.cells[-1]
 
 
+class Exit(NamedTuple):
+    """An edge leaving a window on a function, to a block outside it, and that block's name."""
+
+    edge: Edge
+    name: str
+
+
 @dataclass(frozen=True, slots=True)
 class CfgDrawing:
     """A function's graph drawn on a grid of characters, each with a style class.
@@ -93,6 +100,9 @@ class CfgDrawing:
     `neighbourhood`, none in a `list`), in the codec's order."""
     problems: dict[int, tuple[str, ...]] = field(default_factory=dict)
     """Block id → what is wrong with it, in full (the box shows a short form)."""
+    exits: dict[int, Rect] = field(default_factory=dict)
+    """Target block id → the stub drawn for edges leaving a window to it (its routes
+    are in `routes`, after the function's own edges)."""
 
     @property
     def width(self) -> int:
@@ -121,8 +131,8 @@ class CfgDrawing:
         return [(row[start:end], style) for (start, style), end in zip(runs, ends)]
 
     def block_at(self, x: int, y: int) -> int | None:
-        """The block whose box holds the cell, or None."""
-        for block_id, rect in self.boxes.items():
+        """The block whose box (or stub, for a block outside a window) holds the cell, or None."""
+        for block_id, rect in (*self.boxes.items(), *self.exits.items()):
             if rect.contains(x, y):
                 return block_id
         return None

@@ -90,3 +90,43 @@ async def test_the_blocks_near_the_selection_anywhere_in_the_function():
         await shown(pilot, cfg, "%entry")
         assert cfg.block_id == cfg.function.entry
         no_whole_graph(cfg)
+
+
+async def test_edges_leaving_the_window_end_in_stubs_that_move_it():
+    data, at, blocks = big_function()
+    module = open_module(data)
+    span = module.functions()[0]
+    middle = next(i for i in range((span.first + span.end) // 2, span.end) if module.opcode(i) == module.tables.opcodes.OpLabel)
+    app = make_app(data, at=module.offset(middle))
+    async with app.run_test(size=(120, 40)) as pilot:
+        cfg = app.screen.query_one(CfgView)
+        for _ in range(1000):
+            if cfg.drawing is not None and cfg.drawing.kind == "graph" and not cfg.laying_out:
+                break
+            await pilot.pause(0.02)
+        drawing, window = cfg.drawing, cfg.function_id
+        exits = cfg.graphs.exits(window)
+        assert exits and set(drawing.exits) == {x.edge.target for x in exits}
+        for x in exits:
+            stub = drawing.exits[x.edge.target]
+            assert f"→ %{x.name}" in drawing.rows[stub.y + 1]
+            if x.edge.is_branch:
+                route = next(r for r in drawing.routes if r.edge == x.edge)
+                assert stub.touches(*route.arrowhead) and drawing.boxes[x.edge.source].touches(*route.cells[0])
+        # The last stub scrolled into view and clicked: the selection goes to its block,
+        # and the pane shows the window round it.
+        target = max(drawing.exits, key=lambda t: drawing.exits[t].y)
+        stub = drawing.exits[target]
+        cfg.scroll_to(x=max(0, stub.x - 10), y=max(0, stub.y - 10), animate=False, immediate=True)
+        await pilot.pause()
+        x, y = cfg.scroll_offset
+        await pilot.click(CfgView, offset=(stub.x + 2 - x + cfg.gutter.left, stub.y + 1 - y + cfg.gutter.top))
+        for _ in range(500):
+            if cfg.function_id != window and cfg.block_id == target and cfg.drawing is not None and target in cfg.drawing.boxes:
+                break
+            await pilot.pause(0.02)
+        else:
+            raise AssertionError(f"the window did not move to %{target}; title {cfg.border_title!r}")
+        selection = app.screen.selection
+        assert module.instruction(selection.instruction).result_id == target
+        assert isinstance(cfg.function_id, Window) and cfg.function_id.tile > window.tile
