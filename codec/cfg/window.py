@@ -2,8 +2,9 @@
 to build whole.
 
 `window_cfg` builds the graph of the blocks the given instructions hold (OpLabel on), as
-the function's own graph would have them, minus the edges that leave the run; those and
-the run's open end are not problems of the module, so they are not reported. Dominance
+the function's own graph would have them, minus the edges that leave the run (given
+apart, as exits, when asked); those and the run's open end are not problems of the
+module, so they are not reported. Dominance
 and depth are those of the run, entered at its first block; which blocks are unreachable
 is not known from a run, so none is said to be.
 """

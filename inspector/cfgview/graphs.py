@@ -10,7 +10,10 @@ one-line-per-block list at once (`neighbourhood_drawing`, the blocks round the s
 one), and the pane lays it out in a worker with `drawing`. A function of more than
 `window_after` instructions is never built whole: the pane is given a `Window` of its
 blocks round the selection (`span_at`), whose graph, drawings and layout cost what
-those blocks cost, wherever they are in the function.
+those blocks cost, wherever they are in the function; its edges to the rest of the
+function are drawn to stubs (`exits`, `label_word` to follow one). Over an edited module
+(`previous`: the graphs before the edit), what the edit did not touch is taken over
+rather than built and laid out again (see `carry`).
 Thread-safe: what is kept is looked up under a short lock, so the UI thread never waits
 for a graph a worker is building.
 """
@@ -183,8 +186,24 @@ class FunctionGraphs:
         if found is None:
             low = span.first + (window.tile - 1) * WINDOW_TILE
             high = span.first + (window.tile + 2) * WINDOW_TILE
-            found = self._keep(self._windows, window, (self._block_start(span, low), self._block_start(span, high)))
+            # Whole blocks, and at least the one holding the tile's last instruction (the
+            # entry block before any): a block can be longer than the tiles round it.
+            last = min(span.first + (window.tile + 1) * WINDOW_TILE, span.end) - 1
+            start = self._block_start(span, last)
+            if self.module.opcode(start) != self.module.tables.opcodes.OpLabel:
+                start = self._label_after(span, start)
+            end = max(self._block_start(span, high), self._label_after(span, start))
+            found = self._keep(self._windows, window, (self._block_start(span, low), end))
         return type(span)(found[0], found[1], window)
+
+    def _label_after(self, span, index: int) -> int:
+        """The first OpLabel after instruction `index` of the function, or its end."""
+        label = self.module.tables.opcodes.OpLabel
+        opcode = self.module.opcode
+        index += 1
+        while index < span.end and opcode(index) != label:
+            index += 1
+        return index
 
     def _block_start(self, span, index: int) -> int:
         """The OpLabel at or before instruction `index` of the function (its OpFunction
