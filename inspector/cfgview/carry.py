@@ -62,9 +62,7 @@ class ModuleEdit(NamedTuple):
 
 def module_edit(old, new) -> ModuleEdit | None:
     """Where the modules' instructions differ (the header is not looked at: an edit that
-    adds an id changes the bound); None when they are the same. Indexes both modules."""
-    old.ensure_indexed()
-    new.ensure_indexed()
+    adds an id changes the bound); None when they are the same. Both modules are indexed."""
     a = np.frombuffer(old.words, dtype=np.uint32)[HEADER_WORDS:]
     b = np.frombuffer(new.words, dtype=np.uint32)[HEADER_WORDS:]
     shortest = min(len(a), len(b))

@@ -308,7 +308,11 @@ class FunctionGraphs:
 
     def carried_to(self, module: FunctionModule) -> dict:
         """Key → `Carried`: the graphs made here (and carried here), as seen from `module`,
-        an edit of this one's module: untouched ones to move, touched ones to compare."""
+        an edit of this one's module: untouched ones to move, touched ones to compare.
+        Nothing unless both modules are indexed (indexing a huge one here would hold up
+        the caller, the UI thread)."""
+        if not (self.module.indexed and module.indexed):
+            return {}
         edit = module_edit(self.module, module)
         carried = {}
         with self._lock:

@@ -21,6 +21,7 @@ OTHER = "OpFunctionEnd\n%other = OpFunction %void None %fn\n" + NESTED_LOOPS.rep
 
 def graphs_over(body: str, previous: FunctionGraphs | None = None) -> FunctionGraphs:
     module = open_module(module_bytes(body))
+    module.ensure_indexed()  # as the editor's modules are
     return FunctionGraphs(module, module_names(module), previous=previous)
 
 
@@ -105,3 +106,39 @@ async def test_editing_keeps_the_layout_of_blocks_and_edges_it_does_not_change()
         assert cfg.function_id != other and graphs.has_graph(other)
         assert graphs.built == 1, "only main is built again"
         assert graphs.drawing(other).boxes is laid_out.boxes and graphs.layouts == 1
+
+
+def test_windows_on_a_huge_function_carried_across_edits(monkeypatch):
+    from cfg_functions import chain
+
+    from spvinspect.cfgview import graphs as graphs_module
+
+    monkeypatch.setattr(graphs_module, "WINDOW_TILE", 40)  # small windows on a small function
+    body = chain(60)
+
+    def windowed(body: str, previous=None) -> FunctionGraphs:
+        module = open_module(module_bytes(body))
+        module.ensure_indexed()
+        return FunctionGraphs(module, module_names(module), window_after=100, previous=previous)
+
+    first = windowed(body)
+    span = first.module.functions()[0]
+    selected = span.first + 6 * 40 + 5
+    window = first.span_at(selected).result_id
+    drawn = first.drawing(window)
+    assert drawn.exits and first.exits(window)
+    # An instruction more two windows before: this window moves down, untouched.
+    earlier = body.replace("%x3 = OpLabel\n", "%x3 = OpLabel\nOpNop\n")
+    second = windowed(earlier, previous=first)
+    assert second.span_at(selected + 1).result_id == window
+    assert second.drawing(window).rows == drawn.rows and (second.built, second.layouts) == (0, 0)
+    fresh = windowed(earlier)
+    fresh.span_at(selected + 1)
+    assert second.function(window) == fresh.function(window) and second.exits(window) == fresh.exits(window)
+    assert [r.edge for r in second.drawing(window).routes] == [r.edge for r in fresh.drawing(window).routes]
+    # An instruction more in a block of the window: built again, the layout kept.
+    block = second.function(window).block(second.function(window).blocks[3].id)
+    inside = earlier.replace(f"%{block.name} = OpLabel\n", f"%{block.name} = OpLabel\nOpNop\n")
+    third = windowed(inside, previous=second)
+    assert third.span_at(selected + 1).result_id == window
+    assert third.quick_drawing(window).boxes is drawn.boxes and (third.built, third.layouts) == (1, 0)
