@@ -453,7 +453,8 @@ class FunctionGraphs:
             function = self.function(function_id)
             if function is None:
                 return None
-            listed = self._keep(self._lists, function_id, list_function(function, self.diagnostics(function_id)))
+            listed = list_function(function, self.diagnostics(function_id), self.exits(function_id))
+            listed = self._keep(self._lists, function_id, listed)
         return listed
 
     def neighbourhood_drawing(self, function_id: int, block_id: int) -> CfgDrawing | None:

@@ -11,6 +11,7 @@ from edit_pilot import open_editor, settled
 from spvinspect.app import InspectorApp
 from spvinspect.codec.binary.lazy import open_module
 from spvinspect.codec.text.names import module_names
+from spvinspect.cfgview.block_list import list_function
 from spvinspect.cfgview.graphs import FunctionGraphs
 from spvinspect.document import Document
 from spvinspect.widgets.cfg_view import CfgView
@@ -127,6 +128,8 @@ def test_windows_on_a_huge_function_carried_across_edits(monkeypatch):
     window = first.span_at(selected).result_id
     drawn = first.drawing(window)
     assert drawn.exits and first.exits(window)
+    listed = list_function(first.function(window), (), first.exits(window)).text()  # the `v` list says them too
+    assert all(f"%{x.name}" in listed for x in first.exits(window))
     # An instruction more two windows before: this window moves down, untouched.
     earlier = body.replace("%x3 = OpLabel\n", "%x3 = OpLabel\nOpNop\n")
     second = windowed(earlier, previous=first)
