@@ -333,8 +333,13 @@ class FunctionGraphs:
                 run, ranges = None, ((graph.offset, graph.end),)
             carried[key] = Carried(graph, problems, drawings.get(key), ranges, exits=exits, window=run)
         for key, entry in earlier.items():
+            if len(carried) >= KEPT_GRAPHS + KEPT_WINDOWS:
+                break
             carried.setdefault(key, entry)
-        return carried if edit is None else {key: entry.after(edit) for key, entry in carried.items()}
+        if edit is not None:
+            carried = {key: entry.after(edit) for key, entry in carried.items()}
+        # A touched graph is kept only for its layout, to compare with.
+        return {key: entry for key, entry in carried.items() if not entry.touched or entry.drawing is not None}
 
     def _word_of(self, index: int) -> int:
         """The word offset of instruction `index` (the module's end past the last)."""

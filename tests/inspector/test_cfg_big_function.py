@@ -11,6 +11,7 @@ from cfg_functions import chain, module_bytes
 from inspector_apps import make_app
 
 from spvinspect.codec.binary.lazy import open_module
+from spvinspect.cfgview import graphs as graphs_module
 from spvinspect.cfgview.graphs import WINDOW_AFTER, WINDOW_TILE, Window
 from spvinspect.widgets.cfg_view import CfgView
 
@@ -96,7 +97,8 @@ async def test_the_blocks_near_the_selection_anywhere_in_the_function():
         no_whole_graph(cfg)
 
 
-async def test_edges_leaving_the_window_end_in_stubs_that_move_it():
+async def test_edges_leaving_the_window_end_in_stubs_that_move_it(monkeypatch):
+    monkeypatch.setattr(graphs_module, "WINDOW_TILE", 100)  # a window of a hundred-odd blocks: quick to lay out
     data, at, blocks = big_function()
     module = open_module(data)
     span = module.functions()[0]
