@@ -177,7 +177,7 @@ class CfgView(RunFollower, ScrollView, can_focus=True):
         span = None if graphs is None or instruction is None else graphs.span_at(instruction)
         if graphs is None or span is None:
             self.workers.cancel_group(self, "cfg-layout")
-            self.function_id = self.block_id = self._word = None
+            self.function_id = self.block_id = self._word = self._stale = None
             self.laying_out = False
             self.drawing = None
             return
@@ -240,7 +240,7 @@ class CfgView(RunFollower, ScrollView, can_focus=True):
         function = self.function
         if function is None:
             updating = self.drawing is not None and self.laying_out
-            self.border_title = "CFG · updating after the edit…" if updating else "CFG"
+            self.border_title = "CFG · updating…" if updating else "CFG"
             self.border_subtitle = ""
             return
         state = ""
