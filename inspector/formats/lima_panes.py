@@ -1,19 +1,7 @@
 """The panes of Lima mode: the single source for `--pane`, the number keys, the help
 screen and the palette (Textual-free)."""
 
-from spvinspect.formats.panes import PaneSpec
-
-
-def _header(screen):
-    from spvinspect.widgets.lima_header import LimaHeader
-
-    return LimaHeader(screen.document)
-
-
-def _list(screen):
-    from spvinspect.widgets.lima_list import LimaInstructionList
-
-    return LimaInstructionList(screen.document)
+from spvinspect.formats.panes import PaneSpec, widget_factory
 
 
 def _hex(screen):
@@ -36,36 +24,6 @@ def _hex(screen):
     return hex_view
 
 
-def _breakdown(screen):
-    from spvinspect.widgets.lima_breakdown import LimaBreakdown
-
-    return LimaBreakdown()
-
-
-def _diagnostics(screen):
-    from spvinspect.widgets.diagnostics_panel import DiagnosticsPanel
-
-    return DiagnosticsPanel()
-
-
-def _registers(screen):
-    from spvinspect.widgets.lima_registers import LimaRegisters
-
-    return LimaRegisters()
-
-
-def _inputs(screen):
-    from spvinspect.widgets.lima_inputs import LimaInputs
-
-    return LimaInputs()
-
-
-def _image(screen):
-    from spvinspect.widgets.lima_image import LimaImage
-
-    return LimaImage()
-
-
 LIMA_PANES: tuple[PaneSpec, ...] = (
     PaneSpec(
         "header",
@@ -76,7 +34,7 @@ LIMA_PANES: tuple[PaneSpec, ...] = (
         key="1",
         short="Header",
         tooltip="Show and focus the header pane",
-        factory=_header,
+        factory=widget_factory("spvinspect.widgets.lima_header", "LimaHeader", of_document=True),
         column="main",
         place=0,
         starts_hidden=False,
@@ -91,7 +49,7 @@ LIMA_PANES: tuple[PaneSpec, ...] = (
         short="List",
         tooltip="Show and focus the instruction list",
         stays_narrow=True,
-        factory=_list,
+        factory=widget_factory("spvinspect.widgets.lima_list", "LimaInstructionList", of_document=True),
         column="main",
         place=1,
         starts_hidden=False,
@@ -104,7 +62,7 @@ LIMA_PANES: tuple[PaneSpec, ...] = (
         key="3",
         short="Diagnostics",
         tooltip="Show and focus the diagnostics",
-        factory=_diagnostics,
+        factory=widget_factory("spvinspect.widgets.diagnostics_panel", "DiagnosticsPanel"),
         column="side",
         place=1,
         starts_hidden=False,
@@ -133,7 +91,7 @@ LIMA_PANES: tuple[PaneSpec, ...] = (
         short="Breakdown",
         tooltip="Show and focus the breakdown",
         stays_narrow=True,
-        factory=_breakdown,
+        factory=widget_factory("spvinspect.widgets.lima_breakdown", "LimaBreakdown"),
         column="side",
         place=0,
         starts_hidden=False,
@@ -149,7 +107,7 @@ LIMA_PANES: tuple[PaneSpec, ...] = (
         key="6",
         short="Registers",
         tooltip="Show and focus the registers of the stepped fragment",
-        factory=_registers,
+        factory=widget_factory("spvinspect.widgets.lima_registers", "LimaRegisters"),
         column="side",
     ),
     PaneSpec(
@@ -162,7 +120,7 @@ LIMA_PANES: tuple[PaneSpec, ...] = (
         key="7",
         short="Inputs",
         tooltip="Show and focus the run's inputs",
-        factory=_inputs,
+        factory=widget_factory("spvinspect.widgets.lima_inputs", "LimaInputs"),
         column="side",
     ),
     PaneSpec(
@@ -174,7 +132,7 @@ LIMA_PANES: tuple[PaneSpec, ...] = (
         key="8",
         short="Image",
         tooltip="Show and focus the image the program draws",
-        factory=_image,
+        factory=widget_factory("spvinspect.widgets.lima_image", "LimaImage"),
         column="main",
     ),
 )

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from importlib import import_module
 from typing import Any
 
 
@@ -46,3 +47,15 @@ class PaneSpec:
 def pane_names(panes: Sequence[PaneSpec]) -> tuple[str, ...]:
     """The names `--pane` takes, in the order the help lists the panes."""
     return tuple(pane.name for pane in panes)
+
+
+def widget_factory(module: str, class_name: str, *, of_document: bool = False) -> Callable[[Any], Any]:
+    """A pane factory building `class_name` from `module` (given the screen's document when
+    `of_document`), imported only when the screen builds the pane so that the spec modules
+    stay Textual-free."""
+
+    def build(screen: Any) -> Any:
+        widget_class = getattr(import_module(module), class_name)
+        return widget_class(screen.document) if of_document else widget_class()
+
+    return build

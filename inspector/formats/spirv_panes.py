@@ -2,13 +2,7 @@
 help screen and the palette (Textual-free; a built pane's widget is imported when the
 screen builds it)."""
 
-from spvinspect.formats.panes import PaneSpec
-
-
-def _header(screen):
-    from spvinspect.widgets.header_pane import HeaderPane
-
-    return HeaderPane(screen.document)
+from spvinspect.formats.panes import PaneSpec, widget_factory
 
 
 def _list(screen):
@@ -40,46 +34,10 @@ def _cfg(screen):
     return Vertical(CfgView(screen.view.function_graphs(), id="cfg"), id="cfg-box")
 
 
-def _diagnostics(screen):
-    from spvinspect.widgets.diagnostics_panel import DiagnosticsPanel
-
-    return DiagnosticsPanel()
-
-
-def _word_table(screen):
-    from spvinspect.widgets.word_table_pane import WordTablePane
-
-    return WordTablePane()
-
-
-def _legend(screen):
-    from spvinspect.widgets.colour_legend import ColourLegend
-
-    return ColourLegend()
-
-
 def _tour(screen):
     from spvinspect.widgets.tour_pane import TourPane
 
     return TourPane(getattr(screen.app, "tour", None))
-
-
-def _source_pane(screen):
-    from spvinspect.widgets.source_pane import SourcePane
-
-    return SourcePane(screen.document)
-
-
-def _values_pane(screen):
-    from spvinspect.widgets.values_pane import ValuesPane
-
-    return ValuesPane(screen.document)
-
-
-def _image_pane(screen):
-    from spvinspect.widgets.spirv_image import SpirvImage
-
-    return SpirvImage()
 
 
 SPIRV_PANES: tuple[PaneSpec, ...] = (
@@ -92,7 +50,7 @@ SPIRV_PANES: tuple[PaneSpec, ...] = (
         key="1",
         short="Header",
         tooltip="Show and focus the header pane",
-        factory=_header,
+        factory=widget_factory("spvinspect.widgets.header_pane", "HeaderPane", of_document=True),
         column="side",
         place=0,
         starts_hidden=False,
@@ -157,7 +115,7 @@ SPIRV_PANES: tuple[PaneSpec, ...] = (
         key="3",
         short="Diagnostics",
         tooltip="Show and focus the diagnostics",
-        factory=_diagnostics,
+        factory=widget_factory("spvinspect.widgets.diagnostics_panel", "DiagnosticsPanel"),
         column="main",
         place=1,
         starts_hidden=False,
@@ -177,7 +135,7 @@ SPIRV_PANES: tuple[PaneSpec, ...] = (
         key="6",
         short="Words",
         tooltip="Show and focus the word table of the selected instruction",
-        factory=_word_table,
+        factory=widget_factory("spvinspect.widgets.word_table_pane", "WordTablePane"),
         column="main",
     ),
     PaneSpec(
@@ -185,7 +143,7 @@ SPIRV_PANES: tuple[PaneSpec, ...] = (
         "Colour legend",
         "What each colour of the hex pane and of the instruction list means, drawn in the "
         "theme's own colours. L shows or hides it.",
-        factory=_legend,
+        factory=widget_factory("spvinspect.widgets.colour_legend", "ColourLegend"),
         column="side",
     ),
     PaneSpec(
@@ -211,7 +169,7 @@ SPIRV_PANES: tuple[PaneSpec, ...] = (
         key="7",
         short="Source",
         tooltip="Show and focus the source text",
-        factory=_source_pane,
+        factory=widget_factory("spvinspect.widgets.source_pane", "SourcePane", of_document=True),
         column="main",
     ),
     PaneSpec(
@@ -228,7 +186,7 @@ SPIRV_PANES: tuple[PaneSpec, ...] = (
         key="8",
         short="Values",
         tooltip="Show and focus the values of the stepped invocation",
-        factory=_values_pane,
+        factory=widget_factory("spvinspect.widgets.values_pane", "ValuesPane", of_document=True),
         column="side",
     ),
     PaneSpec(
@@ -243,7 +201,7 @@ SPIRV_PANES: tuple[PaneSpec, ...] = (
         key="9",
         short="Image",
         tooltip="Show and focus the image of the fragment shader over a grid",
-        factory=_image_pane,
+        factory=widget_factory("spvinspect.widgets.spirv_image", "SpirvImage"),
         column="side",
     ),
 )
