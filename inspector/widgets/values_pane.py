@@ -15,6 +15,7 @@ from spvinspect.codec.interp.values_view import ValueRow, changed_keys, invocati
 from spvinspect.screens.panes import BuiltPane
 from spvinspect.screens.run_keys import RunFollower
 from spvinspect.widgets.row_list import RowCursorKeys, RowList
+from spvinspect.widgets.row_keys import row_move_bindings
 
 LABEL_WIDTH = 24
 """Columns the labels (indented by depth) take at most before the type and value."""
@@ -41,10 +42,7 @@ class ValuesPane(BuiltPane, RunFollower, RowCursorKeys, RowList):
                          "values-pane--muted"}
     """Section headings, type names, values the last move changed, the cursor row, messages."""
     BINDINGS = [
-        Binding("down,j", "move(1)", "Down", show=False, id="values.down", tooltip="Next value"),
-        Binding("up,k", "move(-1)", "Up", show=False, id="values.up", tooltip="Previous value"),
-        Binding("pagedown,ctrl+f", "page(1)", "Page down", show=False, id="values.page_down", tooltip="A page down"),
-        Binding("pageup,ctrl+b", "page(-1)", "Page up", show=False, id="values.page_up", tooltip="A page up"),
+        *row_move_bindings("values", "value"),
         Binding("home,g", "edge(0)", "First", show=False, id="values.first", tooltip="The first row"),
         Binding("end,G", "edge(1)", "Last", show=False, id="values.last", tooltip="The last row"),
         Binding("b", "toggle_bits", "Bits", id="values.bits", tooltip="Show each value's bits (hex of the float or integer) or its value"),
