@@ -161,13 +161,17 @@ class EditingController:
     def drop_edit_session(self) -> None:
         """Forget the session while the editor is hidden (it holds nothing unsaved): the
         next `e` opens a new one over the document on screen, and the editor shows its text."""
+        self._stop_jobs()
+        self.edit_session = None
+        self._editor_outdated = True
+
+    def _stop_jobs(self) -> None:
+        """Stop the assembly and validation threads; the next job starts new ones."""
         for thread in (self._jobs, self._validator):
             if thread is not None:
                 thread.stop()
         self._jobs = self._validator = None
         self._validating = False
-        self.edit_session = None
-        self._editor_outdated = True
 
     def _session_ready(self, session: EditSession, outcome) -> None:
         from spvinspect.editing.shown_text import ShownText
@@ -298,9 +302,7 @@ class EditingController:
 
     def unmount(self) -> None:
         """Stop the job threads (the screen goes)."""
-        for thread in (self._jobs, self._validator):
-            if thread is not None:
-                thread.stop()
+        self._stop_jobs()
         let_in((self, "editor"))
 
     def _run_job(self, job, session) -> None:
@@ -524,11 +526,7 @@ class EditingController:
         from spvinspect.editing.changes import ChangedWords
         from spvinspect.editing.opened_file import SavedFile
 
-        for thread in (self._jobs, self._validator):
-            if thread is not None:
-                thread.stop()
-        self._jobs = self._validator = None
-        self._validating = False
+        self._stop_jobs()
         editor = self._editor
         if editor is not None:
             editor.remove()
