@@ -12,9 +12,7 @@ the whole screen.
 from __future__ import annotations
 
 from textual import on
-from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Vertical
 from textual.content import Content
 
 from spvinspect.formats.lima_panes import LIMA_PANES
@@ -68,6 +66,7 @@ class LimaView(FormatView):
     """Header, instruction list, hex pane, breakdown and diagnostics over one PP program."""
 
     SCREEN_BINDINGS = [*EDIT_BINDINGS, *PROGRAM_BINDINGS]
+    COLUMN_IDS = ("lima-left", "lima-right")
 
     def __init__(self, document: LimaDocument, *, at: int | None = None, raw: bool = False) -> None:
         """`raw` (raw id numbers) has no meaning for a PP program, which has no ids."""
@@ -84,13 +83,6 @@ class LimaView(FormatView):
         """The selected instruction (the screen's selection's)."""
         selection = self.screen.selection
         return None if selection is None else selection.instruction
-
-    def compose(self) -> ComposeResult:
-        built = self.screen.pane_layout.built_panes
-        with Vertical(id="lima-left"):
-            yield from built("main")
-        with Vertical(id="lima-right"):
-            yield from built("side")
 
     def first_selection(self) -> Selection | None:
         diagnostics = self.document.located_diagnostics

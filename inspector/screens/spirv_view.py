@@ -10,9 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from textual import on, work
-from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Vertical
 from textual.reactive import var
 from textual.widget import Widget
 from textual.worker import get_current_worker
@@ -102,6 +100,7 @@ class SpirvView(FormatView):
     """Header, instruction list, hex, word detail, CFG and diagnostics over one module."""
 
     SCREEN_BINDINGS = [*NAVIGATION_BINDINGS, *EDIT_BINDINGS, *MODULE_BINDINGS]
+    COLUMN_IDS = ("main", "inspect")
 
     raw: var[bool] = var(False)
     """Raw id numbers instead of friendly names, in every pane."""
@@ -127,13 +126,6 @@ class SpirvView(FormatView):
     def selection(self) -> Selection | None:
         """The screen's selection."""
         return self.screen.selection
-
-    def compose(self) -> ComposeResult:
-        built = self.screen.pane_layout.built_panes
-        with Vertical(id="main"):
-            yield from built("main")
-        with Vertical(id="inspect"):
-            yield from built("side")
 
     def overlays(self) -> list[Widget]:
         search_bar = SearchBar(id="search")

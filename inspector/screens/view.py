@@ -6,8 +6,9 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any, ClassVar
 
+from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal
+from textual.containers import Horizontal, Vertical
 from textual.widget import Widget
 
 from spvinspect.selection import Selection
@@ -21,10 +22,22 @@ class FormatView(Horizontal):
     """The screen's keys over this format, in footer order; their actions are the
     screen's own (back, zoom, edit…) or the view's."""
 
+    COLUMN_IDS: ClassVar[tuple[str, str]]
+    """Ids of the "main" and the "side" column, which the format's stylesheet lays out."""
+
     def __init__(self, document: Any, *, at: int | None = None, raw: bool = False, id: str | None = None) -> None:
         super().__init__(id=id)
         self.document = document
         self._at = at
+
+    def compose(self) -> ComposeResult:
+        """The screen's built panes in two columns, "main" then "side" (ids from `COLUMN_IDS`)."""
+        built = self.screen.pane_layout.built_panes
+        main_id, side_id = self.COLUMN_IDS
+        with Vertical(id=main_id):
+            yield from built("main")
+        with Vertical(id=side_id):
+            yield from built("side")
 
     def overlays(self) -> Iterable[Widget]:
         """Widgets the screen lays over the panes (a search bar)."""
