@@ -57,6 +57,13 @@ def ext_inst_module_bytes() -> bytes:
     return result.binary
 
 
+async def settle(pilot) -> None:
+    """Let the index worker finish and every message land."""
+    await pilot.pause()
+    await pilot.app.workers.wait_for_complete()
+    await pilot.pause()
+
+
 def make_app(data: bytes, name: str = "module.spv", **options) -> InspectorApp:
     """The app over `data`, as `spvinspect` would open it."""
     return InspectorApp(Document(data, name), **options)

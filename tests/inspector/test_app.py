@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from spvinspect.codec.binary.decoder import decode
-from inspector_apps import make_app
+from inspector_apps import make_app, settle
 from spvinspect.screens.help import HelpScreen
 from spvinspect.screens.uses import UsesScreen
 from spvinspect.widgets.diagnostics_panel import DiagnosticsPanel
@@ -19,13 +19,6 @@ def row_of(app, text: str, raw: bool = False) -> int:
     """The first row whose line (friendly names, or raw ids) contains `text`."""
     document = app.document
     return next(row for row in range(document.row_count) if text in document.row_text(row, raw))
-
-
-async def settle(pilot) -> None:
-    """Let the index worker finish and every message land."""
-    await pilot.pause()
-    await pilot.app.workers.wait_for_complete()
-    await pilot.pause()
 
 
 def rendered(widget) -> str:

@@ -16,7 +16,8 @@ from spvinspect.document import Document
 from spvinspect.lima_document import LimaDocument
 from spvinspect.screens.copy import CopyScreen
 from spvinspect.screens.edit_dialogs import Question
-from test_app import SIZE, settle
+from inspector_apps import settle
+from test_app import SIZE
 from lima_apps import to_bytes as struct_words
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from textual.command import CommandList
 
-from inspector_apps import ext_inst_module_bytes, make_app
+from inspector_apps import ext_inst_module_bytes, make_app, settle
 from spvinspect.commands.open import EXAMPLE_MODULE
 from spvinspect.screens.go_to import GoToDialog
 from spvinspect.screens.help import HelpScreen
@@ -17,12 +17,6 @@ SIZE = (80, 24)
 def screen_lines(app) -> list[str]:
     """The terminal's rows as the app draws them."""
     return [strip.text for strip in app.screen._compositor.render_strips()]
-
-
-async def settle(pilot) -> None:
-    await pilot.pause()
-    await pilot.app.workers.wait_for_complete()
-    await pilot.pause()
 
 
 async def test_an_80x24_screen_shows_whole_keys_texts_and_no_filler() -> None:

@@ -11,8 +11,8 @@ from spvinspect.codec.binary.decoder import decode
 from spvinspect.codec.grammar import load_grammar
 from spvinspect.screens.uses import UsesScreen
 from spvinspect.widgets.status_line import StatusLine
-from inspector_apps import make_app
-from test_app import SIZE, row_of, settle
+from inspector_apps import make_app, settle
+from test_app import SIZE, row_of
 
 
 def operand_text(app) -> str:
