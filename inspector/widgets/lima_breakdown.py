@@ -144,6 +144,15 @@ class LimaBreakdown(ScrollView, can_focus=True):
         entry = self.entries[self.cursor]
         self.post_message(self.FieldSelected(entry.bits, entry.strip, entry.label))
 
+    def select_named(self, strip: str, label: str | None = None) -> bool:
+        """Put the cursor on strip `strip` (or its range `label`), as the keys would; False
+        when the instruction has no such strip or range."""
+        for position, entry in enumerate(self.entries):
+            if entry.strip.name == strip and (entry.label.name if entry.label else None) == label:
+                self._select(position)
+                return True
+        return False
+
     def action_move(self, step: int) -> None:
         """Move the cursor to the next or previous strip or range."""
         self._select(self.cursor + step)
