@@ -22,6 +22,7 @@ from spvinspect.codec.binary.lazy import LazyModule
 from spvinspect.codec.text.grammar_card import card_for
 from spvinspect.codec.text.word_detail import word_detail
 from spvinspect.document import Document
+from spvinspect.folding import FoldedLayout, fold_anchors, refold
 from spvinspect.formats.spirv_hex import header_cell, instruction_cells
 from spvinspect.formats.spirv_panes import SPIRV_PANES
 from spvinspect.layouts import PlainLayout
@@ -292,8 +293,14 @@ class SpirvView(FormatView):
         return None if word is None else self.document.select_word(word)
 
     def show_document(self, document: Document) -> None:
-        """Put the document of an edit's binary into the panes."""
+        """Put the document of an edit's binary into the panes, with the folds (and the
+        reading aids) the list had."""
+        anchors, aided = fold_anchors(self.document), self.document.layout.aided
         self.document = document
+        if anchors:
+            document.use_layout(refold(document, anchors, self.raw))
+        if aided:
+            self._build_reading_aids(self.raw)
         listing = self.query_one(InstructionList)
         listing.document = document
         listing.rows_changed()
@@ -382,6 +389,8 @@ class SpirvView(FormatView):
             # The reading aids' rows hold names: lay them out again in the new naming.
             self._show_layout(None)
             self._build_reading_aids(raw)
+        elif isinstance(self.document.layout, FoldedLayout):
+            self._show_layout(None)  # the folds' summaries name their function or block
         self.query_one(InstructionList).raw = raw
         self.query_one(CfgView).set_graphs(self.function_graphs())
         self.screen.selection = self.screen.selection  # every pane shows the new naming
@@ -410,9 +419,12 @@ class SpirvView(FormatView):
             self.app.call_from_thread(self._show_layout, layout)
 
     def _show_layout(self, layout: PlainLayout | None) -> None:
-        """Show the rows of `layout` (None: plain), keeping the selected word."""
+        """Show the rows of `layout` (None: plain), keeping the selected word and the folds."""
         kept = self.selection
+        anchors = fold_anchors(self.document)
         self.document.use_layout(layout)
+        if anchors:
+            self.document.use_layout(refold(self.document, anchors, self.raw))
         self.navigation.session.forget_matches()
         self.query_one(InstructionList).rows_changed()
         self.show_diagnostics()
