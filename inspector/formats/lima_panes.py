@@ -129,7 +129,7 @@ LIMA_PANES: tuple[PaneSpec, ...] = (
         "(--lima-example) has a tour; --tour FILE opens one written for any program (see "
         "inspector/examples/lima-example.tour.toml).",
         factory=_tour,
-        column="main",
+        column="side",
     ),
 )
 """The panes of Lima mode."""
