@@ -48,6 +48,8 @@ PLACE_KEYS = {
 }
 """What a step's `at` may say, by the tour's format."""
 FORMAT_NAMES = {"spirv": "a SPIR-V module", "lima": "a Lima PP program"}
+FORMAT_OF_VIEW = {"spvinspect.screens.spirv_view:SpirvView": "spirv", "spvinspect.screens.lima_view:LimaView": "lima"}
+"""A tour's format by the view of the document it is opened over (`Format.VIEW`)."""
 
 
 class TourError(Exception):
@@ -251,9 +253,10 @@ class Spot:
 
 def locate(document, tour: Tour, place: Place) -> Spot:
     """Where `place` of `tour` is in `document` (a SPIR-V `Document` or a `LimaDocument`)."""
-    screen = getattr(document, "SCREEN", "spirv")
-    if screen != tour.format:
-        return Spot(missed=f"this tour is of {FORMAT_NAMES[tour.format]}, the file is {FORMAT_NAMES.get(screen, screen)}")
+    kind = FORMAT_OF_VIEW.get(getattr(document, "VIEW", ""), "")
+    if kind != tour.format:
+        shown = FORMAT_NAMES.get(kind, "of another format")
+        return Spot(missed=f"this tour is of {FORMAT_NAMES[tour.format]}, the file is {shown}")
     if tour.format == "spirv":
         word, missed = find_place(document, place)
         return Spot(word=word, missed=missed)
