@@ -63,14 +63,27 @@ def replay_command(seed: int, keys: int, index: int) -> str:
 
 
 def run(count: int, keys: int, seed: int, timeout: float, corpus: Path | None, out: Path | None,
-        progress=lambda line: None, processes: int = 1, indexes: list[int] | None = None) -> dict:
-    """The campaign's figures: inputs done, keys pressed, findings by category and signature."""
+        progress=lambda line: None, processes: int = 1, indexes: list[int] | None = None,
+        time_limit: float | None = None) -> dict:
+    """The campaign's figures: inputs done, keys pressed, findings by category and signature.
+    Past `time_limit` seconds (or on ctrl+c) it stops and gives the figures of the inputs done."""
     by_kind: Counter[str] = Counter()
     findings: Counter[tuple[str, str]] = Counter()
     pressed = done = 0
+    stopped = ""
     start = time.perf_counter()
     indexes = list(range(count)) if indexes is None else indexes
-    for result in _results([(seed, index, keys, timeout, corpus) for index in indexes], processes):
+    results = _results([(seed, index, keys, timeout, corpus) for index in indexes], processes)
+    while True:
+        try:
+            result = next(results, None)
+        except KeyboardInterrupt:
+            stopped = "interrupted"
+            break
+        if result is None:
+            break
+        if time_limit is not None and time.perf_counter() - start > time_limit:
+            stopped = f"time limit of {time_limit:.0f} s"
         done += 1
         by_kind[result["kind"]] += 1
         pressed += result["keys"]
@@ -92,11 +105,14 @@ def run(count: int, keys: int, seed: int, timeout: float, corpus: Path | None, o
                  f"{result['size'][0]}x{result['size'][1]}): {result['keys']} keys, findings {result['findings']} | "
                  f"{done} inputs done, {pressed} keys sent, {categories['exception']} exceptions, "
                  f"{categories['hang']} hangs, {time.perf_counter() - start:.0f} s")
+        if stopped:
+            break
+    results.close()
     categories = Counter()
     for (category, _), n in findings.items():
         categories[category] += n
     return {
-        "inputs done": done, "keys per input": keys, "keys pressed": pressed, "by kind": dict(by_kind),
+        "inputs done": done, "inputs asked": len(indexes), "stopped": stopped or "no", "keys per input": keys, "keys pressed": pressed, "by kind": dict(by_kind),
         "seconds": round(time.perf_counter() - start, 1), "processes": processes,
         "exceptions": categories["exception"], "worker failures": categories["worker"],
         "bug notices": categories["notice"], "hangs": categories["hang"],
@@ -114,11 +130,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--jobs", type=int, default=1, help="processes pressing inputs at once (default 1)")
     parser.add_argument("--timeout", type=float, default=5.0,
                         help="seconds a key may take on average before the input counts as hung (default 5)")
+    parser.add_argument("--time-limit", type=float, default=None,
+                        help="seconds after which no new input is reported and the figures so far are printed")
     parser.add_argument("--corpus", type=Path, default=os.environ.get("SPVINSPECT_CORPUS"))
     parser.add_argument("--out", type=Path, default=None, help="folder for the inputs of findings")
     args = parser.parse_args(argv)
     figures = run(args.count, args.keys, args.seed, 30 + args.timeout * args.keys, args.corpus, args.out,
-                  progress=lambda line: print(line, flush=True), processes=args.jobs, indexes=args.index)
+                  progress=lambda line: print(line, flush=True), processes=args.jobs, indexes=args.index,
+                  time_limit=args.time_limit)
     print(json.dumps(figures, indent=1))
     return 1 if figures["findings"] else 0
 
