@@ -96,3 +96,13 @@ def test_lima_mode_opens_a_lima_tour_and_refuses_a_spirv_one(monkeypatch, tmp_pa
     assert capsys.readouterr().err.strip() == (
         f'spvinspect: error: --tour {EXAMPLE_TOUR}: a tour of a SPIR-V module (format = "spirv"), '
         "the file opens as a Lima PP program")
+
+
+def test_snapshot_lima_tour_step_80x24(snap_compare):
+    """A field step of the Lima tour on a small terminal: the list over the breakdown on
+    its field, the tour under them with the key that shows the breakdown whole."""
+    from inspector_apps import after_keys
+
+    app = InspectorApp(LimaDocument(example_mbs(), "lima-example.mbs"), theme="spvinspect-dark",
+                       tour=load_tour(EXAMPLE_LIMA_TOUR))
+    assert snap_compare(app, terminal_size=(80, 24), run_before=after_keys(*"tttttttttt", one_by_one=True))
