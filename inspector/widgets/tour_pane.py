@@ -108,7 +108,7 @@ class TourPane(BuiltPane, Static):
         if self.step_index is None:
             if self.tour is None:
                 self.border_title = "Tour"
-                self.update("No tour for this module: spvinspect --tour FILE MODULE opens one.")
+                self.update("No tour for this file: spvinspect --tour TOUR FILE opens one.")
             else:
                 self.call_after_refresh(self.go, 1)
 
@@ -124,7 +124,7 @@ class TourPane(BuiltPane, Static):
         self.border_title = Content(f"Tour · {self.tour.title} · step {self.step_index + 1} of {count}")
         parts = [Text(step.title, style="bold"), Text(" ".join(step.text.split()))]
         if self.missed:
-            parts.append(Text(f"Not in this module: {self.missed}; the selection stays.", style="italic"))
+            parts.append(Text(f"Not in this file: {self.missed}; the selection stays.", style="italic"))
         hint = self._pane_hint(step.pane) if step.pane and self.screen.has_class("-narrow") else ""
         keys = "t next · T previous · escape leaves the tour" if self.step_index + 1 < count else "the last step · T previous · escape leaves the tour"
         parts.append(Text(hint + keys, style="dim"))
