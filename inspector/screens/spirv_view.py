@@ -282,14 +282,11 @@ class SpirvView(FormatView):
         return None if word is None else self.document.select_word(word)
 
     def show_document(self, document: Document) -> None:
-        """Put the document of an edit's binary into the panes, with the folds (and the
-        reading aids) the list had."""
-        anchors, aided = fold_anchors(self.document), self.document.layout.aided
+        """Put the document of an edit's binary into the panes, with the folds the list had."""
+        anchors = fold_anchors(self.document)
         self.document = document
         if anchors:
             document.use_layout(refold(document, anchors, self.raw))
-        if aided:
-            self._build_reading_aids(self.raw)
         listing = self.query_one(InstructionList)
         listing.document = document
         listing.rows_changed()
