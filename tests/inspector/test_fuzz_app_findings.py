@@ -39,3 +39,30 @@ async def test_the_image_pane_of_a_module_that_cannot_run_says_why_without_a_wor
         assert pane.progress == "could not run the grid: not a SPIR-V module (no header)"
         assert app.worker_failures == []
         assert not [n for n in app._notifications if n.severity == "error"]
+
+
+async def test_a_problem_whose_message_holds_square_brackets_is_listed_as_written():
+    """Found by seed 1126, input 109 (an MBS file, typing in its editor): the editor's
+    problem list read each message as markup, and an assembler message quoting the typed
+    `[/ne{Nlfn` ended the app (MarkupError)."""
+    from textual.app import App
+
+    from spvinspect.codec.diagnostics import Diagnostic
+    from spvinspect.editing.session import LineMessage
+    from spvinspect.widgets.asm_editor import EditorMessages
+
+    message = "unknown instruction: found '[/ne{Nlfn' [b]"
+
+    class Host(App):
+        def compose(self):
+            yield EditorMessages(id="problems")
+
+    app = Host()
+    async with app.run_test() as pilot:
+        problems = app.query_one(EditorMessages)
+        problems.show_messages([LineMessage(2, 4, Diagnostic(message))])
+        await pilot.pause()
+        assert problems.get_option_at_index(0).prompt == f"3:5 error: {message}"
+        shown = [strip.text for strip in problems.render_lines(problems.region.reset_offset)]
+        assert any(f"3:5 error: {message}" in line for line in shown)
+        assert app.return_code is None
