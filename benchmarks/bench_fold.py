@@ -14,12 +14,11 @@ from __future__ import annotations
 
 import asyncio
 import sys
-import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench_hex import TARGET_MS, Timing, timed_press  # noqa: E402
+from bench_hex import TARGET_MS, Timing, indexed_document, timed_press  # noqa: E402
 from large_module import module_and_repeat  # noqa: E402
 
 from spvinspect.app import InspectorApp  # noqa: E402
@@ -65,12 +64,7 @@ async def measure(document: Document, repeat: int) -> dict[str, Timing]:
 
 def main() -> int:
     path, repeat = module_and_repeat(__doc__, repeat=5)
-    data = path.read_bytes()
-    start = time.perf_counter()
-    document = Document(data, path)
-    for _ in document.index_steps():
-        pass
-    opened = time.perf_counter() - start
+    document, data, opened = indexed_document(path)
     spans = document.module.functions()
     biggest = max(span.end - span.first for span in spans)
     print(f"module: {path} ({len(data) / 1e6:.1f} MB, {document.instruction_count} instructions, "
