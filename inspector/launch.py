@@ -45,7 +45,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--pane", metavar="NAME", help=f"focus and zoom a pane: {', '.join(PANE_NAMES)}; in Lima mode {', '.join(LIMA_PANE_NAMES)}")
     add_raw_id(parser)
     parser.add_argument("--theme", metavar="NAME", help="colour theme (remembered when switched in the app)")
-    parser.add_argument("--tour", metavar="TOUR", help="a guided tour of the module (a TOML file; t steps through it; the bundled example has its own)")
+    parser.add_argument("--tour", metavar="TOUR", help="a guided tour of the module or Lima program (a TOML file; t steps through it; the bundled examples have their own)")
     parser.add_argument("--diff", metavar="B", help="compare FILE with B side by side (both SPIR-V, or both Lima PP programs)")
     parser.add_argument("--inputs", metavar="FILE", help="inputs JSON for running the SPIR-V entry point (the `spvinspect run --inputs` shape)")
     return parser
