@@ -66,3 +66,25 @@ async def test_a_problem_whose_message_holds_square_brackets_is_listed_as_writte
         shown = [strip.text for strip in problems.render_lines(problems.region.reset_offset)]
         assert any(f"3:5 error: {message}" in line for line in shown)
         assert app.return_code is None
+
+
+async def test_the_go_to_dialog_quotes_a_bad_entry_with_square_brackets_as_written():
+    """Found by seed 1126, input 153 (a Lima stream): a go-to entry holding `[/tmp/x']`
+    was quoted in the dialog's error as markup, which ended the app (MarkupError)."""
+    from textual.widgets import Input, Label
+
+    from spvinspect.app import InspectorApp
+    from spvinspect.lima.emulator.example import example_mbs
+    from spvinspect.lima_document import LimaDocument
+    from spvinspect.screens.go_to import GoToDialog
+
+    app = InspectorApp(LimaDocument(example_mbs(), "x.mbs"))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.press("colon")
+        await pilot.pause()
+        assert isinstance(app.screen, GoToDialog)
+        app.screen.query_one(Input).value = "[/tmp/x']"
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, GoToDialog) and app.return_code is None
+        assert "[/tmp/x']" in str(app.screen.query_one("#goto-error", Label).render())
