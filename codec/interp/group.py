@@ -137,11 +137,20 @@ class Group:
 
     def run(self, limit: int = STEP_LIMIT) -> None:
         """Run every invocation to its end (or until one stops, or `limit` steps)."""
+        invocations = self.invocations
+        if self.stopped is not None:
+            return
         with np.errstate(all="ignore"):
-            while not self.finished and self.steps < limit:
-                if not self.advance():
-                    if not self.resolve():
-                        break
+            while self.steps < limit:
+                ran = stopped = False
+                for inv in invocations:
+                    if inv.status == RUNNING:
+                        inv.step()
+                        self.steps += 1
+                        ran = True
+                        stopped = stopped or inv.status == STOPPED
+                if stopped or not ran and not self.resolve():
+                    break
 
     def advance(self, skip: Invocation | None = None) -> bool:
         """One step of every running invocation but `skip`, in lockstep as a GPU wave
