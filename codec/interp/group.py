@@ -273,12 +273,29 @@ def run_entry(data: bytes, entry: str | None = None, inputs: dict | None = None,
 
 
 def run_grid(shader: Shader, entry: EntryPoint, inputs: dict, size: tuple[int, int], limit: int = STEP_LIMIT,
-             progress: Callable[[int, int], bool] | None = None) -> dict:
-    """A fragment shader over a W x H grid, quad by quad: each pixel's outputs (None for
-    a killed fragment), rows from the top. `progress(rows done, rows)` is called after
-    each row of quads; when it returns False the run stops there (the rest stay None)."""
+             progress: Callable[[int, int], bool] | None = None, lanes: bool = True) -> dict:
+    """A fragment shader over a W x H grid: each pixel's outputs (None for a killed
+    fragment), rows from the top. All the grid's invocations run together in lanes
+    (`lanes.run_lanes`) when the module allows; otherwise quad by quad, and "per_invocation"
+    says why. `progress(rows done, rows)` is called as the run goes; when it returns False
+    the run stops there (the rest stay None)."""
+    from spvinspect.codec.interp.lanes import LaneFallback, run_lanes
+
     w, h = size
-    pixels: list = [None] * (w * h)
+    why = "lanes turned off"
+    if lanes:
+        going = (lambda: progress(0, h)) if progress is not None else None
+        try:
+            pixels = run_lanes(shader, entry, inputs, size, limit, going)
+        except LaneFallback as error:
+            why = str(error)
+        else:
+            if pixels is None:
+                pixels = [None] * (w * h)
+            elif progress is not None:
+                progress(h, h)
+            return {"width": w, "height": h, "pixels": pixels}
+    pixels = [None] * (w * h)
     for qy in range(0, h, 2):
         if progress is not None and not progress(qy, h):
             break
@@ -289,4 +306,4 @@ def run_grid(shader: Shader, entry: EntryPoint, inputs: dict, size: tuple[int, i
                 x, y = qx + i % 2, qy + i // 2
                 if x < w and y < h and inv.status == DONE and not inv.helper:
                     pixels[y * w + x] = outputs_json(shader, group.lane_cells[i])
-    return {"width": w, "height": h, "pixels": pixels}
+    return {"width": w, "height": h, "pixels": pixels, "per_invocation": why}

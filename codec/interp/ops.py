@@ -9,7 +9,7 @@ import math
 
 import numpy as np
 
-from spvinspect.codec.interp.types import FLOAT_DTYPES, UINT_DTYPES, UNDEF, Type, mask, to_signed
+from spvinspect.codec.interp.types import FLOAT_DTYPES, UINT_DTYPES, UNDEF, Type, mask, to_signed, truth
 
 
 def _cw(f):
@@ -404,11 +404,11 @@ def _all(rt, vals, tys):
 
 
 def _ford(cmp):
-    return _cw(lambda rt, a, b: bool(not (np.isnan(a) or np.isnan(b)) and cmp(a, b)))
+    return _cw(lambda rt, a, b: truth(~(np.isnan(a) | np.isnan(b)) & cmp(a, b)))
 
 
 def _funord(cmp):
-    return _cw(lambda rt, a, b: bool(np.isnan(a) or np.isnan(b) or cmp(a, b)))
+    return _cw(lambda rt, a, b: truth(np.isnan(a) | np.isnan(b) | cmp(a, b)))
 
 
 def _scmp(cmp):
