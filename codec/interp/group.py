@@ -12,7 +12,7 @@ import numpy as np
 from spvinspect.codec.interp.interface import (
     buffers_json, images_json, lane_cells, outputs_json, shared_cells,
 )
-from spvinspect.codec.interp.invocation import BLOCKED, DONE, KILLED, RUNNING, STOPPED, Invocation
+from spvinspect.codec.interp.invocation import BLOCKED, DONE, KILLED, RUNNING, STOPPED, Invocation, position
 from spvinspect.codec.interp.shader import EntryPoint, Shader, ShaderError
 from spvinspect.codec.interp.types import UNDEF
 
@@ -175,8 +175,14 @@ class Group:
             return True
         derivs = [inv for inv in blocked if inv.sync[0] != "barrier"]
         if derivs:
-            for inv in derivs:
-                inv.answer = self._derivatives(inv)
+            # The invocations waiting earliest in the program go first, as a wave's lanes
+            # that took a branch finish it before the others go on: a quad's lanes reach a
+            # derivative after the branch together, not one of them still inside it.
+            first = min(position(inv.frames) for inv in derivs)
+            ready = [inv for inv in derivs if position(inv.frames) == first]
+            for inv in ready:
+                inv.answer = self._derivatives(inv, ready)
+            for inv in ready:
                 inv.status = RUNNING
             return True
         for inv in blocked:
@@ -200,13 +206,15 @@ class Group:
                 inv.answer = _Answer(results[inv.index % size])
                 inv.status = RUNNING
 
-    def _derivatives(self, inv: Invocation):
+    def _derivatives(self, inv: Invocation, ready: list[Invocation]):
+        """(d/dx, d/dy) for `inv` from its quad's invocations in `ready` (the others count
+        as its own value)."""
         base = inv.index - inv.index % self.quad
         kind, ins, own = inv.sync
         vals = []
         for q in range(self.quad):
             other = self.invocations[base + q] if base + q < len(self.invocations) else None
-            if other is not None and other.sync is not None and other.sync[1] is ins:
+            if other is not None and other in ready and other.sync[1] is ins:
                 vals.append(other.sync[2])
             else:
                 vals.append(own)

@@ -55,6 +55,12 @@ class Frame:
         self.phis: dict[int, object] = {}
 
 
+def position(frames: list[Frame]) -> tuple:
+    """Where a stack of frames is, comparable between invocations (and lanes): its call
+    sites, then its next instruction. Invocations that wait go on earliest first."""
+    return tuple([f.pc - 1 for f in frames[:-1]]) + (frames[-1].pc,)
+
+
 class Invocation:
     """One invocation: its frames, its private variables, its status."""
 

@@ -19,7 +19,7 @@ import numpy as np
 
 from spvinspect.codec.interp import memory
 from spvinspect.codec.interp.interface import SHARED_STORAGE, lane_cells, outputs_json, shared_cells
-from spvinspect.codec.interp.invocation import HANDLERS, Frame, Invocation, Unsupported, prepare
+from spvinspect.codec.interp.invocation import HANDLERS, Frame, Invocation, Unsupported, position, prepare
 from spvinspect.codec.interp.memory import Cell, Pointer
 from spvinspect.codec.interp.ops import LITERAL_OPS, OPS
 from spvinspect.codec.interp.shader import EntryPoint, Ins, Shader
@@ -74,10 +74,12 @@ def merge(m: np.ndarray, new, old):
                 return new
             raise LaneFallback("a composite value whose shape differs between lanes")
         return tuple([merge(m, a, b) for a, b in zip(new, old)])
-    if isinstance(new, Pointer) or isinstance(old, Pointer):
+    if isinstance(new, (Pointer, LanePointer)) or isinstance(old, (Pointer, LanePointer)):
         if old is UNDEF or new == old:
             return new
-        raise LaneFallback("pointers that differ between lanes")
+        if new is UNDEF:
+            raise LaneFallback("a pointer undefined in some lanes and not in others")
+        return LanePointer.merge(m, new, old)
     if old is UNDEF:
         return new
     if new is UNDEF:
@@ -86,6 +88,63 @@ def merge(m: np.ndarray, new, old):
     if out.dtype == np.int64:
         out = out.astype(np.uint64)
     return out
+
+
+class LanePointer:
+    """A pointer that differs between lanes (a call's pointer parameter from two call
+    sites, an access chain with an index per lane): `choices[which[lane]]`."""
+
+    __slots__ = ("choices", "which")
+
+    def __init__(self, choices: list[Pointer], which: np.ndarray) -> None:
+        self.choices = choices
+        self.which = which
+
+    @staticmethod
+    def parts(p) -> tuple[list[Pointer], object]:
+        return (p.choices, p.which) if isinstance(p, LanePointer) else ([p], 0)
+
+    @staticmethod
+    def merge(m: np.ndarray, new, old):
+        choices, which = LanePointer.parts(old)
+        choices = list(choices)
+        new_choices, new_which = LanePointer.parts(new)
+        where = []
+        for c in new_choices:
+            for k, d in enumerate(choices):
+                if d == c:
+                    where.append(k)
+                    break
+            else:
+                where.append(len(choices))
+                choices.append(c)
+        which = np.where(m, np.asarray(where)[new_which], which)
+        return LanePointer.of(choices, which)
+
+    @staticmethod
+    def of(choices: list[Pointer], which: np.ndarray):
+        """The pointers with the unused ones dropped; a plain Pointer when one is left."""
+        used = np.unique(which)
+        if len(used) == 1:
+            return choices[int(used[0])]
+        if len(used) < len(choices):
+            renumber = np.zeros(len(choices), dtype=np.int64)
+            renumber[used] = np.arange(len(used))
+            return LanePointer([choices[int(k)] for k in used], renumber[which])
+        return LanePointer(choices, which)
+
+    def __eq__(self, other) -> bool:
+        return (isinstance(other, LanePointer) and self.choices == other.choices
+                and np.array_equal(self.which, other.which))
+
+    def used(self, m: np.ndarray) -> list[tuple[Pointer, np.ndarray]]:
+        """Each pointer the lanes of `m` hold, with those lanes."""
+        out = []
+        for k, p in enumerate(self.choices):
+            lanes = m & (self.which == k)
+            if lanes.any():
+                out.append((p, lanes))
+        return out
 
 
 class MaskedIds(dict):
@@ -132,6 +191,18 @@ def _stack(values: list, t: Type | None):
         return first
     if any(v is UNDEF for v in values):
         raise LaneFallback("an input undefined in some lanes")
+    if isinstance(first, Pointer):
+        choices: list[Pointer] = []
+        which = np.zeros(len(values), dtype=np.int64)
+        for lane, v in enumerate(values):
+            for k, c in enumerate(choices):
+                if c == v:
+                    which[lane] = k
+                    break
+            else:
+                which[lane] = len(choices)
+                choices.append(v)
+        return LanePointer(choices, which)
     kind = t.kind if t is not None else _kind_of(first)
     if kind == "int":
         return np.array(values, dtype=np.uint64)
@@ -160,6 +231,8 @@ def _lane_value(v, t: Type | None, lane: int):
             sub = t.members[i] if t is not None and t.kind == "struct" and i < len(t.members) else t.elem if t is not None else None
             out.append(_lane_value(x, sub, lane))
         return tuple(out)
+    if isinstance(v, LanePointer):
+        return v.choices[int(v.which[lane])] if isinstance(v.which, np.ndarray) else v.choices[v.which]
     if isinstance(v, np.ndarray):
         x = v[lane]
         if t is not None and t.kind == "int":
@@ -181,8 +254,7 @@ class Path:
         self.mask = mask_
 
     def key(self) -> tuple:
-        frames = self.frames
-        return tuple([f.pc - 1 for f in frames[:-1]]) + (frames[-1].pc,)
+        return position(self.frames)
 
     def fork(self, mask_: np.ndarray) -> Path:
         frames = []
@@ -208,7 +280,29 @@ class LaneInvocation(Invocation):
             frame.ids[rid] = v
         frame.phis = {}
 
+    def load(self, p):
+        if not isinstance(p, LanePointer):
+            return super().load(p)
+        out = UNDEF
+        for one, lanes in p.used(self.wave.mask):
+            try:
+                v = memory.read(one)
+            except memory.OutOfBounds:
+                raise LaneFallback(f"an out-of-bounds load ({one.describe()}) in some lanes") from None
+            out = v if out is UNDEF else merge(lanes, v, out)
+        return out
+
     def store(self, p, value) -> None:
+        if isinstance(p, LanePointer):
+            wave = self.wave
+            m, full = wave.mask, wave.full
+            try:
+                for one, lanes in p.used(m):
+                    wave.mask, wave.full = lanes, False
+                    self.store(one, value)
+            finally:
+                wave.mask, wave.full = m, full
+            return
         if not isinstance(p, Pointer):
             return
         if p.cell.storage in SHARED_STORAGE:
@@ -371,11 +465,11 @@ class Wave:
     # -- running --------------------------------------------------------------------------
     def run(self, limit: int, going: Callable[[], bool] | None = None) -> bool:
         """Run every path to its end; LaneFallback when something cannot run in lanes.
-        `going()` is asked every few hundred steps; False stops the run (returns False)."""
+        `going()` is asked every 64 steps; False stops the run (returns False)."""
         inv = self.inv
         with np.errstate(all="ignore"):
             while self.paths:
-                if going is not None and self.steps % 256 == 0 and not going():
+                if going is not None and self.steps % 64 == 0 and not going():
                     return False
                 path = min(self.paths, key=Path.key)
                 key = path.key()
@@ -472,10 +566,11 @@ class Wave:
     def _split(self, path: Path, targets: list[tuple[np.ndarray, int]]) -> None:
         """The path's lanes go to several blocks: each (lanes, label) not empty gets a path."""
         live = [(m, label) for m, label in targets if m.any()]
-        for i, (m, label) in enumerate(live):
-            p = path if i == 0 else path.fork(m)
+        # Fork before any goes: each leaves from the block the lanes are in.
+        paths = [path] + [path.fork(m) for m, _ in live[1:]]
+        for p, (m, label) in zip(paths, live):
             p.mask = m
-            if i:
+            if p is not path:
                 self.paths.append(p)
             self.inv.frames = p.frames
             self.mask = m
@@ -618,6 +713,42 @@ def _variable(wave: Wave, path: Path, ins: Ins) -> None:
     inv.set(ins, p)
 
 
+def _access_chain(wave: Wave, path: Path, ins: Ins) -> None:
+    """A pointer per lane when the base or an index differs between lanes: the
+    interpreter's access chain once for each different (base, indexes) the lanes hold."""
+    inv = wave.inv
+    operands = [inv.value(i) for i in ins.args]
+    if not any(isinstance(v, (np.ndarray, LanePointer)) for v in operands):
+        HANDLERS["OpAccessChain"](inv, ins)
+        return
+    lanes = np.flatnonzero(path.mask)
+    columns = []
+    for v in operands:
+        if isinstance(v, LanePointer):
+            v = v.which
+        columns.append(np.broadcast_to(v, (wave.count,))[lanes].astype(np.int64) if isinstance(v, (np.ndarray, int))
+                       else np.zeros(len(lanes), dtype=np.int64))
+    combos, first, inverse = np.unique(np.stack(columns, axis=1), axis=0, return_index=True, return_inverse=True)
+    view = LaneView(wave)
+    choices = []
+    for k in range(len(combos)):
+        view.lane = int(lanes[first[k]])
+        view.result = _MISSING
+        HANDLERS["OpAccessChain"](view, ins)
+        if not isinstance(view.result, Pointer):
+            raise LaneFallback(f"{ins.opname} at word {ins.offset}: an undefined pointer in some lanes")
+        choices.append(view.result)
+    which = np.zeros(wave.count, dtype=np.int64)
+    which[lanes] = inverse.reshape(-1)
+    inv.set(ins, LanePointer.of(choices, which))
+
+
+def _array_length(wave: Wave, path: Path, ins: Ins) -> None:
+    if isinstance(wave.inv.value(ins.args[0]), LanePointer):
+        raise LaneFallback(f"{ins.opname} at word {ins.offset} through a pointer that differs between lanes")
+    HANDLERS[ins.opname](wave.inv, ins)
+
+
 def _phi(wave: Wave, path: Path, ins: Ins) -> None:
     """Phis are set as the lanes enter the block (their values differ by the block they come from)."""
 
@@ -627,6 +758,7 @@ LANE_HANDLERS = {
     "OpFunctionEnd": _return, "OpFunctionCall": _call, "OpKill": _kill, "OpTerminateInvocation": _kill,
     "OpDemoteToHelperInvocation": _demote, "OpDemoteToHelperInvocationEXT": _demote,
     "OpIsHelperInvocationEXT": _is_helper, "OpVariable": _variable, "OpPhi": _phi,
+    "OpAccessChain": _access_chain, "OpInBoundsAccessChain": _access_chain, "OpArrayLength": _array_length,
 }
 
 
