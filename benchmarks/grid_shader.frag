@@ -1,6 +1,6 @@
 #version 450
 // The grid benchmark's fragment shader: per-pixel loops of different lengths, branches,
-// a discard, derivatives, a function call and GLSL.std.450 functions, about 300
+// a discard, derivatives, function calls and GLSL.std.450 functions, about 300
 // instructions as glslang compiles it without optimisation.
 layout(location = 0) out vec4 color;
 
@@ -44,5 +44,7 @@ void main() {
     col = mix(col, vec3(1.0), r);
     float edge = clamp(abs(dFdx(t)) + abs(dFdy(t)), 0.0, 1.0);
     col = max(col - edge * 0.5, vec3(0.0));
+    float vignette = 1.0 - 0.6 * dot(uv, uv);
+    col *= vignette * vignette;
     color = vec4(pow(col, vec3(1.0 / 2.2)), 1.0);
 }
