@@ -223,6 +223,22 @@ def _kind_of(v) -> str:
     return type(v).__name__
 
 
+def _leaves(v, path: tuple = ()):
+    """The paths to the scalars of a value."""
+    if v.__class__ is tuple:
+        for i, x in enumerate(v):
+            yield from _leaves(x, path + (i,))
+    else:
+        yield path
+
+
+def _with_leaf(v, path: tuple, leaf):
+    if not path:
+        return leaf
+    i = path[0]
+    return v[:i] + (_with_leaf(v[i], path[1:], leaf),) + v[i + 1:]
+
+
 def _lane_value(v, t: Type | None, lane: int):
     """One lane's value out of a value over the lanes, in the interpreter's scalar types."""
     if v.__class__ is tuple:
@@ -315,6 +331,11 @@ class LaneInvocation(Invocation):
             except memory.OutOfBounds:
                 return
             value = merge(wave.mask, value, old)
+        if p.cell.storage == "Output" and memory.in_bounds(p):
+            for path in _leaves(value, p.path):
+                key = (p.cell.var_id, path)
+                had = wave.written.get(key)
+                wave.written[key] = wave.mask if had is None else had | wave.mask
         memory.store(p, value)
 
     def block_on(self, kind: str, ins: Ins, value=None) -> bool:
@@ -445,6 +466,11 @@ class Wave:
         self.ids: dict[int, MaskedIds] = {}
         self.variables: dict[int, Cell] = {}
         """Function variables, one cell per OpVariable over the lanes."""
+        self.written: dict[tuple[int, tuple], np.ndarray] = {}
+        """(Output variable, path to a scalar) → the lanes that have stored it."""
+        self.unset = {vid: [path for path in _leaves(c.snapshot()) if memory.read(Pointer(c, path, c.type)) is UNDEF]
+                      for vid, c in self.lane_cells.items() if c.storage == "Output"}
+        """Output variable → the paths to its scalars that start undefined."""
         self.alive = np.ones(self.count, dtype=bool)
         self.killed = np.zeros(self.count, dtype=bool)
         self.helper = np.zeros(self.count, dtype=bool)
@@ -626,10 +652,21 @@ class Wave:
                 x, y = qx + i % 2, qy + i // 2
                 lane = qi * 4 + i
                 if x < w and y < h and done[lane]:
-                    cells = {c.var_id: Cell(_lane_value(v, c.type, lane), c.type, c.name, c.storage, c.var_id)
+                    cells = {c.var_id: Cell(self._output(c, v, lane), c.type, c.name, c.storage, c.var_id)
                              for c, v in values}
                     out[y * w + x] = outputs_json(self.shader, cells)
         return out
+
+
+    def _output(self, cell: Cell, value, lane: int):
+        """One lane's value of an Output variable: a scalar it never stored stays undefined
+        (the lanes share one array, so another lane's store shows there)."""
+        v = _lane_value(value, cell.type, lane)
+        for path in self.unset.get(cell.var_id, ()):
+            written = self.written.get((cell.var_id, path))
+            if written is None or not written[lane]:
+                v = _with_leaf(v, path, UNDEF)
+        return v
 
 
 # -- what lanes do differently --------------------------------------------------------------

@@ -169,3 +169,23 @@ def test_a_derivative_after_a_branch_sees_the_lane_that_took_it(tmp_path):
     for pixel in ((2, 0), (3, 0)):
         assert run_entry(data, launch=Launch(fragment=pixel))["outputs"]["color"][3] == 10.5
     _same_both_ways(data, (4, 2))
+
+
+SOME_LANES = """#version 450
+layout(location = 0) out vec4 color;
+void main() {
+    if (int(gl_FragCoord.x) == 1) {
+        color.g = 1.0;
+    } else if (int(gl_FragCoord.y) == 1) {
+        color = vec4(0.5);
+    }
+}
+"""
+
+
+def test_an_output_some_lanes_never_store_stays_undefined_there(tmp_path):
+    data = compile_glsl(SOME_LANES, "frag", tmp_path / "u.spv")
+    pixels = _same_both_ways(data, (4, 2))["pixels"]
+    assert pixels[0] == {"color": ["undef"] * 4}
+    assert pixels[1] == {"color": ["undef", 1.0, "undef", "undef"]}
+    assert pixels[4] == {"color": [0.5] * 4}
