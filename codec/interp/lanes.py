@@ -9,7 +9,12 @@ and derivatives from the lanes of each 2x2 quad.
 Paths are scheduled lowest position first (the call sites, then the instruction), so
 lanes that leave a branch or a loop early wait at the merge block for the others and
 run on together. What the lanes cannot do raises `LaneFallback`, naming it; the caller
-then runs the grid invocation by invocation."""
+then runs the grid invocation by invocation.
+
+An undefined value is one `UNDEF` for all lanes: a value undefined in some lanes only
+falls back, except in variables, where a lane that reads what only other lanes stored
+sees their value (an Output variable's scalars a lane never stored are undefined in its
+pixel, as one invocation gives them)."""
 
 from __future__ import annotations
 
