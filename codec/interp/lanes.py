@@ -540,7 +540,7 @@ class Wave:
         elif op in OPS or op in LITERAL_OPS or op in LANE_BY_LANE:
             try:
                 run(self.inv, ins)
-            except (ArithmeticError, ValueError, TypeError, IndexError) as error:
+            except (ArithmeticError, ValueError, TypeError, IndexError, AttributeError) as error:
                 if not any(_varies_value(self.inv.value(i)) for i in ins.args if isinstance(i, int)):
                     raise error
                 self._lane_by_lane(ins, run)
