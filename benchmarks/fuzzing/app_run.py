@@ -6,6 +6,7 @@ says it is a bug, or a hang (the keys not done within the time limit)."""
 from __future__ import annotations
 
 import asyncio
+import os
 import signal
 import threading
 import tempfile
@@ -98,6 +99,7 @@ def drive(item: AppInput, steps, size, timeout: float) -> AppOutcome:
     not done within `timeout` hangs; so does one whose event loop is stuck in a handler
     (caught by an alarm, in the main thread where no other alarm is set)."""
     outcome = AppOutcome()
+    working = os.getcwd()
     opened = webbrowser.open
     webbrowser.open = lambda *args, **kwargs: False  # `o` must not start a browser
     alarmed = threading.current_thread() is threading.main_thread() and signal.getsignal(signal.SIGALRM) in (
@@ -107,6 +109,8 @@ def drive(item: AppInput, steps, size, timeout: float) -> AppOutcome:
         signal.alarm(int(timeout) + HARD_LIMIT)
     try:
         with tempfile.TemporaryDirectory(prefix="spvinspect-fuzz-app-") as folder:
+            # A name typed into "save as" is relative to the working folder: the run's own.
+            os.chdir(folder)
             asyncio.run(asyncio.wait_for(_run(item, steps, size, Path(folder), outcome), timeout))
     except (asyncio.TimeoutError, TimeoutError):
         outcome.findings.append(("hang", f"keys not done in {timeout:.0f} s (after {outcome.keys})"))
@@ -117,6 +121,7 @@ def drive(item: AppInput, steps, size, timeout: float) -> AppOutcome:
         outcome.findings.append(("exception", exception_signature(error)))
         outcome.detail = traceback.format_exc(limit=-12)
     finally:
+        os.chdir(working)
         if alarmed:
             signal.alarm(0)
             signal.signal(signal.SIGALRM, signal.SIG_DFL)
