@@ -23,6 +23,7 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from spvinspect.themes.tokens import LIMA_UNITS
+from spvinspect.widgets.virtual_size import set_virtual_size
 from spvinspect.lima.breakdown import CONTROL_UNIT, BitSelection, BitStrip, Breakdown, Label
 
 _INDENT = 2
@@ -205,7 +206,7 @@ class LimaBreakdown(ScrollView, can_focus=True):
                 position += 1
             self._lines.append([])
         widest = max((sum(len(text) for text, _, _ in line) for line in self._lines), default=0)
-        self.virtual_size = Size(max(widest, width), len(self._lines))
+        set_virtual_size(self, Size(max(widest, width), len(self._lines)))
         self.refresh()
 
     def _bit_rows(self, strip: BitStrip, first_entry: int, width: int) -> list[list]:

@@ -1,0 +1,76 @@
+"""Key to frame in a running app (Textual headless): the time from a key's arrival to the
+last frame it caused, as wall and CPU time, without Pilot's own waiting.
+
+The app's display hook (`App.post_display_hook`, called once a frame is composed) stamps
+every frame. A key is stamped just before Pilot sends it; once the app has settled (no
+frame for `SETTLED` seconds), the key's time is its last frame's stamp less its own. Pilot
+waits for idle after sending, but that only watches: the frame is the app's. The CPU time
+is this process's (the app runs on one thread; a worker thread would add to it).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import statistics
+import time
+from collections.abc import Callable
+from typing import NamedTuple
+
+SETTLED = 0.05
+"""Seconds without a frame after which a key's work is over (three frame periods at 60 fps)."""
+BUDGET_MS = 16.0
+"""Issues #22 and #26: a step from the key to the updated panes."""
+
+
+class KeyTime(NamedTuple):
+    """One key: wall and CPU seconds to its last frame, and how many frames it caused."""
+
+    wall: float
+    cpu: float
+    frames: int
+
+
+class FrameClock:
+    """Stamps the frames of `app` (install before the app runs)."""
+
+    def __init__(self, app) -> None:
+        self.frames: list[tuple[float, float]] = []
+        app.post_display_hook = self._painted
+
+    def _painted(self) -> None:
+        self.frames.append((time.perf_counter(), time.process_time()))
+
+    async def settle(self) -> None:
+        """Wait until no frame came for `SETTLED` seconds."""
+        while True:
+            count = len(self.frames)
+            await asyncio.sleep(SETTLED)
+            if len(self.frames) == count:
+                return
+
+    async def press(self, pilot, key: str, done: Callable[[], bool] | None = None) -> KeyTime:
+        """Press `key`, wait for `done()` (when given) and for the app to settle; the time
+        to the last frame (0 frames: nothing was redrawn, the time is 0)."""
+        await self.settle()
+        before = len(self.frames)
+        wall, cpu = time.perf_counter(), time.process_time()
+        await pilot.press(key)
+        while done is not None and not done():
+            await asyncio.sleep(0.001)
+        await self.settle()
+        if len(self.frames) == before:
+            return KeyTime(0.0, 0.0, 0)
+        last_wall, last_cpu = self.frames[-1]
+        return KeyTime(last_wall - wall, last_cpu - cpu, len(self.frames) - before)
+
+
+def summary(label: str, times: list[KeyTime]) -> str:
+    """`label  median … p95 … cpu … frames …  (budget 16 ms)` in milliseconds."""
+    walls = sorted(t.wall for t in times)
+    p95 = walls[min(len(walls) - 1, round(0.95 * (len(walls) - 1)))]
+    cpu = statistics.median(t.cpu for t in times)
+    frames = statistics.mean(t.frames for t in times)
+    return (
+        f"  {label:<34} median {statistics.median(walls) * 1e3:6.1f} ms  p95 {p95 * 1e3:6.1f} ms  "
+        f"cpu {cpu * 1e3:6.1f} ms  frames {frames:.1f}  (budget {BUDGET_MS:.0f} ms)"
+    )
