@@ -73,6 +73,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--app", action="store_true", help="also time stepping and the grid in the app")
+    parser.add_argument("--keys", type=int, default=50, help="steps timed in the app (half as many of each other key)")
     args = parser.parse_args()
     print("grid 64x64 (budget 2.000 s)")
     hundred = straight_program(100)
@@ -106,7 +107,7 @@ def main() -> None:
         f"worst {max(steps) * 1e3:.3f} ms; back median {statistics.median(backs) * 1e3:.3f} ms"
     )
     if args.app:
-        asyncio.run(time_app())
+        asyncio.run(time_app(args.keys))
 
 
 def _program_bytes(instructions: int) -> bytes:
@@ -120,7 +121,7 @@ async def _until(pilot, condition) -> None:
         await pilot.pause(0.001)
 
 
-async def time_app() -> None:
+async def time_app(keys: int = 50) -> None:
     from spvinspect.app import InspectorApp
     from spvinspect.lima_document import LimaDocument
 
@@ -136,13 +137,14 @@ async def time_app() -> None:
         await _until(pilot, lambda: image.pixels is not None and not image.progress)
         idle = [await clock.press(pilot, "f24") for _ in range(5)]
         steps = []
-        for k in range(1, 51):
+        for k in range(1, keys + 1):
             done = lambda k=k: screen.execution.run.steps == k and screen.selection.instruction == k  # noqa: E731
             steps.append(await clock.press(pilot, "full_stop", done))
-        assert "step 50 ·" in registers.render_text().plain
-        backs = [await clock.press(pilot, "comma") for _ in range(20)]
-        moves = [await clock.press(pilot, "n") for _ in range(20)]
-        previous = [await clock.press(pilot, "p") for _ in range(20)]
+        assert f"step {keys} ·" in registers.render_text().plain
+        others = max(keys // 2, 1)
+        backs = [await clock.press(pilot, "comma") for _ in range(others)]
+        moves = [await clock.press(pilot, "n") for _ in range(others)]
+        previous = [await clock.press(pilot, "p") for _ in range(others)]
         actions = []
         for _ in range(20):  # the step's own work: the engine, the registers' text, the gutter
             start = time.perf_counter()

@@ -1,11 +1,12 @@
 """Key to frame in a running app (Textual headless): the time from a key's arrival to the
-last frame it caused, as wall and CPU time, without Pilot's own waiting.
+last frame it caused, as wall and CPU time, with nothing of Pilot's in between.
 
 The app's display hook (`App.post_display_hook`, called once a frame is composed) stamps
-every frame. A key is stamped just before Pilot sends it; once the app has settled (no
-frame for `SETTLED` seconds), the key's time is its last frame's stamp less its own. Pilot
-waits for idle after sending, but that only watches: the frame is the app's. The CPU time
-is this process's (the app runs on one thread; a worker thread would add to it).
+every frame. A key is stamped and sent as the terminal driver sends one (a `Key` event
+posted to the app; Pilot's press would also post callbacks to every widget while the app
+works, and be timed with it); once the app has settled (no frame for `SETTLED` seconds),
+the key's time is its last frame's stamp less its own. The CPU time is this process's
+(the app runs on one thread; a worker thread would add to it).
 """
 
 from __future__ import annotations
@@ -13,8 +14,12 @@ from __future__ import annotations
 import asyncio
 import statistics
 import time
+import unicodedata
 from collections.abc import Callable
 from typing import NamedTuple
+
+from textual import events
+from textual.keys import _get_unicode_name_from_key
 
 SETTLED = 0.05
 """Seconds without a frame after which a key's work is over (three frame periods at 60 fps)."""
@@ -49,12 +54,16 @@ class FrameClock:
                 return
 
     async def press(self, pilot, key: str, done: Callable[[], bool] | None = None) -> KeyTime:
-        """Press `key`, wait for `done()` (when given) and for the app to settle; the time
-        to the last frame (0 frames: nothing was redrawn, the time is 0)."""
+        """Press `key` (a Textual key name: `full_stop`, `n`, `f11`), wait for `done()` (when
+        given) and for the app to settle; the time to the last frame (0 frames: nothing was
+        redrawn, the time is 0)."""
         await self.settle()
+        app = pilot.app
         before = len(self.frames)
         wall, cpu = time.perf_counter(), time.process_time()
-        await pilot.press(key)
+        event = events.Key(key, _character(key))
+        event.set_sender(app)
+        app.post_message(event)
         while done is not None and not done():
             await asyncio.sleep(0.001)
         await self.settle()
@@ -62,6 +71,14 @@ class FrameClock:
             return KeyTime(0.0, 0.0, 0)
         last_wall, last_cpu = self.frames[-1]
         return KeyTime(last_wall - wall, last_cpu - cpu, len(self.frames) - before)
+
+
+def _character(key: str) -> str | None:
+    """The character a key types, as Pilot works it out (None for function keys)."""
+    try:
+        return unicodedata.lookup(_get_unicode_name_from_key(key))
+    except KeyError:
+        return key if len(key) == 1 else None
 
 
 def summary(label: str, times: list[KeyTime]) -> str:
