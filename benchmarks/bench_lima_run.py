@@ -135,7 +135,7 @@ async def time_app(keys: int = 50) -> None:
         screen.execution.settings.data = INPUTS
         screen.restart_run()
         await _until(pilot, lambda: image.pixels is not None and not image.progress)
-        idle = [await clock.press(pilot, "f24") for _ in range(5)]
+        idle = [await clock.press(pilot, "f24", redraws=False) for _ in range(5)]
         steps = []
         for k in range(1, keys + 1):
             done = lambda k=k: screen.execution.run.steps == k and screen.selection.instruction == k  # noqa: E731

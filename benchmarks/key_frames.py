@@ -22,8 +22,11 @@ from typing import NamedTuple
 from textual import events
 from textual.keys import _get_unicode_name_from_key
 
-SETTLED = 0.05
-"""Seconds without a frame after which a key's work is over (three frame periods at 60 fps)."""
+SETTLED = 0.25
+"""Seconds without a frame after which a key's work is over (past the SPIR-V CFG's
+follow, 0.12 s after the last selection)."""
+FRAME_WAIT = 10.0
+"""Seconds a key that changes something may take to its first frame on a loaded machine."""
 BUDGET_MS = 16.0
 """Issues #22 and #26: a step from the key to the updated panes."""
 
@@ -56,10 +59,10 @@ class FrameClock:
             if len(self.frames) == count:
                 return
 
-    async def press(self, pilot, key: str, done: Callable[[], bool] | None = None) -> KeyTime:
+    async def press(self, pilot, key: str, done: Callable[[], bool] | None = None, redraws: bool = True) -> KeyTime:
         """Press `key` (a Textual key name: `full_stop`, `n`, `f11`), wait for `done()` (when
-        given) and for the app to settle; the times to its frames (0 frames: nothing was
-        redrawn, the time is 0)."""
+        given), for its first frame (unless it `redraws` nothing) and for the app to
+        settle; the times to its frames (0 frames: nothing was redrawn, the time is 0)."""
         await self.settle()
         app = pilot.app
         before = len(self.frames)
@@ -68,6 +71,9 @@ class FrameClock:
         event.set_sender(app)
         app.post_message(event)
         while done is not None and not done():
+            await asyncio.sleep(0.001)
+        deadline = time.perf_counter() + FRAME_WAIT
+        while redraws and len(self.frames) == before and time.perf_counter() < deadline:
             await asyncio.sleep(0.001)
         await self.settle()
         if len(self.frames) == before:
