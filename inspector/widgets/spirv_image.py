@@ -84,6 +84,7 @@ class SpirvImage(BuiltPane, FragmentImage):
             self.image = image
             height, width = image.pixels.shape[:2]
             self.border_title = Content(f"Image · {image.output or 'no colour output'} · {width}×{height} fragments")
+            self.border_subtitle = Content(f"run invocation by invocation: {image.per_invocation}") if image.per_invocation else ""
             self.progress = ""
             self.show_image(image.pixels, image.discarded)
             settings = self.settings
