@@ -16,7 +16,6 @@ from textual.containers import Vertical
 from textual.reactive import var
 from textual.widget import Widget
 from textual.worker import get_current_worker
-from textual.content import Content
 
 from spvinspect.cfgview.graphs import FunctionGraphs
 from spvinspect.codec.binary.lazy import LazyModule
@@ -37,6 +36,7 @@ from spvinspect.screens.module_navigation import ModuleNavigation
 from spvinspect.screens.panes import pane_bindings
 from spvinspect.screens.view import FormatView
 from spvinspect.selection import Selection
+from spvinspect.widgets.border_text import set_border_subtitle
 from spvinspect.widgets.cfg_view import CfgView
 from spvinspect.widgets.diagnostics_panel import DiagnosticsPanel
 from spvinspect.widgets.header_pane import HeaderPane
@@ -244,7 +244,7 @@ class SpirvView(FormatView):
         status.detail = self._operand_text(selection)
         status.mode = ("raw ids" if self.raw else "friendly names") + (" · reading aids" if document.layout.aided else "")
         function = document.function_name(selection.row, self.raw) if selection.row is not None else None
-        self.query_one(InstructionList).border_subtitle = Content(f"in {function}" if function else "")
+        set_border_subtitle(self.query_one(InstructionList), f"in {function}" if function else "")
 
     def _operand_text(self, selection: Selection) -> str:
         described = self.navigation.session.describe(selection.row)
