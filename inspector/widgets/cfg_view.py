@@ -34,6 +34,7 @@ from spvinspect.cfgview.navigation import continue_of, merge_of, predecessors
 from spvinspect.responsive import last_input
 from spvinspect.responsive.pacing import Pace
 from spvinspect.screens.run_keys import RunFollower
+from spvinspect.widgets.style_memo import StyleMemo
 
 STYLE_CLASSES = (
     "box", "block-name", "block-info", "unreachable", "problem", "edge", "back-edge",
@@ -49,7 +50,7 @@ PAN_STEP = 8
 """Columns or rows one pan key moves the view."""
 
 
-class CfgView(RunFollower, ScrollView, can_focus=True):
+class CfgView(RunFollower, StyleMemo, ScrollView, can_focus=True):
     """The control-flow graph of one function, with a selected block to move from."""
 
     DEFAULT_CSS = """
@@ -318,14 +319,14 @@ class CfgView(RunFollower, ScrollView, can_focus=True):
         drawing = self.drawing
         if drawing is None or drawing.height == 0:
             text = self._message() if y == 0 else ""
-            message = Strip([Segment(text, self.get_component_rich_style("cfg-view--message"))])
-            return message.extend_cell_length(width, self.rich_style)
+            message = Strip([Segment(text, self.memo_style("cfg-view--message"))])
+            return message.extend_cell_length(width, self.memo_style(""))
         if row >= drawing.height:
-            return Strip.blank(width, self.rich_style)
+            return Strip.blank(width, self.memo_style(""))
         strip = self._row_strip(drawing, row)
         for x0, x1, name in self._highlights(drawing, row):
-            strip = _restyle(strip, x0, x1, self.get_component_rich_style(name))
-        return strip.crop(scroll_x, scroll_x + width).extend_cell_length(width).apply_style(self.rich_style)
+            strip = _restyle(strip, x0, x1, self.memo_style(name))
+        return strip.crop(scroll_x, scroll_x + width).extend_cell_length(width).apply_style(self.memo_style(""))
 
     def _message(self) -> str:
         """What the pane says when it has nothing to draw."""
@@ -339,7 +340,7 @@ class CfgView(RunFollower, ScrollView, can_focus=True):
         key = (id(drawing), row)
         strip = self._strips.get(key)
         if strip is None:
-            style_of = self.get_component_rich_style
+            style_of = self.memo_style
             strip = Strip(
                 [Segment(text, style_of(f"cfg-view--{name}") if name else Style()) for text, name in drawing.row_runs(row)]
             )
