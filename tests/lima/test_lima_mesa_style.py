@@ -101,12 +101,22 @@ ACC_OPS = {0: ("add", 2), 4: ("fract", 1), 8: ("ne", 2), 9: ("gt", 2), 10: ("ge"
             17: ("sum4", 1), 20: ("dFdx", 2), 21: ("dFdy", 2), 23: ("sel", 2), 31: ("mov", 1)}
 
 
+ACC_UNITS = {
+    "vec4": (VEC4_ACC, vec4_acc, ACC_OPS, "v1 $3 $1", " $2"),
+    # float_acc_ops is vec4_acc_ops without sum3 / sum4, so 16 and 17 are gaps
+    "float": (FLOAT_ACC, float_acc, {k: v for k, v in ACC_OPS.items() if k not in (16, 17)}, "s1 $3.w $1.y", " $2.z"),
+}
+"""print_vec4_acc and print_float_acc: the unit, its packer, its ops table, the line up to arg0, arg1."""
+
+
 @pytest.mark.parametrize("op", range(32))
-def test_vec4_acc_every_op(op):
+@pytest.mark.parametrize("unit", ACC_UNITS)
+def test_acc_every_op(unit, op):
     # unlike vec4_mul, the space before arg1 is printed only when srcs > 1
-    name, sources = ACC_OPS.get(op, (f"op{op}", 0))
-    expected = f"{name}.v1 $3 $1" + (" $2" if sources > 1 else "")
-    assert mesa(instruction({VEC4_ACC: vec4_acc(op)})) == expected
+    field, packed, table, up_to_arg0, arg1 = ACC_UNITS[unit]
+    name, sources = table.get(op, (f"op{op}", 0))
+    expected = f"{name}.{up_to_arg0}" + (arg1 if sources > 1 else "")
+    assert mesa(instruction({field: packed(op)})) == expected
 
 
 def test_vec4_acc_reads_the_multiplier_result():
@@ -133,15 +143,6 @@ def test_float_mul_modifiers_and_no_output():
     # output_en 0 skips print_dest_scalar; print_source_scalar wraps abs() after "-"
     words = instruction({FLOAT_MUL: float_mul(0, output_en=0, abs0=1, neg0=1, neg1=1, outmod=2)})
     assert mesa(words) == "mul.pos.s0 -abs($1.y) -$2.z"
-
-
-@pytest.mark.parametrize("op", range(32))
-def test_float_acc_every_op(op):
-    # float_acc_ops is vec4_acc_ops without sum3 / sum4, so 16 and 17 are gaps
-    table = {k: v for k, v in ACC_OPS.items() if k not in (16, 17)}
-    name, sources = table.get(op, (f"op{op}", 0))
-    expected = f"{name}.s1 $3.w $1.y" + (" $2.z" if sources > 1 else "")
-    assert mesa(instruction({FLOAT_ACC: float_acc(op)})) == expected
 
 
 def test_float_acc_reads_the_multiplier_result():
