@@ -1,7 +1,7 @@
 """The panes of Lima mode: the single source for `--pane`, the number keys, the help
 screen and the palette (Textual-free)."""
 
-from spvinspect.formats.panes import PaneSpec, widget_factory
+from spvinspect.formats.panes import PaneSpec, tour_pane, widget_factory
 
 
 def _hex(screen):
@@ -22,12 +22,6 @@ def _hex(screen):
         f"Hex · code stream (DBIN at byte 0x{document.code_byte_offset:x}, not on a word)"
     )
     return hex_view
-
-
-def _tour(screen):
-    from spvinspect.widgets.tour_pane import TourPane
-
-    return TourPane(getattr(screen.app, "tour", None))
 
 
 LIMA_PANES: tuple[PaneSpec, ...] = (
@@ -150,7 +144,7 @@ LIMA_PANES: tuple[PaneSpec, ...] = (
         "tour), T back, escape leaves it with the selection where it is. The bundled example "
         "(--lima-example) has a tour; --tour FILE opens one written for any program (see "
         "inspector/examples/lima-example.tour.toml).",
-        factory=_tour,
+        factory=tour_pane,
         column="side",
     ),
 )

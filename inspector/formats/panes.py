@@ -59,3 +59,10 @@ def widget_factory(module: str, class_name: str, *, of_document: bool = False) -
         return widget_class(screen.document) if of_document else widget_class()
 
     return build
+
+
+def tour_pane(screen: Any) -> Any:
+    """The guided tour's pane over the app's tour (None: the app has none), in either format."""
+    from spvinspect.widgets.tour_pane import TourPane
+
+    return TourPane(getattr(screen.app, "tour", None))

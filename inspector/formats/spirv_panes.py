@@ -2,7 +2,7 @@
 help screen and the palette (Textual-free; a built pane's widget is imported when the
 screen builds it)."""
 
-from spvinspect.formats.panes import PaneSpec, widget_factory
+from spvinspect.formats.panes import PaneSpec, tour_pane, widget_factory
 
 
 def _list(screen):
@@ -32,12 +32,6 @@ def _cfg(screen):
     from spvinspect.widgets.cfg_view import CfgView
 
     return Vertical(CfgView(screen.view.function_graphs(), id="cfg"), id="cfg-box")
-
-
-def _tour(screen):
-    from spvinspect.widgets.tour_pane import TourPane
-
-    return TourPane(getattr(screen.app, "tour", None))
 
 
 SPIRV_PANES: tuple[PaneSpec, ...] = (
@@ -155,7 +149,7 @@ SPIRV_PANES: tuple[PaneSpec, ...] = (
         "opens the tour), T back, escape leaves it with the selection where it is. The "
         "bundled example has a tour; spvinspect --tour FILE MODULE opens a tour written for "
         "any module (see inspector/examples/example.tour.toml).",
-        factory=_tour,
+        factory=tour_pane,
         column="main",
     ),
     PaneSpec(
