@@ -107,9 +107,9 @@ class Document(ModuleIndex):
 
     def open_edit_session(self):
         """An edit session over the module's text, friendly names pinned to their ids."""
-        from spvinspect.editing.session import EditSession
+        from spvinspect.editing.spirv_assembler import open_spirv_session
 
-        return EditSession.open(self.data, hints=self.names(False).id_hints())
+        return open_spirv_session(self.data, hints=self.names(False).id_hints())
 
     def save_edit(self, session, file, path=None, *, overwrite: bool = False) -> Path:
         """Save an edit's binary over the opened file, or to `path` (save as)."""
@@ -130,7 +130,7 @@ class Document(ModuleIndex):
             return None
         from spvinspect.editing.follow import edited_document
 
-        return edited_document(self, state.binary, session.change_since_shown(state))
+        return edited_document(self, state.binary, session.assembler.change_since_shown(state))
 
     def changed_cells(self, changed):
         """The hex pane's cells of an edit's changed words: the words themselves."""

@@ -107,9 +107,9 @@ class LimaDocument:
     def open_edit_session(self, style: str = "seed"):
         """An edit session over the program's text in `style` (`lima.assemble` is its
         assembler, and reads both)."""
-        from spvinspect.editing.lima_session import LimaEditSession
+        from spvinspect.editing.lima_assembler import open_lima_session
 
-        return LimaEditSession.open(self.data, style)
+        return open_lima_session(self.data, style)
 
     def save_edit(self, session, file, path=None, *, overwrite: bool = False) -> Path:
         """Save an edit's program over the opened file (its MBS container or raw stream),
@@ -124,7 +124,7 @@ class LimaDocument:
 
     def edited(self, session, outcome) -> LimaDocument | None:
         """The document of a job's good binary, under the same name."""
-        return None if outcome.data is None else LimaDocument(outcome.data, self.name)
+        return None if outcome.binary is None else LimaDocument(outcome.binary, self.name)
 
     def changed_cells(self, changed) -> frozenset[int]:
         """The hex pane's cells of an edit's changed words (`ranges` of stream words)."""

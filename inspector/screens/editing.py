@@ -37,7 +37,6 @@ from spvinspect.screens.edit_dialogs import Question, SaveAs, SaveChoice
 from spvinspect.widgets.hex_view import HexView
 
 if TYPE_CHECKING:
-    from spvinspect.editing.lima_session import LimaEditSession
     from spvinspect.editing.saving import SavedFile
     from spvinspect.editing.session import EditSession, ValidationJob
     from spvinspect.editing.validation import Validation
@@ -84,7 +83,7 @@ class EditingController:
     documents, save kinds, validation) and from the screen's view (`editor_line`,
     `follow_editor_line`, `build_index`); the screen shows an edited document."""
 
-    edit_session: EditSession | LimaEditSession | None = None
+    edit_session: EditSession | None = None
     """The editing session, once `e` has opened it."""
     saved_file: SavedFile | None = None
     """The opened file, as saving over it goes."""
@@ -172,7 +171,7 @@ class EditingController:
         self.edit_session = None
         self._editor_outdated = True
 
-    def _session_ready(self, session: EditSession | LimaEditSession, outcome) -> None:
+    def _session_ready(self, session: EditSession, outcome) -> None:
         from spvinspect.editing.shown_text import ShownText
 
         if outcome is not None:
@@ -329,7 +328,7 @@ class EditingController:
                 self._freeze()
             self._show_messages()
             self._screen.call_after_refresh(self._shown, outcome.generation)
-            if self._screen.document.VALIDATES and session.state is not None:
+            if self._screen.document.VALIDATES and session.good is not None:
                 pause = VALIDATE_AFTER_HUGE if session.huge else VALIDATE_AFTER
                 self._validation_timer = self._screen.set_timer(pause, self._validate)
         self._assemble_next()

@@ -288,20 +288,20 @@ class LimaView(FormatView):
         nothing unsaved is opened again; one with unsaved edits keeps its syntax (and says so)."""
         session = editing.edit_session
         style = self.query_one(LimaInstructionList).style
-        if session is not None and session.style != style and not (editing.editor is not None and editing.editor.display):
+        if session is not None and session.assembler.style != style and not (editing.editor is not None and editing.editor.display):
             if session.modified:
-                self.notify(f"The editor stays in the {session.style} syntax its unsaved edits are in "
+                self.notify(f"The editor stays in the {session.assembler.style} syntax its unsaved edits are in "
                             f"(save them, and e opens it in the {style} syntax)", timeout=6)
             else:
                 editing.drop_edit_session()
 
     def editor_line(self, session) -> int:
         """The whole text's line of the selected instruction."""
-        return session.line_of_instruction(self.selected or 0)
+        return session.line_of(self.selected or 0)
 
     def editor_selection(self, session, line: int) -> Selection | None:
         """The instruction on the editor's line."""
-        index = session.instruction_of_line(line)
+        index = session.location_of_line(line)
         if index is not None and index < len(self.document.instructions):
             return self.selection_of(index)
         return None
@@ -321,7 +321,7 @@ class LimaView(FormatView):
     def after_edit(self, session, line: int | None, kept: Selection | None) -> Selection | None:
         """The instruction on the editor's line (or the same one)."""
         kept_index = kept.instruction if kept is not None else None
-        index = (session.instruction_of_line(line if line is not None else 0) if session is not None else kept_index) or 0
+        index = (session.location_of_line(line if line is not None else 0) if session is not None else kept_index) or 0
         if not self.document.instructions:
             return None
         return self.selection_of(min(index, len(self.document.instructions) - 1))

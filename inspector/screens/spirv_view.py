@@ -283,12 +283,12 @@ class SpirvView(FormatView):
 
     def editor_line(self, session) -> int:
         """The whole text's line of the selected word."""
-        line = session.line_of_word(self.selection.word) if self.selection is not None else None
+        line = session.line_of(self.selection.word) if self.selection is not None else None
         return line if line is not None else 0
 
     def editor_selection(self, session, line: int) -> Selection | None:
         """The word starting the instruction on the editor's line."""
-        word = session.word_of_line(line)
+        word = session.location_of_line(line)
         return None if word is None else self.document.select_word(word)
 
     def show_document(self, document: Document) -> None:
@@ -308,7 +308,7 @@ class SpirvView(FormatView):
 
     def after_edit(self, session, line: int | None, kept: Selection | None) -> Selection | None:
         """The word on the editor's line (or the same word)."""
-        word = session.word_of_line(line) if line is not None and session is not None else None
+        word = session.location_of_line(line) if line is not None and session is not None else None
         if word is None and kept is not None:
             word = kept.word
         return self.document.select_word(word or 0)

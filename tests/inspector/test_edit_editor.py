@@ -11,6 +11,7 @@ from textual.widgets import Static
 from spvinspect.codec.diagnostics import Diagnostic
 from spvinspect.commands.open import EXAMPLE_MODULE
 from spvinspect.editing.session import EditSession, LineMessage
+from spvinspect.editing.spirv_assembler import open_spirv_session
 from spvinspect.widgets.asm_editor import AsmEditor
 
 
@@ -47,7 +48,7 @@ class EditorHost(App):
 
 
 def example_session() -> EditSession:
-    session = EditSession.open(EXAMPLE_MODULE.read_bytes())
+    session = open_spirv_session(EXAMPLE_MODULE.read_bytes())
     while (job := session.request()) is not None:
         session.accept(job.run())
     return session
@@ -166,7 +167,7 @@ async def test_a_window_reports_edits_and_cursor_lines_in_the_whole_text():
         editor.move_cursor((5, 0))
         await pilot.pause()
         assert pilot.app.cursor_lines[-1] == start + 5
-        assert session.word_of_line(start + 5) is not None
+        assert session.location_of_line(start + 5) is not None
 
 
 async def test_the_order_fix_key_is_left_to_the_screen_in_spirv_text():
