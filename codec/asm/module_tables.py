@@ -131,9 +131,8 @@ class ModuleTables:
         values, value_type_ids = words[typed_at + 2], words[typed_at + 1]
         dense = np.zeros(top + 1, dtype=np.uint32)
         keep = values <= top
-        values, value_type_ids = values[keep], value_type_ids[keep]
-        unique, first = np.unique(values, return_index=True)
-        dense[unique] = value_type_ids[first]
+        # An id defined twice makes the tables unusable, so each value is set once.
+        dense[values[keep]] = value_type_ids[keep]
         self.value_types = ValueTypes(dense)
         declaring = np.array(
             [opcode for opcode, op in program.by_opcode.items() if op.declares_type], dtype=np.int64

@@ -19,7 +19,7 @@ import time
 from array import array
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from itertools import accumulate
 
 from spvinspect.codec.asm.module_tables import ModuleTables
@@ -33,7 +33,7 @@ from spvinspect.editing.assembly_state import AssemblyState, assemble_full
 from spvinspect.editing.changes import changed_words
 from spvinspect.editing.incremental import StretchError, splice
 from spvinspect.editing.region_state import region_state
-from spvinspect.editing.session import AssemblyOutcome, Change, EditSession
+from spvinspect.editing.session import AssemblyOutcome, Change, EditSession, LineMessage
 from spvinspect.editing.spirv_assembler import SpirvAssembler
 
 REGION_FROM_BYTES = 1 << 20
@@ -155,6 +155,9 @@ class RegionAssembler(SpirvAssembler):
 
     source: RegionSource | None = None
 
+    partial = True
+    """The session's text is a part of the module (`EditSession.partial`)."""
+
     def job(self, generation: int, lines: list[str], original: bytes) -> RegionJob:
         """Splice the lines changed since the base into it (the first job makes the base)."""
         spliced = SpirvAssembler.job(self, generation, lines, original)
@@ -198,17 +201,31 @@ class RegionAssembler(SpirvAssembler):
         """The whole region (never more than the editor shows at once)."""
         return 0, len(lines)
 
+    def placed(self, state: AssemblyState | None, binary: bytes, validation) -> list[LineMessage]:
+        """The validator's messages at their lines; one about an instruction outside the
+        region says where it is, at the region's first line."""
+        found = []
+        for message in SpirvAssembler.placed(self, state, binary, validation):
+            word = message.diagnostic.word_offset
+            if word is not None and self.line_of(state, [], word) is None:
+                diagnostic = message.diagnostic
+                message = LineMessage(0, 0, replace(diagnostic, message=f"{diagnostic.message} (outside this "
+                                                    f"region: word {word}; e there edits its region)"))
+            found.append(message)
+        return found
+
     def whole_text(self, lines: list[str]) -> str:
         """The module's whole text with the region's `lines` in it (saving as text)."""
         before, after = self.source.outside()
         return "\n".join(before + lines + after)
 
 
-def region_session(module: LazyModule, names: NameMap, at: int, original: bytes,
-                   validator: str | None = None) -> EditSession | None:
-    """A session over the region of `module` around instruction `at` (`original`: the
-    file's bytes as opened, for the changed words), or None when the region's text
-    would not be exact (an instruction there does not decode)."""
+def region_session(module: LazyModule, names: NameMap, at: int, data: bytes, original: bytes | None = None,
+                   saved: bytes | None = None, validator: str | None = None) -> EditSession | None:
+    """A session over the region of `module` (whose bytes are `data`) around instruction
+    `at`, or None when the region's text would not be exact (an instruction there does
+    not decode). `original` is the file's bytes as opened (for the changed words) and
+    `saved` as last saved, when `data` is an edit of them."""
     module.ensure_indexed()
     if module.header is None or not module.instruction_count:
         return None
@@ -216,4 +233,7 @@ def region_session(module: LazyModule, names: NameMap, at: int, original: bytes,
     if not region_decodes(module, region):
         return None
     source = RegionSource(module, names, region)
-    return EditSession(original, list(source.lines), RegionAssembler({}, validator, source=source))
+    assembler = RegionAssembler({}, validator, source=source)
+    if original is None or original == data:
+        return EditSession(data, list(source.lines), assembler)
+    return EditSession(original, list(source.lines), assembler, opened=data, saved_binary=saved)

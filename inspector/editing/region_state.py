@@ -111,6 +111,9 @@ def _numeric(tok: object) -> int | None:
     """The number of a numeric id word (`%12`), else None."""
     if not isinstance(tok, str) or not _NUMERIC.match(tok):
         return None
+    digits = tok[1:]
+    if digits.isdigit() and digits[0] != "0" and len(digits) <= 9:
+        return int(digits)
     found = numeric_ids([tok])
     return found.get(tok)
 
@@ -128,7 +131,7 @@ def region_state(
         return None
     if not header_reproduced(header, module.grammar):
         return None
-    hints = {"%" + name: id_ for id_, name in names.items() if name != str(id_)}
+    hints = {"%" + name: id_ for id_, name in names.items() if not name[0].isdigit() or name != str(id_)}
     in_use = tables.in_use(set(hints.values()))
     numbers = RegionNumbers(hints, in_use)
     text = "\n".join(texts)
@@ -147,6 +150,7 @@ def region_state(
     end = region_words(module, region)[1]
     group_words = array("I", [module.offset(k) for k in range(region.first, region.end)])
     selectors = Counter({"%" + names.get(id_, str(id_)): count for id_, count in tables.selectors.items()})
+    numbers.update({tok: tables_id for tok, tables_id in zip(selectors, tables.selectors)})
     declared = Declared(
         numbers, RegionPinned(numbers), tables.types, tables.value_types, dict(tables.imports),
         header.version, NUMERIC_WORDS, in_use, max(in_use.top + 1, 1), header.bound, selectors,

@@ -17,7 +17,7 @@ from spvinspect.commands.open import EXAMPLE_MODULE
 from spvinspect.editing.assembly_state import AssemblyState, assemble_full
 from spvinspect.editing.incremental import StretchError, splice
 from spvinspect.editing.region_state import region_state
-from spvinspect.editing.session import EditSession
+from spvinspect.editing.spirv_assembler import open_spirv_session
 
 
 class Whole:
@@ -27,9 +27,9 @@ class Whole:
         self.module = open_module(data)
         self.module.ensure_indexed()
         self.names = module_names(self.module)
-        self.session = EditSession.open(data, hints=self.names.id_hints())
+        self.session = open_spirv_session(data, hints=self.names.id_hints())
         self.tables = ModuleTables(self.module)
-        self.full = assemble_full(self.session.lines, self.session.hints).state
+        self.full = assemble_full(self.session.lines, self.session.assembler.hints).state
 
     def region(self, region: Region) -> AssemblyState:
         texts = region_lines(self.module, region, self.names)
@@ -51,7 +51,7 @@ class Whole:
         spliced = splice(state, lines, (k, k + 1, k + len(new)))
         whole = self.session.lines
         line = self.line_of(at)
-        full = assemble_full(whole[:line] + new + whole[line + 1 :], self.session.hints)
+        full = assemble_full(whole[:line] + new + whole[line + 1 :], self.session.assembler.hints)
         return spliced, full
 
 
@@ -122,7 +122,7 @@ def test_a_region_edit_that_defines_new_names() -> None:
     for lines, change in steps:
         spliced = splice(state, lines, change)
         assert isinstance(spliced, AssemblyState) and not spliced.full
-        full = assemble_full(text[:first] + lines + text[after:], whole.session.hints).state
+        full = assemble_full(text[:first] + lines + text[after:], whole.session.assembler.hints).state
         assert full is not None and spliced.binary == full.binary
         assert spliced.words[3] == full.words[3]
         spliced.commit()
