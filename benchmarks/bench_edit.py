@@ -211,7 +211,7 @@ async def bench_whole_assembly(pilot, reference: float, count: int = 3) -> None:
     region): edits the incremental path cannot splice, so the whole text is assembled;
     then delete it: key to panes, each."""
     screen = pilot.app.screen
-    before = len(screen.edit_latencies)
+    before = len(screen.editing.edit_latencies)
     incremental = []
     partial = screen.editing.edit_session.partial
     if partial:
@@ -234,7 +234,7 @@ async def bench_whole_assembly(pilot, reference: float, count: int = 3) -> None:
             await type_at_instruction(pilot, index, len, ["backspace"])
         else:
             await type_at(pilot, comment, len(text) + 1, ["backspace"])
-    ms = sorted(s * 1000 for s in screen.edit_latencies[before:])
+    ms = sorted(s * 1000 for s in screen.editing.edit_latencies[before:])
     p95 = ms[min(len(ms) - 1, int(round(0.95 * (len(ms) - 1))))]
     print(verdict_line(f"{what} (p95 of {len(ms)})", p95, 250.0, "ms",
                        f"  max {ms[-1]:.0f} ms; spliced {sum(incremental)}/{count}; "
