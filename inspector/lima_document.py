@@ -68,9 +68,7 @@ class LimaDocument:
     (the Lima `spvinspect.formats.Format`)."""
 
     PANES = LIMA_PANES
-    SCREEN = "lima"
-    ASSEMBLY_LANGUAGE = "lima"
-    """The editor's syntax colouring (`spvinspect.lexers`)."""
+    VIEW = "spvinspect.screens.lima_view:LimaView"
     SAVE_KINDS = "a .mbs name saves the MBS with the edited code, .s the text, any other the raw stream"
     VALIDATES = False
 
@@ -110,6 +108,21 @@ class LimaDocument:
         from spvinspect.editing.lima_assembler import open_lima_session
 
         return open_lima_session(self.data, style)
+
+    def compared_with(self, file: tuple[bytes, str], names: tuple[str, str] | None = None):
+        """How to compare a file of this format (bytes, name) with this program, on a worker."""
+        from spvinspect.formats.compare_files import comparing
+
+        return comparing(file, self, True, names)
+
+    @staticmethod
+    def editor_language():
+        """The editor's lexer and its order fix (seed-004 or Mesa's text)."""
+        from spvinspect.editing.language import EditorLanguage
+        from spvinspect.editing.lima_fix import fixed_line
+        from spvinspect.lexers.lima import LimaLexer
+
+        return EditorLanguage(LimaLexer(), fixed_line)
 
     def save_edit(self, session, file, path=None, *, overwrite: bool = False) -> Path:
         """Save an edit's program over the opened file (its MBS container or raw stream),

@@ -14,10 +14,12 @@ import time
 from bisect import bisect_right
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 
 from spvinspect import lima
 from spvinspect.codec.diagnostics import Diagnostic, Severity
 from spvinspect.editing.changes import changed_words
+from spvinspect.editing.container_comments import refreshed_comments
 from spvinspect.editing.session import AssemblyOutcome, Change, EditSession, LineMessage
 from spvinspect.lima.mbs import ContainerError, is_mbs, mbs_with_code, raw_stream
 
@@ -67,6 +69,8 @@ class LimaAssembler:
     """The syntax the text was opened in (`lima.listing.STYLES`); both assemble."""
     validate: None = None
     """Lima has no validator."""
+    _described: bytes | None = None
+    """The file whose container the text's top comments describe (None: the original)."""
 
     def job(self, generation: int, lines: list[str], original: bytes) -> LimaJob:
         """Assemble the whole text."""
@@ -107,3 +111,14 @@ class LimaAssembler:
     def placed(self, state: None, binary: bytes, validation) -> list[LineMessage]:
         """No validator, no messages."""
         return []
+
+    def comments_after_save(self, lines: list[str], original: bytes, written: Path) -> tuple[int, list[str]] | None:
+        """After a save into an MBS container, its chunk comments with the new sizes
+        (unless the user has edited them)."""
+        try:
+            saved = written.read_bytes()
+        except OSError:
+            return None
+        shown = self._described if self._described is not None else original
+        self._described = saved
+        return refreshed_comments(lines, shown, saved)

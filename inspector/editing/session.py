@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Protocol
 
 from spvinspect.codec.diagnostics import Diagnostic, Severity
@@ -100,6 +101,10 @@ class Assembler(Protocol):
 
     def placed(self, state: Any, binary: bytes, validation: Validation) -> list[LineMessage]:
         """The validator's messages on `binary`, each at its line."""
+
+    def comments_after_save(self, lines: list[str], original: bytes, written: Path) -> tuple[int, list[str]] | None:
+        """The text's top comments that describe the file, refreshed after a save to
+        `written` (see `EditSession.comments_after_save`)."""
 
 
 @dataclass(slots=True)
@@ -326,6 +331,11 @@ class EditSession:
         return sorted(found, key=lambda m: (m.line, m.column))
 
     # ------------------------------------------------------------------ saving
+
+    def comments_after_save(self, written: Path) -> tuple[int, list[str]] | None:
+        """After a save to `written`: (how many of the text's first lines to replace, the
+        comments that now describe the file), or None to leave the text alone."""
+        return self.assembler.comments_after_save(self.lines, self.original, written)
 
     def mark_saved(self) -> None:
         """The text now matches the file (the changed words still count from the file

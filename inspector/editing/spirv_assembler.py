@@ -14,6 +14,7 @@ import time
 from bisect import bisect_right
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from spvinspect.codec.binary.lazy import LazyModule, open_module
 from spvinspect.codec.diagnostics import Diagnostic
@@ -194,3 +195,7 @@ class SpirvAssembler:
             line = self.line_of(state, [], word) if word is not None else None
             found.append(LineMessage(line or 0, 0, message.diagnostic(word)))
         return found
+
+    def comments_after_save(self, lines: list[str], original: bytes, written: Path) -> None:
+        """No comment describes the file (the header comments stay as the user left them)."""
+        return None

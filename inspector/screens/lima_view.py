@@ -15,6 +15,7 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
+from textual.content import Content
 
 from spvinspect.formats.lima_panes import LIMA_PANES
 from spvinspect.lima_document import LimaDocument
@@ -85,27 +86,10 @@ class LimaView(FormatView):
         return None if selection is None else selection.instruction
 
     def compose(self) -> ComposeResult:
-        document = self.document
         built = self.screen.pane_layout.built_panes
-        words, trailing = document.hex_words()
-        tail = document.hex_word(document.decoded_words) if document.program.trailing_words else None
-        marked = (
-            cell
-            for d in document.located_diagnostics
-            if d.word_offset is not None and (cell := document.hex_word_of_file_word(d.word_offset)) is not None
-        )
         with Vertical(id="lima-left"):
-            yield LimaHeader(document, id="header")
-            yield LimaInstructionList(document, id="list")
-            hex_view = HexView(words, trailing_bytes=trailing, tail_offset=tail, marked=marked, id="hex")
-            hex_view.border_title = "Hex · file words" if document.hex_in_file else (
-                f"Hex · code stream (DBIN at byte 0x{document.code_byte_offset:x}, not on a word)"
-            )
-            yield hex_view
             yield from built("main")
         with Vertical(id="lima-right"):
-            yield LimaBreakdown(id="breakdown")
-            yield DiagnosticsPanel(id="diagnostics")
             yield from built("side")
 
     def first_selection(self) -> Selection | None:
@@ -113,7 +97,7 @@ class LimaView(FormatView):
         panel = self.query_one(DiagnosticsPanel)
         panel.show_diagnostics(list(diagnostics))
         panel.set_class(not diagnostics, "-empty")
-        self.query_one(LimaInstructionList).border_subtitle = self.document.name
+        self.query_one(LimaInstructionList).border_subtitle = Content(self.document.name)
         start = 0
         self._outside = None
         if self._at is not None:

@@ -12,6 +12,8 @@ from spvinspect.codec.diagnostics import Diagnostic
 from spvinspect.commands.open import EXAMPLE_MODULE
 from spvinspect.editing.session import EditSession, LineMessage
 from spvinspect.editing.spirv_assembler import open_spirv_session
+from spvinspect.document import Document
+from spvinspect.lima_document import LimaDocument
 from spvinspect.widgets.asm_editor import AsmEditor
 
 
@@ -28,7 +30,7 @@ class EditorHost(App):
         self.cursor_lines: list[int] = []
 
     def compose(self) -> ComposeResult:
-        yield AsmEditor(self.text, lima=self.lima_mode)
+        yield AsmEditor(self.text, syntax=(LimaDocument if self.lima_mode else Document).editor_language())
         yield Static(id="status")
 
     def on_asm_editor_text_edited(self, message: AsmEditor.TextEdited) -> None:
