@@ -61,17 +61,20 @@ class RegionNumbers(dict):
 
 
 class RegionPinned:
-    """The pinned id words: the names given, and the numeric ids the module uses."""
+    """The pinned id words: the names the module gives, and the numeric ids it uses (not
+    the names an edit brings in, which are numbered where they first appear)."""
 
-    __slots__ = ("numbers",)
+    __slots__ = ("names", "in_use")
 
-    def __init__(self, numbers: RegionNumbers) -> None:
-        self.numbers = numbers
+    def __init__(self, names: frozenset[str], in_use) -> None:
+        self.names = names
+        self.in_use = in_use
 
     def __contains__(self, tok: object) -> bool:
-        return isinstance(tok, str) and self.numbers.get(tok) is not None and (
-            dict.__contains__(self.numbers, tok) or _numeric(tok) is not None
-        )
+        if tok in self.names:
+            return True
+        number = _numeric(tok)
+        return number is not None and number in self.in_use
 
 
 class NumericWords:
@@ -149,10 +152,11 @@ def region_state(
 
     end = region_words(module, region)[1]
     group_words = array("I", [module.offset(k) for k in range(region.first, region.end)])
-    selectors = Counter({"%" + names.get(id_, str(id_)): count for id_, count in tables.selectors.items()})
-    numbers.update({tok: tables_id for tok, tables_id in zip(selectors, tables.selectors)})
+    selector_words = {id_: "%" + names.get(id_, str(id_)) for id_ in tables.selectors}
+    selectors = Counter({word: tables.selectors[id_] for id_, word in selector_words.items()})
+    numbers.update({word: id_ for id_, word in selector_words.items()})
     declared = Declared(
-        numbers, RegionPinned(numbers), tables.types, tables.value_types, dict(tables.imports),
+        numbers, RegionPinned(frozenset(numbers), in_use), tables.types, tables.value_types, dict(tables.imports),
         header.version, NUMERIC_WORDS, in_use, max(in_use.top + 1, 1), header.bound, selectors,
     )
     return AssemblyState(

@@ -118,7 +118,8 @@ def test_a_region_edit_that_defines_new_names() -> None:
     steps = [(lines, (k + 1, k + 2, k + 3))]
     lines = lines[: k + 3] + ["     %again = OpIAdd %int %loaded %loaded"] + lines[k + 3 :]
     steps.append((lines, (k + 3, k + 3, k + 4)))
-    steps.append((lines[: k + 3] + lines[k + 4 :], (k + 3, k + 4, k + 3)))
+    lines = lines[: k + 3] + lines[k + 4 :]
+    steps.append((lines, (k + 3, k + 4, k + 3)))
     for lines, change in steps:
         spliced = splice(state, lines, change)
         assert isinstance(spliced, AssemblyState) and not spliced.full
@@ -128,3 +129,7 @@ def test_a_region_edit_that_defines_new_names() -> None:
         spliced.commit()
         state = spliced
         assert whole.module.definitions.first(state.declared.numbers["%loaded"]) is None
+    # A new name before %loaded: the whole run numbers it first and %loaded after it, so
+    # the region cannot splice it (as the whole text's incremental path cannot).
+    early = lines[:k] + ["      %early = OpIAdd %int %27 %27"] + lines[k:]
+    assert splice(state, early, (k, k, k + 1)) is None
