@@ -211,7 +211,7 @@ class EditingController:
         self._show_messages()
         if self._shown_text.note:
             self._screen.notify(self._shown_text.note, timeout=8)
-        self._assemble_next()
+        self._screen.call_after_refresh(self._assemble_next)  # a part's first job: once the editor is on screen
 
     def _show_editor(self) -> None:
         session = self.edit_session
