@@ -38,6 +38,8 @@ from spvinspect.editing.spirv_assembler import SpirvAssembler
 
 REGION_FROM_BYTES = 1 << 20
 """Modules from this size on are edited a region at a time (smaller ones as a whole text)."""
+WHOLE_ASSEMBLY = ("This edit changes what the rest of the module depends on (an import, a type, a numbered "
+                  "id's last use): assembling the whole module's text in the background; the panes follow when it is done")
 
 
 class RegionSource:
@@ -124,6 +126,8 @@ class RegionJob:
     source: RegionSource
     original: bytes
     change: Change | None = None
+    tell: Callable[[str], None] | None = None
+    """Called (on the job thread) before a whole assembly, with what to tell the user."""
 
     def run(self, stale: Callable[[], bool] = lambda: False) -> AssemblyOutcome:
         """The region's state first (the first job), then the change spliced into it;
@@ -141,6 +145,8 @@ class RegionJob:
         if state is None:
             if stale():
                 return AssemblyOutcome(self.generation, None, [], skipped=True)
+            if self.tell is not None:
+                self.tell(WHOLE_ASSEMBLY)
             state, diagnostics = self.source.whole(self.lines)
         if state is None:
             return AssemblyOutcome(self.generation, None, diagnostics, seconds=time.perf_counter() - began)
@@ -154,6 +160,8 @@ class RegionAssembler(SpirvAssembler):
     """The SPIR-V assembler of a region session (see the module's docstring)."""
 
     source: RegionSource | None = None
+    tell: Callable[[str], None] | None = None
+    """What the jobs call before a long step (a whole assembly), set by the screen."""
 
     partial = True
     """The session's text is a part of the module (`EditSession.partial`)."""
@@ -161,12 +169,14 @@ class RegionAssembler(SpirvAssembler):
     def job(self, generation: int, lines: list[str], original: bytes) -> RegionJob:
         """Splice the lines changed since the base into it (the first job makes the base)."""
         spliced = SpirvAssembler.job(self, generation, lines, original)
-        return RegionJob(generation, self._base, lines, self.source, original, spliced.change)
+        return RegionJob(generation, self._base, lines, self.source, original, spliced.change, self.tell)
 
     def assemble_now(self, lines: list[str], original: bytes) -> tuple[bytes | None, list[Diagnostic]]:
         """The region's lines assembled into the module now (saving before a job has
         caught up)."""
-        outcome = self.job(-1, lines, original).run()
+        job = self.job(-1, lines, original)
+        job.tell = None
+        outcome = job.run()
         return outcome.binary, outcome.diagnostics
 
     @property

@@ -352,6 +352,12 @@ class EditSession:
         module's own, and a location outside the part has no line here."""
         return bool(getattr(self.assembler, "partial", False))
 
+    def tell_long_steps(self, tell: Callable[[str], None]) -> None:
+        """Have the assembler's jobs call `tell` (on their thread) before a step that
+        takes long, when they have such steps (a region's whole assembly)."""
+        if hasattr(self.assembler, "tell"):
+            self.assembler.tell = tell
+
     def whole_text(self) -> str:
         """The module's whole text as edited (a region's: the module's text around it)."""
         whole = getattr(self.assembler, "whole_text", None)

@@ -205,6 +205,8 @@ class EditingController:
         if moved:
             self.drop_edit_session()
         self.edit_session = session
+        app = self._screen.app
+        session.tell_long_steps(lambda text: app.call_from_thread(self._screen.notify, text, timeout=8))
         self._shown_text = ShownText.for_lines(session.lines)
         self._freeze()
         self._show_editor()

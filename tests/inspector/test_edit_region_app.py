@@ -1,7 +1,7 @@
 """Region editing in the app (the bundled example edited as a big module would be: a region
 at a time): `e` shows the function around the selection; edits spliced into the module
 give the bytes the same edits in the whole text give, new names included; an edit that
-needs the whole text is assembled whole; undoing every edit is clean; `e` elsewhere
+needs the whole text is assembled whole, and the user is told; undoing every edit is clean; `e` elsewhere
 moves the region, keeping what was edited."""
 
 from __future__ import annotations
@@ -68,6 +68,7 @@ async def test_region_edits_splice_as_whole_text_edits(monkeypatch, tmp_path, ex
         await pilot.press("space")
         await settled(pilot)
         assert session.state.full and session.binary == example_bytes and session.assembles
+        assert any("assembling the whole module's text" in str(n.message) for n in app._notifications)
         # A constant edited in the global section: the whole text's bytes, then the region
         # moves to a function and the edit stays (unsaved), as the panes show.
         row = next(k for k, line in enumerate(session.lines) if re.search(r"= OpConstant %int \d+$", line))
