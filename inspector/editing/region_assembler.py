@@ -9,7 +9,7 @@ with the bytes the whole text's assembly would give. An edit the splice cannot b
 of (one that changes a type the module depends on, imports a set, or drops the last use
 of a numbered id) takes the whole text's assembly, on the job thread: the module's text
 outside the region, as the whole-text editor would hold it, with the region's lines
-in place. The session is told (`whole_assembly`), and the region then continues from
+in place. The user is told first (`RegionJob.tell`), and the region then continues from
 that assembly's tables.
 """
 
