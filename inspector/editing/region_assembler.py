@@ -55,6 +55,8 @@ class RegionSource:
         self.lines = "\n".join(self.texts).split("\n")
         self.group_lines = array("I", accumulate((t.count("\n") + 1 for t in self.texts[:-1]), initial=0))
         self.group_words = array("I", [module.offset(k) for k in range(region.first, region.end)])
+        self._outside: tuple[str, str] | None = None
+        """The text around the region, once made (two strings: compact, and split at will)."""
 
     def state(self) -> AssemblyState | None:
         """The region's assembly state read off the module (the job thread: the whole
@@ -62,12 +64,16 @@ class RegionSource:
         return region_state(self.module, self.region, self.texts, self.names.table(), ModuleTables(self.module))
 
     def outside(self) -> tuple[list[str], list[str]]:
-        """The module's text before the region (header comments included) and after it."""
-        module = self.module
-        every = Disassembler(module, DisassemblyOptions(), names=self.names).lines()
-        head = len(every) - module.instruction_count
-        region = self.region
-        return _split(every[: head + region.first]), _split(every[head + region.end :])
+        """The module's text before the region (header comments included) and after it:
+        made once (the module does not change), kept as text."""
+        if self._outside is None:
+            module = self.module
+            every = Disassembler(module, DisassemblyOptions(), names=self.names).lines()
+            head = len(every) - module.instruction_count
+            region = self.region
+            self._outside = "\n".join(every[: head + region.first]), "\n".join(every[head + region.end :])
+        before, after = self._outside
+        return (before.split("\n") if before else []), (after.split("\n") if after else [])
 
     def whole(self, lines: list[str]) -> tuple[AssemblyState | None, list[Diagnostic]]:
         """The whole text assembled, this region's lines in it (the friendly names
@@ -81,11 +87,6 @@ class RegionSource:
         if full.state is None:
             return None, [_placed(d, top, len(lines)) for d in full.diagnostics]
         return cut(full.state, top, top + len(lines), lines), []
-
-
-def _split(texts: list[str]) -> list[str]:
-    """Instructions' texts as lines (a string may hold line breaks)."""
-    return [line for text in texts for line in text.split("\n")]
 
 
 def cut(full: AssemblyState, start: int, end: int, lines: list[str]) -> AssemblyState:
