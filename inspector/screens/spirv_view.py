@@ -140,9 +140,10 @@ class SpirvView(FormatView):
         search_bar.display = False
         return [search_bar]
 
-    def function_graphs(self) -> FunctionGraphs:
-        """The CFG pane's graphs over the document, in the current naming."""
-        return FunctionGraphs(self.document.module, self.document.names(self.raw))
+    def function_graphs(self, previous: FunctionGraphs | None = None) -> FunctionGraphs:
+        """The CFG pane's graphs over the document, in the current naming; after an edit,
+        keeping what `previous` made that the edit did not touch."""
+        return FunctionGraphs(self.document.module, self.document.names(self.raw), previous=previous)
 
     def first_selection(self) -> Selection:
         self.show_diagnostics()
@@ -177,7 +178,7 @@ class SpirvView(FormatView):
     def _follow_in_cfg(self, new_module: bool) -> None:
         cfg = self.query_one(CfgView)
         if new_module:
-            cfg.set_graphs(self.function_graphs())
+            cfg.set_graphs(self.function_graphs(previous=cfg.graphs))
         if self.selection is not None:
             cfg.follow(self.selection.instruction)
             self._fold_cfg()
