@@ -97,7 +97,7 @@ def default_texture(t: Type) -> Texture:
 
 def _default_levels(dim: int, arrayed: bool) -> list[np.ndarray]:
     w = h = 4
-    d = 4 if dim == DIM_3D else 6 if dim == DIM_CUBE else 2 if arrayed else 1
+    d = 4 if dim == DIM_3D else (12 if arrayed else 6) if dim == DIM_CUBE else 2 if arrayed else 1
     if dim == DIM_1D:
         h = 1
     z, y, x = np.meshgrid(np.arange(d), np.arange(h), np.arange(w), indexing="ij")
@@ -188,7 +188,8 @@ def sample(tex: Texture, sampler: Sampler, coord, lod: float, offset=(0, 0, 0)):
     layer = 0
     if tex.dim == DIM_CUBE:
         face, uv = _cube(coord)
-        layer = face + (6 * int(round(float(coord[3]))) if tex.arrayed else 0)
+        cubes = tex.levels[0].shape[0] // 6
+        layer = face + (6 * min(max(int(round(float(coord[3]))), 0), cubes - 1) if tex.arrayed else 0)
         coord = uv
     elif tex.arrayed:
         n = {DIM_1D: 1, DIM_2D: 2}.get(tex.dim, 2)
@@ -373,6 +374,8 @@ def execute(inv, ins) -> None:
         off = _offset(ops)
         if isinstance(c, tuple) and UNDEF not in c:
             c = tuple((int(v) + off[i]) & mask(32) if i < 3 else v for i, v in enumerate(c))
+        elif c is not UNDEF:
+            c = (int(c) + off[0]) & mask(32)
         found = None if c is UNDEF or (isinstance(c, tuple) and UNDEF in c) else _texel_index(tex, c, level if level is not UNDEF else 0)
         texel_type = rt.members[1] if "Sparse" in op else rt
         if found is None:
