@@ -152,6 +152,11 @@ def _sample_level(tex: Texture, level: int, coord, sampler: Sampler, layer: int,
     fx, fy = u * w - 0.5, v * h - 0.5
     x0, y0 = math.floor(fx), math.floor(fy)
     ax, ay = np.float32(fx - x0), np.float32(fy - y0)
+    if tex.dim == DIM_CUBE:
+        quad = [[_cube_texel(lv, layer, x, y) for x in (x0, x0 + 1)] for y in (y0, y0 + 1)]
+        top = quad[0][0] * (1 - ax) + quad[0][1] * ax
+        bottom = quad[1][0] * (1 - ax) + quad[1][1] * ax
+        return (top * (1 - ay) + bottom * ay).astype(np.float32)
     xs = [_wrap(x0, w, sampler.address), _wrap(x0 + 1, w, sampler.address)]
     ys = [_wrap(y0, h, sampler.address), _wrap(y0 + 1, h, sampler.address)]
 
@@ -166,6 +171,26 @@ def _sample_level(tex: Texture, level: int, coord, sampler: Sampler, layer: int,
         az = np.float32(fz - z0)
         return (plane(_wrap(z0, d, sampler.address)) * (1 - az) + plane(_wrap(z0 + 1, d, sampler.address)) * az).astype(np.float32)
     return plane(layer).astype(np.float32)
+
+
+def _cube_texel(lv: np.ndarray, layer: int, x: int, y: int):
+    """Texel (x, y) of a cube face, seamless as Vulkan filters cube maps: a texel past
+    an edge is read from the neighbouring face; past a corner, the three texels
+    around the corner are averaged."""
+    _, h, w, _ = lv.shape
+    inside_x, inside_y = 0 <= x < w, 0 <= y < h
+    if inside_x and inside_y:
+        return lv[layer, y, x]
+    if not inside_x and not inside_y:
+        cx, cy = min(max(x, 0), w - 1), min(max(y, 0), h - 1)
+        return (lv[layer, cy, cx] + _cube_texel(lv, layer, x, cy) + _cube_texel(lv, layer, cx, y)) / np.float32(3)
+    face = layer % 6
+    sc, tc = 2 * (x + 0.5) / w - 1, 2 * (y + 0.5) / h - 1
+    direction = {0: (1, -tc, -sc), 1: (-1, -tc, sc), 2: (sc, 1, tc), 3: (sc, -1, -tc),
+                 4: (sc, -tc, 1), 5: (-sc, -tc, -1)}[face]
+    other, (s2, t2) = _cube(direction)
+    nx, ny = min(max(math.floor(s2 * w), 0), w - 1), min(max(math.floor(t2 * h), 0), h - 1)
+    return lv[layer - face + other, ny, nx]
 
 
 def _cube(coord):

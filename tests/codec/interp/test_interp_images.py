@@ -34,3 +34,20 @@ def test_fetch_offsets_on_1d_images_and_cube_array_layers(tmp_path):
     assert out["fetched"] == [11.0, 0.0, 13.0, 0.0]
     # +Z is face 4, -X face 1; layer 7 is past the last cube and clamps to cube 2.
     assert out["cube"] == [10.0, 13.0, 16.0, 0.0]
+
+
+FRAG_CUBE_EDGE = """#version 450
+layout(binding = 0) uniform samplerCube cube;
+layout(location = 0) out vec4 color;
+void main() { color = textureLod(cube, vec3(0.8, 0.0, 1.0), 0.0); }"""
+
+
+def test_linear_cube_sampling_is_seamless_across_faces(tmp_path):
+    data = compile_glsl(FRAG_CUBE_EDGE, "frag", tmp_path / "f.spv")
+    # 2x2 faces; texel (x, y) of face f holds 10 f + 2 y + x in red.
+    rgba = [v for f in range(6) for y in range(2) for x in range(2) for v in (10.0 * f + 2 * y + x, 0.0, 0.0, 1.0)]
+    inputs = {"images": {"0.0": {"width": 2, "height": 2, "layers": 6, "rgba": rgba, "mips": False}}}
+    red = run_entry(data, inputs=inputs)["outputs"]["color"][0]
+    # On +Z (face 4) at s = 0.9, t = 0.5 the footprint is texels x = 1 and x = 2 (weight
+    # 0.3), rows 0 and 1 (0.5 each); x = 2 is past the edge: column 0 of +X (face 0).
+    assert abs(red - (0.5 * (0.7 * 41 + 0.3 * 0) + 0.5 * (0.7 * 43 + 0.3 * 2))) < 1e-5
