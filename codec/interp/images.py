@@ -446,6 +446,10 @@ def execute(inv, ins) -> None:
         inv.note(f"{op} at a NaN or infinite coordinate: undefined")
         inv.set(ins, undef(rt))
         return
+    if tex.dim == DIM_CUBE and not any(float(c) for c in coord[:3]):
+        inv.note(f"{op} in the zero direction of a cube map: undefined")
+        inv.set(ins, undef(rt))
+        return
     if op == "OpImageQueryLod":
         if not inv.block_on("coarse", ins, coord):
             return

@@ -51,3 +51,16 @@ def test_linear_cube_sampling_is_seamless_across_faces(tmp_path):
     # On +Z (face 4) at s = 0.9, t = 0.5 the footprint is texels x = 1 and x = 2 (weight
     # 0.3), rows 0 and 1 (0.5 each); x = 2 is past the edge: column 0 of +X (face 0).
     assert abs(red - (0.5 * (0.7 * 41 + 0.3 * 0) + 0.5 * (0.7 * 43 + 0.3 * 2))) < 1e-5
+
+
+FRAG_CUBE_ZERO = """#version 450
+layout(binding = 0) uniform samplerCube cube;
+layout(location = 0) in vec3 direction;
+layout(location = 0) out vec4 color;
+void main() { color = texture(cube, direction); }"""
+
+
+def test_a_cube_map_in_the_zero_direction_is_undefined(tmp_path):
+    data = compile_glsl(FRAG_CUBE_ZERO, "frag", tmp_path / "f.spv")
+    assert run_entry(data)["outputs"]["color"] == ["undef"] * 4  # the cube's face is a division by zero
+    assert run_entry(data, inputs={"inputs": {"direction": [0.0, 0.0, 1.0]}})["outputs"]["color"][3] == 1.0
