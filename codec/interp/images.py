@@ -441,6 +441,8 @@ def execute(inv, ins) -> None:
         c = coord
         q = c[-1]
         coord = tuple(np.float32(x / q) for x in c[:-1])
+        if dref is not None:
+            dref = np.float32(np.float32(dref) / q)  # the reference is projected too
     offset = _offset(ops)
     if not all(math.isfinite(float(c)) for c in (coord if isinstance(coord, tuple) else (coord,))):
         inv.note(f"{op} at a NaN or infinite coordinate: undefined")

@@ -64,3 +64,19 @@ def test_a_cube_map_in_the_zero_direction_is_undefined(tmp_path):
     data = compile_glsl(FRAG_CUBE_ZERO, "frag", tmp_path / "f.spv")
     assert run_entry(data)["outputs"]["color"] == ["undef"] * 4  # the cube's face is a division by zero
     assert run_entry(data, inputs={"inputs": {"direction": [0.0, 0.0, 1.0]}})["outputs"]["color"][3] == 1.0
+
+
+FRAG_PROJ_SHADOW = """#version 450
+layout(binding = 0) uniform sampler2DShadow shadow;
+layout(location = 0) out vec4 color;
+void main() {
+    color = vec4(textureProj(shadow, vec4(0.5, 0.5, 1.5, 2.0)), textureProj(shadow, vec4(0.5, 0.5, 1.5, 4.0)), 0.0, 0.0);
+}"""
+
+
+def test_projective_depth_comparison_divides_the_reference_too(tmp_path):
+    data = compile_glsl(FRAG_PROJ_SHADOW, "frag", tmp_path / "f.spv")
+    depth = {"width": 1, "height": 1, "rgba": [0.5, 0.0, 0.0, 1.0], "sampler": {"filter": "nearest"}}
+    color = run_entry(data, inputs={"images": {"0.0": depth}})["outputs"]["color"]
+    # The reference is 1.5 / 2 = 0.75 (fails against depth 0.5), then 1.5 / 4 = 0.375 (passes).
+    assert color[:2] == [0.0, 1.0]
