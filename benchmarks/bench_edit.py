@@ -100,7 +100,7 @@ async def type_at(pilot, line: int, column: int, keys: list[str]) -> None:
     editor = screen.editing.editor
     if not editor.first_line <= line < editor.first_line + editor.document.line_count:
         await pilot.press("escape")
-        word = screen.editing.edit_session.word_of_line(line)
+        word = screen.editing.edit_session.location_of_line(line)
         screen.select(screen.document.select_word(word))
         await pilot.press("e")
         await settle(pilot)

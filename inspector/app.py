@@ -89,6 +89,11 @@ class InspectorApp(App[None]):
             self.last_input = time.monotonic()
         await super().on_event(event)
 
+    def notify(self, message: str, *, title: str = "", severity="information", timeout=None, markup: bool = True) -> None:
+        """Every notice is plain text: messages carry file names, OpNames and searches, whose
+        square brackets are not markup."""
+        super().notify(message, title=title, severity=severity, timeout=timeout, markup=False)
+
     def _handle_exception(self, error: Exception) -> None:
         """A worker's failure is a notice and the app goes on (Textual would exit: this is
         where it hands a worker's error); any other error is Textual's to handle."""

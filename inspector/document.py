@@ -52,9 +52,7 @@ class Document(ModuleIndex):
     """One opened module, shared by every pane (the SPIR-V `spvinspect.formats.Format`)."""
 
     PANES = SPIRV_PANES
-    SCREEN = "spirv"
-    ASSEMBLY_LANGUAGE = "spirv"
-    """The editor's syntax colouring (`spvinspect.lexers`)."""
+    VIEW = "spvinspect.screens.spirv_view:SpirvView"
     SAVE_KINDS = "a .spvasm name saves the text, any other the binary"
     VALIDATES = True
 
@@ -69,7 +67,7 @@ class Document(ModuleIndex):
         self.path = Path(path) if path is not None else None
         self.module = module if module is not None else open_module(data, grammar)
         """`data` opened (`module`: already opened, e.g. with an index made from another's)."""
-        # Every boundary first (a fraction of a second at 8 MB): rows, offsets and the
+        # Every boundary first (one fast pass over the words): rows, offsets and the
         # friendly names of the first screen need it.
         self.module.ensure_indexed()
         self.grammar = self.module.grammar
@@ -107,9 +105,23 @@ class Document(ModuleIndex):
 
     def open_edit_session(self):
         """An edit session over the module's text, friendly names pinned to their ids."""
-        from spvinspect.editing.session import EditSession
+        from spvinspect.editing.spirv_assembler import open_spirv_session
 
-        return EditSession.open(self.data, hints=self.names(False).id_hints())
+        return open_spirv_session(self.data, hints=self.names(False).id_hints())
+
+    def compared_with(self, file: tuple[bytes, str], names: tuple[str, str] | None = None):
+        """How to compare a file of this format (bytes, name) with this module, on a worker."""
+        from spvinspect.formats.compare_files import comparing
+
+        return comparing(file, self, False, names)
+
+    @staticmethod
+    def editor_language():
+        """The editor's lexer (SPIR-V assembly text; no line fix)."""
+        from spvinspect.editing.language import EditorLanguage
+        from spvinspect.lexers.spirv import SpirvLexer
+
+        return EditorLanguage(SpirvLexer())
 
     def save_edit(self, session, file, path=None, *, overwrite: bool = False) -> Path:
         """Save an edit's binary over the opened file, or to `path` (save as)."""
@@ -130,7 +142,7 @@ class Document(ModuleIndex):
             return None
         from spvinspect.editing.follow import edited_document
 
-        return edited_document(self, state.binary, session.change_since_shown(state))
+        return edited_document(self, state.binary, session.assembler.change_since_shown(state))
 
     def changed_cells(self, changed):
         """The hex pane's cells of an edit's changed words: the words themselves."""

@@ -68,9 +68,7 @@ class LimaDocument:
     (the Lima `spvinspect.formats.Format`)."""
 
     PANES = LIMA_PANES
-    SCREEN = "lima"
-    ASSEMBLY_LANGUAGE = "lima"
-    """The editor's syntax colouring (`spvinspect.lexers`)."""
+    VIEW = "spvinspect.screens.lima_view:LimaView"
     SAVE_KINDS = "a .mbs name saves the MBS with the edited code, .s the text, any other the raw stream"
     VALIDATES = False
 
@@ -107,9 +105,24 @@ class LimaDocument:
     def open_edit_session(self, style: str = "seed"):
         """An edit session over the program's text in `style` (`lima.assemble` is its
         assembler, and reads both)."""
-        from spvinspect.editing.lima_session import LimaEditSession
+        from spvinspect.editing.lima_assembler import open_lima_session
 
-        return LimaEditSession.open(self.data, style)
+        return open_lima_session(self.data, style)
+
+    def compared_with(self, file: tuple[bytes, str], names: tuple[str, str] | None = None):
+        """How to compare a file of this format (bytes, name) with this program, on a worker."""
+        from spvinspect.formats.compare_files import comparing
+
+        return comparing(file, self, True, names)
+
+    @staticmethod
+    def editor_language():
+        """The editor's lexer and its order fix (seed-004 or Mesa's text)."""
+        from spvinspect.editing.language import EditorLanguage
+        from spvinspect.editing.lima_fix import fixed_line
+        from spvinspect.lexers.lima import LimaLexer
+
+        return EditorLanguage(LimaLexer(), fixed_line)
 
     def save_edit(self, session, file, path=None, *, overwrite: bool = False) -> Path:
         """Save an edit's program over the opened file (its MBS container or raw stream),
@@ -124,7 +137,7 @@ class LimaDocument:
 
     def edited(self, session, outcome) -> LimaDocument | None:
         """The document of a job's good binary, under the same name."""
-        return None if outcome.data is None else LimaDocument(outcome.data, self.name)
+        return None if outcome.binary is None else LimaDocument(outcome.binary, self.name)
 
     def changed_cells(self, changed) -> frozenset[int]:
         """The hex pane's cells of an edit's changed words (`ranges` of stream words)."""

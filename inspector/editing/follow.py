@@ -21,7 +21,7 @@ from spvinspect.document import Document
 
 def edited_document(previous: Document, binary: bytes, change: WordChange | tuple[()] | None) -> Document:
     """A document over `binary`, an edit of `previous`'s module that keeps its ids;
-    `change` says which words changed (see `EditSession.change_since_shown`)."""
+    `change` says which words changed (see `SpirvAssembler.change_since_shown`)."""
     module = splice_module(previous.module, binary, change) if change else None
     document = Document(binary, previous.path, previous.grammar, module=module)
     if names_kept(previous, document, change):

@@ -13,7 +13,6 @@ from __future__ import annotations
 from pathlib import Path
 
 from spvinspect.codec.diagnostics import Diagnostic
-from spvinspect.editing.assembly_state import assemble_full
 from spvinspect.editing.opened_file import (  # noqa: F401 - the names saving's callers use
     KEPT, ChangedOnDisk, FileStamp, NeedsAnswer, SavedFile, SaveError, WouldReplace, describe, same_path,
 )
@@ -38,14 +37,10 @@ class NotAssembled(SaveError):
 def binary_to_save(session: EditSession) -> bytes:
     """The binary of the session's newest text; NotAssembled when it does not assemble.
     Assembles here when the newest text has not been assembled yet."""
-    if not session.busy:
-        if not session.assembles:
-            raise NotAssembled(session.diagnostics)
-        return session.binary
-    full = assemble_full(list(session.lines), session.hints)
-    if full.state is None:
-        raise NotAssembled(full.diagnostics)
-    return full.state.binary
+    binary, diagnostics = session.assemble_now()
+    if binary is None:
+        raise NotAssembled(diagnostics)
+    return binary
 
 
 def save_binary(session: EditSession, file: SavedFile, path=None, *, overwrite: bool = False) -> Path:

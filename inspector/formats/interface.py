@@ -22,8 +22,9 @@ class Format(Protocol):
     """The bytes as opened (or as an edit assembled them)."""
     PANES: Sequence[PaneSpec]
     """The panes the format shows: `--pane`, the number keys, the help and the palette."""
-    SCREEN: str
-    """The screen that lays out those panes (`spvinspect.screens.screen_for`)."""
+    VIEW: str
+    """`module:Class` of the view that lays out those panes on the one screen
+    (`spvinspect.screens.view.FormatView`), imported only when a document of the format opens."""
     SAVE_KINDS: str
     """What save-as writes, by the name given (for the save-as dialog)."""
     VALIDATES: bool
@@ -44,6 +45,13 @@ class Format(Protocol):
     def open_edit_session(self) -> Any:
         """An edit session over this document's text (`spvinspect.editing`), generic over
         the format's assembler; on a worker thread (the whole text's first assembly)."""
+
+    def compared_with(self, file: tuple[bytes, str], names: tuple[str, str] | None = None) -> Any:
+        """How to compare a file of this format (its bytes and name) with this document:
+        a function building the comparison on a worker (`formats.compare_files.comparing`)."""
+
+    def editor_language(self) -> Any:
+        """The editor's `spvinspect.editing.language.EditorLanguage`: its lexer and line fix."""
 
     def save_edit(self, session: Any, file: Any, path: Path | None = None, *, overwrite: bool = False) -> Path:
         """Save an edit's binary over the opened file (`file`), or to `path` (save as);

@@ -4,6 +4,50 @@ screen and the palette (Textual-free)."""
 from spvinspect.formats.panes import PaneSpec
 
 
+def _header(screen):
+    from spvinspect.widgets.lima_header import LimaHeader
+
+    return LimaHeader(screen.document)
+
+
+def _list(screen):
+    from spvinspect.widgets.lima_list import LimaInstructionList
+
+    return LimaInstructionList(screen.document)
+
+
+def _hex(screen):
+    """The hex pane over the file's words (or the code stream's, when the code is not on
+    a word of the file), the words diagnostics name marked."""
+    from spvinspect.widgets.hex_view import HexView
+
+    document = screen.document
+    words, trailing = document.hex_words()
+    tail = document.hex_word(document.decoded_words) if document.program.trailing_words else None
+    marked = (
+        cell
+        for d in document.located_diagnostics
+        if d.word_offset is not None and (cell := document.hex_word_of_file_word(d.word_offset)) is not None
+    )
+    hex_view = HexView(words, trailing_bytes=trailing, tail_offset=tail, marked=marked)
+    hex_view.border_title = "Hex · file words" if document.hex_in_file else (
+        f"Hex · code stream (DBIN at byte 0x{document.code_byte_offset:x}, not on a word)"
+    )
+    return hex_view
+
+
+def _breakdown(screen):
+    from spvinspect.widgets.lima_breakdown import LimaBreakdown
+
+    return LimaBreakdown()
+
+
+def _diagnostics(screen):
+    from spvinspect.widgets.diagnostics_panel import DiagnosticsPanel
+
+    return DiagnosticsPanel()
+
+
 def _registers(screen):
     from spvinspect.widgets.lima_registers import LimaRegisters
 
@@ -32,6 +76,10 @@ LIMA_PANES: tuple[PaneSpec, ...] = (
         key="1",
         short="Header",
         tooltip="Show and focus the header pane",
+        factory=_header,
+        column="main",
+        place=0,
+        starts_hidden=False,
     ),
     PaneSpec(
         "list",
@@ -43,6 +91,10 @@ LIMA_PANES: tuple[PaneSpec, ...] = (
         short="List",
         tooltip="Show and focus the instruction list",
         stays_narrow=True,
+        factory=_list,
+        column="main",
+        place=1,
+        starts_hidden=False,
     ),
     PaneSpec(
         "diagnostics",
@@ -52,6 +104,10 @@ LIMA_PANES: tuple[PaneSpec, ...] = (
         key="3",
         short="Diagnostics",
         tooltip="Show and focus the diagnostics",
+        factory=_diagnostics,
+        column="side",
+        place=1,
+        starts_hidden=False,
     ),
     PaneSpec(
         "hex",
@@ -62,6 +118,10 @@ LIMA_PANES: tuple[PaneSpec, ...] = (
         key="4",
         short="Hex",
         tooltip="Show and focus the hex pane",
+        factory=_hex,
+        column="main",
+        place=2,
+        starts_hidden=False,
     ),
     PaneSpec(
         "breakdown",
@@ -73,6 +133,10 @@ LIMA_PANES: tuple[PaneSpec, ...] = (
         short="Breakdown",
         tooltip="Show and focus the breakdown",
         stays_narrow=True,
+        factory=_breakdown,
+        column="side",
+        place=0,
+        starts_hidden=False,
     ),
     PaneSpec(
         "registers",

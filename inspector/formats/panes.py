@@ -27,12 +27,15 @@ class PaneSpec:
     stays_narrow: bool = False
     """Laid out below the narrow width too (else its key zooms it to the whole screen)."""
     factory: Callable[[Any], Any] | None = None
-    """Builds the pane's widget, given the screen (its `document`, its `selection`); the
-    screen composes it with id `name` in `column`. None: the screen lays it out itself."""
+    """Builds the pane's widget, given the screen (its `document`, its `view`); the screen
+    composes it in `column`, with id `name` unless the factory gave it one (a box around
+    the pane, which `selector` then finds inside). None: not laid out (a test's spec)."""
     column: str = "side"
-    """Where a built pane goes: "main" (under the list) or "side" (beside it)."""
+    """Where the pane goes: "main" (the list's column) or "side" (beside it)."""
+    place: int = 100
+    """Its place in its column, top first (equal places: in the order of the specs)."""
     starts_hidden: bool = True
-    """A built pane is laid out only once its key shows it."""
+    """The pane is laid out only once its key shows it."""
 
     @property
     def query(self) -> str:

@@ -5,6 +5,47 @@ screen builds it)."""
 from spvinspect.formats.panes import PaneSpec
 
 
+def _header(screen):
+    from spvinspect.widgets.header_pane import HeaderPane
+
+    return HeaderPane(screen.document)
+
+
+def _list(screen):
+    from textual.content import Content
+
+    from spvinspect.widgets.instruction_list import InstructionList
+
+    listing = InstructionList(screen.document)
+    listing.raw = screen.view.raw
+    listing.border_title = Content(f"Instructions · {screen.document.name}")
+    return listing
+
+
+def _hex(screen):
+    """The hex pane with the word detail under it: they zoom together."""
+    from spvinspect.screens.panes import PaneGroup
+    from spvinspect.screens.spirv_view import module_hex_view
+    from spvinspect.widgets.word_detail import WordDetailPanel
+
+    return PaneGroup(module_hex_view(screen.document.module, id="hex"), WordDetailPanel(id="word"), id="hex-group")
+
+
+def _cfg(screen):
+    """The CFG pane in a box that folds to its one-line message outside every function."""
+    from textual.containers import Vertical
+
+    from spvinspect.widgets.cfg_view import CfgView
+
+    return Vertical(CfgView(screen.view.function_graphs(), id="cfg"), id="cfg-box")
+
+
+def _diagnostics(screen):
+    from spvinspect.widgets.diagnostics_panel import DiagnosticsPanel
+
+    return DiagnosticsPanel()
+
+
 def _word_table(screen):
     from spvinspect.widgets.word_table_pane import WordTablePane
 
@@ -51,6 +92,10 @@ SPIRV_PANES: tuple[PaneSpec, ...] = (
         key="1",
         short="Header",
         tooltip="Show and focus the header pane",
+        factory=_header,
+        column="side",
+        place=0,
+        starts_hidden=False,
     ),
     PaneSpec(
         "list",
@@ -64,6 +109,10 @@ SPIRV_PANES: tuple[PaneSpec, ...] = (
         short="List",
         tooltip="Show and focus the instruction list",
         stays_narrow=True,
+        factory=_list,
+        column="main",
+        place=0,
+        starts_hidden=False,
     ),
     PaneSpec(
         "hex",
@@ -79,6 +128,10 @@ SPIRV_PANES: tuple[PaneSpec, ...] = (
         key="4",
         short="Hex",
         tooltip="Show and focus the hex pane and the word detail",
+        factory=_hex,
+        column="side",
+        place=1,
+        starts_hidden=False,
     ),
     PaneSpec(
         "cfg",
@@ -91,6 +144,10 @@ SPIRV_PANES: tuple[PaneSpec, ...] = (
         key="5",
         short="CFG",
         tooltip="Show and focus the CFG of the selected function",
+        factory=_cfg,
+        column="main",
+        place=2,
+        starts_hidden=False,
     ),
     PaneSpec(
         "diagnostics",
@@ -100,6 +157,10 @@ SPIRV_PANES: tuple[PaneSpec, ...] = (
         key="3",
         short="Diagnostics",
         tooltip="Show and focus the diagnostics",
+        factory=_diagnostics,
+        column="main",
+        place=1,
+        starts_hidden=False,
     ),
     PaneSpec(
         "words",
@@ -186,5 +247,4 @@ SPIRV_PANES: tuple[PaneSpec, ...] = (
         column="side",
     ),
 )
-"""The panes of a SPIR-V module."""
 """The panes of a SPIR-V module, in the order the help lists them."""

@@ -20,6 +20,7 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen, Screen
 from textual.widgets import ProgressBar, Static
 from textual.worker import get_current_worker
+from textual.content import Content
 
 from spvinspect.formats.comparison import A, B, Comparison
 from spvinspect.formats.panes import PaneSpec
@@ -211,7 +212,7 @@ class DiffScreen(Screen):
         lists[A].partner, lists[B].partner = lists[B], lists[A]
         columns = []
         for side in (A, B):
-            lists[side].border_title = f"{'AB'[side]}: {comparison.names[side]}"
+            lists[side].border_title = Content(f"{'AB'[side]}: {comparison.names[side]}")
             columns.append(Vertical(lists[side], hexes[side], classes="diff-side"))
         await self.mount(Horizontal(*columns, id="diff-sides"), before=self.query_one(StatusLine))
         self._lay_out_hex()

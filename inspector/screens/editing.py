@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from textual.binding import Binding
+from textual.content import Content
 
 from spvinspect.responsive import last_input
 from spvinspect.responsive.collector import keep_out, let_in
@@ -37,7 +38,6 @@ from spvinspect.screens.edit_dialogs import Question, SaveAs, SaveChoice
 from spvinspect.widgets.hex_view import HexView
 
 if TYPE_CHECKING:
-    from spvinspect.editing.lima_session import LimaEditSession
     from spvinspect.editing.saving import SavedFile
     from spvinspect.editing.session import EditSession, ValidationJob
     from spvinspect.editing.validation import Validation
@@ -84,7 +84,7 @@ class EditingController:
     documents, save kinds, validation) and from the screen's view (`editor_line`,
     `follow_editor_line`, `build_index`); the screen shows an edited document."""
 
-    edit_session: EditSession | LimaEditSession | None = None
+    edit_session: EditSession | None = None
     """The editing session, once `e` has opened it."""
     saved_file: SavedFile | None = None
     """The opened file, as saving over it goes."""
@@ -105,8 +105,6 @@ class EditingController:
         self._editor_messages: EditorMessages | None = None
         self._shown_text = None
         """How the editor shows the session's text (`spvinspect.editing.shown_text`)."""
-        self._container_shown: bytes | None = None
-        """The MBS file whose container the Lima editor's top comments describe."""
         self._editor_outdated = False
         """The editor shows a dropped session's text (`drop_edit_session`)."""
         self._saved_text: str | None = None
@@ -168,11 +166,10 @@ class EditingController:
                 thread.stop()
         self._jobs = self._validator = None
         self._validating = False
-        self._container_shown = None
         self.edit_session = None
         self._editor_outdated = True
 
-    def _session_ready(self, session: EditSession | LimaEditSession, outcome) -> None:
+    def _session_ready(self, session: EditSession, outcome) -> None:
         from spvinspect.editing.shown_text import ShownText
 
         if outcome is not None:
@@ -196,8 +193,9 @@ class EditingController:
         if editor is None:
             from spvinspect.widgets.asm_editor import AsmEditor, EditorMessages
 
-            editor = self._editor = AsmEditor(text, lima=self._screen.document.ASSEMBLY_LANGUAGE == "lima", first_line=start, id="editor")
-            editor.border_title = f"Editing · {getattr(self._screen.document, 'name', '')}"
+            language = self._screen.document.editor_language()
+            editor = self._editor = AsmEditor(text, syntax=language, first_line=start, id="editor")
+            editor.border_title = Content(f"Editing · {getattr(self._screen.document, 'name', '')}")
             messages = self._editor_messages = EditorMessages(id="edit-messages")
             messages.display = False
             listing.parent.mount(editor, messages, after=listing)
@@ -329,7 +327,7 @@ class EditingController:
                 self._freeze()
             self._show_messages()
             self._screen.call_after_refresh(self._shown, outcome.generation)
-            if self._screen.document.VALIDATES and session.state is not None:
+            if self._screen.document.VALIDATES and session.good is not None:
                 pause = VALIDATE_AFTER_HUGE if session.huge else VALIDATE_AFTER
                 self._validation_timer = self._screen.set_timer(pause, self._validate)
         self._assemble_next()
@@ -368,7 +366,7 @@ class EditingController:
         if listed.display != shown:
             listed.display = shown
         state = "" if session.assembles else " · does not assemble: the last good binary is shown"
-        editor.border_title = f"Editing · {getattr(self._screen.document, 'name', '')}" + (" ●" if session.modified else "") + state
+        editor.border_title = Content(f"Editing · {getattr(self._screen.document, 'name', '')}" + (" ●" if session.modified else "") + state)
 
     def _validate(self) -> None:
         """spirv-val on the binary on screen, one run at a time."""
@@ -454,22 +452,14 @@ class EditingController:
         self._screen.notify(f"Saved {written}", timeout=3)
         if self.editor is not None:
             self.editor.history.checkpoint()  # undo stops at the text as saved
-        if self._screen.document.ASSEMBLY_LANGUAGE == "lima":
-            self._refresh_container_comments(written)
+        self._refresh_file_comments(written)
         self._show_messages()
 
-    def _refresh_container_comments(self, written: Path) -> None:
-        """After a save into an MBS container, the editor's top comments show its sizes."""
-        from spvinspect.editing.container_comments import refreshed_comments
-
+    def _refresh_file_comments(self, written: Path) -> None:
+        """After a save, the editor's top comments describe the file written (a Lima MBS
+        container's sizes), when the format's assembler says they changed."""
         session, editor = self.edit_session, self.editor
-        try:
-            saved = written.read_bytes()
-        except OSError:
-            return
-        shown = self._container_shown if self._container_shown is not None else session.original
-        refresh = refreshed_comments(session.lines, shown, saved)
-        self._container_shown = saved
+        refresh = session.comments_after_save(written)
         if refresh is None or editor is None:
             return
         count, comments = refresh
@@ -539,7 +529,6 @@ class EditingController:
                 thread.stop()
         self._jobs = self._validator = None
         self._validating = False
-        self._container_shown = None
         editor = self._editor
         if editor is not None:
             editor.remove()
@@ -561,14 +550,12 @@ class EditingController:
     def action_compare_saved(self) -> None:
         """Open the side-by-side comparison of the module as it is now (edited) with the
         file on disk, and with its `.bak` when there is one."""
-        from spvinspect.formats.compare_files import comparing
         from spvinspect.screens.diff import DiffScreen
 
         path = self._opened_path()
         if path is None:
             self._screen.notify("Nothing to compare with: the module was not opened from a file", severity="warning")
             return
-        lima = self._screen.document.SCREEN == "lima"
         choices = []
         for label, candidate in (("on disk", path), ("kept before the first save", path.with_name(path.name + ".bak"))):
             try:
@@ -578,7 +565,7 @@ class EditingController:
                 continue
             if data is not None:
                 names = (f"{candidate.name} ({label})", f"{path.name} as edited")
-                choices.append((f"{names[0]} ⇄ {names[1]}", comparing((data, str(candidate)), self._screen.document, lima, names)))
+                choices.append((f"{names[0]} ⇄ {names[1]}", self._screen.document.compared_with((data, str(candidate)), names)))
         if not choices:
             self._screen.notify(f"Nothing to compare with: {path} is not on disk", severity="warning", markup=False)
             return

@@ -1,7 +1,7 @@
 """The one screen for every format: it owns the selection, the jump history, the pane
 layout and editing; what differs by format sits in the view it holds.
 
-The view (`spvinspect.screens.view.FormatView`, picked by the document's `SCREEN`) is the
+The view (`spvinspect.screens.view.FormatView`, named by the document's `VIEW`) is the
 panes' container: it lays out the format's widgets, turns their intents into selections
 and shows each selection in them. The screen's keys are the view's (`SCREEN_BINDINGS`),
 and so are the actions the screen does not have itself.
@@ -27,10 +27,6 @@ from spvinspect.widgets.key_footer import KeyFooter
 from spvinspect.widgets.search_bar import SearchBar
 from spvinspect.widgets.status_line import StatusLine
 
-VIEWS = {"spirv": ("spvinspect.screens.spirv_view", "SpirvView"), "lima": ("spvinspect.screens.lima_view", "LimaView")}
-"""Format (`Format.SCREEN`) → the module and class of its view, imported only when
-opened (Lima's codec stays unloaded for a SPIR-V module)."""
-
 
 class InspectorScreen(RunKeys, Screen):
     """The panes of one document, the selection they follow, editing, and the stepping
@@ -44,7 +40,7 @@ class InspectorScreen(RunKeys, Screen):
     """The place every pane follows (a word, and the row, instruction and operand holding it)."""
 
     def __init__(self, document: Any, *, at: int | None = None, pane: str | None = None, raw: bool = False) -> None:
-        module, name = VIEWS[document.SCREEN]
+        module, _, name = document.VIEW.partition(":")  # imported only now: one format's code loads
         view_class = getattr(import_module(module), name)
         super().__init__()
         self.document = document

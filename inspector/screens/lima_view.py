@@ -15,6 +15,7 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
+from textual.content import Content
 
 from spvinspect.formats.lima_panes import LIMA_PANES
 from spvinspect.lima_document import LimaDocument
@@ -85,27 +86,10 @@ class LimaView(FormatView):
         return None if selection is None else selection.instruction
 
     def compose(self) -> ComposeResult:
-        document = self.document
         built = self.screen.pane_layout.built_panes
-        words, trailing = document.hex_words()
-        tail = document.hex_word(document.decoded_words) if document.program.trailing_words else None
-        marked = (
-            cell
-            for d in document.located_diagnostics
-            if d.word_offset is not None and (cell := document.hex_word_of_file_word(d.word_offset)) is not None
-        )
         with Vertical(id="lima-left"):
-            yield LimaHeader(document, id="header")
-            yield LimaInstructionList(document, id="list")
-            hex_view = HexView(words, trailing_bytes=trailing, tail_offset=tail, marked=marked, id="hex")
-            hex_view.border_title = "Hex · file words" if document.hex_in_file else (
-                f"Hex · code stream (DBIN at byte 0x{document.code_byte_offset:x}, not on a word)"
-            )
-            yield hex_view
             yield from built("main")
         with Vertical(id="lima-right"):
-            yield LimaBreakdown(id="breakdown")
-            yield DiagnosticsPanel(id="diagnostics")
             yield from built("side")
 
     def first_selection(self) -> Selection | None:
@@ -113,7 +97,7 @@ class LimaView(FormatView):
         panel = self.query_one(DiagnosticsPanel)
         panel.show_diagnostics(list(diagnostics))
         panel.set_class(not diagnostics, "-empty")
-        self.query_one(LimaInstructionList).border_subtitle = self.document.name
+        self.query_one(LimaInstructionList).border_subtitle = Content(self.document.name)
         start = 0
         self._outside = None
         if self._at is not None:
@@ -288,20 +272,20 @@ class LimaView(FormatView):
         nothing unsaved is opened again; one with unsaved edits keeps its syntax (and says so)."""
         session = editing.edit_session
         style = self.query_one(LimaInstructionList).style
-        if session is not None and session.style != style and not (editing.editor is not None and editing.editor.display):
+        if session is not None and session.assembler.style != style and not (editing.editor is not None and editing.editor.display):
             if session.modified:
-                self.notify(f"The editor stays in the {session.style} syntax its unsaved edits are in "
+                self.notify(f"The editor stays in the {session.assembler.style} syntax its unsaved edits are in "
                             f"(save them, and e opens it in the {style} syntax)", timeout=6)
             else:
                 editing.drop_edit_session()
 
     def editor_line(self, session) -> int:
         """The whole text's line of the selected instruction."""
-        return session.line_of_instruction(self.selected or 0)
+        return session.line_of(self.selected or 0)
 
     def editor_selection(self, session, line: int) -> Selection | None:
         """The instruction on the editor's line."""
-        index = session.instruction_of_line(line)
+        index = session.location_of_line(line)
         if index is not None and index < len(self.document.instructions):
             return self.selection_of(index)
         return None
@@ -321,7 +305,7 @@ class LimaView(FormatView):
     def after_edit(self, session, line: int | None, kept: Selection | None) -> Selection | None:
         """The instruction on the editor's line (or the same one)."""
         kept_index = kept.instruction if kept is not None else None
-        index = (session.instruction_of_line(line if line is not None else 0) if session is not None else kept_index) or 0
+        index = (session.location_of_line(line if line is not None else 0) if session is not None else kept_index) or 0
         if not self.document.instructions:
             return None
         return self.selection_of(min(index, len(self.document.instructions) - 1))

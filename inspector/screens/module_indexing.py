@@ -1,7 +1,7 @@
 """The whole-module index of a SPIR-V module, built by a thread worker while the user reads.
 
 Complete diagnostics, the definition of every id and the search text need every
-instruction decoded; on an 8 MB module that takes seconds, so the screen paints first
+instruction decoded, which on a big module takes long, so the screen paints first
 and a worker builds them in paced steps. Requests that need the index (search, uses, a
 definition not yet known) wait for it and run as soon as it is there.
 """

@@ -64,6 +64,8 @@ class PaneLayout:
         self.home = home
         """The pane that is always laid out, and gets the focus back."""
         self._can_show = can_show
+        self._listeners: list[BuiltPane] | None = None
+        """The panes that hear of selections and edits (found once, after mounting)."""
 
     def pane(self, name: str) -> Widget:
         """The widget of pane `name`."""
@@ -73,21 +75,21 @@ class PaneLayout:
         return next(spec for spec in self.specs if spec.name == name)
 
     def built_panes(self, column: str) -> ComposeResult:
-        """The panes the format builds (`PaneSpec.factory`) that go in `column`."""
-        for spec in self.specs:
-            if spec.factory is not None and spec.column == column:
-                widget = spec.factory(self._screen)
+        """The panes of `column`, each built by its spec (`PaneSpec.factory`), in place order."""
+        specs = [spec for spec in self.specs if spec.factory is not None and spec.column == column]
+        for spec in sorted(specs, key=lambda spec: spec.place):
+            widget = spec.factory(self._screen)
+            if widget.id is None:
                 widget.id = spec.name
-                if spec.starts_hidden:
-                    widget.display = False
-                yield widget
+            if spec.starts_hidden:
+                widget.display = False
+            yield widget
 
     def _built(self) -> Iterator[BuiltPane]:
-        for spec in self.specs:
-            if spec.factory is not None:
-                widget = self._screen.query_one(spec.query)
-                if isinstance(widget, BuiltPane):
-                    yield widget
+        if self._listeners is None:
+            widgets = (self._screen.query_one(spec.query) for spec in self.specs if spec.factory is not None)
+            self._listeners = [widget for widget in widgets if isinstance(widget, BuiltPane)]
+        return iter(self._listeners)
 
     def follow(self, selection: Any) -> None:
         """Tell every built pane the new selection."""

@@ -16,6 +16,7 @@ from textual.containers import Vertical
 from textual.reactive import var
 from textual.widget import Widget
 from textual.worker import get_current_worker
+from textual.content import Content
 
 from spvinspect.cfgview.graphs import FunctionGraphs
 from spvinspect.codec.binary.lazy import LazyModule
@@ -32,7 +33,7 @@ from spvinspect.screens.editing import EDIT_BINDINGS
 from spvinspect.screens.grammar_card import GrammarCardScreen
 from spvinspect.screens.module_indexing import ModuleIndexing
 from spvinspect.screens.module_navigation import ModuleNavigation
-from spvinspect.screens.panes import PaneGroup, pane_bindings
+from spvinspect.screens.panes import pane_bindings
 from spvinspect.screens.view import FormatView
 from spvinspect.selection import Selection
 from spvinspect.widgets.cfg_view import CfgView
@@ -128,22 +129,10 @@ class SpirvView(FormatView):
         return self.screen.selection
 
     def compose(self) -> ComposeResult:
-        document = self.document
         built = self.screen.pane_layout.built_panes
         with Vertical(id="main"):
-            instruction_list = InstructionList(document, id="list")
-            instruction_list.raw = self.raw
-            instruction_list.border_title = f"Instructions · {document.name}"
-            yield instruction_list
-            yield DiagnosticsPanel(id="diagnostics")
-            with Vertical(id="cfg-box"):
-                yield CfgView(self.function_graphs(), id="cfg")
             yield from built("main")
         with Vertical(id="inspect"):
-            yield HeaderPane(document, id="header")
-            with PaneGroup(id="hex-group"):
-                yield module_hex_view(document.module, id="hex")
-                yield WordDetailPanel(id="word")
             yield from built("side")
 
     def overlays(self) -> list[Widget]:
@@ -253,7 +242,7 @@ class SpirvView(FormatView):
         status.detail = self._operand_text(selection)
         status.mode = ("raw ids" if self.raw else "friendly names") + (" · reading aids" if document.layout.aided else "")
         function = document.function_name(selection.row, self.raw) if selection.row is not None else None
-        self.query_one(InstructionList).border_subtitle = f"in {function}" if function else ""
+        self.query_one(InstructionList).border_subtitle = Content(f"in {function}" if function else "")
 
     def _operand_text(self, selection: Selection) -> str:
         described = self.navigation.session.describe(selection.row)
@@ -283,12 +272,12 @@ class SpirvView(FormatView):
 
     def editor_line(self, session) -> int:
         """The whole text's line of the selected word."""
-        line = session.line_of_word(self.selection.word) if self.selection is not None else None
+        line = session.line_of(self.selection.word) if self.selection is not None else None
         return line if line is not None else 0
 
     def editor_selection(self, session, line: int) -> Selection | None:
         """The word starting the instruction on the editor's line."""
-        word = session.word_of_line(line)
+        word = session.location_of_line(line)
         return None if word is None else self.document.select_word(word)
 
     def show_document(self, document: Document) -> None:
@@ -308,7 +297,7 @@ class SpirvView(FormatView):
 
     def after_edit(self, session, line: int | None, kept: Selection | None) -> Selection | None:
         """The word on the editor's line (or the same word)."""
-        word = session.word_of_line(line) if line is not None and session is not None else None
+        word = session.location_of_line(line) if line is not None and session is not None else None
         if word is None and kept is not None:
             word = kept.word
         return self.document.select_word(word or 0)

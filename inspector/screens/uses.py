@@ -10,6 +10,7 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import OptionList
 from textual.widgets.option_list import Option
+from textual.content import Content
 
 from spvinspect.module_index import Use
 
@@ -32,7 +33,7 @@ class UsesScreen(ModalScreen[Use | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="uses-dialog") as dialog:
-            dialog.border_title = self._title
+            dialog.border_title = Content(self._title)
             if self._more:
                 dialog.border_subtitle = f"first {len(self._uses):,} shown, {self._more:,} more"
             options = [

@@ -31,10 +31,8 @@ from textual.widgets.text_area import Edit, EditResult, TextAreaTheme
 
 from spvinspect.codec.diagnostics import Severity
 from spvinspect.editing.incremental import changed_lines
-from spvinspect.editing.lima_fix import fixed_line
+from spvinspect.editing.language import EditorLanguage
 from spvinspect.editing.session import LineMessage
-from spvinspect.lexers.lima import LimaLexer
-from spvinspect.lexers.spirv import SpirvLexer
 from spvinspect.themes import token_style
 
 LEX_CACHE_LINES = 50_000
@@ -109,18 +107,18 @@ class AsmEditor(TextArea):
         self,
         text: str = "",
         *,
-        lima: bool = False,
+        syntax: EditorLanguage,
         first_line: int = 0,
         name: str | None = None,
         id: str | None = None,
         classes: str | None = None,
     ) -> None:
         # Set before TextArea's __init__, which loads the text and moves the cursor.
-        self.lima = lima
-        """True for Lima (seed-004) text: the Lima lexer and the order fix."""
+        self.syntax = syntax
+        """The format's lexer and line fix (`Format.editor_language`)."""
         self.first_line = first_line
         """The whole text's line shown as this editor's first (a huge module's window)."""
-        self._lexer: Lexer = LimaLexer() if lima else SpirvLexer()
+        self._lexer: Lexer = syntax.lexer
         self._lexed: dict[str, list[Highlight]] = {}
         self._messages: dict[int, list[LineMessage]] = {}
         self._last_cursor_line = -1
@@ -146,7 +144,7 @@ class AsmEditor(TextArea):
         result = super().edit(edit)
         lines = [self.document.get_line(row) for row in range(top[0], result.end_location[0] + 1)]
         # To the screen at once (the screen acts on it): bubbling up through the containers
-        # would wait for a repaint of the editor at each step, tens of ms a keystroke.
+        # would wait for a repaint of the editor at each step, on every keystroke.
         self.screen.post_message(self.TextEdited(self, self.first_line + top[0], self.first_line + bottom[0] + 1, lines))
         return result
 
@@ -305,17 +303,17 @@ class AsmEditor(TextArea):
         self.move_cursor((row, self._messages[row][0].column), center=True)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """The order fix is Lima's only: in SPIR-V text its key goes on to the screen."""
-        if action == "fix_order" and not self.lima:
+        """The fix key is the language's: without a fix it goes on to the screen."""
+        if action == "fix_order" and self.syntax.fix_line is None:
             return False
         return super().check_action(action, parameters)
 
     def action_fix_order(self) -> None:
-        """Lima: fix the cursor line's field-order and destination-order diagnostics."""
+        """Fix the cursor line as its messages ask (Lima: field and destination order)."""
         row = self.cursor_location[0]
         messages = [m.diagnostic.message for m in self._messages.get(row, [])]
         line = self.document.get_line(row)
-        fixed = fixed_line(line, messages)
+        fixed = self.syntax.fix_line(line, messages)
         if fixed is None:
             self.notify("Nothing to fix on this line", severity="information")
             return

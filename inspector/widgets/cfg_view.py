@@ -25,6 +25,7 @@ from textual.reactive import var
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 from textual.worker import get_current_worker
+from textual.content import Content
 
 from spvinspect.codec.cfg.graph import FunctionCFG
 from spvinspect.cfgview.graphs import FunctionGraphs
@@ -237,7 +238,7 @@ class CfgView(RunFollower, ScrollView, can_focus=True):
         if kind != "graph":
             shown = "list" if kind == "list" else "blocks near the selection"
             state = f" · {shown}, " + ("laying out…" if self.laying_out else "too big to draw")
-        self.border_title = f"CFG %{function.name} · {self.graphs.describe(self.function_id)}{state}"
+        self.border_title = Content(f"CFG %{function.name} · {self.graphs.describe(self.function_id)}{state}")
         self.border_subtitle = LEGEND if self.drawing is not None and self.drawing.kind == "graph" else ""
 
     @work(thread=True, exclusive=True, group="cfg-layout")

@@ -3,6 +3,7 @@ removed and moved instructions, and the words that differ in changed ones, marke
 the theme's added / removed / changed colours (through its cell-styling callback)."""
 
 from __future__ import annotations
+from textual.content import Content
 
 from spvinspect.formats.comparison import Comparison
 from spvinspect.widgets.hex_view import HexView
@@ -36,7 +37,7 @@ class DiffHexView(HexView):
         )
         self.comparison = comparison
         self.side = side
-        self.border_title = f"{comparison.names[side]} · hex"
+        self.border_title = Content(f"{comparison.names[side]} · hex")
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """No grammar cards here (the comparison's screen shows none)."""

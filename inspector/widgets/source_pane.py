@@ -14,6 +14,7 @@ from rich.style import Style
 from textual.binding import Binding
 from textual.geometry import Size
 from textual.strip import Strip
+from textual.content import Content
 
 from spvinspect.codec.source_map import SourceMap, source_map
 from spvinspect.messages import SelectInstruction
@@ -135,7 +136,7 @@ class SourcePane(BuiltPane, RowCursorKeys, RowList):
             if event.worker.result is not None:
                 self._take(event.worker.result)
             elif event.worker.error is not None:
-                self.border_subtitle = f"could not read the line directives: {event.worker.error}"
+                self.border_subtitle = Content(f"could not read the line directives: {event.worker.error}")
 
     def _take(self, sources: SourceMap) -> None:
         self._map = sources
@@ -167,7 +168,7 @@ class SourcePane(BuiltPane, RowCursorKeys, RowList):
             return
         shown = sources.files[self._file]
         more = f" ({self._file + 1}/{len(sources.files)}, f: next)" if len(sources.files) > 1 else ""
-        self.border_title = f"Source · {shown.name}{more}"
+        self.border_title = Content(f"Source · {shown.name}{more}")
         if self._instruction is None or self._current is None:
             self.border_subtitle = "no line for this instruction"
             return

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 from textual.worker import Worker, WorkerState, get_current_worker
+from textual.content import Content
 
 from spvinspect.codec.interp.values_view import scalar_text
 from spvinspect.execution.spirv import GridImage, grid_image
@@ -82,7 +83,7 @@ class SpirvImage(BuiltPane, FragmentImage):
                 return
             self.image = image
             height, width = image.pixels.shape[:2]
-            self.border_title = f"Image · {image.output or 'no colour output'} · {width}×{height} fragments"
+            self.border_title = Content(f"Image · {image.output or 'no colour output'} · {width}×{height} fragments")
             self.progress = ""
             self.show_image(image.pixels, image.discarded)
             settings = self.settings

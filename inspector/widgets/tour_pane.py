@@ -10,6 +10,7 @@ from __future__ import annotations
 from rich.console import Group
 from rich.text import Text
 from textual.widgets import Static
+from textual.content import Content
 
 from spvinspect.messages import SelectWord
 from spvinspect.screens.panes import BuiltPane
@@ -92,7 +93,7 @@ class TourPane(BuiltPane, Static):
         if step is None:
             return
         count = len(self.tour.steps)
-        self.border_title = f"Tour · {self.tour.title} · step {self.step_index + 1} of {count}"
+        self.border_title = Content(f"Tour · {self.tour.title} · step {self.step_index + 1} of {count}")
         parts = [Text(step.title, style="bold"), Text(" ".join(step.text.split()))]
         if self.missed:
             parts.append(Text(f"Not in this module: {self.missed}; the selection stays.", style="italic"))

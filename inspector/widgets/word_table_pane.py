@@ -12,6 +12,7 @@ from rich.style import Style
 from rich.text import Text
 from textual import on
 from textual.widgets import DataTable
+from textual.content import Content
 
 from spvinspect.codec.text.word_detail import WordKind
 from spvinspect.codec.text.word_table import WordRow, WordTable, header_table, word_table
@@ -126,7 +127,7 @@ class WordTablePane(BuiltPane, DataTable):
             self.border_title = "Words · past the last instruction: no grammar to read them by"
             return
         rows = table.rows[:ROW_LIMIT]
-        self.border_title = table_title(table, len(rows))
+        self.border_title = Content(table_title(table, len(rows)))
         styles = self._kind_styles()
         for row in rows:
             cells = row_cells(row, styles.get(kind_name(row), Style()))

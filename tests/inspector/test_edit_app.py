@@ -28,7 +28,7 @@ from inspector_apps import make_app
 
 def row_of_line(screen, line: int) -> int:
     """The list row showing the instruction on a line of the text."""
-    return screen.document.select_word(screen.editing.edit_session.word_of_line(line)).row
+    return screen.document.select_word(screen.editing.edit_session.location_of_line(line)).row
 
 
 async def test_e_opens_the_editor_on_the_selected_instruction(example_bytes):
@@ -38,7 +38,7 @@ async def test_e_opens_the_editor_on_the_selected_instruction(example_bytes):
         selected = app.screen.selection
         editor = await open_editor(pilot)
         line = editor.first_line + editor.cursor_location[0]
-        assert app.screen.editing.edit_session.word_of_line(line) == selected.word
+        assert app.screen.editing.edit_session.location_of_line(line) == selected.word
         assert editor.has_focus and not app.screen.query_one(InstructionList).display
         await pilot.press("slash")  # typed, not the search bar
         assert editor.document.get_line(editor.cursor_location[0]).startswith("/")

@@ -11,6 +11,9 @@ from textual.widgets import Static
 from spvinspect.codec.diagnostics import Diagnostic
 from spvinspect.commands.open import EXAMPLE_MODULE
 from spvinspect.editing.session import EditSession, LineMessage
+from spvinspect.editing.spirv_assembler import open_spirv_session
+from spvinspect.document import Document
+from spvinspect.lima_document import LimaDocument
 from spvinspect.widgets.asm_editor import AsmEditor
 
 
@@ -27,7 +30,7 @@ class EditorHost(App):
         self.cursor_lines: list[int] = []
 
     def compose(self) -> ComposeResult:
-        yield AsmEditor(self.text, lima=self.lima_mode)
+        yield AsmEditor(self.text, syntax=(LimaDocument if self.lima_mode else Document).editor_language())
         yield Static(id="status")
 
     def on_asm_editor_text_edited(self, message: AsmEditor.TextEdited) -> None:
@@ -47,7 +50,7 @@ class EditorHost(App):
 
 
 def example_session() -> EditSession:
-    session = EditSession.open(EXAMPLE_MODULE.read_bytes())
+    session = open_spirv_session(EXAMPLE_MODULE.read_bytes())
     while (job := session.request()) is not None:
         session.accept(job.run())
     return session
@@ -166,7 +169,7 @@ async def test_a_window_reports_edits_and_cursor_lines_in_the_whole_text():
         editor.move_cursor((5, 0))
         await pilot.pause()
         assert pilot.app.cursor_lines[-1] == start + 5
-        assert session.word_of_line(start + 5) is not None
+        assert session.location_of_line(start + 5) is not None
 
 
 async def test_the_order_fix_key_is_left_to_the_screen_in_spirv_text():

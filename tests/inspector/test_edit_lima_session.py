@@ -7,13 +7,13 @@ import struct
 from spvinspect import lima
 
 from spvinspect.editing.lima_fix import fixed_line
-from spvinspect.editing.lima_session import LimaEditSession
+from spvinspect.editing.lima_assembler import open_lima_session
 from spvinspect.lima.mbs import parse_mbs
 
 PROGRAM = "stop, mov.v0 $0 $1"
 
 
-def settled(session: LimaEditSession) -> LimaEditSession:
+def settled(session: EditSession) -> EditSession:
     while (job := session.request()) is not None:
         session.accept(job.run())
     return session
@@ -31,13 +31,13 @@ def chunk(ident: bytes, body: bytes) -> bytes:
 
 def test_unchanged_text_gives_back_the_stream():
     data = raw(PROGRAM)
-    session = settled(LimaEditSession.open(data))
+    session = settled(open_lima_session(data))
     assert session.binary == data and not session.changed and session.assembles
 
 
 def test_an_order_error_keeps_the_last_good_file_and_the_fix_clears_it():
     data = raw(PROGRAM)
-    session = settled(LimaEditSession.open(data))
+    session = settled(open_lima_session(data))
     row = next(i for i, line in enumerate(session.lines) if "mov.v0" in line)
     session.replace_lines(row, row + 1, ["load.u 1, load.v 1 $0"])
     settled(session)
@@ -53,7 +53,7 @@ def test_an_order_error_keeps_the_last_good_file_and_the_fix_clears_it():
 def test_an_mbs_file_keeps_its_container_around_the_edited_code():
     code = raw(PROGRAM)
     container = chunk(b"MBS1", chunk(b"CFRA", struct.pack("<I", 7) + chunk(b"DBIN", code)))
-    session = settled(LimaEditSession.open(container))
+    session = settled(open_lima_session(container))
     assert session.binary == container
     row = next(i for i, line in enumerate(session.lines) if "mov.v0" in line)
     session.replace_lines(row, row + 1, ["stop, mov.v0 $0 $2"])

@@ -113,17 +113,17 @@ def test_an_edited_documents_names_are_those_of_the_edited_module(example_bytes)
 
     from spvinspect.codec.text.names import module_names
     from spvinspect.editing.follow import edited_document
-    from spvinspect.editing.session import EditSession
+    from spvinspect.editing.spirv_assembler import open_spirv_session
     from test_edit_spliced_module import edits
 
-    session = EditSession.open(example_bytes)
+    session = open_spirv_session(example_bytes)
     document = Document(example_bytes, "example.spv")
     shared = renamed = 0
     for start, end, text in edits(session, random.Random(8), count=16):
         session.edit(start, end, text)
         while (job := session.request()) is not None:
             outcome = job.run()
-            change = session.change_since_shown(outcome.state) if outcome.state is not None else None
+            change = session.assembler.change_since_shown(outcome.state) if outcome.state is not None else None
             session.accept(outcome)
         if outcome.state is None:
             continue

@@ -15,6 +15,7 @@ from spvinspect.codec.binary.decoder import decode
 from spvinspect.commands.open import EXAMPLE_MODULE
 from spvinspect.editing.assembly_state import assemble_full
 from spvinspect.editing.session import EditSession
+from spvinspect.editing.spirv_assembler import open_spirv_session
 from oracle import corpus_files
 
 EDIT_MODULES = corpus_files("spv", "*.spv")[::60]
@@ -38,7 +39,7 @@ def line_index(session: EditSession, pattern: str) -> int:
 @pytest.fixture
 def session(example_bytes) -> EditSession:
     """The example module, opened for editing and assembled once."""
-    opened = EditSession.open(example_bytes)
+    opened = open_spirv_session(example_bytes)
     settle(opened)
     return opened
 
@@ -52,7 +53,7 @@ def test_unchanged_text_gives_back_the_file_byte_for_byte(session, example_bytes
 @pytest.mark.parametrize("path", EDIT_MODULES, ids=lambda p: p.name[:60])
 def test_corpus_modules_reassemble_unchanged(path):
     data = path.read_bytes()
-    session = EditSession.open(data)
+    session = open_spirv_session(data)
     settle(session)
     assert session.binary == data
 
@@ -95,7 +96,7 @@ def test_a_new_name_is_numbered_in_place_and_keeps_the_other_ids(session, exampl
     session.edit((at, 0), (at, 0), "%scratch = OpUndef %float\n")
     outcome = settle(session)
     assert session.assembles and outcome.incremental
-    assert session.binary == assemble_full(session.lines, session.hints).state.binary
+    assert session.binary == assemble_full(session.lines, session.assembler.hints).state.binary
     original, edited = decode(example_bytes), decode(session.binary)
     named = {i.result_id for i in original.instructions if i.result_id}
     assert named <= {i.result_id for i in edited.instructions if i.result_id}
@@ -131,7 +132,7 @@ def test_a_skipped_job_comes_back_for_the_newest_text(session):
 
 
 def test_the_editor_window_on_a_huge_text_is_the_function_around_the_cursor(example_bytes):
-    session = EditSession.open(example_bytes)
+    session = open_spirv_session(example_bytes)
     at = line_index(session, r"= OpFMul ")
     start, end = session.window(at, limit=200)
     assert session.lines[start].split("=")[-1].strip().startswith("OpFunction ")
@@ -144,8 +145,8 @@ def test_the_editor_window_on_a_huge_text_is_the_function_around_the_cursor(exam
 def incremental_matches_whole(session: EditSession) -> None:
     """The session's outcome equals a whole assembly of its text, and `assemble()`."""
     settle(session)
-    whole = assemble_full(session.lines, session.hints)
-    codec = assemble(session.text, id_hints=session.hints, preserve_numeric_ids=True)
+    whole = assemble_full(session.lines, session.assembler.hints)
+    codec = assemble(session.text, id_hints=session.assembler.hints, preserve_numeric_ids=True)
     if whole.state is None:
         assert not session.assembles and session.diagnostics == whole.diagnostics == codec.diagnostics
     else:
@@ -170,7 +171,7 @@ EDITS = st.lists(
 @settings(max_examples=60)
 @given(module=st.sampled_from(EDIT_MODULES), edits=EDITS)
 def test_incremental_reassembly_equals_whole_reassembly(module, edits):
-    session = EditSession.open(module.read_bytes())
+    session = open_spirv_session(module.read_bytes())
     settle(session)
     for where, column, removed, inserted in edits:
         row = int(where * len(session.lines))
@@ -184,7 +185,7 @@ def test_incremental_reassembly_equals_whole_reassembly(module, edits):
 @settings(max_examples=40)
 @given(edits=EDITS)
 def test_incremental_reassembly_equals_whole_on_the_example(edits):
-    session = EditSession.open(EXAMPLE_MODULE.read_bytes())
+    session = open_spirv_session(EXAMPLE_MODULE.read_bytes())
     settle(session)
     body = line_index(session, r"OpFunction ")
     for where, column, removed, inserted in edits:
@@ -196,21 +197,22 @@ def test_incremental_reassembly_equals_whole_on_the_example(edits):
 
 
 def test_lines_and_words_map_both_ways(session):
-    module = session.module
+    module = session.assembler.module(session.binary)
     module.ensure_indexed()
     for index in (0, module.instruction_count // 2, module.instruction_count - 1):
         word = module.offset(index)
-        line = session.line_of_word(word)
+        line = session.line_of(word)
         assert session.lines[line].strip() == module_line(session, index)
-        assert session.word_of_line(line) == word
-    assert session.word_of_line(0) is None  # the header comments
+        assert session.location_of_line(line) == word
+    assert session.location_of_line(0) is None  # the header comments
 
 
 def module_line(session: EditSession, index: int) -> str:
     from spvinspect.codec.text.listing import Listing
     from spvinspect.codec.text.names import module_names
 
-    return Listing(session.module, module_names(session.module)).line(index).strip()
+    module = session.assembler.module(session.binary)
+    return Listing(module, module_names(module)).line(index).strip()
 
 
 @pytest.mark.skipif(not EDIT_MODULES, reason="SPVINSPECT_CORPUS is not set: corpus tests skipped")

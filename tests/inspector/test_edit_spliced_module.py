@@ -11,6 +11,7 @@ import pytest
 
 from spvinspect.codec.binary.lazy import open_module
 from spvinspect.editing.session import EditSession
+from spvinspect.editing.spirv_assembler import open_spirv_session
 from spvinspect.codec.binary.splice import splice_module
 from oracle import corpus_files
 from spliced import assert_same_module
@@ -21,7 +22,7 @@ SPLICE_MODULES = corpus_files("spv", "*.spv")[::90]
 def settle(session: EditSession):
     while (job := session.request()) is not None:
         outcome = job.run()
-        change = session.change_since_shown(outcome.state) if outcome.state is not None else None
+        change = session.assembler.change_since_shown(outcome.state) if outcome.state is not None else None
         session.accept(outcome)
     return outcome, change
 
@@ -55,7 +56,7 @@ def edits(session: EditSession, rng: random.Random, count: int = 12):
 @pytest.mark.parametrize("path", SPLICE_MODULES, ids=lambda p: p.name[:60])
 def test_a_spliced_index_is_the_fresh_one(path):
     data = path.read_bytes()
-    session = EditSession.open(data)
+    session = open_spirv_session(data)
     settle(session)
     module = open_module(data)
     module.ensure_indexed()

@@ -4,7 +4,7 @@ no ● in the editor's title, no question when quitting, and ctrl+s writes nothi
 
 from __future__ import annotations
 
-from spvinspect.editing.lima_session import LimaEditSession
+from spvinspect.editing.lima_assembler import open_lima_session
 from spvinspect.screens.edit_dialogs import Question
 from edit_pilot import open_editor, opened_from, raw_stream, settled
 
@@ -52,7 +52,7 @@ async def test_undo_back_to_the_opened_text_is_unchanged_and_saves_nothing(tmp_p
 
 
 def test_a_lima_session_undone_to_its_text_is_unchanged():
-    session = LimaEditSession.open(raw_stream("mov.v0 $0 $1\nstop, mov.v0 $1 $0"))
+    session = open_lima_session(raw_stream("mov.v0 $0 $1\nstop, mov.v0 $1 $0"))
     opened = list(session.lines)
     session.edit((0, 0), (0, 0), "# a note\n")
     assert session.modified

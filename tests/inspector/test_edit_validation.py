@@ -10,6 +10,7 @@ import pytest
 
 from spvinspect.commands.open import EXAMPLE_MODULE
 from spvinspect.editing.session import EditSession
+from spvinspect.editing.spirv_assembler import open_spirv_session
 from spvinspect.editing.validation import parse_messages, validate, validator_path
 
 
@@ -21,7 +22,7 @@ def settled(session: EditSession) -> EditSession:
 
 def made_invalid() -> tuple[EditSession, int]:
     """The example with an OpFMul whose result type no longer matches its operands."""
-    session = settled(EditSession.open(EXAMPLE_MODULE.read_bytes()))
+    session = settled(open_spirv_session(EXAMPLE_MODULE.read_bytes()))
     at = next(i for i, line in enumerate(session.lines) if "= OpFMul %v4float" in line)
     column = session.lines[at].index("%v4float")
     session.edit((at, column), (at, column + len("%v4float")), "%float")
@@ -39,14 +40,15 @@ def test_an_edit_that_breaks_the_module_is_reported_on_its_line():
     (message,) = [m for m in session.messages() if m.diagnostic.message.startswith("spirv-val")]
     assert message.line == at
     assert "Result Type" in message.diagnostic.message
-    assert message.diagnostic.word_offset == session.module.offset(
-        next(i for i in range(session.module.instruction_count) if session.module.instruction(i).opname == "OpFMul")
+    module = session.assembler.module(session.binary)
+    assert message.diagnostic.word_offset == module.offset(
+        next(i for i in range(module.instruction_count) if module.instruction(i).opname == "OpFMul")
     )
 
 
 @pytest.mark.skipif(validator_path() is None, reason="spirv-val is not installed")
 def test_the_unedited_example_is_valid():
-    session = settled(EditSession.open(EXAMPLE_MODULE.read_bytes()))
+    session = settled(open_spirv_session(EXAMPLE_MODULE.read_bytes()))
     job = session.validation_job()
     assert session.accept_validation(job, job.run()) and session.validation.valid
 
@@ -56,13 +58,13 @@ def test_a_verdict_on_an_older_binary_is_dropped():
     job = session.validation_job()
     session.edit((at, 0), (at, 0), " ")
     settled(session)
-    assert not session.accept_validation(job, validate(job.binary, tool=job.tool))
+    assert not session.accept_validation(job, job.run())
     assert session.validation is None
 
 
 def test_a_missing_validator_turns_validation_off_and_nothing_else(tmp_path):
     session, _ = made_invalid()
-    session.validator = str(tmp_path / "no-such-spirv-val")
+    session.assembler.validator = str(tmp_path / "no-such-spirv-val")
     job = session.validation_job()
     assert session.accept_validation(job, job.run())
     assert session.validation.unavailable.startswith("validation is off")

@@ -11,11 +11,12 @@ from spvinspect import lima
 import pytest
 
 from spvinspect.commands.open import EXAMPLE_MODULE
-from spvinspect.editing.lima_session import LimaEditSession
+from spvinspect.editing.lima_assembler import open_lima_session
 from spvinspect.editing.saving import (
     ChangedOnDisk, NotAssembled, SavedFile, SaveError, WouldReplace, save_assembly, save_binary, save_lima,
 )
 from spvinspect.editing.session import EditSession
+from spvinspect.editing.spirv_assembler import open_spirv_session
 from spvinspect.lima.mbs import parse_mbs, raw_stream as lima_raw
 
 
@@ -30,7 +31,7 @@ def opened(tmp_path):
     """The example module copied to a file, with its editing session and saved file."""
     path = tmp_path / "module.spv"
     path.write_bytes(EXAMPLE_MODULE.read_bytes())
-    return path, settled(EditSession.open(path.read_bytes())), SavedFile(path)
+    return path, settled(open_spirv_session(path.read_bytes())), SavedFile(path)
 
 
 def edit_a_constant(session: EditSession) -> None:
@@ -155,9 +156,9 @@ def chunk(ident: bytes, body: bytes) -> bytes:
     return ident + struct.pack("<I", len(body)) + body
 
 
-def lima_session(data: bytes, text: str) -> LimaEditSession:
+def lima_session(data: bytes, text: str) -> EditSession:
     """A Lima session over `data` whose text is now `text`."""
-    session = LimaEditSession.open(data)
+    session = open_lima_session(data)
     session.replace_lines(0, len(session.lines), text.split("\n"))
     return session
 

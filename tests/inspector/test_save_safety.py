@@ -18,7 +18,7 @@ from spvinspect import lima
 from spvinspect.app import InspectorApp
 from spvinspect.commands.open import EXAMPLE_MODULE
 from spvinspect.document import Document
-from spvinspect.editing import session as session_module
+from spvinspect.editing import spirv_assembler
 from spvinspect.lima_document import LimaDocument
 from spvinspect.screens.edit_dialogs import SaveChoice
 from spvinspect.widgets.header_pane import HeaderPane
@@ -196,7 +196,7 @@ async def test_a_worker_that_fails_is_a_message_and_the_app_goes_on(example_byte
     def broken_open(*args, **kwargs):
         raise RuntimeError("the session could not be built")
 
-    monkeypatch.setattr(session_module.EditSession, "open", classmethod(broken_open))
+    monkeypatch.setattr(spirv_assembler, "open_spirv_session", broken_open)
     app = InspectorApp(Document(example_bytes, "example.spv"))
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.press("e")

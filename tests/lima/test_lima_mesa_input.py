@@ -123,11 +123,11 @@ def test_the_order_fix_turns_a_mesa_line_into_ours_instead_of_breaking_it():
 
 
 def test_the_editor_assembles_a_program_pasted_in_mesa_syntax():
-    from spvinspect.editing.lima_session import LimaEditSession
+    from spvinspect.editing.lima_assembler import open_lima_session
 
     name = NAMES[0]
     data = (PROGRAMS / f"{name}.pp").read_bytes()
-    session = LimaEditSession.open(data)
+    session = open_lima_session(data)
     mesa_text = (PROGRAMS / f"{name}.mesa-main.txt").read_text().splitlines()
     session.replace_lines(0, len(session.lines), mesa_text)
     while (job := session.request()) is not None:
