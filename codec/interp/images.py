@@ -223,7 +223,7 @@ def sample(tex: Texture, sampler: Sampler, coord, lod: float, offset=(0, 0, 0)):
     levels = len(tex.levels)
     lod = min(max(lod, 0.0), levels - 1) if not math.isnan(lod) else 0.0
     if sampler.mipmap == "nearest" or lod == int(lod):
-        level = int(math.floor(lod + 0.5)) if sampler.mipmap == "nearest" else int(lod)
+        level = math.ceil(lod + 0.5) - 1 if sampler.mipmap == "nearest" else int(lod)
         return _sample_level(tex, level, coord, sampler, layer, offset)
     l0 = int(math.floor(lod))
     a = np.float32(lod - l0)

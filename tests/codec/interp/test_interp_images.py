@@ -80,3 +80,18 @@ def test_projective_depth_comparison_divides_the_reference_too(tmp_path):
     color = run_entry(data, inputs={"images": {"0.0": depth}})["outputs"]["color"]
     # The reference is 1.5 / 2 = 0.75 (fails against depth 0.5), then 1.5 / 4 = 0.375 (passes).
     assert color[:2] == [0.0, 1.0]
+
+
+FRAG_LOD_HALF = """#version 450
+layout(binding = 0) uniform sampler2D tex;
+layout(location = 0) out vec4 color;
+void main() { color = vec4(textureLod(tex, vec2(0.125), 0.5).r, textureLod(tex, vec2(0.125), 0.5625).r, 0.0, 0.0); }"""
+
+
+def test_nearest_mipmap_rounds_half_a_level_down_as_vulkan_prefers(tmp_path):
+    data = compile_glsl(FRAG_LOD_HALF, "frag", tmp_path / "f.spv")
+    # A 4x4 checkerboard in red: level 0 reads 0 at texel (0, 0); level 1 averages to 0.5.
+    rgba = [v for y in range(4) for x in range(4) for v in (float((x + y) % 2), 0.0, 0.0, 1.0)]
+    image = {"width": 4, "height": 4, "rgba": rgba, "sampler": {"filter": "nearest", "mipmap": "nearest"}}
+    color = run_entry(data, inputs={"images": {"0.0": image}})["outputs"]["color"]
+    assert color[:2] == [0.0, 0.5]  # level ceil(0.5 + 0.5) - 1 = 0, then ceil(1.0625) - 1 = 1
