@@ -7,10 +7,16 @@ interpreter samples). Input sets: the defaults, then seeded random values (float
 [-2, 2], so outside [0, 1] too) with random image sizes, texels and sampler settings.
 
     python tests/oracles/spirv_lavapipe_fragment.py CORPUS_DIR [OUT.json]
+    python tests/oracles/spirv_lavapipe_fragment.py --trim CORPUS_DIR [OUT.json]
+
+The suite replays every recorded grid, so a module keeps the input sets whose grids
+fit in STEP_BUDGET interpreter steps, and one over STEP_CAP is left out (`--trim` applies
+that to a file already written).
 """
 
 from __future__ import annotations
 
+import json
 import multiprocessing
 import random
 import struct
@@ -38,6 +44,13 @@ from spvinspect.codec.interp.types import Type, to_json  # noqa: E402
 OUT = HERE.parent / "codec" / "golden" / "lavapipe_fragment.json"
 GRID = (4, 4)
 INPUT_SETS = 3
+STEP_BUDGET = 2_000
+"""Interpreter steps a module's recorded grids may take together, so the suite compares
+them all in seconds: the input sets that would go over it are left out (the random
+sets come first; every module keeps one)."""
+STEP_CAP = 10_000
+"""A module whose one kept grid takes more steps than this is left out of the golden
+data (its long loops would cost the suite seconds)."""
 BUILTIN_INPUTS = {"FragCoord", "FrontFacing", "HelperInvocation"}
 CAPABILITIES = {"Shader", "DerivativeControl", "DemoteToHelperInvocation", "Matrix", "Float64", "Int64", "Int16",
                 "ImageQuery", "Sampled1D", "SampledCubeArray", "MinLod", "ImageGatherExtended",
@@ -365,9 +378,55 @@ def module_cases(path: Path, corpus: Path) -> tuple[list[dict], Agreement, list[
                           "inputs": inputs, "grid": list(GRID), "pixels": ref})
             if a.missed:
                 log.append(f"{name} set {n}: {a.missed} of {a.compared} differ, e.g. {a.misses[:2]}")
+    cases = within_budget(shader, cases)
     if cases:
         log.append(f"{name}: {len(cases)} input sets")
     return cases, total, log
+
+
+def grid_steps(shader: Shader, case: dict) -> int:
+    """Steps the interpreter takes over the case's grid, quad by quad as run_grid does."""
+    from spvinspect.codec.interp.group import Launch
+
+    w, h = case["grid"]
+    steps = 0
+    for qy in range(0, h, 2):
+        for qx in range(0, w, 2):
+            group = Group(shader, shader.entry_point(case["entry"]), case["inputs"], Launch(fragment=(qx, qy)))
+            group.run(200_000)
+            steps += sum(inv.steps for inv in group.invocations)
+    return steps
+
+
+def within_budget(shader: Shader, cases: list[dict]) -> list[dict]:
+    """A module's cases while their grids take at most STEP_BUDGET steps together (the
+    random input sets first; at least one), none if that one takes over STEP_CAP."""
+    ordered = sorted(cases, key=lambda c: 0 if "inputs" in c["inputs"] else 1)
+    kept, steps = [], 0
+    for case in ordered:
+        n = grid_steps(shader, case)
+        if not kept and n > STEP_CAP:
+            return []
+        if kept and steps + n > STEP_BUDGET:
+            continue
+        kept.append(case)
+        steps += n
+    return kept
+
+
+def trim(out_path: Path, corpus: Path) -> int:
+    """Applies the step budget to golden data already written (no driver needed)."""
+    data = json.loads(out_path.read_text())
+    by_module: dict[str, list[dict]] = {}
+    for case in data["cases"]:
+        by_module.setdefault(case["module"], []).append(case)
+    cases = []
+    for name, group in by_module.items():
+        cases += within_budget(Shader((corpus / name).read_bytes()), group)
+    data["cases"] = cases
+    out_path.write_text(json.dumps(data, separators=(",", ":")) + "\n")
+    print(f"{len({c['module'] for c in cases})} of {len(by_module)} shaders, {len(cases)} runs kept")
+    return 0
 
 
 def input_set(shader: Shader, rng: random.Random, n: int) -> dict:
@@ -392,6 +451,9 @@ def input_set(shader: Shader, rng: random.Random, n: int) -> dict:
 
 
 def main(argv: list[str]) -> int:
+    if argv and argv[0] == "--trim":
+        corpus, _, out_path = command_line(argv[1:], "frag", OUT)
+        return trim(out_path, corpus)
     corpus, paths, out_path = command_line(argv, "frag", OUT)
     cases, total = [], Agreement()
     context = multiprocessing.get_context("spawn")
