@@ -12,16 +12,14 @@ target. The machine is shared: compare within a run, not absolutes.
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import sys
-import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench_hex import LARGE_BYTES, TARGET_MS, Timing, timed_press  # noqa: E402
-from large_module import build_large_module  # noqa: E402
+from bench_hex import TARGET_MS, Timing, indexed_document, timed_press  # noqa: E402
+from large_module import module_and_repeat  # noqa: E402
 
 from spvinspect.app import InspectorApp  # noqa: E402
 from spvinspect.document import Document  # noqa: E402
@@ -65,22 +63,13 @@ async def measure(document: Document, repeat: int) -> dict[str, Timing]:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--module", type=Path, default=Path("/tmp/spvinspect-large-7.9mb.spv"))
-    parser.add_argument("--repeat", type=int, default=5)
-    args = parser.parse_args()
-    path = build_large_module(args.module, LARGE_BYTES)
-    data = path.read_bytes()
-    start = time.perf_counter()
-    document = Document(data, path)
-    for _ in document.index_steps():
-        pass
-    opened = time.perf_counter() - start
+    path, repeat = module_and_repeat(__doc__, repeat=5)
+    document, data, opened = indexed_document(path)
     spans = document.module.functions()
     biggest = max(span.end - span.first for span in spans)
     print(f"module: {path} ({len(data) / 1e6:.1f} MB, {document.instruction_count} instructions, "
           f"{len(spans)} functions, the biggest {biggest} instructions; opened in {opened:.2f}s, not timed)")
-    timings = asyncio.run(measure(document, args.repeat))
+    timings = asyncio.run(measure(document, repeat))
     print(f"{'action':<32}{'wall':>9}{'CPU':>9}{'target':>9}")
     for name, timing in timings.items():
         print(f"{name:<32}{timing.wall:>7.1f}ms{timing.cpu:>7.1f}ms{TARGET_MS:>7.0f}ms")

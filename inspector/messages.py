@@ -20,29 +20,32 @@ class SelectWord(Message):
         """True to remember the place left in the jump history."""
 
 
-class SelectRow(Message):
-    """Select a row of the instruction list, and an operand of its instruction."""
+class OperandSelection(Message):
+    """Select a place (a row, an instruction) and an operand of its instruction."""
 
-    def __init__(self, row: int, operand: int | None = None, jump: bool = False) -> None:
+    def __init__(self, operand: int | None, jump: bool) -> None:
         super().__init__()
-        self.row = row
         self.operand = operand
         """Index into the instruction's operands; None for the opcode."""
         self.jump = jump
         """True to remember the place left in the jump history."""
 
 
-class SelectInstruction(Message):
+class SelectRow(OperandSelection):
+    """Select a row of the instruction list, and an operand of its instruction."""
+
+    def __init__(self, row: int, operand: int | None = None, jump: bool = False) -> None:
+        super().__init__(operand, jump)
+        self.row = row
+
+
+class SelectInstruction(OperandSelection):
     """Select an instruction by its index in the module (a CFG block's label, a use), and
     an operand of it; whatever row the list's layout gives it."""
 
     def __init__(self, index: int, operand: int | None = None, jump: bool = False) -> None:
-        super().__init__()
+        super().__init__(operand, jump)
         self.index = index
-        self.operand = operand
-        """Index into the instruction's operands; None for the opcode."""
-        self.jump = jump
-        """True to remember the place left in the jump history."""
 
 
 class GoToDefinition(Message):

@@ -85,17 +85,10 @@ class BitSelection:
 
 
 @dataclass(frozen=True, slots=True)
-class Label:
-    """One labelled range of a strip: name, bits, raw value and meaning."""
+class Label(BitRange):
+    """One labelled range of a strip (its `first_bit` counted within the strip): the
+    decoded range, and what the breakdown adds to show it."""
 
-    name: str
-    first_bit: int
-    """First bit within its strip (the field, or the control word)."""
-    width: int
-    value: int
-    meaning: str
-    instruction_bit: int
-    """First bit counted from bit 0 of the instruction's control word."""
     unknown: bool
     """Bits nobody has named (and padding): shown with their value, never hidden."""
     bits: BitSelection

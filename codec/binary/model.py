@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import bisect
 from array import array
+from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from spvinspect.codec.diagnostics import Diagnostic
@@ -102,6 +103,7 @@ class Header(NamedTuple):
         return self.generator & 0xFFFF
 
 
+@dataclass(slots=True, eq=False, repr=False)
 class Module:
     """A decoded module: header, instructions, the raw words and what went wrong.
 
@@ -111,38 +113,15 @@ class Module:
     the magic number gave (also for a module shorter than its header, which has none).
     """
 
-    __slots__ = (
-        "words",
-        "header",
-        "instructions",
-        "diagnostics",
-        "tail_offset",
-        "trailing_bytes",
-        "ext_inst_imports",
-        "big_endian",
-        "_index_by_offset",
-    )
-
-    def __init__(
-        self,
-        words: array,
-        header: Header | None,
-        instructions: list[Instruction],
-        diagnostics: list[Diagnostic],
-        tail_offset: int,
-        trailing_bytes: bytes,
-        ext_inst_imports: dict[int, str],
-        big_endian: bool = False,
-    ) -> None:
-        self.words = words
-        self.header = header
-        self.instructions = instructions
-        self.diagnostics = diagnostics
-        self.tail_offset = tail_offset
-        self.trailing_bytes = trailing_bytes
-        self.ext_inst_imports = ext_inst_imports
-        self.big_endian = big_endian
-        self._index_by_offset: list[int] | None = None
+    words: array
+    header: Header | None
+    instructions: list[Instruction]
+    diagnostics: list[Diagnostic]
+    tail_offset: int
+    trailing_bytes: bytes
+    ext_inst_imports: dict[int, str]
+    big_endian: bool = False
+    _index_by_offset: list[int] | None = field(default=None, init=False)
 
     @property
     def word_count(self) -> int:

@@ -41,6 +41,27 @@ LEX_CACHE_LINES = 50_000
 Highlight = tuple[int, int | None, str]
 
 
+class EditorMessage(Message):
+    """A message from one editor, which `control` names (so `@on(..., "#id")` can match it)."""
+
+    def __init__(self, editor: AsmEditor) -> None:
+        super().__init__()
+        self.editor = editor
+
+    @property
+    def control(self) -> AsmEditor:
+        return self.editor
+
+
+class EditorLineMessage(EditorMessage):
+    """A message from an editor about a line of its whole text."""
+
+    def __init__(self, editor: AsmEditor, line: int) -> None:
+        super().__init__(editor)
+        self.line = line
+        """The cursor's line in the whole text, for the panes to select."""
+
+
 class AsmEditor(TextArea):
     """SPIR-V or Lima assembly text under edit (see the module's docstring)."""
 
@@ -64,44 +85,20 @@ class AsmEditor(TextArea):
     _colour_theme: tuple[str, bool] | None = None
     """The app theme's name and darkness whose Pygments colours highlight, once mounted."""
 
-    class TextEdited(Message):
+    class TextEdited(EditorMessage):
         """Lines [start, end) of the whole text now read `lines`."""
 
         def __init__(self, editor: AsmEditor, start: int, end: int, lines: list[str]) -> None:
-            super().__init__()
-            self.editor = editor
+            super().__init__(editor)
             self.start = start
             self.end = end
             self.lines = lines
 
-        @property
-        def control(self) -> AsmEditor:
-            return self.editor
-
-    class CursorLineChanged(Message):
+    class CursorLineChanged(EditorLineMessage):
         """The cursor moved to another line (of the whole text)."""
 
-        def __init__(self, editor: AsmEditor, line: int) -> None:
-            super().__init__()
-            self.editor = editor
-            self.line = line
-
-        @property
-        def control(self) -> AsmEditor:
-            return self.editor
-
-    class Closed(Message):
+    class Closed(EditorLineMessage):
         """Leave the editor for the panes (the text stays in the session)."""
-
-        def __init__(self, editor: AsmEditor, line: int) -> None:
-            super().__init__()
-            self.editor = editor
-            self.line = line
-            """The cursor's line in the whole text, for the panes to select."""
-
-        @property
-        def control(self) -> AsmEditor:
-            return self.editor
 
     def __init__(
         self,

@@ -20,6 +20,7 @@ from spvinspect.codec.text.listing import Role
 from spvinspect.formats.comparison import EQUAL, KINDS, MARKS, Comparison
 from spvinspect.widgets.instruction_list import CONTROL_PICTURES
 from spvinspect.widgets.role_styles import role_styles
+from spvinspect.widgets.row_keys import row_move_bindings
 from spvinspect.widgets.row_list import RowList
 
 GUTTER_WIDTH = 11
@@ -37,10 +38,7 @@ class DiffList(RowList):
     WIDEN_WHEN_IDLE = False
 
     BINDINGS = [
-        Binding("down,j", "move(1)", "Down", show=False, id="diff.down", tooltip="Next row"),
-        Binding("up,k", "move(-1)", "Up", show=False, id="diff.up", tooltip="Previous row"),
-        Binding("pagedown,ctrl+f", "page(1)", "Page down", show=False, id="diff.page_down", tooltip="A page down"),
-        Binding("pageup,ctrl+b", "page(-1)", "Page up", show=False, id="diff.page_up", tooltip="A page up"),
+        *row_move_bindings("diff", "row"),
         Binding("home", "to(0)", "First", show=False, id="diff.first", tooltip="First row"),
         Binding("end,G", "to(-1)", "Last", show=False, id="diff.last", tooltip="Last row"),
     ]

@@ -24,6 +24,7 @@ from spvinspect.document import Document
 from spvinspect.messages import GoToDefinition, ListUses, SelectRow, SelectWord
 from spvinspect.selection import Selection
 from spvinspect.widgets.role_styles import role_styles
+from spvinspect.widgets.row_keys import row_move_bindings
 from spvinspect.widgets.row_list import RowList, fit_row
 
 CONTROL_PICTURES = {code: chr(0x2400 + code) for code in range(32)} | {10: "↵", 9: "⇥", 127: "␡"}
@@ -41,10 +42,7 @@ class InstructionList(RowList):
     GUTTER_WIDTH = GUTTER_WIDTH
 
     BINDINGS = [
-        Binding("down,j", "move(1)", "Down", show=False, id="list.down", tooltip="Next instruction"),
-        Binding("up,k", "move(-1)", "Up", show=False, id="list.up", tooltip="Previous instruction"),
-        Binding("pagedown,ctrl+f", "page(1)", "Page down", show=False, id="list.page_down", tooltip="A page down"),
-        Binding("pageup,ctrl+b", "page(-1)", "Page up", show=False, id="list.page_up", tooltip="A page up"),
+        *row_move_bindings("list", "instruction"),
         Binding("home", "first", "First", show=False, id="list.first", tooltip="First instruction (also gg)"),
         Binding("end,G", "last", "Last", show=False, id="list.last", tooltip="Last row"),
         Binding("g", "prefix_g", "g…", show=False, id="list.g", tooltip="gg first row, gd definition, gr uses"),

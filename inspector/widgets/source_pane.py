@@ -21,6 +21,7 @@ from spvinspect.messages import SelectInstruction
 from spvinspect.screens.panes import BuiltPane
 from spvinspect.selection import Selection
 from spvinspect.themes import token_style
+from spvinspect.widgets.row_keys import row_move_bindings
 from spvinspect.widgets.row_list import RowCursorKeys, RowList
 
 READ_AT_ONCE = 200_000
@@ -51,10 +52,7 @@ class SourcePane(BuiltPane, RowCursorKeys, RowList):
     """Line numbers, the mark of a line with instructions, the selected instruction's line,
     the pane's own cursor, the message of a module without source."""
     BINDINGS = [
-        Binding("down,j", "move(1)", "Down", show=False, id="source.down", tooltip="Next source line"),
-        Binding("up,k", "move(-1)", "Up", show=False, id="source.up", tooltip="Previous source line"),
-        Binding("pagedown,ctrl+f", "page(1)", "Page down", show=False, id="source.page_down", tooltip="A page down"),
-        Binding("pageup,ctrl+b", "page(-1)", "Page up", show=False, id="source.page_up", tooltip="A page up"),
+        *row_move_bindings("source", "source line"),
         Binding("home,g", "edge(0)", "First line", show=False, id="source.first", tooltip="The first line"),
         Binding("end,G", "edge(1)", "Last line", show=False, id="source.last", tooltip="The last line"),
         Binding("enter", "choose", "Select", id="source.choose", tooltip="Select the first instruction of the line under the cursor"),

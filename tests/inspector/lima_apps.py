@@ -6,8 +6,9 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+from launched_app import launched_app
+
 from spvinspect import lima
-from spvinspect import launch
 from spvinspect.app import InspectorApp
 
 sys.path.insert(0, str(Path(__file__).parents[1] / "lima"))
@@ -38,12 +39,4 @@ def launched(monkeypatch, tmp_path, data: bytes, *options: str, name: str = "sha
     """The app `spvinspect FILE OPTIONS…` opens on a terminal, over `data` written to
     `name`, before it runs (the tests drive it with `run_test`)."""
     (tmp_path / name).write_bytes(data)
-    monkeypatch.chdir(tmp_path)  # the file's name as typed, not a temporary path, in the panes
-    opened: list[InspectorApp] = []
-    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
-    with monkeypatch.context() as patched:  # only while launching: the tests run the app
-        patched.setattr(launch, "on_terminal", lambda: True)
-        patched.setattr(InspectorApp, "run", lambda self, *args, **kwargs: opened.append(self))
-        assert launch.main([name, "--theme", "spvinspect-dark", *options]) == 0
-    (app,) = opened
-    return app
+    return launched_app(monkeypatch, tmp_path, [name, "--theme", "spvinspect-dark", *options])

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import json
 
-from spvinspect import launch
+from launched_app import launched_app
+
 from spvinspect.app import InspectorApp
 from spvinspect.screens.edit_dialogs import Question
 from spvinspect.widgets.lima_list import LimaInstructionList
@@ -14,15 +15,7 @@ from spvinspect.widgets.lima_list import LimaInstructionList
 
 def example_app(monkeypatch, tmp_path) -> InspectorApp:
     """The app `spvinspect --lima-example` opens on a terminal, before it runs."""
-    monkeypatch.chdir(tmp_path)
-    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
-    opened: list[InspectorApp] = []
-    with monkeypatch.context() as patched:
-        patched.setattr(launch, "on_terminal", lambda: True)
-        patched.setattr(InspectorApp, "run", lambda self, *args, **kwargs: opened.append(self))
-        assert launch.main(["--lima-example", "--theme", "spvinspect-dark"]) == 0
-    (app,) = opened
-    return app
+    return launched_app(monkeypatch, tmp_path, ["--lima-example", "--theme", "spvinspect-dark"])
 
 
 async def until(pilot, condition, what: str) -> None:

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import struct
 
-from spvinspect import launch, lima
+from launched_app import launched_app
+
+from spvinspect import lima
 from spvinspect.app import InspectorApp
 from spvinspect.widgets.lima_breakdown import LimaBreakdown
 
@@ -14,14 +16,7 @@ PROGRAM = "L0:\nmov.v0 $0 $1\nmov.v0 $1 $0\nstop, branch L0\n"
 
 def launched(monkeypatch, tmp_path, data: bytes, *options: str) -> InspectorApp:
     (tmp_path / "loop.bin").write_bytes(data)
-    monkeypatch.chdir(tmp_path)
-    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
-    opened: list[InspectorApp] = []
-    with monkeypatch.context() as patched:
-        patched.setattr(launch, "on_terminal", lambda: True)
-        patched.setattr(InspectorApp, "run", lambda self, *args, **kwargs: opened.append(self))
-        assert launch.main(["loop.bin", "--lima", "--theme", "spvinspect-dark", *options]) == 0
-    return opened[0]
+    return launched_app(monkeypatch, tmp_path, ["loop.bin", "--lima", "--theme", "spvinspect-dark", *options])
 
 
 async def test_zoomed_breakdown_shows_hex_words_and_the_branch_target(monkeypatch, tmp_path):
