@@ -3,6 +3,16 @@ scrolls, a whole-module search and the hex pane's moves, each next to its target
 spirv-dis for scale).
 
 Usage: python benchmarks/bench_app.py [--module PATH] [--repeat N]
+       python benchmarks/bench_app.py --compare REV [--keep]   (before: revision REV)
+       python benchmarks/bench_app.py --before-python PATH      (before: that install)
+
+Before and after, side by side: `--compare REV` checks REV out into a throwaway git
+worktree with its own virtual environment (`pip install -e`), or `--before-python` names
+the Python of an environment where the "before" app is installed. This script then runs
+itself once under that Python (before) and once under its own (after), one after the
+other on the same module, and prints both columns with the change. A "before" from
+before the one `spvinspect` package (top-level `inspector` and `codec`) works too.
+
 
 How it measures:
 - First paint: `spvinspect MODULE` runs in a real 120x40 pseudo-terminal (as a user starts
@@ -33,6 +43,9 @@ from __future__ import annotations
 
 import argparse
 import fcntl
+import importlib
+import importlib.util
+import json
 import os
 import pty
 import re
@@ -41,13 +54,13 @@ import statistics
 import struct
 import subprocess
 import sys
+import tempfile
 import termios
 import time
+from collections.abc import Callable
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-from large_module import build_large_module, tool_path  # noqa: E402
+from large_module import build_large_module, tool_path
 
 ROOT = Path(__file__).resolve().parent.parent
 ANSI = re.compile(rb"\x1b\[[0-9;?<>=]*[ -/]*[@-~]|\x1b[\]P][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[()][A-Za-z0-9]|\x1b[=>]")
@@ -66,6 +79,20 @@ LATER = 1.0
 what a jump anywhere needs (definitions scan, names), then the search text."""
 
 
+def installed(name: str) -> str:
+    """The module `spvinspect.NAME` as the installed app calls it: the one package, or
+    the layout before it (top-level `inspector`, `codec`, `lima`, `themes`)."""
+    if importlib.util.find_spec("spvinspect") is not None:
+        return name
+    rest = name.removeprefix("spvinspect.")
+    return rest if rest.split(".")[0] in ("codec", "lima", "themes") else f"inspector.{rest}"
+
+
+def load(name: str, attribute: str):
+    """`attribute` of the installed app's module `name` (see `installed`)."""
+    return getattr(importlib.import_module(installed(name)), attribute)
+
+
 class PtyApp:
     """`spvinspect MODULE [ARGS]` running on a 120x40 pseudo-terminal, read as it paints."""
 
@@ -73,10 +100,11 @@ class PtyApp:
         self.started = time.perf_counter()
         self.pid, self.fd = pty.fork()
         if self.pid == 0:
-            os.chdir(ROOT)
+            # Not in a checkout: `-m` would import its folders rather than the installed app.
+            os.chdir(tempfile.gettempdir())
             os.environ["TERM"] = "xterm-256color"
             os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
-            os.execv(sys.executable, [sys.executable, "-m", "spvinspect.cli", str(module), *args])
+            os.execv(sys.executable, [sys.executable, "-m", installed("spvinspect.cli"), str(module), *args])
         fcntl.ioctl(self.fd, termios.TIOCSWINSZ, struct.pack("HHHH", 40, 120, 0, 0))
         self.screen = b""
 
@@ -225,7 +253,7 @@ def hex_rows(app: PtyApp, middle_offset: int) -> list[tuple[str, str, str]]:
 def document_figures(module: Path) -> list[tuple[str, str, str]]:
     """(measure, ours, target) of the document model alone: the whole-module index, and
     searches over it (what `/` runs once the index is there)."""
-    from spvinspect.document import Document
+    Document = load("spvinspect.document", "Document")
 
     document = Document(module.read_bytes(), module)
     started = time.perf_counter()
@@ -246,9 +274,9 @@ def pilot_figures(module: Path) -> list[tuple[str, str, str]]:
     hook), a one-row move first for the frame's own cost."""
     import asyncio
 
-    from spvinspect.app import InspectorApp
-    from spvinspect.document import Document
-    from spvinspect.widgets.instruction_list import InstructionList
+    InspectorApp = load("spvinspect.app", "InspectorApp")
+    Document = load("spvinspect.document", "Document")
+    InstructionList = load("spvinspect.widgets.instruction_list", "InstructionList")
 
     async def run() -> list[tuple[str, str, str]]:
         document = Document(module.read_bytes(), module)
@@ -291,26 +319,140 @@ def reference_seconds(module: Path) -> float:
     return time.perf_counter() - started
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--module", type=Path, default=None)
-    parser.add_argument("--repeat", type=int, default=3)
-    args = parser.parse_args()
-    module = args.module or build_large_module()
-    from spvinspect.codec.binary.lazy import open_module
-    from spvinspect.codec.text.listing import Listing
+def measure(module: Path, repeat: int) -> dict:
+    """Every figure of the installed app on `module`: {"about": [lines], "rows": [(measure,
+    ours, target)]}."""
+    open_module = load("spvinspect.codec.binary.lazy", "open_module")
+    Listing = load("spvinspect.codec.text.listing", "Listing")
 
     lazy = open_module(module.read_bytes())
     lazy.ensure_indexed()
     middle = lazy.instruction_count // 2
     opcode = Listing(lazy).line(middle).split("= ")[-1].split()[0].encode()
     middle_text = f"{lazy.offset(middle) * 4:08x}".encode() + rb"\W+.*" + re.escape(opcode)
-    print(f"module: {module} ({module.stat().st_size / 1e6:.1f} MB, {lazy.instruction_count:,} instructions)")
-    print(f"spirv-dis --no-color, whole module (for scale): {reference_seconds(module):.2f}s")
-    print(f"{'measure':<48}{'ours':>10}{'target':>11}")
-    rows = pty_figures(module, args.repeat, lazy.offset(middle) * 4, middle_text)
-    for label, ours, target in rows + pilot_figures(module) + document_figures(module):
-        print(f"{label:<48}{ours:>10}{target:>11}")
+    about = [
+        f"module: {module} ({module.stat().st_size / 1e6:.1f} MB, {lazy.instruction_count:,} instructions)",
+        f"spirv-dis --no-color, whole module (for scale): {reference_seconds(module):.2f}s",
+    ]
+    rows = section("on a terminal", lambda: pty_figures(module, repeat, lazy.offset(middle) * 4, middle_text))
+    rows += section("in-process moves", lambda: pilot_figures(module))
+    rows += section("document model", lambda: document_figures(module))
+    return {"about": about, "rows": rows}
+
+
+def section(name: str, figures: Callable[[], list[tuple[str, str, str]]]) -> list[tuple[str, str, str]]:
+    """A section's rows, or one row saying why it has none (an app too old for it)."""
+    try:
+        return figures()
+    except Exception as error:  # noqa: BLE001 - one section's failure leaves the others
+        return [(f"{name}: failed", f"{type(error).__name__}: {error}"[:70], "-")]
+
+
+# -- before and after -----------------------------------------------------------------
+
+
+def before_environment(revision: str, keep: bool) -> tuple[str, Callable[[], None]]:
+    """A throwaway worktree of `revision` with a venv where it is installed: (its
+    Python, how to remove both)."""
+    place = Path(tempfile.mkdtemp(prefix="spvinspect-before-"))
+    tree, venv = place / "tree", place / "venv"
+    subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach", str(tree), revision], check=True,
+                   stdout=subprocess.DEVNULL)
+
+    def remove() -> None:
+        if keep:
+            print(f"kept: {tree} and {venv}", file=sys.stderr)
+            return
+        subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force", str(tree)], check=False)
+        subprocess.run(["rm", "-rf", str(place)], check=False)
+
+    try:
+        subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
+        python = str(venv / "bin" / "python")
+        print(f"installing {revision} into {venv}…", file=sys.stderr)
+        subprocess.run([python, "-m", "pip", "install", "-q", "-e", str(tree)], check=True)
+    except BaseException:
+        remove()
+        raise
+    return python, remove
+
+
+def run_under(python: str, module: Path, repeat: int, cache: Path | None = None) -> dict:
+    """This script's figures under another Python (`--json`); `cache`: its own cache
+    directory (an older app's grammar cache is not the newer one's)."""
+    env = dict(os.environ)
+    if cache is not None:
+        env["XDG_CACHE_HOME"] = str(cache)
+    done = subprocess.run([python, str(Path(__file__).resolve()), "--json", "--module", str(module), "--repeat", str(repeat)],
+                          stdout=subprocess.PIPE, text=True, check=True, env=env)
+    return json.loads(done.stdout)
+
+
+NUMBER = re.compile(r"^(\d+(?:\.\d+)?)(ms|s|MB)$")
+
+
+def change(before: str, after: str) -> str:
+    """After against before, as a percentage (when both are figures of one unit)."""
+    old, new = NUMBER.match(before), NUMBER.match(after)
+    if old is None or new is None or old.group(2) != new.group(2) or float(old.group(1)) == 0:
+        return ""
+    return f"{(float(new.group(1)) / float(old.group(1)) - 1) * 100:+.0f}%"
+
+
+def side_by_side(before: dict, after: dict, before_name: str) -> list[str]:
+    """The rows of both runs, paired by measure (and its repeat, for measures taken twice)."""
+    def keyed(rows):
+        seen: dict[str, int] = {}
+        out = {}
+        for label, ours, target in rows:
+            seen[label] = seen.get(label, 0) + 1
+            out[(label, seen[label])] = (ours, target)
+        return out
+
+    old = keyed(before["rows"])
+    new = keyed(after["rows"])
+    lines = [f"before: {before_name}", *(f"  {line}" for line in before["about"]), "after: this checkout",
+             *(f"  {line}" for line in after["about"]),
+             f"{'measure':<48}{'before':>10}{'after':>10}{'change':>8}{'target':>11}"]
+    for key in [*new, *(k for k in old if k not in new)]:
+        before_figure, target = old.get(key, ("-", "-"))
+        after_figure, target = new.get(key, ("-", target))
+        lines.append(f"{key[0]:<48}{before_figure:>10}{after_figure:>10}{change(before_figure, after_figure):>8}{target:>11}")
+    return lines
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--module", type=Path, default=None)
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--compare", metavar="REV", help="before: this git revision, installed in a throwaway venv")
+    parser.add_argument("--before-python", metavar="PATH", help="before: the app installed for this Python")
+    parser.add_argument("--keep", action="store_true", help="with --compare: keep the worktree and venv")
+    parser.add_argument("--json", action="store_true", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    module = args.module or build_large_module()
+    if args.json:
+        print(json.dumps(measure(module, args.repeat)))
+        return 0
+    if args.compare is None and args.before_python is None:
+        figures = measure(module, args.repeat)
+        print("\n".join(figures["about"]))
+        print(f"{'measure':<48}{'ours':>10}{'target':>11}")
+        for label, ours, target in figures["rows"]:
+            print(f"{label:<48}{ours:>10}{target:>11}")
+        return 0
+    remove = None
+    python = args.before_python
+    if python is None:
+        python, remove = before_environment(args.compare, args.keep)
+    try:
+        with tempfile.TemporaryDirectory(prefix="spvinspect-before-cache-") as cache:
+            before = run_under(python, module, args.repeat, Path(cache))
+        after = run_under(sys.executable, module, args.repeat)
+    finally:
+        if remove is not None:
+            remove()
+    print("\n".join(side_by_side(before, after, args.compare or python)))
     return 0
 
 

@@ -12,11 +12,12 @@ How it measures:
   instruction at a time to the end (each step keeps an undo copy of the state); the median
   and worst step, and `back` over all of them.
 - In the app (`--app`): Lima mode over the 1,000-instruction program with the registers
-  and image panes shown; the time from pressing `.` (step) until the registers pane shows
-  the new step, the list has selected its instruction and the screen is idle again (hex
-  and breakdown redrawn), median and worst of 50 steps, less Pilot's own time for a key
-  that does nothing; and the image pane's 64x64 grid of the 100-instruction program in its
-  worker, from the restart to the drawn image.
+  and image panes shown; for `.` (step, until the run and the list are on the next
+  instruction), `,` (back), `n` and `p` (the next or previous instruction, no run): the
+  time from the key to the last frame it caused (`key_frames.FrameClock`: the app's
+  display hook, not Pilot's waiting), median and 95th percentile, CPU time and frames per
+  key, beside the 16 ms budget; and the image pane's 64x64 grid of the 100-instruction
+  program in its worker, from the restart to the drawn image.
 There is no reference emulator to compare with: the figures stand beside the budgets.
 The machine is shared with other agents (2 cores): compare figures within one run.
 """
@@ -26,11 +27,16 @@ from __future__ import annotations
 import argparse
 import asyncio
 import statistics
+import sys
 import time
 from pathlib import Path
 
 from spvinspect import lima
 from spvinspect.lima.emulator import Machine, parse_inputs, run_grid
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from key_frames import FrameClock, summary  # noqa: E402
 
 PROGRAMS = Path("/work/shared/lima/programs")
 BODY = [
@@ -67,6 +73,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--app", action="store_true", help="also time stepping and the grid in the app")
+    parser.add_argument("--keys", type=int, default=50, help="steps timed in the app (half as many of each other key)")
     args = parser.parse_args()
     print("grid 64x64 (budget 2.000 s)")
     hundred = straight_program(100)
@@ -100,7 +107,7 @@ def main() -> None:
         f"worst {max(steps) * 1e3:.3f} ms; back median {statistics.median(backs) * 1e3:.3f} ms"
     )
     if args.app:
-        asyncio.run(time_app())
+        asyncio.run(time_app(args.keys))
 
 
 def _program_bytes(instructions: int) -> bytes:
@@ -114,52 +121,43 @@ async def _until(pilot, condition) -> None:
         await pilot.pause(0.001)
 
 
-async def time_app() -> None:
+async def time_app(keys: int = 50) -> None:
     from spvinspect.app import InspectorApp
     from spvinspect.lima_document import LimaDocument
 
     app = InspectorApp(LimaDocument(_program_bytes(1000), "bench.bin"), theme="spvinspect-dark")
+    clock = FrameClock(app)
     async with app.run_test(size=(120, 40)) as pilot:
         screen = app.screen
-        await pilot.press("6")
+        await pilot.press("6", "8", "2")
         registers = screen.query_one("#registers")
+        image = screen.query_one("#image")
         screen.execution.settings.data = INPUTS
         screen.restart_run()
-        await pilot.pause()
-        idle = []
-        for _ in range(20):  # Pilot's own cost of a key that does nothing
-            start = time.perf_counter()
-            await pilot.press("f24")
-            await pilot.pause()
-            idle.append(time.perf_counter() - start)
+        await _until(pilot, lambda: image.pixels is not None and not image.progress)
+        idle = [await clock.press(pilot, "f24", redraws=False) for _ in range(5)]
         steps = []
-        for k in range(1, 51):
-            start = time.perf_counter()
-            await pilot.press("full_stop")
-            await _until(pilot, lambda: screen.execution.run.steps == k and screen.selection.instruction == k)
-            await pilot.pause()
-            steps.append(time.perf_counter() - start)
-        assert f"step 50 ·" in registers.render_text().plain
-        moves = []
-        for _ in range(20):  # for comparison: the next instruction, no run (`n`)
-            start = time.perf_counter()
-            await pilot.press("n")
-            await pilot.pause()
-            moves.append(time.perf_counter() - start)
+        for k in range(1, keys + 1):
+            done = lambda k=k: screen.execution.run.steps == k and screen.selection.instruction == k  # noqa: E731
+            steps.append(await clock.press(pilot, "full_stop", done))
+        assert f"step {keys} ·" in registers.render_text().plain
+        others = max(keys // 2, 1)
+        backs = [await clock.press(pilot, "comma") for _ in range(others)]
+        moves = [await clock.press(pilot, "n") for _ in range(others)]
+        previous = [await clock.press(pilot, "p") for _ in range(others)]
         actions = []
         for _ in range(20):  # the step's own work: the engine, the registers' text, the gutter
             start = time.perf_counter()
             screen.action_run_step()
             actions.append(time.perf_counter() - start)
-            await pilot.pause()
-        base = statistics.median(idle)
-        print("in the app (budget 16 ms a step)")
-        print(
-            f"  1,000-instruction program      key to panes redrawn median {(statistics.median(steps) - base) * 1e3:.1f} ms  "
-            f"worst {(max(steps) - base) * 1e3:.1f} ms (Pilot's {base * 1e3:.1f} ms for a key that does nothing taken off)"
-        )
+            await clock.settle()
+        print("in the app, key to its last frame (1,000-instruction program; registers and image shown)")
+        print(summary(". (step)", steps))
+        print(summary(", (step back)", backs))
+        print(summary("n (next instruction, no run)", moves))
+        print(summary("p (previous instruction, no run)", previous))
+        print(summary("f24 (bound to nothing)", idle))
         print(f"  the step's own work (engine, registers text, gutter marks) median {statistics.median(actions) * 1e3:.1f} ms")
-        print(f"  for comparison, n (select the next instruction, no run) {(statistics.median(moves) - base) * 1e3:.1f} ms")
     app = InspectorApp(LimaDocument(_program_bytes(100), "bench.bin"), theme="spvinspect-dark")
     async with app.run_test(size=(120, 40)) as pilot:
         screen = app.screen

@@ -192,10 +192,10 @@ class InspectorApp(App[None]):
         """The guided tour's step `delta` away (the first step opens it)."""
         pane = self._tour_pane()
         if pane is None:
-            self.notify("No tour here: the tour is a pane of a SPIR-V module", severity="warning")
+            self.notify("No tour on this screen", severity="warning")
         elif self.tour is None:
             self.notify(
-                "No tour for this module: spvinspect --tour FILE MODULE opens one (the bundled example has its own)",
+                "No tour for this file: spvinspect --tour FILE MODULE opens one (the bundled examples have their own)",
                 severity="warning",
                 timeout=6,
             )

@@ -6,11 +6,16 @@ The summary row stands for the range's first instruction (OpFunction, or the blo
 OpLabel), and every instruction of the range maps to it, so a selection inside a fold
 is on the summary row and the selected word never changes. Rows map through the folds
 by bisection: folding costs nothing per row, on any size of module.
+
+A fold is remembered by what it folds (`FoldAnchor`: the function's id, and the block's
+label id), so the folds are laid out again over other rows (the reading aids, another
+naming) and over an edit's re-assembled module (`fold_anchors`, `refold`).
 """
 
 from __future__ import annotations
 
 import bisect
+from dataclasses import dataclass
 
 from spvinspect.codec.text.listing import Role, Segment
 from spvinspect.layouts import PlainLayout
@@ -97,6 +102,45 @@ def _opcodes(module, start: int, stop: int) -> list[int]:
     return [opcode(index) for index in range(start, stop)]
 
 
+@dataclass(frozen=True, slots=True)
+class FoldAnchor:
+    """What a fold folds: a function by its result id, or one of its blocks by its label's."""
+
+    function: int
+    block: int | None = None
+    """The block's OpLabel result id; None: the whole function."""
+
+
+def _span_holding(spans, index: int):
+    k = bisect.bisect_right([span.first for span in spans], index) - 1
+    return spans[k] if k >= 0 and index < spans[k].end else None
+
+
+def _fold_range(document, span, index: int, raw: bool) -> tuple[int, int, str] | str:
+    """The instructions [first, last] the fold at instruction `index` of function `span`
+    covers (the function, on its OpFunction; else the block holding `index`) and its
+    summary; a string says why nothing folds there."""
+    module = document.module
+    names = document.names(raw)
+    label, end = document.op_label, document.grammar.by_name["OpFunctionEnd"].opcode
+    if index == span.first:
+        opcodes = _opcodes(module, span.first, span.end)
+        blocks = opcodes.count(label)
+        plural = "" if blocks == 1 else "s"
+        summary = f"{FOLD_MARK} %{names.name(span.result_id)}: {span.end - span.first:,} instructions in {blocks:,} block{plural}"
+        return span.first, span.end - 1, summary
+    before = _opcodes(module, span.first, index + 1)
+    starts = [i for i, op in enumerate(before) if op == label]
+    if not starts or index == span.end - 1 and before[-1] == end:
+        return "Nothing to fold here: the function's parameters and its end are in no block"
+    first = span.first + starts[-1]
+    after = _opcodes(module, index + 1, span.end)
+    stop = next((i for i, op in enumerate(after) if op in (label, end)), len(after))
+    last = index + stop
+    name = names.name(module.instruction(first).result_id)
+    return first, last, f"{FOLD_MARK} block %{name}: {last - first + 1:,} instructions"
+
+
 def toggle_fold(document, row: int, raw: bool = False) -> PlainLayout | FoldedLayout | str:
     """The document's layout with the fold at `row` opened (on a summary row) or closed:
     the function, on its OpFunction row, else the block holding the row. A string says
@@ -111,32 +155,57 @@ def toggle_fold(document, row: int, raw: bool = False) -> PlainLayout | FoldedLa
     index = layout.instruction(row)
     if index is None:
         return "Nothing to fold here: functions and blocks fold"
-    module = document.module
-    spans = module.functions()
-    k = bisect.bisect_right([span.first for span in spans], index) - 1
-    if k < 0 or index >= spans[k].end:
+    span = _span_holding(document.module.functions(), index)
+    if span is None:
         return "Nothing to fold here: functions and blocks fold (this instruction is in no function)"
-    span = spans[k]
-    names = document.names(raw)
-    label, end = document.op_label, document.grammar.by_name["OpFunctionEnd"].opcode
-    if index == span.first:
-        opcodes = _opcodes(module, span.first, span.end)
-        blocks = opcodes.count(label)
-        plural = "" if blocks == 1 else "s"
-        summary = f"{FOLD_MARK} %{names.name(span.result_id)}: {span.end - span.first:,} instructions in {blocks:,} block{plural}"
-        first, last = span.first, span.end - 1
-    else:
-        before = _opcodes(module, span.first, index + 1)
-        starts = [i for i, op in enumerate(before) if op == label]
-        if not starts or index == span.end - 1 and before[-1] == end:
-            return "Nothing to fold here: the function's parameters and its end are in no block"
-        first = span.first + starts[-1]
-        after = _opcodes(module, index + 1, span.end)
-        stop = next((i for i, op in enumerate(after) if op in (label, end)), len(after))
-        last = index + stop
-        name = names.name(module.instruction(first).result_id)
-        summary = f"{FOLD_MARK} block %{name}: {last - first + 1:,} instructions"
+    found = _fold_range(document, span, index, raw)
+    if isinstance(found, str):
+        return found
+    first, last, summary = found
     low, high = base.row_of(first), base.row_of(last)
     kept = [fold for fold in folds if fold[1] < low or fold[0] > high]
     kept.append((low, high, summary))
     return FoldedLayout(base, kept)
+
+
+def fold_anchors(document) -> list[FoldAnchor]:
+    """What each fold of the document's layout folds, top to bottom ([] when none)."""
+    layout = document.layout
+    if not isinstance(layout, FoldedLayout):
+        return []
+    module = document.module
+    spans = module.functions()
+    anchors = []
+    for first_row, _, _ in layout.folds:
+        index = layout.base.instruction(first_row)
+        span = _span_holding(spans, index) if index is not None else None
+        if span is not None:
+            block = None if index == span.first else module.instruction(index).result_id
+            anchors.append(FoldAnchor(span.result_id, block))
+    return anchors
+
+
+def refold(document, anchors: list[FoldAnchor], raw: bool = False) -> PlainLayout | FoldedLayout:
+    """The document's unfolded layout with the folds `anchors` name laid over it again;
+    a function or block the module no longer has is left open."""
+    layout = document.layout
+    base = layout.base if isinstance(layout, FoldedLayout) else layout
+    module = document.module
+    spans = {span.result_id: span for span in module.functions()}
+    label = document.op_label
+    folds: list[tuple[int, int, str]] = []
+    for anchor in anchors:
+        span = spans.get(anchor.function)
+        if span is None:
+            continue
+        index = span.first if anchor.block is None else next(
+            (i for i in range(span.first, span.end) if module.opcode(i) == label and module.instruction(i).result_id == anchor.block),
+            None)
+        found = _fold_range(document, span, index, raw) if index is not None else None
+        if found is None or isinstance(found, str):
+            continue
+        first, last, summary = found
+        low, high = base.row_of(first), base.row_of(last)
+        if all(fold[1] < low or fold[0] > high for fold in folds):
+            folds.append((low, high, summary))
+    return FoldedLayout(base, folds) if folds else base

@@ -45,7 +45,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--pane", metavar="NAME", help=f"focus and zoom a pane: {', '.join(PANE_NAMES)}; in Lima mode {', '.join(LIMA_PANE_NAMES)}")
     add_raw_id(parser)
     parser.add_argument("--theme", metavar="NAME", help="colour theme (remembered when switched in the app)")
-    parser.add_argument("--tour", metavar="TOUR", help="a guided tour of the module (a TOML file; t steps through it; the bundled example has its own)")
+    parser.add_argument("--tour", metavar="TOUR", help="a guided tour of the module or Lima program (a TOML file; t steps through it; the bundled examples have their own)")
     parser.add_argument("--diff", metavar="B", help="compare FILE with B side by side (both SPIR-V, or both Lima PP programs)")
     parser.add_argument("--inputs", metavar="FILE", help="inputs JSON for running the SPIR-V entry point (the `spvinspect run --inputs` shape)")
     return parser
@@ -144,19 +144,30 @@ def main(argv: list[str]) -> int:
         inputs, problem = read_inputs(args.inputs)
         if problem is not None:
             return fail(problem)
-    if lima_mode:
-        if args.tour is not None:
-            return fail("--tour: tours are of SPIR-V modules; Lima mode has none yet")
-        return run_lima_app(data, path, at, args.pane, args.theme)
-    from spvinspect.tour import EXAMPLE_TOUR, TourError, load_tour
-
     tour = None
-    if args.tour is not None or args.file is None:
-        try:
-            tour = load_tour(args.tour or EXAMPLE_TOUR, frozenset(PANE_NAMES))
-        except TourError as error:
-            return fail(f"--tour {error}" if args.tour else str(error))
+    if args.tour is not None or (args.file is None and not lima_mode):
+        tour, problem = _load_tour(args.tour, "lima" if lima_mode else "spirv")
+        if problem is not None:
+            return fail(problem)
+    if lima_mode:
+        return run_lima_app(data, path, at, args.pane, args.theme, tour)
     return run_app(data, path, at, args.pane, args.raw_id, args.theme, tour, inputs)
+
+
+def _load_tour(path: str | None, kind: str):
+    """The tour at `path` (None: the bundled example's of that format), checked against the
+    format it is opened over; (tour, None) or (None, the message)."""
+    from spvinspect.tour import EXAMPLE_LIMA_TOUR, EXAMPLE_TOUR, FORMAT_NAMES, TourError, load_tour
+
+    source = path or (EXAMPLE_LIMA_TOUR if kind == "lima" else EXAMPLE_TOUR)
+    try:
+        tour = load_tour(source)
+        if tour.format != kind:
+            return None, (f"--tour {path}: a tour of {FORMAT_NAMES[tour.format]} (format = \"{tour.format}\"), "
+                          f"the file opens as {FORMAT_NAMES[kind]}")
+        return load_tour(source, frozenset(LIMA_PANE_NAMES if kind == "lima" else PANE_NAMES)), None
+    except TourError as error:
+        return None, f"--tour {error}" if path else str(error)
 
 
 LIMA_EXAMPLE_NAME = "lima-example.mbs"
@@ -175,7 +186,10 @@ def _lima_example(args: argparse.Namespace) -> int:
         return 0
     if args.pane is not None and args.pane not in LIMA_PANE_NAMES:
         return fail(f"--pane {args.pane}: no such pane; choose one of {', '.join(LIMA_PANE_NAMES)}")
-    return run_lima_app(data, LIMA_EXAMPLE_NAME, None, args.pane, args.theme)
+    tour, problem = _load_tour(args.tour, "lima")
+    if problem is not None:
+        return fail(problem)
+    return run_lima_app(data, LIMA_EXAMPLE_NAME, None, args.pane, args.theme, tour)
 
 
 def run_app(data: bytes, path: str, at: int | None, pane: str | None, raw: bool, theme: str | None, tour=None,
@@ -194,7 +208,7 @@ def run_app(data: bytes, path: str, at: int | None, pane: str | None, raw: bool,
     return 0
 
 
-def run_lima_app(data: bytes, path: str, at: int | None, pane: str | None, theme: str | None) -> int:
+def run_lima_app(data: bytes, path: str, at: int | None, pane: str | None, theme: str | None, tour=None) -> int:
     """Open the app in Lima mode over a PP program; `at` is a byte offset of the file."""
     from spvinspect.app import InspectorApp
     from spvinspect.config import load_config
@@ -203,7 +217,8 @@ def run_lima_app(data: bytes, path: str, at: int | None, pane: str | None, theme
     config = load_config()
     document = LimaDocument(data, path)
     word = at // 4 if at is not None else None
-    app = InspectorApp(document, at=word, pane=pane, theme=theme or config.theme, notice=config.problem, keys=config.keys)
+    app = InspectorApp(document, at=word, pane=pane, theme=theme or config.theme, notice=config.problem, keys=config.keys,
+                       tour=tour)
     app.run()
     return 0
 

@@ -127,7 +127,7 @@ class LimaDocument:
     def save_edit(self, session, file, path=None, *, overwrite: bool = False) -> Path:
         """Save an edit's program over the opened file (its MBS container or raw stream),
         or to `path` (save as: an `.mbs` name gets the container)."""
-        from spvinspect.editing.saving import save_lima
+        from spvinspect.editing.lima_saving import save_lima
 
         return save_lima(session, file, path, overwrite=overwrite)
 

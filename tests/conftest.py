@@ -42,6 +42,15 @@ def pytest_xdist_auto_num_workers(config) -> int:
     return (os.cpu_count() or 1) + 1
 
 
+@pytest.fixture(autouse=True)
+def notices_kept(monkeypatch) -> None:
+    """A notice stays in `app._notifications` for the whole test: Textual drops one once
+    its timeout has passed, which on a busy machine can come before the test reads it."""
+    from textual.notifications import Notification
+
+    monkeypatch.setattr(Notification, "has_expired", property(lambda notification: False))
+
+
 @pytest.fixture
 def corpus() -> Path:
     """The corpus root; skips the test with a message when it is not configured."""

@@ -28,8 +28,9 @@ EDIT_KEYS = ("e", "e", "ctrl+s", "f12", "ctrl+z", "ctrl+y", "f8", "shift+f8", "e
 """Keys that open the editor, change its text and save."""
 ANSWERS = ("o", "s", "c", "y", "n", "escape")
 """Answers to the save questions (overwrite, save elsewhere, cancel, yes, no)."""
-TYPED = string.ascii_letters + string.digits + " %=\".$^,;#:-_" + "\u00e9"
-"""Characters typed into the editor (and any field that has the focus)."""
+TYPED = string.ascii_letters.replace("q", "") + string.digits + " %=\".$^,;#:-_" + "\u00e9"
+"""Characters typed into the editor (and any field that has the focus); not `q`, which
+would end the run wherever no field has the focus."""
 SAVE_NAMES = ("saved.spv", "saved.mbs", "saved.bin", "saved.spvasm", "saved.s", "input", "missing/dir/x.spv")
 """Names typed into "save as": each kind of output, the opened file itself, a missing folder."""
 

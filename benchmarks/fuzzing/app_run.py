@@ -6,6 +6,9 @@ says it is a bug, or a hang (the keys not done within the time limit)."""
 from __future__ import annotations
 
 import asyncio
+import os
+import signal
+import threading
 import tempfile
 import traceback
 import webbrowser
@@ -79,19 +82,48 @@ async def _run(item: AppInput, steps, size, folder: Path, outcome: AppOutcome) -
             outcome.findings.append(("notice", text.split(";")[0][:120]))
 
 
+class _Stuck(BaseException):
+    """The event loop itself did not come back (a handler looping forever)."""
+
+
+HARD_LIMIT = 60
+"""Seconds past the time limit after which an alarm interrupts a handler that never returns."""
+
+
+def _alarm(_signal, _frame):
+    raise _Stuck
+
+
 def drive(item: AppInput, steps, size, timeout: float) -> AppOutcome:
-    """Open `item` in the app at `size`, press `steps`; never raises."""
+    """Open `item` in the app at `size`, press `steps`; never raises. A run whose keys are
+    not done within `timeout` hangs; so does one whose event loop is stuck in a handler
+    (caught by an alarm, in the main thread where no other alarm is set)."""
     outcome = AppOutcome()
+    working = os.getcwd()
     opened = webbrowser.open
     webbrowser.open = lambda *args, **kwargs: False  # `o` must not start a browser
+    alarmed = threading.current_thread() is threading.main_thread() and signal.getsignal(signal.SIGALRM) in (
+        signal.SIG_DFL, None)
+    if alarmed:
+        signal.signal(signal.SIGALRM, _alarm)
+        signal.alarm(int(timeout) + HARD_LIMIT)
     try:
         with tempfile.TemporaryDirectory(prefix="spvinspect-fuzz-app-") as folder:
+            # A name typed into "save as" is relative to the working folder: the run's own.
+            os.chdir(folder)
             asyncio.run(asyncio.wait_for(_run(item, steps, size, Path(folder), outcome), timeout))
     except (asyncio.TimeoutError, TimeoutError):
         outcome.findings.append(("hang", f"keys not done in {timeout:.0f} s (after {outcome.keys})"))
+    except _Stuck:
+        outcome.findings.append(("hang", f"event loop stuck for {timeout + HARD_LIMIT:.0f} s (after {outcome.keys})"))
+        outcome.detail = traceback.format_exc(limit=-12)
     except Exception as error:  # noqa: BLE001 - every exception is a finding
         outcome.findings.append(("exception", exception_signature(error)))
         outcome.detail = traceback.format_exc(limit=-12)
     finally:
+        os.chdir(working)
+        if alarmed:
+            signal.alarm(0)
+            signal.signal(signal.SIGALRM, signal.SIG_DFL)
         webbrowser.open = opened
     return outcome

@@ -209,19 +209,24 @@ class _Opcodes:
 
 
 def build_cfg(
-    module: Module, names: NameMap | Mapping[int, str] | None = None, grammar: Grammar | None = None
+    module: Module,
+    names: NameMap | Mapping[int, str] | None = None,
+    grammar: Grammar | None = None,
+    exits: list[Edge] | None = None,
 ) -> ModuleCFG:
     """The control-flow graph of every function of `module`. Never raises.
 
     `names` is the module's `NameMap` (`codec.text.names.module_names`), or a plain
     id → name mapping (ids missing from it keep their numbers); the friendly names are
-    computed when not given.
+    computed when not given. With `exits`, the edges to an id that is no label of the
+    function are appended to it rather than reported (for a run of a function's blocks,
+    whose other blocks are not there).
     """
     if names is None:
         names = module_names(module, True, grammar)
     if not isinstance(names, NameMap):
         names = _MappedNames(names)
-    return _Builder(module, names, _Opcodes(grammar or load_grammar())).build()
+    return _Builder(module, names, _Opcodes(grammar or load_grammar()), exits).build()
 
 
 class _MappedNames:
@@ -247,7 +252,8 @@ def _signed_case(operand) -> int:
 class _Builder:
     """One pass over the instructions, one `FunctionCFG` per OpFunction … OpFunctionEnd."""
 
-    def __init__(self, module: Module, names: NameMap | _MappedNames, ops: _Opcodes) -> None:
+    def __init__(self, module: Module, names: NameMap | _MappedNames, ops: _Opcodes, exits: list[Edge] | None = None) -> None:
+        self.exits = exits
         self.module = module
         self.instructions = module.instructions
         self.names = names
@@ -381,6 +387,9 @@ class _Builder:
             merge_id = continue_id = 0
             for inst, operand, kind, value, condition in wanted:
                 target = operand.value
+                if target not in index and self.exits is not None:
+                    self.exits.append(Edge(source, target, kind, inst.offset, value, condition))
+                    continue
                 if target not in index:
                     self.error(
                         f"{inst.opname} {kind} target %{self.name(target)} "

@@ -9,7 +9,8 @@ what the spec leaves undefined shown as `undef`).
 - `invocation` executes one instruction per step and records it (`StepRecord`);
   `group` runs the invocations that need each other (a fragment quad, a compute
   workgroup) in lockstep, answering derivatives, barriers and subgroup operations;
-  `debugger` steps one of them (over, out, back, to, breakpoints).
+  `debugger` steps one of them (over, out, back, to, breakpoints); `lanes` runs a whole
+  grid of fragments together, values as arrays over lanes, with the same handlers.
 - `interface` fills variables from an inputs JSON and gives outputs and buffers as JSON;
   `layout` lays values out in bytes as Offset/ArrayStride/MatrixStride/RowMajor say.
 

@@ -1,8 +1,11 @@
 """Stepping one invocation of a group, for a values pane or `run --trace`: step, step
-over a call, step out, back (replaying the group to the step before), run to an
-instruction or to the end, stopping at breakpoints. Each step gives a `StepRecord`."""
+over a call, step out, back (restoring a saved state of the group and replaying the few
+steps after it), run to an instruction or to the end, stopping at breakpoints. Each step
+gives a `StepRecord`."""
 
 from __future__ import annotations
+
+import copy
 
 import numpy as np
 
@@ -25,6 +28,10 @@ class Debugger:
         """Word offsets of instructions to stop before."""
         self.history: list[StepRecord] = []
         self.group = Group(shader, self.entry, self.inputs, self.launch)
+        self.saved: dict[int, Group] = {}
+        """Steps taken → a copy of the group as it was then, every `interval` steps."""
+        self.interval = SAVE_INTERVAL
+        self._shared = _unchanging(shader, self.entry, self.inputs)
 
     @property
     def invocation(self) -> Invocation:
@@ -50,6 +57,9 @@ class Debugger:
 
     def step(self) -> StepRecord | None:
         """Execute the invocation's next instruction; its record, or None when over."""
+        taken = len(self.history)
+        if taken % self.interval == 0 and taken not in self.saved:
+            self._save(taken)
         inv = self.invocation
         inv.recording = True
         with np.errstate(all="ignore"):
@@ -101,17 +111,56 @@ class Debugger:
         self.run_to(None)
 
     def back(self) -> StepRecord | None:
-        """Undo the last step: the group is run again from the start to the step before.
-        Returns the record of the step now last, if any."""
+        """Undo the last step: the group as saved at or before the step before is
+        restored and the steps after it are taken again. Returns the record of the step
+        now last, if any."""
         target = len(self.history) - 1
         if target < 0:
             return None
-        self.group = Group(self.shader, self.entry, self.inputs, self.launch)
-        self.history = []
+        start = max((k for k in self.saved if k <= target), default=None)
+        for k in [k for k in self.saved if k > target]:
+            del self.saved[k]
+        if start is None:
+            self.group = Group(self.shader, self.entry, self.inputs, self.launch)
+            start = 0
+        else:
+            self.group = self._copy(self.saved[start])
+        del self.history[start:]
         while len(self.history) < target and not self.finished:
             self.step()
         return self.history[-1] if self.history else None
 
+    def _save(self, taken: int) -> None:
+        if len(self.saved) >= MAX_SAVED:
+            # Keep every other saved state and save half as often: memory stays bounded
+            # on long runs, and back replays at most `interval` steps.
+            self.interval *= 2
+            self.saved = {k: g for k, g in self.saved.items() if k % self.interval == 0}
+            if taken % self.interval:
+                return
+        self.saved[taken] = self._copy(self.group)
+
+    def _copy(self, group: Group) -> Group:
+        """A deep copy of the group's state; the module and what never changes are shared."""
+        return copy.deepcopy(group, dict(self._shared))
+
     def _at_breakpoint(self) -> bool:
         cur = self.current
         return cur is not None and cur.offset in self.breakpoints
+
+
+SAVE_INTERVAL = 32
+"""Steps between saved states of the group at first (`back` replays fewer than this)."""
+MAX_SAVED = 256
+"""Saved states kept before they are thinned out."""
+
+
+def _unchanging(shader: Shader, entry, inputs: dict) -> dict[int, object]:
+    """A deepcopy memo that keeps the module's parts (types, functions, instructions),
+    the entry point and the inputs shared between a group and its copies."""
+    keep: list[object] = [shader, entry, inputs, shader.module, shader.grammar]
+    keep += shader.types.values()
+    keep += shader.functions.values()
+    keep += shader.instructions
+    keep += shader.variables.values()
+    return {id(x): x for x in keep}

@@ -8,7 +8,7 @@ import math
 import numpy as np
 
 from spvinspect.codec.grammar import load_grammar
-from spvinspect.codec.interp.types import FLOAT_DTYPES, UNDEF, mask, to_signed
+from spvinspect.codec.interp.types import FLOAT_DTYPES, UNDEF, mask, pick, to_signed
 
 
 def _cw(f):
@@ -54,7 +54,7 @@ def _vec(v):
 
 def _dot(a, b):
     a, b = _vec(a), _vec(b)
-    dt = type(a[0])
+    dt = a[0].dtype.type
     acc = dt(0)
     for x, y in zip(a, b):
         acc = dt(acc + x * y)
@@ -86,7 +86,9 @@ def _fclamp(rt, x, lo, hi):
 
 
 def _smoothstep(rt, e0, e1, x):
-    t = min(max((x - e0) / (e1 - e0), 0), 1)
+    t = (x - e0) / (e1 - e0)
+    t = pick(0 > t, 0, t)
+    t = pick(1 < t, 1, t)
     return FLOAT_DTYPES[rt.width](t * t * (3 - 2 * t))
 
 
@@ -183,11 +185,11 @@ def _modf(x):
 
 
 def _nmin(rt, a, b):
-    return b if np.isnan(a) else a if np.isnan(b) else min(a, b)
+    return pick(np.isnan(a), b, pick(np.isnan(b), a, pick(b < a, b, a)))
 
 
 def _nmax(rt, a, b):
-    return b if np.isnan(a) else a if np.isnan(b) else max(a, b)
+    return pick(np.isnan(a), b, pick(np.isnan(b), a, pick(b > a, b, a)))
 
 
 FUNCS = {
@@ -212,8 +214,8 @@ FUNCS = {
     "Exp": _fl(np.exp), "Log": _fl(np.log), "Exp2": _fl(np.exp2), "Log2": _fl(np.log2),
     "Sqrt": _fl(np.sqrt),
     "InverseSqrt": _fl(lambda x: 1 / np.sqrt(x)),
-    "FMin": _cw(lambda rt, a, b: b if np.isnan(a) else a if np.isnan(b) else min(a, b)),
-    "FMax": _cw(lambda rt, a, b: b if np.isnan(a) else a if np.isnan(b) else max(a, b)),
+    "FMin": _cw(_nmin),
+    "FMax": _cw(_nmax),
     "UMin": _cw(lambda rt, a, b: min(a, b)),
     "UMax": _cw(lambda rt, a, b: max(a, b)),
     "SMin": _cw(lambda rt, a, b: a if _s(rt, a) <= _s(rt, b) else b),
@@ -223,7 +225,7 @@ FUNCS = {
     "SClamp": _cw(lambda rt, x, lo, hi: min(max(x, lo, key=lambda v: _s(rt, v)), hi, key=lambda v: _s(rt, v))),
     "FMix": _fl(lambda x, y, a: x * (1 - a) + y * a),
     "IMix": _cw(lambda rt, x, y, a: y if a else x),
-    "Step": _fl(lambda edge, x: 0.0 if x < edge else 1.0),
+    "Step": _fl(lambda edge, x: pick(x < edge, 0.0, 1.0)),
     "SmoothStep": _cw(_smoothstep),
     "Fma": _fl(lambda a, b, c: np.float64(a) * np.float64(b) + np.float64(c)),
     "Ldexp": _cw(lambda rt, x, e: FLOAT_DTYPES[rt.width](np.ldexp(x, to_signed(e, 32)))),
@@ -249,7 +251,7 @@ def execute(inv, ins) -> None:
     if name in FUNCS:
         inv.set(ins, FUNCS[name](rt, *vals))
         return
-    undef = any(v is UNDEF or (isinstance(v, tuple) and UNDEF in v) for v in vals if not hasattr(v, "cell"))
+    undef = any(v is UNDEF or (isinstance(v, tuple) and any(c is UNDEF for c in v)) for v in vals if not hasattr(v, "cell"))
     if undef and name not in ("Modf", "Frexp", "InterpolateAtCentroid", "InterpolateAtSample", "InterpolateAtOffset"):
         from spvinspect.codec.interp.types import undef as undef_of
 

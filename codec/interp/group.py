@@ -12,7 +12,7 @@ import numpy as np
 from spvinspect.codec.interp.interface import (
     buffers_json, images_json, lane_cells, outputs_json, shared_cells,
 )
-from spvinspect.codec.interp.invocation import BLOCKED, DONE, KILLED, RUNNING, STOPPED, Invocation
+from spvinspect.codec.interp.invocation import BLOCKED, DONE, KILLED, RUNNING, STOPPED, Invocation, position
 from spvinspect.codec.interp.shader import EntryPoint, Shader, ShaderError
 from spvinspect.codec.interp.types import UNDEF
 
@@ -137,11 +137,20 @@ class Group:
 
     def run(self, limit: int = STEP_LIMIT) -> None:
         """Run every invocation to its end (or until one stops, or `limit` steps)."""
+        invocations = self.invocations
+        if self.stopped is not None:
+            return
         with np.errstate(all="ignore"):
-            while not self.finished and self.steps < limit:
-                if not self.advance():
-                    if not self.resolve():
-                        break
+            while self.steps < limit:
+                ran = stopped = False
+                for inv in invocations:
+                    if inv.status == RUNNING:
+                        inv.step()
+                        self.steps += 1
+                        ran = True
+                        stopped = stopped or inv.status == STOPPED
+                if stopped or not ran and not self.resolve():
+                    break
 
     def advance(self, skip: Invocation | None = None) -> bool:
         """One step of every running invocation but `skip`, in lockstep as a GPU wave
@@ -166,8 +175,14 @@ class Group:
             return True
         derivs = [inv for inv in blocked if inv.sync[0] != "barrier"]
         if derivs:
-            for inv in derivs:
-                inv.answer = self._derivatives(inv)
+            # The invocations waiting earliest in the program go first, as a wave's lanes
+            # that took a branch finish it before the others go on: a quad's lanes reach a
+            # derivative after the branch together, not one of them still inside it.
+            first = min(position(inv.frames) for inv in derivs)
+            ready = [inv for inv in derivs if position(inv.frames) == first]
+            for inv in ready:
+                inv.answer = self._derivatives(inv, ready)
+            for inv in ready:
                 inv.status = RUNNING
             return True
         for inv in blocked:
@@ -191,13 +206,15 @@ class Group:
                 inv.answer = _Answer(results[inv.index % size])
                 inv.status = RUNNING
 
-    def _derivatives(self, inv: Invocation):
+    def _derivatives(self, inv: Invocation, ready: list[Invocation]):
+        """(d/dx, d/dy) for `inv` from its quad's invocations in `ready` (the others count
+        as its own value)."""
         base = inv.index - inv.index % self.quad
         kind, ins, own = inv.sync
         vals = []
         for q in range(self.quad):
             other = self.invocations[base + q] if base + q < len(self.invocations) else None
-            if other is not None and other.sync is not None and other.sync[1] is ins:
+            if other is not None and other in ready and other.sync[1] is ins:
                 vals.append(other.sync[2])
             else:
                 vals.append(own)
@@ -264,12 +281,29 @@ def run_entry(data: bytes, entry: str | None = None, inputs: dict | None = None,
 
 
 def run_grid(shader: Shader, entry: EntryPoint, inputs: dict, size: tuple[int, int], limit: int = STEP_LIMIT,
-             progress: Callable[[int, int], bool] | None = None) -> dict:
-    """A fragment shader over a W x H grid, quad by quad: each pixel's outputs (None for
-    a killed fragment), rows from the top. `progress(rows done, rows)` is called after
-    each row of quads; when it returns False the run stops there (the rest stay None)."""
+             progress: Callable[[int, int], bool] | None = None, lanes: bool = True) -> dict:
+    """A fragment shader over a W x H grid: each pixel's outputs (None for a killed
+    fragment), rows from the top. All the grid's invocations run together in lanes
+    (`lanes.run_lanes`) when the module allows; otherwise quad by quad, and "per_invocation"
+    says why. `progress(rows done, rows)` is called as the run goes; when it returns False
+    the run stops there (the rest stay None)."""
+    from spvinspect.codec.interp.lanes import LaneFallback, run_lanes
+
     w, h = size
-    pixels: list = [None] * (w * h)
+    why = "lanes turned off"
+    if lanes:
+        going = (lambda: progress(0, h)) if progress is not None else None
+        try:
+            pixels = run_lanes(shader, entry, inputs, size, limit, going)
+        except LaneFallback as error:
+            why = str(error)
+        else:
+            if pixels is None:
+                pixels = [None] * (w * h)
+            elif progress is not None:
+                progress(h, h)
+            return {"width": w, "height": h, "pixels": pixels}
+    pixels = [None] * (w * h)
     for qy in range(0, h, 2):
         if progress is not None and not progress(qy, h):
             break
@@ -280,4 +314,4 @@ def run_grid(shader: Shader, entry: EntryPoint, inputs: dict, size: tuple[int, i
                 x, y = qx + i % 2, qy + i // 2
                 if x < w and y < h and inv.status == DONE and not inv.helper:
                     pixels[y * w + x] = outputs_json(shader, group.lane_cells[i])
-    return {"width": w, "height": h, "pixels": pixels}
+    return {"width": w, "height": h, "pixels": pixels, "per_invocation": why}

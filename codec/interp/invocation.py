@@ -55,6 +55,12 @@ class Frame:
         self.phis: dict[int, object] = {}
 
 
+def position(frames: list[Frame]) -> tuple:
+    """Where a stack of frames is, comparable between invocations (and lanes): its call
+    sites, then its next instruction. Invocations that wait go on earliest first."""
+    return tuple([f.pc - 1 for f in frames[:-1]]) + (frames[-1].pc,)
+
+
 class Invocation:
     """One invocation: its frames, its private variables, its status."""
 
@@ -116,12 +122,13 @@ class Invocation:
             return None
         frame = self.frames[-1]
         ins = frame.fn.code[frame.pc]
-        if self.recording:
+        recording = self.recording
+        if recording:
             self.record = StepRecord(ins.offset, ins.opname, ins.result_id, invocation=self.index)
         frame.pc += 1
         run = ins.run
         if run is None:
-            run = ins.run = HANDLERS.get(ins.opname) or _pick(ins)
+            run = ins.run = prepare(self.shader, ins)
         try:
             run(self, ins)
         except Unsupported as error:
@@ -136,9 +143,9 @@ class Invocation:
         if self.status == BLOCKED:
             return None
         self.steps += 1
-        if self.recording:
+        if recording:
             rec = self.record
-            if ins.result_id and ins.result_id in self.frames[-1].ids:
+            if ins.result_id and self.frames and ins.result_id in self.frames[-1].ids:
                 rec.value = self.frames[-1].ids[ins.result_id]
             return rec
         return None
@@ -189,10 +196,11 @@ class Invocation:
     def load(self, p):
         if not isinstance(p, Pointer):
             return UNDEF
-        if not memory.in_bounds(p):
+        try:
+            return memory.read(p)
+        except memory.OutOfBounds:
             self.note(f"out-of-bounds load from {p.describe()} is undefined")
             return undef(p.type)
-        return memory.load(p)
 
     def block_on(self, kind: str, ins: Ins, value=None) -> bool:
         """True when the group has answered this instruction (the answer is in
@@ -210,12 +218,32 @@ class Invocation:
 _MISSING = object()
 
 
-def _pure(inv: Invocation, ins: Ins) -> None:
+def prepare(shader: Shader, ins: Ins):
+    """The handler that runs `ins`, built once per instruction of a module: a pure operation
+    gets its function, result type and operand types bound here rather than at each step."""
+    handler = HANDLERS.get(ins.opname)
+    if handler is not None:
+        return handler
+    if ins.opname in OPS:
+        return _pure(shader, ins)
+    if ins.opname in LITERAL_OPS:
+        return _literal
+    return _unsupported
+
+
+def _pure(shader: Shader, ins: Ins):
     fn = OPS[ins.opname]
-    a = ins.args
-    vals = [inv.value(i) for i in a]
-    tys = [inv.type_of(i) for i in a]
-    inv.set(ins, fn(inv.shader.types.get(ins.type_id), vals, tys))
+    args = ins.args
+    rt = shader.types.get(ins.type_id)
+    tys = [shader.id_types.get(i) for i in args]
+    rid = ins.result_id
+
+    def run(inv: Invocation, ins: Ins) -> None:
+        ids = inv.frames[-1].ids
+        value = inv.value
+        ids[rid] = fn(rt, [ids[i] if i in ids else value(i) for i in args], tys)
+
+    return run
 
 
 def _literal(inv: Invocation, ins: Ins) -> None:
@@ -228,14 +256,6 @@ def _nop(inv: Invocation, ins: Ins) -> None:
 
 def _unsupported(inv: Invocation, ins: Ins) -> None:
     raise Unsupported(ins)
-
-
-def _pick(ins: Ins):
-    if ins.opname in OPS:
-        return _pure
-    if ins.opname in LITERAL_OPS:
-        return _literal
-    return _unsupported
 
 
 # -- control flow ---------------------------------------------------------------------------

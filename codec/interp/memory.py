@@ -48,7 +48,10 @@ def thaw(v):
 
 def freeze(v):
     if isinstance(v, list):
-        return tuple(freeze(x) for x in v)
+        for x in v:
+            if isinstance(x, list):
+                return tuple([freeze(y) for y in v])
+        return tuple(v)
     return v
 
 
@@ -58,6 +61,18 @@ def _walk(cell: Cell, path):
         if not isinstance(v, list) or not 0 <= i < len(v):
             raise OutOfBounds
         v = v[i]
+    return v
+
+
+def read(p: Pointer):
+    """The value `p` points at; OutOfBounds when the path leaves the variable."""
+    v = p.cell.value
+    for i in p.path:
+        if not isinstance(v, list) or not 0 <= i < len(v):
+            raise OutOfBounds
+        v = v[i]
+    if isinstance(v, list):
+        return freeze(v)
     return v
 
 

@@ -9,7 +9,7 @@ import math
 
 import numpy as np
 
-from spvinspect.codec.interp.types import FLOAT_DTYPES, UINT_DTYPES, UNDEF, Type, mask, to_signed
+from spvinspect.codec.interp.types import FLOAT_DTYPES, UINT_DTYPES, UNDEF, Type, mask, to_signed, truth
 
 
 def _cw(f):
@@ -385,12 +385,24 @@ def _pairwise(vals, one):
 def _select(rt, vals, tys):
     c, a, b = vals
     if isinstance(c, tuple):
-        return tuple(UNDEF if ci is UNDEF else (ai if ci else bi) for ci, ai, bi in zip(c, a, b))
+        return tuple(UNDEF if ci is UNDEF else _pick_value(ci, ai, bi) for ci, ai, bi in zip(c, a, b))
     if c is UNDEF:
         from spvinspect.codec.interp.types import undef
 
         return undef(rt)
-    return a if c else b
+    return _pick_value(c, a, b)
+
+
+def _pick_value(c, a, b):
+    """`a` if `c` else `b`; with a condition per lane (an array), lane by lane through
+    composites (numbers only: anything else raises, to be run lane by lane)."""
+    if not isinstance(c, np.ndarray):
+        return a if c else b
+    if isinstance(a, tuple):
+        return tuple(_pick_value(c, x, y) for x, y in zip(a, b))
+    if not (isinstance(a, (int, np.generic, np.ndarray)) and isinstance(b, (int, np.generic, np.ndarray))):
+        raise TypeError("a selection of values that are not numbers, per lane")
+    return np.where(c, a, b)
 
 
 def _any(rt, vals, tys):
@@ -404,11 +416,11 @@ def _all(rt, vals, tys):
 
 
 def _ford(cmp):
-    return _cw(lambda rt, a, b: bool(not (np.isnan(a) or np.isnan(b)) and cmp(a, b)))
+    return _cw(lambda rt, a, b: truth(~(np.isnan(a) | np.isnan(b)) & cmp(a, b)))
 
 
 def _funord(cmp):
-    return _cw(lambda rt, a, b: bool(np.isnan(a) or np.isnan(b) or cmp(a, b)))
+    return _cw(lambda rt, a, b: truth(np.isnan(a) | np.isnan(b) | cmp(a, b)))
 
 
 def _scmp(cmp):
@@ -491,16 +503,16 @@ OPS = {
     "OpBitCount": _tys(lambda rt, tys, a: bin(a).count("1")),
     "OpAny": _any,
     "OpAll": _all,
-    "OpIsNan": _cw(lambda rt, a: bool(np.isnan(a))),
-    "OpIsInf": _cw(lambda rt, a: bool(np.isinf(a))),
-    "OpIsFinite": _cw(lambda rt, a: bool(np.isfinite(a))),
+    "OpIsNan": _cw(lambda rt, a: truth(np.isnan(a))),
+    "OpIsInf": _cw(lambda rt, a: truth(np.isinf(a))),
+    "OpIsFinite": _cw(lambda rt, a: truth(np.isfinite(a))),
     "OpIsNormal": _cw(_isnormal),
     "OpSignBitSet": _cw(lambda rt, a: bool(np.signbit(a))),
     "OpLogicalEqual": _cw(lambda rt, a, b: a == b),
     "OpLogicalNotEqual": _cw(lambda rt, a, b: a != b),
-    "OpLogicalOr": _cw(lambda rt, a, b: a or b),
-    "OpLogicalAnd": _cw(lambda rt, a, b: a and b),
-    "OpLogicalNot": _cw(lambda rt, a: not a),
+    "OpLogicalOr": _cw(lambda rt, a, b: truth(np.logical_or(a, b))),
+    "OpLogicalAnd": _cw(lambda rt, a, b: truth(np.logical_and(a, b))),
+    "OpLogicalNot": _cw(lambda rt, a: truth(np.logical_not(a))),
     "OpSelect": _select,
     "OpIEqual": _cw(lambda rt, a, b: a == b),
     "OpINotEqual": _cw(lambda rt, a, b: a != b),

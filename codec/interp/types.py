@@ -87,8 +87,27 @@ def mask(width: int) -> int:
 
 
 def to_signed(value: int, width: int) -> int:
-    """The two's-complement reading of an unsigned `value` of `width` bits."""
+    """The two's-complement reading of an unsigned `value` of `width` bits (an array of
+    them lane by lane, as int64)."""
+    if isinstance(value, np.ndarray):
+        if width == 64:
+            return value.astype(np.uint64).view(np.int64)
+        value = value.astype(np.int64)
+        return value - ((value >> (width - 1)) & 1) * (1 << width)
     return value - (1 << width) if value >> (width - 1) & 1 else value
+
+
+def pick(cond, a, b):
+    """`a` where `cond` holds, else `b`: for a scalar condition, one of them as it is; for
+    an array (one condition a lane), lane by lane."""
+    if isinstance(cond, np.ndarray):
+        return np.where(cond, a, b)
+    return a if cond else b
+
+
+def truth(x):
+    """A condition as the interpreter keeps it: a bool, or an array of them over lanes."""
+    return x if isinstance(x, np.ndarray) else bool(x)
 
 
 def zero(t: Type):

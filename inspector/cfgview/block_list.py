@@ -4,26 +4,28 @@ Textual-free, and linear in the function's size, so it shows at once while the l
 drawing of a big function is laid out in a worker (or for good, when the function is
 too big to draw legibly). Each line says what a box would: the block, its instruction
 count and roles, its problems, then where its branches go (with `T`/`F` and case
-values) and the merge and continue targets it declares.
+values) and the merge and continue targets it declares; in a window on a huge function,
+its edges to blocks outside the window too.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 from spvinspect.codec.cfg.graph import CONTINUE, MERGE, FunctionCFG
 from spvinspect.codec.diagnostics import Diagnostic
 from spvinspect.cfgview.drawing import block_problems, block_roles, edge_label, edge_style
-from spvinspect.cfgview.model import Canvas, CfgDrawing, Rect
+from spvinspect.cfgview.model import Canvas, CfgDrawing, Exit, Rect
 
 
-def list_function(function: FunctionCFG, diagnostics: Iterable[Diagnostic] = ()) -> CfgDrawing:
-    """One line per block of `function`, in module order; `boxes` maps each block to its line."""
+def list_function(function: FunctionCFG, diagnostics: Iterable[Diagnostic] = (), exits: Sequence[Exit] = ()) -> CfgDrawing:
+    """One line per block of `function`, in module order; `boxes` maps each block to its
+    line. `exits` are a window's edges to blocks outside it."""
     problems = block_problems(function, diagnostics)
-    names = {b.id: b.name for b in function.blocks}
+    names = {b.id: b.name for b in function.blocks} | {x.edge.target: x.name for x in exits}
     back = set(function.back_edges)
     outgoing: dict[int, list] = {}
-    for edge in function.edges:
+    for edge in function.edges + tuple(x.edge for x in exits):
         outgoing.setdefault(edge.source, []).append(edge)
     name_width = max((len(b.name) for b in function.blocks), default=0) + 1
     lines: list[list[tuple[str, str]]] = []

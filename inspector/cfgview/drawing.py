@@ -15,13 +15,13 @@ declarations dotted; the style class of each cell carries the theme colour.
 from __future__ import annotations
 
 import textwrap
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import replace
 
 from spvinspect.codec.cfg.graph import CASE, CONTINUE, DEFAULT, FALSE, MERGE, TRUE, Block, Edge, FunctionCFG
 from spvinspect.codec.diagnostics import Diagnostic
 from spvinspect.cfgview.layout import lay_out, upward_edges
-from spvinspect.cfgview.model import Canvas, CfgDrawing, Cell, EdgeRoute, Rect
+from spvinspect.cfgview.model import Canvas, CfgDrawing, Cell, EdgeRoute, Exit, Rect, cell_styles, style_runs
 
 UP, DOWN, LEFT, RIGHT = 1, 2, 4, 8
 GLYPHS = {
@@ -150,52 +150,137 @@ class _Ports:
 
 
 def draw_function(
-    function: FunctionCFG, diagnostics: Iterable[Diagnostic] = (), only: Iterable[int] | None = None
+    function: FunctionCFG,
+    diagnostics: Iterable[Diagnostic] = (),
+    only: Iterable[int] | None = None,
+    exits: Sequence[Exit] = (),
 ) -> CfgDrawing:
     """The layered drawing of `function`, problems from `diagnostics` marked on their
     blocks. With `only` (block ids), a neighbourhood: just those blocks and the edges
-    between them, each box saying how many of its edges lead out of it."""
-    return _Drawer(function, block_problems(function, diagnostics), only).draw()
+    between them, each box saying how many of its edges lead out of it. `exits` (of a
+    window on a function) are drawn to a stub each target, `→ %name` in a dashed box."""
+    return _Drawer(function, block_problems(function, diagnostics), only, exits).draw()
+
+
+def redrawn(
+    drawing: CfgDrawing,
+    before: FunctionCFG,
+    problems_before: Iterable[Diagnostic],
+    after: FunctionCFG,
+    problems_after: Iterable[Diagnostic],
+    exits_before: Sequence[Exit] = (),
+    exits_after: Sequence[Exit] = (),
+) -> CfgDrawing | None:
+    """`drawing` (the layered drawing of `before`) as the drawing of `after`, the same
+    function after an edit, without laying it out again: when the blocks, edges and
+    structure are the same and every box's new text fits its box, only the boxes whose
+    text changed are written again. None when it must be laid out afresh."""
+    if drawing.kind != "graph" or not _same_structure(before, after):
+        return None
+    if [(x.edge.source, x.edge.target, x.edge.kind, x.edge.value, x.name) for x in exits_before] != [
+        (x.edge.source, x.edge.target, x.edge.kind, x.edge.value, x.name) for x in exits_after
+    ]:
+        return None
+    old_problems, new_problems = block_problems(before, problems_before), block_problems(after, problems_after)
+    if old_problems.keys() != new_problems.keys():
+        return None
+    changed = {}
+    for old, new in zip(before.blocks, after.blocks):
+        lines = box_lines(after, new, new_problems.get(new.id, ()))
+        if lines == box_lines(before, old, old_problems.get(old.id, ())):
+            continue
+        rect = drawing.boxes[new.id]
+        if max(len(text) for text, _ in lines) + 4 > rect.width or len(lines) + 2 > rect.height:
+            return None
+        changed[new.id] = lines
+    edges = after.edges + tuple(x.edge for x in exits_after if x.edge.is_branch)
+    routes = tuple(replace(route, edge=edge) for route, edge in zip(drawing.routes, edges))
+    if not changed:
+        return replace(drawing, routes=routes, problems=new_problems)
+    rows = list(drawing.rows)
+    runs = list(drawing.runs)
+    for block_id, lines in changed.items():
+        rect = drawing.boxes[block_id]
+        unreachable = block_id in after.unreachable
+        for y in range(rect.y + 1, rect.bottom):
+            k = y - rect.y - 1
+            text, style = lines[k] if k < len(lines) else ("", "")
+            if unreachable and style != "problem":
+                style = "unreachable" if text else style
+            inner = rect.width - 2
+            cells = (" " + text).ljust(inner)
+            row = rows[y]
+            rows[y] = row[: rect.x + 1] + cells + row[rect.right :]
+            styles = cell_styles(runs[y], len(row))
+            styles[rect.x + 1 : rect.right] = [""] + [style] * len(text) + [""] * (inner - 1 - len(text))
+            runs[y] = style_runs(styles)
+    return replace(drawing, rows=tuple(rows), runs=tuple(runs), routes=routes, problems=new_problems)
+
+
+def _same_structure(before: FunctionCFG, after: FunctionCFG) -> bool:
+    """True when two graphs have the same blocks and edges, drawn the same way."""
+
+    def edges(edges: Iterable[Edge]) -> list[tuple]:
+        return [(e.source, e.target, e.kind, e.value) for e in edges]
+
+    return (
+        [b.id for b in before.blocks] == [b.id for b in after.blocks]
+        and edges(before.edges) == edges(after.edges)
+        and edges(before.back_edges) == edges(after.back_edges)
+        and before.unreachable == after.unreachable
+    )
 
 
 class _Drawer:
     """One drawing in the making."""
 
     def __init__(
-        self, function: FunctionCFG, problems: dict[int, tuple[str, ...]], only: Iterable[int] | None
+        self,
+        function: FunctionCFG,
+        problems: dict[int, tuple[str, ...]],
+        only: Iterable[int] | None,
+        exits: Sequence[Exit] = (),
     ) -> None:
         self.function = function
         kept = None if only is None else set(only)
         self.kind = "graph" if kept is None else "neighbourhood"
         self.blocks = [b for b in function.blocks if kept is None or b.id in kept]
         self.problems = {b: p for b, p in problems.items() if kept is None or b in kept}
-        self.drawn = [i for i, e in enumerate(function.edges) if kept is None or {e.source, e.target} <= kept]
-        """Indexes of the edges drawn: all, or those inside the neighbourhood."""
         self.hidden: dict[int, int] = {}
         if kept is not None:
-            for e in function.edges:
+            for e in function.edges + tuple(x.edge for x in exits):
                 for end, other in ((e.source, e.target), (e.target, e.source)):
                     if end in kept and other not in kept:
                         self.hidden[end] = self.hidden.get(end, 0) + 1
+        stubbed = [x for x in exits if x.edge.is_branch] if kept is None else []
+        self.stubs = {-x.edge.target: x.name for x in stubbed}
+        """Stub id (the target's id, negated) → the target's name: one stub a target."""
+        self.originals = function.edges + tuple(x.edge for x in stubbed)
+        """The edges drawn, the function's then the exits: what each route is of."""
+        edges = function.edges + tuple(x.edge._replace(target=-x.edge.target) for x in stubbed)
+        self.drawn = [i for i, e in enumerate(function.edges) if kept is None or {e.source, e.target} <= kept]
+        self.drawn += range(len(function.edges), len(edges))
+        """Indexes of the edges drawn: all, or those inside the neighbourhood."""
         groups: dict[tuple, list[int]] = {}
         for i in self.drawn:
-            e = function.edges[i]
+            e = edges[i]
             groups.setdefault((e.source, e.target) if e.is_branch else (e.source, e.target, e.kind), []).append(i)
         self.groups = list(groups.values())
         """Edges drawn as one line: the branch edges between the same two blocks (switch
         cases sharing a target, or both targets of a conditional), labelled together."""
-        shown = replace(function, blocks=tuple(self.blocks), edges=tuple(function.edges[g[0]] for g in self.groups))
+        stub_blocks = tuple(Block(stub, name, -1, -1, -1, -1, "") for stub, name in self.stubs.items())
+        shown = replace(function, blocks=tuple(self.blocks) + stub_blocks, edges=tuple(edges[g[0]] for g in self.groups))
         self.shown = shown
         self.edges = shown.edges
         """One edge per line (the first of its group); what is laid out and routed."""
         back = set(function.back_edges)
         self.upward = upward_edges(shown)
-        self.labels = [",".join(filter(None, (edge_label(function.edges[i]) for i in g))) for g in self.groups]
-        kinds = [{function.edges[i].kind for i in g} for g in self.groups]
+        self.labels = [",".join(filter(None, (edge_label(edges[i]) for i in g))) for g in self.groups]
+        kinds = [{edges[i].kind for i in g} for g in self.groups]
         self.label_styles = [LABEL_STYLES.get(k.pop(), "case-label") if len(k) == 1 else "case-label" for k in kinds]
         self.styles = []
         for g in self.groups:
-            styles = {edge_style(function.edges[i], function.edges[i] in back) for i in g}
+            styles = {edge_style(edges[i], edges[i] in back) for i in g}
             self.styles.append(styles.pop() if len(styles) == 1 else "back-edge" if "back-edge" in styles else "edge")
 
     # -- sizes ---------------------------------------------------------------------
@@ -219,10 +304,11 @@ class _Drawer:
         self.lines = {
             b.id: box_lines(self.function, b, self.problems.get(b.id, ()), self.hidden.get(b.id, 0)) for b in self.blocks
         }
+        self.lines |= {stub: [(_stub_text(name), "block-name")] for stub, name in self.stubs.items()}
         self.box_width: dict[int, int] = {}
         self.box_height: dict[int, int] = {}
         self.extra: dict[int, tuple[int, int]] = {}
-        for block in self.blocks:
+        for block in self.shown.blocks:
             b = block.id
             text = max(len(line) for line, _ in self.lines[b]) + 4
             need = [self._ports_width(ports.edges(b, side)) for side in ("bottom", "top")]
@@ -268,13 +354,14 @@ class _Drawer:
         routes: dict[int, EdgeRoute] = {}
         for line, group in zip(lines, self.groups):
             for i in group:
-                routes[i] = EdgeRoute(self.function.edges[i], line.cells, line.style, line.label)
+                routes[i] = EdgeRoute(self.originals[i], line.cells, line.style, line.label)
         return canvas.finish(
             self.function.id,
             self.kind,
-            boxes=dict(self.rects),
+            boxes={b: rect for b, rect in self.rects.items() if b not in self.stubs},
             routes=tuple(routes[i] for i in self.drawn),
             problems=self.problems,
+            exits={-stub: self.rects[stub] for stub in self.stubs},
         )
 
     def _place_ports(self, left: dict[int, int]) -> None:
@@ -414,7 +501,7 @@ class _Drawer:
         function = self.function
         unreachable = b in function.unreachable
         border_style = "problem" if b in self.problems else "unreachable" if unreachable else "box"
-        tl, tr, bl, br, h, v = UNREACHABLE_BORDER if unreachable else BOX_BORDER
+        tl, tr, bl, br, h, v = UNREACHABLE_BORDER if unreachable or b in self.stubs else BOX_BORDER
         inner = rect.width - 2
         canvas.write(rect.x, rect.y, tl + h * inner + tr, border_style)
         canvas.write(rect.x, rect.bottom, bl + h * inner + br, border_style)
@@ -451,6 +538,12 @@ class _Drawer:
             if route.label:
                 x, y = port
                 canvas.write(x + 1, y, route.label, self.label_styles[i])
+
+
+def _stub_text(name: str) -> str:
+    """What a stub says: where the edge goes, a block outside the window."""
+    text = f"→ %{name}"
+    return text if len(text) <= NAME_WIDTH else text[: NAME_WIDTH - 1] + "…"
 
 
 def _toward(cell: Cell, other: Cell) -> int:

@@ -10,7 +10,10 @@ one-line-per-block list at once (`neighbourhood_drawing`, the blocks round the s
 one), and the pane lays it out in a worker with `drawing`. A function of more than
 `window_after` instructions is never built whole: the pane is given a `Window` of its
 blocks round the selection (`span_at`), whose graph, drawings and layout cost what
-those blocks cost, wherever they are in the function.
+those blocks cost, wherever they are in the function; its edges to the rest of the
+function are drawn to stubs (`exits`, `label_word` to follow one). Over an edited module
+(`previous`: the graphs before the edit), what the edit did not touch is taken over
+rather than built and laid out again (see `carry`).
 Thread-safe: what is kept is looked up under a short lock, so the UI thread never waits
 for a graph a worker is building.
 """
@@ -28,8 +31,9 @@ from spvinspect.codec.cfg.window import window_cfg
 from spvinspect.codec.diagnostics import Diagnostic
 from spvinspect.codec.text.names import NameMap
 from spvinspect.cfgview.block_list import list_function
-from spvinspect.cfgview.drawing import draw_function
-from spvinspect.cfgview.model import CfgDrawing
+from spvinspect.cfgview.carry import Carried, module_edit
+from spvinspect.cfgview.drawing import draw_function, redrawn
+from spvinspect.cfgview.model import CfgDrawing, Exit
 from spvinspect.cfgview.navigation import neighbourhood
 from spvinspect.codec.plural import counted
 
@@ -125,6 +129,7 @@ class FunctionGraphs:
         draw_blocks: int = DRAW_BLOCKS,
         inline_instructions: int = INLINE_INSTRUCTIONS,
         window_after: int = WINDOW_AFTER,
+        previous: FunctionGraphs | None = None,
     ) -> None:
         self.module = module
         self.names = names
@@ -151,6 +156,13 @@ class FunctionGraphs:
         """Held while what is kept is looked up or changed."""
         self._building = threading.Lock()
         """Held while a graph is built: one at a time, the codec's caches shared."""
+        self.built = 0
+        """Graphs built here from the module's instructions (not carried over)."""
+        self.layouts = 0
+        """Layered drawings laid out (by grandalf) here, not carried over or redrawn."""
+        self._carried: dict = {} if previous is None else previous.carried_to(module)
+        """Key → `Carried`: what the graphs before an edit (`previous`) had made."""
+        self._same_names = previous is not None and previous.names is names
 
     def _function_spans(self) -> list:
         if self._spans is None:
@@ -174,8 +186,24 @@ class FunctionGraphs:
         if found is None:
             low = span.first + (window.tile - 1) * WINDOW_TILE
             high = span.first + (window.tile + 2) * WINDOW_TILE
-            found = self._keep(self._windows, window, (self._block_start(span, low), self._block_start(span, high)))
+            # Whole blocks, and at least the one holding the tile's last instruction (the
+            # entry block before any): a block can be longer than the tiles round it.
+            last = min(span.first + (window.tile + 1) * WINDOW_TILE, span.end) - 1
+            start = self._block_start(span, last)
+            if self.module.opcode(start) != self.module.tables.opcodes.OpLabel:
+                start = self._label_after(span, start)
+            end = max(self._block_start(span, high), self._label_after(span, start))
+            found = self._keep(self._windows, window, (self._block_start(span, low), end))
         return type(span)(found[0], found[1], window)
+
+    def _label_after(self, span, index: int) -> int:
+        """The first OpLabel after instruction `index` of the function, or its end."""
+        label = self.module.tables.opcodes.OpLabel
+        opcode = self.module.opcode
+        index += 1
+        while index < span.end and opcode(index) != label:
+            index += 1
+        return index
 
     def _block_start(self, span, index: int) -> int:
         """The OpLabel at or before instruction `index` of the function (its OpFunction
@@ -211,11 +239,30 @@ class FunctionGraphs:
         found = self._graph(function_id)
         return () if found is None else found[1]
 
+    def exits(self, function_id) -> tuple[Exit, ...]:
+        """The edges leaving a window (to blocks of its function outside it), with the
+        names of their targets; none for a whole function."""
+        found = self._graph(function_id)
+        return () if found is None else found[2]
+
+    def label_word(self, function_id, label_id: int) -> int | None:
+        """The word offset of the OpLabel `label_id` of the function (of a window:
+        of its whole function), or None: where following an exit goes."""
+        key = function_id.function_id if isinstance(function_id, Window) else function_id
+        span = next((s for s in self._function_spans() if s.result_id == key), None)
+        if span is None:
+            return None
+        label = self.module.tables.opcodes.OpLabel
+        for index in self.module.definers(label_id):
+            if span.first <= index < span.end and self.module.opcode(index) == label:
+                return self.module.offset(index)
+        return None
+
     def _graph(
         self, function_id, pace: Callable[[], bool] | None = None, wait: bool = True
-    ) -> tuple[FunctionCFG, tuple[Diagnostic, ...]] | None:
+    ) -> tuple[FunctionCFG, tuple[Diagnostic, ...], tuple[Exit, ...]] | None:
         kept = self._window_graphs if isinstance(function_id, Window) else self._graphs
-        found = self._kept(kept, function_id)
+        found = self._kept(kept, function_id) or self._take_carried(function_id)
         if found is not None:
             return found
         if not self._building.acquire(blocking=wait):
@@ -235,6 +282,7 @@ class FunctionGraphs:
                 if span is None:
                     return None
                 first, end = span.first, span.end
+            self.built += 1
             instruction = self.module.instruction
             instructions = []
             for start in range(first, end, PACED_STEP):
@@ -242,15 +290,98 @@ class FunctionGraphs:
                     return None
                 instructions += [instruction(i) for i in range(start, min(start + PACED_STEP, end))]
             if isinstance(function_id, Window):
-                graph, problems = window_cfg(instruction(span.first), instructions, self.names)
-                return None if graph is None else self._keep(kept, function_id, (graph, problems))
+                exits: list = []
+                graph, problems = window_cfg(instruction(span.first), instructions, self.names, exits=exits)
+                if graph is None:
+                    return None
+                named = tuple(Exit(e, self.names.name(e.target)) for e in exits)
+                return self._keep(kept, function_id, (graph, problems, named))
             last = instructions[-1].end if instructions else 0
             built = build_cfg(_FunctionSlice(instructions, last), self.names)
             if not built.functions:
                 return None
-            return self._keep(kept, function_id, (built.functions[0], built.diagnostics))
+            return self._keep(kept, function_id, (built.functions[0], built.diagnostics, ()))
         finally:
             self._building.release()
+
+    # -- across an edit ----------------------------------------------------------------
+
+    def carried_to(self, module: FunctionModule) -> dict:
+        """Key → `Carried`: the graphs made here (and carried here), as seen from `module`,
+        an edit of this one's module: untouched ones to move, touched ones to compare.
+        Nothing unless both modules are indexed (indexing a huge one here would hold up
+        the caller, the UI thread)."""
+        if not (self.module.indexed and module.indexed):
+            return {}
+        edit = module_edit(self.module, module)
+        carried = {}
+        with self._lock:
+            made = [(key, *value) for key, value in self._graphs.items()]
+            made += [(key, *value) for key, value in self._window_graphs.items()]
+            drawings = dict(self._drawings)
+            windows = dict(self._windows)
+            earlier = dict(self._carried)
+        words = self.module.words
+        for key, graph, problems, exits in made:
+            if isinstance(key, Window):
+                run = windows.get(key)
+                if run is None:
+                    continue
+                opener = (graph.offset, graph.offset + (words[graph.offset] >> 16))
+                ranges = (opener, (self._word_of(run[0]), self._word_of(run[1])))
+            else:
+                run, ranges = None, ((graph.offset, graph.end),)
+            carried[key] = Carried(graph, problems, drawings.get(key), ranges, exits=exits, window=run)
+        for key, entry in earlier.items():
+            if len(carried) >= KEPT_GRAPHS + KEPT_WINDOWS:
+                break
+            carried.setdefault(key, entry)
+        if edit is not None:
+            carried = {key: entry.after(edit) for key, entry in carried.items()}
+        # A touched graph is kept only for its layout, to compare with.
+        return {key: entry for key, entry in carried.items() if not entry.touched or entry.drawing is not None}
+
+    def _word_of(self, index: int) -> int:
+        """The word offset of instruction `index` (the module's end past the last)."""
+        return self.module.offset(index) if index < self.module.instruction_count else len(self.module.words)
+
+    def _take_carried(self, key) -> tuple | None:
+        """The carried graph of `key`, untouched by the edits since and named the same,
+        with this module's offsets (its drawing kept too); None when it must be built."""
+        with self._lock:
+            entry = self._carried.get(key)
+        if entry is None or entry.touched:
+            return None
+        if isinstance(key, Window) and self._kept(self._windows, key) != entry.window:
+            return None
+        graph, problems, exits, drawing = entry.moved()
+        if not self._same_names:
+            name = self.names.name
+            if name(graph.id) != graph.name or any(name(b.id) != b.name for b in graph.blocks):
+                with self._lock:
+                    entry.touched = True
+                return None
+        with self._lock:
+            self._carried.pop(key, None)
+        if drawing is not None:
+            self._keep(self._drawings, key, drawing)
+        kept = self._window_graphs if isinstance(key, Window) else self._graphs
+        return self._keep(kept, key, (graph, problems, exits))
+
+    def _redrawn(self, key) -> CfgDrawing | None:
+        """The drawing of `key` from the layout carried over from before an edit, if its
+        blocks and edges are the same (only the boxes' text redrawn); kept."""
+        with self._lock:
+            entry = self._carried.get(key)
+        if entry is None or entry.drawing is None:
+            return None
+        found = self._kept(self._window_graphs if isinstance(key, Window) else self._graphs, key)
+        if found is None:
+            return None
+        drawn = redrawn(entry.drawing, entry.graph, entry.problems, found[0], found[1], entry.exits, found[2])
+        with self._lock:
+            self._carried.pop(key, None)
+        return None if drawn is None else self._keep(self._drawings, key, drawn)
 
     def _kept(self, cache: _Kept, key):
         with self._lock:
@@ -264,7 +395,9 @@ class FunctionGraphs:
     def has_graph(self, function_id) -> bool:
         """True when the function's graph is built (asking for it costs nothing more)."""
         with self._lock:
-            return function_id in (self._window_graphs if isinstance(function_id, Window) else self._graphs)
+            if function_id in (self._window_graphs if isinstance(function_id, Window) else self._graphs):
+                return True
+        return self._take_carried(function_id) is not None
 
     def block_at(self, function_id: int, word: int) -> int | None:
         """The block of the function holding word `word`: on `OpFunction` and its
@@ -303,17 +436,21 @@ class FunctionGraphs:
         list for one too big to draw."""
         if not self.drawable(function_id):
             return self.quick_drawing(function_id)
-        drawn = self._kept(self._drawings, function_id)
+        drawn = self._kept(self._drawings, function_id) or self._redrawn(function_id)
         if drawn is None:
             function = self.function(function_id)
             if function is None:
                 return None
-            drawn = self._keep(self._drawings, function_id, draw_function(function, self.diagnostics(function_id)))
+            drawn = draw_function(function, self.diagnostics(function_id), exits=self.exits(function_id))
+            drawn = self._keep(self._drawings, function_id, drawn)
+            self.layouts += 1
         return drawn
 
     def quick_drawing(self, function_id: int) -> CfgDrawing | None:
         """What to show at once: the layered drawing if made or small, else the list."""
         drawn = self._kept(self._drawings, function_id)
+        if drawn is None and self.function(function_id) is not None:
+            drawn = self._redrawn(function_id)
         if drawn is not None or (not self.is_big(function_id) and self.drawable(function_id)):
             return self.drawing(function_id)
         listed = self._kept(self._lists, function_id)
@@ -321,7 +458,8 @@ class FunctionGraphs:
             function = self.function(function_id)
             if function is None:
                 return None
-            listed = self._keep(self._lists, function_id, list_function(function, self.diagnostics(function_id)))
+            listed = list_function(function, self.diagnostics(function_id), self.exits(function_id))
+            listed = self._keep(self._lists, function_id, listed)
         return listed
 
     def neighbourhood_drawing(self, function_id: int, block_id: int) -> CfgDrawing | None:
@@ -334,5 +472,6 @@ class FunctionGraphs:
             if function is None or function.block(block_id) is None:
                 return None
             near = neighbourhood(function, block_id)
-            drawn = self._keep(self._neighbourhoods, key, draw_function(function, self.diagnostics(function_id), near))
+            drawn = draw_function(function, self.diagnostics(function_id), near, self.exits(function_id))
+            drawn = self._keep(self._neighbourhoods, key, drawn)
         return drawn

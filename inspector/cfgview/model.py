@@ -70,6 +70,13 @@ class EdgeRoute:
         return self.cells[-1]
 
 
+class Exit(NamedTuple):
+    """An edge leaving a window on a function, to a block outside it, and that block's name."""
+
+    edge: Edge
+    name: str
+
+
 @dataclass(frozen=True, slots=True)
 class CfgDrawing:
     """A function's graph drawn on a grid of characters, each with a style class.
@@ -93,6 +100,9 @@ class CfgDrawing:
     `neighbourhood`, none in a `list`), in the codec's order."""
     problems: dict[int, tuple[str, ...]] = field(default_factory=dict)
     """Block id → what is wrong with it, in full (the box shows a short form)."""
+    exits: dict[int, Rect] = field(default_factory=dict)
+    """Target block id → the stub drawn for edges leaving a window to it (its routes
+    are in `routes`, after the function's own edges)."""
 
     @property
     def width(self) -> int:
@@ -121,8 +131,8 @@ class CfgDrawing:
         return [(row[start:end], style) for (start, style), end in zip(runs, ends)]
 
     def block_at(self, x: int, y: int) -> int | None:
-        """The block whose box holds the cell, or None."""
-        for block_id, rect in self.boxes.items():
+        """The block whose box (or stub, for a block outside a window) holds the cell, or None."""
+        for block_id, rect in (*self.boxes.items(), *self.exits.items()):
             if rect.contains(x, y):
                 return block_id
         return None
@@ -147,12 +157,23 @@ class Canvas:
 
     def finish(self, function_id: int, kind: str, **model) -> CfgDrawing:
         """The drawing of what was drawn, with its model (`boxes`, `routes`, `problems`)."""
-        runs = []
-        for styles in self.styles:
-            row_runs = [(0, styles[0])] if styles else []
-            for x in range(1, len(styles)):
-                if styles[x] != styles[x - 1]:
-                    row_runs.append((x, styles[x]))
-            runs.append(tuple(row_runs))
         rows = tuple("".join(chars) for chars in self.chars)
-        return CfgDrawing(function_id, kind, rows, tuple(runs), **model)
+        return CfgDrawing(function_id, kind, rows, tuple(style_runs(styles) for styles in self.styles), **model)
+
+
+def style_runs(styles: list[str]) -> tuple[tuple[int, str], ...]:
+    """(first column, style class) of each run of cells of one style, from a row's cells."""
+    runs = [(0, styles[0])] if styles else []
+    for x in range(1, len(styles)):
+        if styles[x] != styles[x - 1]:
+            runs.append((x, styles[x]))
+    return tuple(runs)
+
+
+def cell_styles(runs: tuple[tuple[int, str], ...], width: int) -> list[str]:
+    """A row's style class cell by cell, from its runs (`style_runs` undone)."""
+    styles: list[str] = []
+    ends = [start for start, _ in runs[1:]] + [width]
+    for (start, style), end in zip(runs, ends):
+        styles += [style] * (end - start)
+    return styles

@@ -4,8 +4,8 @@ Every write goes through `SavedFile.write` (`inspector.editing.opened_file`): at
 `FILE.bak` of what it replaces, and a question (`NeedsAnswer`) before writing over a
 file that changed on disk since it was opened or last saved, or over another existing
 file ("save as"). Failures raise `SaveError`, whose text says what went wrong in words
-(read-only file, missing directory, full disk, no container for an `.mbs` name) and that
-the edit is still in memory; nothing here touches the session's text.
+(read-only file, missing directory, full disk) and that the edit is still in memory;
+nothing here touches the session's text. Lima's own saving is `lima_saving`.
 """
 
 from __future__ import annotations
@@ -17,8 +17,6 @@ from spvinspect.editing.opened_file import (  # noqa: F401 - the names saving's 
     KEPT, ChangedOnDisk, FileStamp, NeedsAnswer, SavedFile, SaveError, WouldReplace, describe, same_path,
 )
 from spvinspect.editing.session import EditSession
-from spvinspect.lima import assemble as assemble_lima
-from spvinspect.lima.mbs import ContainerError, is_mbs, mbs_with_code, raw_stream
 
 
 class NotAssembled(SaveError):
@@ -55,38 +53,6 @@ def save_assembly(session, file: SavedFile, path, *, overwrite: bool = False) ->
     """Save the text itself (`.spvasm`), errors and all (strings' bytes that are not
     UTF-8 written back as they were)."""
     return file.write(session.text.encode("utf-8", "surrogateescape"), path, overwrite=overwrite)
-
-
-def save_lima(session, file: SavedFile, path=None, *, overwrite: bool = False) -> Path:
-    """Assemble a Lima session's text and save it: over the opened file as it was (the MBS
-    container with the new code, or a raw stream), or to `path`: an `.mbs` name gets the
-    opened MBS container with the new code, any other name the raw stream. Never a raw
-    stream under an `.mbs` name: a raw program saved as `.mbs` is refused in words.
-    NotAssembled on errors."""
-    words, diagnostics = assemble_lima(session.text, "auto")
-    if words is None:
-        raise NotAssembled(diagnostics)
-    target = Path(path) if path is not None else file.path
-    original = session.original
-    own = path is None or same_path(target, file.path)
-    mbs_name = target.suffix.lower() == ".mbs"
-    if (own or mbs_name) if is_mbs(original) else (mbs_name and not own):
-        if not is_mbs(original):
-            raise SaveError(
-                f"not saved: {target.name} is an MBS name, but the opened program is a raw stream with no MBS "
-                f"container to put the code in; save it under another name (.bin) for the raw stream; {KEPT}"
-            )
-        try:
-            data = mbs_with_code(original, words)
-        except ContainerError as error:
-            raise SaveError(f"not saved: {error}, so the code cannot be put back into it; "
-                            f"save it under another name (.bin) for the raw stream; {KEPT}") from error
-    else:
-        data = raw_stream(words)
-    written = file.write(data, target, overwrite=overwrite)
-    if own:
-        session.mark_saved()
-    return written
 
 
 def describe_failure(error: BaseException) -> str:

@@ -177,6 +177,8 @@ class GridImage:
     discarded: np.ndarray
     output: str
     """The output drawn (the first scalar or vector output, by its name)."""
+    per_invocation: str = ""
+    """Why the grid ran invocation by invocation rather than in lanes ("" when in lanes)."""
 
 
 def grid_image(settings: SpirvSettings, progress: Callable[[int, int], bool] | None = None) -> GridImage | None:
@@ -201,7 +203,7 @@ def grid_image(settings: SpirvSettings, progress: Callable[[int, int], bool] | N
         y, x = divmod(i, width)
         pixels[height - 1 - y, x] = _colour(value)
         discarded[height - 1 - y, x] = False
-    return GridImage(pixels, discarded, output)
+    return GridImage(pixels, discarded, output, result.get("per_invocation", ""))
 
 
 def _number(v) -> float | None:

@@ -60,6 +60,9 @@ class Format(Protocol):
     def reopened(self, data: bytes, path: Path) -> tuple[Format | None, str | None]:
         """A document of this format over the file's new bytes (a reload), or why not."""
 
+    def changed_cells(self, changed: Any) -> Any:
+        """The hex pane's cells of an edit's changed words (`editing.changes.ChangedWords`)."""
+
     def edited(self, session: Any, outcome: Any) -> Format | None:
         """The document of an edit's good binary (None while the text does not
         assemble); on the job thread."""

@@ -60,6 +60,12 @@ def _inputs(screen):
     return LimaInputs()
 
 
+def _tour(screen):
+    from spvinspect.widgets.tour_pane import TourPane
+
+    return TourPane(getattr(screen.app, "tour", None))
+
+
 def _image(screen):
     from spvinspect.widgets.lima_image import LimaImage
 
@@ -176,6 +182,18 @@ LIMA_PANES: tuple[PaneSpec, ...] = (
         tooltip="Show and focus the image the program draws",
         factory=_image,
         column="main",
+    ),
+    PaneSpec(
+        "tour",
+        "Guided tour",
+        "A guided tour of the program, one step at a time: each step selects a place (a "
+        "chunk of the MBS file, an instruction, a field of its breakdown), shows the pane "
+        "that explains it and says what it is. t goes to the next step (the first opens the "
+        "tour), T back, escape leaves it with the selection where it is. The bundled example "
+        "(--lima-example) has a tour; --tour FILE opens one written for any program (see "
+        "inspector/examples/lima-example.tour.toml).",
+        factory=_tour,
+        column="side",
     ),
 )
 """The panes of Lima mode."""

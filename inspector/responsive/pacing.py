@@ -70,8 +70,12 @@ class WhenIdle:
             self._run()
 
     def _run(self) -> None:
-        if user_active(last_input(self._node.app)):
+        if self.user_at_the_keys():
             self._node.set_timer(QUIET_AFTER_INPUT, self._run)
         else:
             self._waiting = False
             self._callback()
+
+    def user_at_the_keys(self) -> bool:
+        """Whether the user typed or clicked a moment ago (then the change waits)."""
+        return user_active(last_input(self._node.app))

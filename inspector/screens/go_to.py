@@ -86,7 +86,7 @@ class GoToDialog(ModalScreen[int | None]):
         with Vertical():
             yield Label(self.prompt)
             yield Input(placeholder=self.placeholder, id="goto-input")
-            yield Label("", id="goto-error")
+            yield Label("", id="goto-error", markup=False)  # it quotes what was typed
 
     @on(Input.Submitted)
     def submit(self, event: Input.Submitted) -> None:

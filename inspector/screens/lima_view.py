@@ -228,7 +228,9 @@ class LimaView(FormatView):
             byte = document.code_byte_offset + 4 * instr.word_offset
             status.place = f"instruction {index}/{count - 1}  w{instr.word_offset} @{byte:#06x}  {counted(len(instr.words), 'word')}"
         status.detail = self._detail_text(hex_view)
-        hex_view.border_subtitle = self._bits_text(hex_view)
+        subtitle = self._bits_text(hex_view)
+        if subtitle != (hex_view.border_subtitle or ""):
+            hex_view.border_subtitle = subtitle  # setting it repaints the whole pane
         unit = f" · step unit {instruction_list.step_unit}" if instruction_list.step_unit else ""
         status.mode = f"{instruction_list.style} syntax{unit}"
 

@@ -16,13 +16,13 @@ from textual.containers import Vertical
 from textual.reactive import var
 from textual.widget import Widget
 from textual.worker import get_current_worker
-from textual.content import Content
 
 from spvinspect.cfgview.graphs import FunctionGraphs
 from spvinspect.codec.binary.lazy import LazyModule
 from spvinspect.codec.text.grammar_card import card_for
 from spvinspect.codec.text.word_detail import word_detail
 from spvinspect.document import Document
+from spvinspect.folding import FoldedLayout, fold_anchors, refold
 from spvinspect.formats.spirv_hex import header_cell, instruction_cells
 from spvinspect.formats.spirv_panes import SPIRV_PANES
 from spvinspect.layouts import PlainLayout
@@ -36,6 +36,7 @@ from spvinspect.screens.module_navigation import ModuleNavigation
 from spvinspect.screens.panes import pane_bindings
 from spvinspect.screens.view import FormatView
 from spvinspect.selection import Selection
+from spvinspect.widgets.border_text import set_border_subtitle
 from spvinspect.widgets.cfg_view import CfgView
 from spvinspect.widgets.diagnostics_panel import DiagnosticsPanel
 from spvinspect.widgets.header_pane import HeaderPane
@@ -140,9 +141,10 @@ class SpirvView(FormatView):
         search_bar.display = False
         return [search_bar]
 
-    def function_graphs(self) -> FunctionGraphs:
-        """The CFG pane's graphs over the document, in the current naming."""
-        return FunctionGraphs(self.document.module, self.document.names(self.raw))
+    def function_graphs(self, previous: FunctionGraphs | None = None) -> FunctionGraphs:
+        """The CFG pane's graphs over the document, in the current naming; after an edit,
+        keeping what `previous` made that the edit did not touch."""
+        return FunctionGraphs(self.document.module, self.document.names(self.raw), previous=previous)
 
     def first_selection(self) -> Selection:
         self.show_diagnostics()
@@ -177,7 +179,7 @@ class SpirvView(FormatView):
     def _follow_in_cfg(self, new_module: bool) -> None:
         cfg = self.query_one(CfgView)
         if new_module:
-            cfg.set_graphs(self.function_graphs())
+            cfg.set_graphs(self.function_graphs(previous=cfg.graphs))
         if self.selection is not None:
             cfg.follow(self.selection.instruction)
             self._fold_cfg()
@@ -242,7 +244,7 @@ class SpirvView(FormatView):
         status.detail = self._operand_text(selection)
         status.mode = ("raw ids" if self.raw else "friendly names") + (" · reading aids" if document.layout.aided else "")
         function = document.function_name(selection.row, self.raw) if selection.row is not None else None
-        self.query_one(InstructionList).border_subtitle = Content(f"in {function}" if function else "")
+        set_border_subtitle(self.query_one(InstructionList), f"in {function}" if function else "")
 
     def _operand_text(self, selection: Selection) -> str:
         described = self.navigation.session.describe(selection.row)
@@ -281,8 +283,11 @@ class SpirvView(FormatView):
         return None if word is None else self.document.select_word(word)
 
     def show_document(self, document: Document) -> None:
-        """Put the document of an edit's binary into the panes."""
+        """Put the document of an edit's binary into the panes, with the folds the list had."""
+        anchors = fold_anchors(self.document)
         self.document = document
+        if anchors:
+            document.use_layout(refold(document, anchors, self.raw))
         listing = self.query_one(InstructionList)
         listing.document = document
         listing.rows_changed()
@@ -371,6 +376,8 @@ class SpirvView(FormatView):
             # The reading aids' rows hold names: lay them out again in the new naming.
             self._show_layout(None)
             self._build_reading_aids(raw)
+        elif isinstance(self.document.layout, FoldedLayout):
+            self._show_layout(None)  # the folds' summaries name their function or block
         self.query_one(InstructionList).raw = raw
         self.query_one(CfgView).set_graphs(self.function_graphs())
         self.screen.selection = self.screen.selection  # every pane shows the new naming
@@ -399,9 +406,12 @@ class SpirvView(FormatView):
             self.app.call_from_thread(self._show_layout, layout)
 
     def _show_layout(self, layout: PlainLayout | None) -> None:
-        """Show the rows of `layout` (None: plain), keeping the selected word."""
+        """Show the rows of `layout` (None: plain), keeping the selected word and the folds."""
         kept = self.selection
+        anchors = fold_anchors(self.document)
         self.document.use_layout(layout)
+        if anchors:
+            self.document.use_layout(refold(self.document, anchors, self.raw))
         self.navigation.session.forget_matches()
         self.query_one(InstructionList).rows_changed()
         self.show_diagnostics()

@@ -334,7 +334,7 @@ class EditorMessages(OptionList):
             self.column = column
 
     def __init__(self, *, id: str | None = None) -> None:
-        super().__init__(id=id)
+        super().__init__(id=id, markup=False)  # messages quote the user's text as written
         self._places: list[tuple[int, int]] = []
         self._shown: list[LineMessage] = []
         self.border_title = "Problems"

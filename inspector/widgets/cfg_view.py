@@ -28,12 +28,13 @@ from textual.worker import get_current_worker
 from textual.content import Content
 
 from spvinspect.codec.cfg.graph import FunctionCFG
-from spvinspect.cfgview.graphs import FunctionGraphs
+from spvinspect.cfgview.graphs import FunctionGraphs, Window
 from spvinspect.cfgview.model import CfgDrawing
 from spvinspect.cfgview.navigation import continue_of, merge_of, predecessors
 from spvinspect.responsive import last_input
 from spvinspect.responsive.pacing import Pace
 from spvinspect.screens.run_keys import RunFollower
+from spvinspect.widgets.style_memo import StyleMemo
 
 STYLE_CLASSES = (
     "box", "block-name", "block-info", "unreachable", "problem", "edge", "back-edge",
@@ -49,7 +50,7 @@ PAN_STEP = 8
 """Columns or rows one pan key moves the view."""
 
 
-class CfgView(RunFollower, ScrollView, can_focus=True):
+class CfgView(RunFollower, StyleMemo, ScrollView, can_focus=True):
     """The control-flow graph of one function, with a selected block to move from."""
 
     DEFAULT_CSS = """
@@ -128,6 +129,9 @@ class CfgView(RunFollower, ScrollView, can_focus=True):
         self._word: int | None = None
         """The word to select once the graph being built is known (`follow`)."""
         self._came_from: dict[int, int] = {}
+        self._stale: tuple | None = None
+        """(function, drawing) shown before `set_graphs`: kept up until the function's
+        graph over the new module is built."""
         self._strips: LRUCache[tuple[int, int], Strip] = LRUCache(1024)
         self.visited: frozenset[int] = frozenset()
         """Blocks (label ids) the stepped invocation has entered, marked while a run is open."""
@@ -143,8 +147,10 @@ class CfgView(RunFollower, ScrollView, can_focus=True):
     # -- what is shown -------------------------------------------------------------
 
     def set_graphs(self, graphs: FunctionGraphs) -> None:
-        """Show graphs from `graphs` (a new module, or new names): forget what is shown."""
+        """Show graphs from `graphs` (a new module, or new names): forget what is shown
+        (the drawing stays up while the same function's new graph is built)."""
         self.graphs = graphs
+        self._stale = (self.function_id, self.drawing) if self.drawing is not None else None
         self.function_id = self.block_id = self._requested = self._word = None
         self._came_from.clear()
         self.laying_out = False
@@ -172,7 +178,7 @@ class CfgView(RunFollower, ScrollView, can_focus=True):
         span = None if graphs is None or instruction is None else graphs.span_at(instruction)
         if graphs is None or span is None:
             self.workers.cancel_group(self, "cfg-layout")
-            self.function_id = self.block_id = self._word = None
+            self.function_id = self.block_id = self._word = self._stale = None
             self.laying_out = False
             self.drawing = None
             return
@@ -191,11 +197,15 @@ class CfgView(RunFollower, ScrollView, can_focus=True):
             return
         self._requested = self._word = None
         if function_id != self.function_id or (self.drawing is None and not self.laying_out):
+            if _whole(function_id) != _whole(self.function_id):
+                self._came_from.clear()
             self.function_id = function_id
-            self._came_from.clear()
             ready = graphs.has_graph(function_id)
             quick = graphs.quick_drawing(function_id) if ready else None
             self.drawing = quick if quick is None or quick.kind == "graph" else self._stand_in(function_id, block_id)
+            if not ready and self._stale is not None and self._stale[0] == function_id:
+                self.drawing = self._stale[1]
+            self._stale = None
             self.laying_out = not ready or (quick is not None and quick.kind != "graph" and graphs.drawable(function_id))
             if self.laying_out:
                 self._prepare(function_id)
@@ -230,7 +240,8 @@ class CfgView(RunFollower, ScrollView, can_focus=True):
     def _update_title(self) -> None:
         function = self.function
         if function is None:
-            self.border_title = "CFG"
+            updating = self.drawing is not None and self.laying_out
+            self.border_title = "CFG · updating…" if updating else "CFG"
             self.border_subtitle = ""
             return
         state = ""
@@ -308,14 +319,14 @@ class CfgView(RunFollower, ScrollView, can_focus=True):
         drawing = self.drawing
         if drawing is None or drawing.height == 0:
             text = self._message() if y == 0 else ""
-            message = Strip([Segment(text, self.get_component_rich_style("cfg-view--message"))])
-            return message.extend_cell_length(width, self.rich_style)
+            message = Strip([Segment(text, self.memo_style("cfg-view--message"))])
+            return message.extend_cell_length(width, self.memo_style(""))
         if row >= drawing.height:
-            return Strip.blank(width, self.rich_style)
+            return Strip.blank(width, self.memo_style(""))
         strip = self._row_strip(drawing, row)
         for x0, x1, name in self._highlights(drawing, row):
-            strip = _restyle(strip, x0, x1, self.get_component_rich_style(name))
-        return strip.crop(scroll_x, scroll_x + width).extend_cell_length(width).apply_style(self.rich_style)
+            strip = _restyle(strip, x0, x1, self.memo_style(name))
+        return strip.crop(scroll_x, scroll_x + width).extend_cell_length(width).apply_style(self.memo_style(""))
 
     def _message(self) -> str:
         """What the pane says when it has nothing to draw."""
@@ -329,7 +340,7 @@ class CfgView(RunFollower, ScrollView, can_focus=True):
         key = (id(drawing), row)
         strip = self._strips.get(key)
         if strip is None:
-            style_of = self.get_component_rich_style
+            style_of = self.memo_style
             strip = Strip(
                 [Segment(text, style_of(f"cfg-view--{name}") if name else Style()) for text, name in drawing.row_runs(row)]
             )
@@ -362,21 +373,30 @@ class CfgView(RunFollower, ScrollView, can_focus=True):
     # -- moving: each move is a request to the screen ------------------------------
 
     def _choose(self, block_id: int | None, came_from: int | None = None) -> None:
+        """Ask the screen for block `block_id`: of the shown function, or (an edge
+        leaving a window) of the rest of it, which moves the window there."""
         function = self.function
         if function is None or block_id is None:
             return
         block = function.block(block_id)
-        if block is None:
+        word = block.offset if block is not None else None
+        if block is None and isinstance(self.function_id, Window):
+            word = self.graphs.label_word(self.function_id, block_id)
+        if word is None:
             return
         if came_from is not None:
             self._came_from[block_id] = came_from
         self._requested = block_id
-        self.post_message(self.BlockChosen(function.id, block_id, block.offset))
+        self.post_message(self.BlockChosen(function.id, block_id, word))
 
     def _outgoing(self, block_id: int) -> list[int]:
-        """Targets of the block's branch edges, one per edge, in the codec's order."""
+        """Targets of the block's branch edges, one per edge, in the codec's order (a
+        window's edges leaving it last, as the drawing routes them)."""
         function = self.function
-        return [] if function is None else [e.target for e in function.edges if e.source == block_id and e.is_branch]
+        if function is None:
+            return []
+        edges = function.edges + tuple(x.edge for x in self.graphs.exits(self.function_id))
+        return [e.target for e in edges if e.source == block_id and e.is_branch]
 
     def action_successor(self) -> None:
         """Go along the chosen outgoing edge."""
@@ -393,7 +413,8 @@ class CfgView(RunFollower, ScrollView, can_focus=True):
             return
         sources = predecessors(function, block)
         came = self._came_from.get(block)
-        self._choose(came if came in sources else (sources[0] if sources else None))
+        outside = came is not None and function.block(came) is None  # came from beyond the window
+        self._choose(came if came in sources or outside else (sources[0] if sources else None))
 
     def action_choose_edge(self, step: int) -> None:
         """Choose another outgoing edge of the selected block for `successor`."""
@@ -440,6 +461,11 @@ class CfgView(RunFollower, ScrollView, can_focus=True):
             return
         x, y = self.scroll_offset
         self._choose(drawing.block_at(event.x + x, event.y + y))
+
+
+def _whole(function_id):
+    """The function a key shows (of a window: its whole function's id)."""
+    return function_id.function_id if isinstance(function_id, Window) else function_id
 
 
 def _restyle(strip: Strip, start: int, end: int, style: Style) -> Strip:

@@ -96,8 +96,15 @@ class InstructionList(RowList):
     def show_run_marks(self, marks: dict[int, str]) -> None:
         """Mark instructions in the gutter: breakpoints and the run's current instruction."""
         if marks != self._run_marks:
-            self._run_marks = dict(marks)
-            self.refresh()
+            old, self._run_marks = self._run_marks, dict(marks)
+            moved = {index for index in old.keys() | marks.keys() if old.get(index) != marks.get(index)}
+            self.refresh_rows(self._row_of(index) for index in moved)
+
+    def _row_of(self, index: int) -> int | None:
+        """The row showing instruction `index` (None: no such instruction)."""
+        if not 0 <= index < self.document.instruction_count:
+            return None
+        return self.document.layout.row_of(index)
 
     def show(self, selection: Selection, center: bool = False) -> None:
         """Put the cursor on `selection`; `center` puts its row mid-screen (after a jump)."""
@@ -117,7 +124,10 @@ class InstructionList(RowList):
             return
         self.scroll_to_row(new.row, self._center_next)
         self._center_next = False
-        self.refresh()
+        if old is not None and self._id_text(old) == self._id_text(new):
+            self.refresh_rows((old.row, new.row))  # no other row's marks changed
+        else:
+            self.refresh()
 
     @property
     def row_count(self) -> int:
@@ -191,7 +201,10 @@ class InstructionList(RowList):
         return cached
 
     def _selected_id_text(self) -> str | None:
-        selection = self.selection
+        return self._id_text(self.selection)
+
+    def _id_text(self, selection: Selection | None) -> str | None:
+        """The id under `selection`'s operand, which every row marks where it appears."""
         if selection is None or selection.row is None or selection.operand is None:
             return None
         for text, role, operand in self._row_segments(selection.row):

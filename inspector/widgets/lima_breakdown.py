@@ -23,9 +23,12 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from spvinspect.themes.tokens import LIMA_UNITS
+from spvinspect.widgets.style_memo import StyleMemo
+from spvinspect.widgets.virtual_size import set_virtual_size
 from spvinspect.lima.breakdown import CONTROL_UNIT, BitSelection, BitStrip, Breakdown, Label
 
 _INDENT = 2
+_PLAIN = Style()
 _UNIT_CLASSES = {unit: f"lima-breakdown--{unit}" for unit in LIMA_UNITS}
 
 
@@ -42,7 +45,7 @@ class Entry:
         return self.strip.bits if self.label is None else self.label.bits
 
 
-class LimaBreakdown(ScrollView, can_focus=True):
+class LimaBreakdown(StyleMemo, ScrollView, can_focus=True):
     """The selected instruction's control word and fields as labelled bit strips."""
 
     DEFAULT_CSS = "\n".join(
@@ -144,6 +147,15 @@ class LimaBreakdown(ScrollView, can_focus=True):
         entry = self.entries[self.cursor]
         self.post_message(self.FieldSelected(entry.bits, entry.strip, entry.label))
 
+    def select_named(self, strip: str, label: str | None = None) -> bool:
+        """Put the cursor on strip `strip` (or its range `label`), as the keys would; False
+        when the instruction has no such strip or range."""
+        for position, entry in enumerate(self.entries):
+            if entry.strip.name == strip and (entry.label.name if entry.label else None) == label:
+                self._select(position)
+                return True
+        return False
+
     def action_move(self, step: int) -> None:
         """Move the cursor to the next or previous strip or range."""
         self._select(self.cursor + step)
@@ -205,7 +217,7 @@ class LimaBreakdown(ScrollView, can_focus=True):
                 position += 1
             self._lines.append([])
         widest = max((sum(len(text) for text, _, _ in line) for line in self._lines), default=0)
-        self.virtual_size = Size(max(widest, width), len(self._lines))
+        set_virtual_size(self, Size(max(widest, width), len(self._lines)))
         self.refresh()
 
     def _bit_rows(self, strip: BitStrip, first_entry: int, width: int) -> list[list]:
@@ -255,14 +267,14 @@ class LimaBreakdown(ScrollView, can_focus=True):
 
     def _style(self, unit: str | None) -> Style:
         if unit is None:
-            return Style()
+            return _PLAIN
         if unit == CONTROL_UNIT:
-            return self.get_component_rich_style("lima-breakdown--control")
+            return self.memo_style("lima-breakdown--control")
         if unit in ("unknown", "padding"):
-            return self.get_component_rich_style("lima-breakdown--unknown")
+            return self.memo_style("lima-breakdown--unknown")
         if unit == "muted":
-            return self.get_component_rich_style("lima-breakdown--muted")
-        return self.get_component_rich_style(_UNIT_CLASSES[unit])
+            return self.memo_style("lima-breakdown--muted")
+        return self.memo_style(_UNIT_CLASSES[unit])
 
     def render_line(self, y: int) -> Strip:
         scroll_x, scroll_y = self.scroll_offset
@@ -270,9 +282,10 @@ class LimaBreakdown(ScrollView, can_focus=True):
         if width != self._built_width and width > 0:
             self._rebuild()
         row = scroll_y + y
+        base = self.memo_style("")
         if row >= len(self._lines):
-            return Strip.blank(width, self.rich_style)
-        cursor_style = self.get_component_rich_style("lima-breakdown--cursor")
+            return Strip.blank(width, base)
+        cursor_style = self.memo_style("lima-breakdown--cursor")
         segments = []
         for text, unit, position in self._lines[row]:
             style = self._style(unit)
@@ -280,7 +293,7 @@ class LimaBreakdown(ScrollView, can_focus=True):
                 style = style + cursor_style
             segments.append(Segment(text, style))
         line = Strip(segments).crop(scroll_x, scroll_x + width).extend_cell_length(width)
-        return line.apply_style(self.rich_style)
+        return line.apply_style(base)
 
     def rendered_text(self) -> list[str]:
         """Every row as plain text (for tests and copying), whatever is on screen."""

@@ -48,6 +48,31 @@ class LimaHeader(Tree[HeaderNode]):
             else:
                 parent.add_leaf(node.label, data=node)
 
+    def select_byte(self, byte_offset: int) -> bool:
+        """Put the cursor on the line that starts at `byte_offset` (a chunk rather than a
+        value inside it), opening the chunks around it, and select that byte as choosing
+        the line would; False when no line starts there."""
+        found = self._line_at(self.root, byte_offset)
+        if found is None:
+            return False
+        parent = found.parent
+        while parent is not None:
+            parent.expand()
+            parent = parent.parent
+        self.call_after_refresh(self.move_cursor, found)
+        self.post_message(self.ByteSelected(byte_offset))
+        return True
+
+    def _line_at(self, node: TreeNode[HeaderNode], byte_offset: int) -> TreeNode[HeaderNode] | None:
+        matches = []
+        stack = list(reversed(node.children))
+        while stack:
+            child = stack.pop()
+            if child.data is not None and child.data.byte_offset == byte_offset:
+                matches.append(child)
+            stack.extend(reversed(child.children))
+        return next((m for m in matches if m.children), matches[0] if matches else None)
+
     @on(Tree.NodeSelected)
     def _chosen(self, event: Tree.NodeSelected[HeaderNode]) -> None:
         node = event.node.data

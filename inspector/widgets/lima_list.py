@@ -102,7 +102,13 @@ class LimaInstructionList(RowList):
     def watch_selected(self, old: int | None, new: int | None) -> None:
         if new is not None:
             self._scroll_to_row(self.document.instruction_row(new))
-        self.refresh()
+        self.refresh_rows(self._row_of(index) for index in (old, new))
+
+    def _row_of(self, index: int | None) -> int | None:
+        """The row of instruction `index` (None: none, or no longer in the program)."""
+        if index is None or not 0 <= index < len(self.document.instructions):
+            return None
+        return self.document.instruction_row(index)
 
     def watch_style(self) -> None:
         self._strips.clear()
@@ -144,22 +150,23 @@ class LimaInstructionList(RowList):
         gutter = self._gutter(shown)
         line = Strip.join([gutter, line]).extend_cell_length(width)
         if shown.kind is RowKind.INSTRUCTION and shown.instruction == self.selected:
-            line = line.apply_style(self.get_component_rich_style("lima-list--cursor"))
+            line = line.apply_style(self.memo_style("lima-list--cursor"))
         return line.apply_style(base)
 
     def show_run_marks(self, marks: dict[int, str]) -> None:
         """Mark instructions in the gutter (`spvinspect.execution.gutter_marks`)."""
         if marks != self._run_marks:
-            self._run_marks = dict(marks)
-            self.refresh()
+            old, self._run_marks = self._run_marks, dict(marks)
+            moved = {index for index in old.keys() | marks.keys() if old.get(index) != marks.get(index)}
+            self.refresh_rows(self._row_of(index) for index in moved)
 
     def _gutter(self, shown) -> Strip:
         mark = self._run_marks.get(shown.instruction) if shown.kind is RowKind.INSTRUCTION else None
         if mark is not None:
-            gutter = self.get_component_rich_style("lima-list--gutter")
+            gutter = self.memo_style("lima-list--gutter")
             return Strip([
                 Segment(f"{shown.instruction:>5}", gutter),
-                Segment(mark, self.get_component_rich_style("lima-list--run-mark")),
+                Segment(mark, self.memo_style("lima-list--run-mark")),
                 Segment(f"w{shown.word_offset:<5} "[: GUTTER_WIDTH - 6].ljust(GUTTER_WIDTH - 6), gutter),
             ])
         if shown.kind is RowKind.INSTRUCTION:
@@ -168,7 +175,7 @@ class LimaInstructionList(RowList):
             text = f"{'':>5} w{shown.word_offset:<5}  "
         else:
             text = " " * GUTTER_WIDTH
-        return Strip([Segment(text[:GUTTER_WIDTH].ljust(GUTTER_WIDTH), self.get_component_rich_style("lima-list--gutter"))])
+        return Strip([Segment(text[:GUTTER_WIDTH].ljust(GUTTER_WIDTH), self.memo_style("lima-list--gutter"))])
 
     def _row_strip(self, row: int) -> Strip:
         key = (row, self.style)

@@ -12,6 +12,7 @@ import numpy as np
 from rich.style import Style
 from rich.text import Text
 from textual.binding import Binding
+from textual.geometry import Region
 from textual.reactive import var
 from textual.widget import Widget
 
@@ -50,6 +51,24 @@ def changed_components(change, register: int) -> set[int]:
     return written
 
 
+def changed_lines(old: Text, new: Text, width: int, height: int) -> list[int] | None:
+    """The screen lines (of `height`) that differ between `old` and `new` drawn `width`
+    cells wide: the text lines that changed, and every line from the first one wider than
+    `width` (it wraps, moving those after it); None when there is no width."""
+    if width <= 0:
+        return None
+    old_lines, new_lines = old.split("\n", allow_blank=True), new.split("\n", allow_blank=True)
+    lines = []
+    for y in range(max(len(old_lines), len(new_lines))):
+        before = old_lines[y] if y < len(old_lines) else None
+        after = new_lines[y] if y < len(new_lines) else None
+        if any(line is not None and line.cell_len > width for line in (before, after)):
+            return lines + list(range(y, max(y, height)))
+        if before != after:
+            lines.append(y)
+    return lines
+
+
 class LimaRegisters(BuiltPane, RunFollower, Widget):
     """The registers of the stepped fragment (F11 or . steps; the pane starts the run)."""
 
@@ -71,9 +90,15 @@ class LimaRegisters(BuiltPane, RunFollower, Widget):
         self._text = Text()
 
     def update(self, text: Text) -> None:
-        """Show `text` (a repaint, never a new layout: the pane's size does not change)."""
-        self._text = text
-        self.refresh()
+        """Show `text` (a repaint, never a new layout: the pane's size does not change);
+        only the lines that changed are repainted when the others stay where they were."""
+        old, self._text = self._text, text
+        width, height = self.content_region.size
+        lines = changed_lines(old, text, width, height)
+        if lines is None:
+            self.refresh()
+        elif lines:
+            self.refresh(*(Region(0, y, width, 1) for y in lines))
 
     def render(self) -> Text:
         return self._text

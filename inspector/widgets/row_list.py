@@ -5,6 +5,8 @@ cut at either edge shows an ellipsis there; shift+left/right scroll sideways."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from rich.segment import Segment
 from rich.style import Style
 from textual.binding import Binding
@@ -13,6 +15,7 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from spvinspect.responsive.pacing import WhenIdle
+from spvinspect.widgets.style_memo import StyleMemo
 
 
 ELLIPSIS = "…"
@@ -46,7 +49,7 @@ def _style_at(strip: Strip, x: int) -> Style | None:
     return None
 
 
-class RowList(ScrollView, can_focus=True):
+class RowList(StyleMemo, ScrollView, can_focus=True):
     """Rows of a document with a cursor row; subclasses draw a row (`render_row`) and say
     which row the cursor is on (`cursor_row`)."""
 
@@ -96,9 +99,18 @@ class RowList(ScrollView, can_focus=True):
         scroll_x, scroll_y = self.scroll_offset
         row = scroll_y + y
         width = self.scrollable_content_region.width
+        base = self.memo_style("")
         if row >= self.row_count:
-            return Strip.blank(width, self.rich_style)
-        return self.render_row(row, scroll_x, width, self.rich_style)
+            return Strip.blank(width, base)
+        return self.render_row(row, scroll_x, width, base)
+
+    def refresh_rows(self, rows: Iterable[int | None]) -> None:
+        """Repaint these rows where they are on screen, not the whole list (a cursor
+        or a gutter mark moved)."""
+        top, height = round(self.scroll_offset.y), self.size.height
+        for row in set(rows):
+            if row is not None and top <= row < top + height:
+                self.refresh_line(row)
 
     def scroll_to_row(self, row: int, center: bool = False, first: int | None = None) -> None:
         """Bring `row` (and `first`, a row above it shown with it) into view; `center`

@@ -21,6 +21,7 @@ from spvinspect.messages import SelectInstruction
 from spvinspect.screens.panes import BuiltPane
 from spvinspect.selection import Selection
 from spvinspect.themes import token_style
+from spvinspect.widgets.border_text import set_border_subtitle, set_border_title
 from spvinspect.widgets.row_keys import row_move_bindings
 from spvinspect.widgets.row_list import RowCursorKeys, RowList
 
@@ -143,6 +144,7 @@ class SourcePane(BuiltPane, RowCursorKeys, RowList):
 
     def _follow(self) -> None:
         sources = self._map
+        before = (self._current, self._cursor)
         location = sources.location(self._instruction) if sources and self._instruction is not None else None
         if location is not None:
             if location.file != self._file:
@@ -154,25 +156,29 @@ class SourcePane(BuiltPane, RowCursorKeys, RowList):
         self._describe()
         if self._sized_for != (id(sources), self._file):
             self.reset_rows()  # another file: a new virtual size (which lays the screen out again)
+            self.call_after_refresh(self.scroll_to_row, self._cursor, True)
+            return
+        self.refresh_rows((*before, self._current, self._cursor))
+        if self.size.height:
+            self.scroll_to_row(self._cursor, True)  # in this frame, not one after it
         else:
-            self.refresh()
-        self.call_after_refresh(self.scroll_to_row, self._cursor, True)
+            self.call_after_refresh(self.scroll_to_row, self._cursor, True)
 
     def _describe(self) -> None:
         sources = self._map
         if not sources:
-            self.border_title = "Source"
-            self.border_subtitle = ""
+            set_border_title(self, "Source")
+            set_border_subtitle(self, "")
             return
         shown = sources.files[self._file]
         more = f" ({self._file + 1}/{len(sources.files)}, f: next)" if len(sources.files) > 1 else ""
-        self.border_title = Content(f"Source · {shown.name}{more}")
+        set_border_title(self, f"Source · {shown.name}{more}")
         if self._instruction is None or self._current is None:
-            self.border_subtitle = "no line for this instruction"
+            set_border_subtitle(self, "no line for this instruction")
             return
         tied = sources.instructions(self._file, self._current + 1)
         place = f" · instruction {tied.index(self._instruction) + 1}/{len(tied)} of it" if self._instruction in tied else ""
-        self.border_subtitle = f"line {self._current + 1}{place}"
+        set_border_subtitle(self, f"line {self._current + 1}{place}")
 
     # -- drawing -------------------------------------------------------------------------
 
@@ -201,7 +207,7 @@ class SourcePane(BuiltPane, RowCursorKeys, RowList):
         return self._cursor
 
     def render_row(self, row: int, scroll_x: int, width: int, base: Style) -> Strip:
-        component = self.get_component_rich_style
+        component = self.memo_style
         sources = self._map
         if sources is None and not self._reading:
             # Drawn means shown (a Show event does not always come when a zoom shows it).

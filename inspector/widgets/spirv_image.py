@@ -9,6 +9,8 @@ import numpy as np
 from textual.worker import Worker, WorkerState, get_current_worker
 from textual.content import Content
 
+from spvinspect.codec.interp.interface import InputError
+from spvinspect.codec.interp.shader import ShaderError
 from spvinspect.codec.interp.values_view import scalar_text
 from spvinspect.execution.spirv import GridImage, grid_image
 from spvinspect.screens.panes import BuiltPane
@@ -58,7 +60,9 @@ class SpirvImage(BuiltPane, FragmentImage):
         self.progress = f"running {width}×{height} fragments…"
         self.run_worker(lambda: self._compute(settings), name="fragment grid", group="spirv-grid", thread=True, exclusive=True)
 
-    def _compute(self, settings) -> GridImage | None:
+    def _compute(self, settings) -> GridImage | str | None:
+        """The grid's image, None for a shader that is not a fragment shader, or why the
+        module or its inputs cannot run (the user's input, not a failure of the worker)."""
         worker = get_current_worker()
         width, height = settings.grid
 
@@ -68,7 +72,10 @@ class SpirvImage(BuiltPane, FragmentImage):
             self.app.call_from_thread(setattr, self, "progress", f"running {width}×{height} fragments… row {done}/{rows}")
             return True
 
-        return grid_image(settings, progress)
+        try:
+            return grid_image(settings, progress)
+        except (ShaderError, InputError) as error:
+            return str(error)
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         if event.worker.group != "spirv-grid":
@@ -77,6 +84,9 @@ class SpirvImage(BuiltPane, FragmentImage):
             self.progress = f"could not run the grid: {event.worker.error}"
         elif event.state == WorkerState.SUCCESS:
             image = event.worker.result
+            if isinstance(image, str):
+                self.progress = f"could not run the grid: {image}"
+                return
             if image is None:
                 self.progress = ("Not a fragment shader: a compute shader's buffers are in the values pane (8) "
                                  "once the run ends (F5).")
@@ -84,6 +94,7 @@ class SpirvImage(BuiltPane, FragmentImage):
             self.image = image
             height, width = image.pixels.shape[:2]
             self.border_title = Content(f"Image · {image.output or 'no colour output'} · {width}×{height} fragments")
+            self.border_subtitle = Content(f"run invocation by invocation: {image.per_invocation}") if image.per_invocation else ""
             self.progress = ""
             self.show_image(image.pixels, image.discarded)
             settings = self.settings

@@ -1,8 +1,10 @@
 """The tour pane: one step of a guided tour (`spvinspect.tour`) at a time, under the list.
 
 `t` goes to the next step (the first opens the tour), `T` to the previous one, escape
-leaves it; each step selects its place through the pane contract (`SelectWord`) and
-shows the pane it names. Leaving the tour leaves the selection where it is.
+leaves it; each step selects its place through the pane contract (`SelectWord`,
+`SelectInstruction`; in Lima mode a byte of the file through the header pane, a field
+through the breakdown) and shows the pane it names. Leaving the tour leaves the
+selection where it is.
 """
 
 from __future__ import annotations
@@ -12,9 +14,9 @@ from rich.text import Text
 from textual.widgets import Static
 from textual.content import Content
 
-from spvinspect.messages import SelectWord
+from spvinspect.messages import SelectInstruction, SelectWord
 from spvinspect.screens.panes import BuiltPane
-from spvinspect.tour import Step, Tour, find_place
+from spvinspect.tour import Spot, Step, Tour, locate
 
 
 class TourPane(BuiltPane, Static):
@@ -31,6 +33,8 @@ class TourPane(BuiltPane, Static):
         """The step shown (from 0); None before the tour starts."""
         self.missed = ""
         """Why the current step's place is not in this module ('' when it is)."""
+        self._field: tuple[int, tuple[str, str | None]] | None = None
+        """(instruction, field) the breakdown's cursor goes to once the instruction is selected."""
 
     @property
     def step(self) -> Step | None:
@@ -52,12 +56,36 @@ class TourPane(BuiltPane, Static):
         self.step_index = index
         self.display = True
         step = self.tour.steps[index]
-        word, self.missed = find_place(self.screen.document, step.place)
-        if word is not None:
-            self.post_message(SelectWord(word, jump=True))
+        spot = locate(self.screen.document, self.tour, step.place)
+        self.missed = spot.missed
+        self._go_to(spot)
         if step.pane and not self.screen.has_class("-narrow"):
             self._show_pane(step.pane)
         self._draw()
+
+    def _go_to(self, spot: Spot) -> None:
+        """Select the spot: a word or an instruction (the screen's selection), a byte of the
+        file (the header pane's line), then a field (the breakdown's cursor)."""
+        self._field = None
+        if spot.byte is not None:
+            header = self.screen.query("#header")
+            if header and hasattr(header.first(), "select_byte"):
+                header.first().select_byte(spot.byte)
+        elif spot.instruction is not None:
+            if spot.field is not None:
+                self._field = (spot.instruction, spot.field)
+            self.post_message(SelectInstruction(spot.instruction, jump=True))
+        elif spot.word is not None:
+            self.post_message(SelectWord(spot.word, jump=True))
+
+    def follow_selection(self, selection) -> None:
+        """The step's instruction is selected: put the breakdown's cursor on its field."""
+        if self._field is None or selection is None:
+            return
+        (index, (strip, label)), self._field = self._field, None
+        breakdown = self.screen.query("#breakdown")
+        if selection.instruction == index and breakdown and hasattr(breakdown.first(), "select_named"):
+            breakdown.first().select_named(strip, label)
 
     def _show_pane(self, name: str) -> None:
         """Lay out pane `name` (as its number key would) and give the focus back to the list."""
@@ -80,7 +108,7 @@ class TourPane(BuiltPane, Static):
         if self.step_index is None:
             if self.tour is None:
                 self.border_title = "Tour"
-                self.update("No tour for this module: spvinspect --tour FILE MODULE opens one.")
+                self.update("No tour for this file: spvinspect --tour TOUR FILE opens one.")
             else:
                 self.call_after_refresh(self.go, 1)
 
@@ -96,7 +124,7 @@ class TourPane(BuiltPane, Static):
         self.border_title = Content(f"Tour · {self.tour.title} · step {self.step_index + 1} of {count}")
         parts = [Text(step.title, style="bold"), Text(" ".join(step.text.split()))]
         if self.missed:
-            parts.append(Text(f"Not in this module: {self.missed}; the selection stays.", style="italic"))
+            parts.append(Text(f"Not in this file: {self.missed}; the selection stays.", style="italic"))
         hint = self._pane_hint(step.pane) if step.pane and self.screen.has_class("-narrow") else ""
         keys = "t next · T previous · escape leaves the tour" if self.step_index + 1 < count else "the last step · T previous · escape leaves the tour"
         parts.append(Text(hint + keys, style="dim"))

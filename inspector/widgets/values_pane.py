@@ -15,6 +15,7 @@ from spvinspect.codec.interp.values_view import ValueRow, changed_keys, invocati
 from spvinspect.screens.panes import BuiltPane
 from spvinspect.screens.run_keys import RunFollower
 from spvinspect.widgets.row_list import RowCursorKeys, RowList
+from spvinspect.widgets.virtual_size import set_virtual_size
 
 LABEL_WIDTH = 24
 """Columns the labels (indented by depth) take at most before the type and value."""
@@ -87,12 +88,10 @@ class ValuesPane(BuiltPane, RunFollower, RowCursorKeys, RowList):
         self._fit_virtual_size()
 
     def _fit_virtual_size(self) -> None:
-        """A new virtual size lays the whole screen out again: set only when it changes,
-        the width from every row (not the rows drawn so far), rounded up like the height."""
+        """The width from every row (not the rows drawn so far), rounded up like the height."""
         widest = max((len(self.row_text(row)) for row in range(len(self.rows))), default=len(self.message))
         size = Size(-(-widest // ROWS_GRAIN) * ROWS_GRAIN, self.row_count)
-        if self.virtual_size != size:
-            self.virtual_size = size
+        set_virtual_size(self, size)  # lays the screen out only when a scrollbar comes or goes
         self.refresh()
 
     def document_changed(self, document) -> None:
@@ -120,7 +119,7 @@ class ValuesPane(BuiltPane, RunFollower, RowCursorKeys, RowList):
         return "".join(segment.text for segment in self._segments(row)).rstrip()
 
     def _segments(self, row: int) -> list[Segment]:
-        component = self.get_component_rich_style
+        component = self.memo_style
         if not self.rows:
             return [Segment(self.message, component("values-pane--muted"))]
         value = self.rows[row]
@@ -142,7 +141,7 @@ class ValuesPane(BuiltPane, RunFollower, RowCursorKeys, RowList):
         strip = Strip(self._segments(row))
         line = strip.crop(scroll_x, scroll_x + width).extend_cell_length(width)
         if row == self._cursor and self.rows:
-            line = line.apply_style(self.get_component_rich_style("values-pane--cursor"))
+            line = line.apply_style(self.memo_style("values-pane--cursor"))
         return line.apply_style(base)
 
     # -- keys ---------------------------------------------------------------------------------

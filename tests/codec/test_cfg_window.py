@@ -49,3 +49,16 @@ def test_no_block_of_a_run_is_said_to_be_unreachable():
     last = function.blocks[-1]
     window, _ = window_cfg(opener, module.instructions[function.blocks[2].first : last.last + 1], names)
     assert window.unreachable == frozenset()
+
+
+def test_edges_leaving_a_run_are_its_exits():
+    module = decode(EXAMPLE_MODULE.read_bytes())
+    names = module_names(module)
+    function = max(build_cfg(module, names).functions, key=lambda f: len(f.blocks))
+    opener = next(i for i in module.instructions if i.offset == function.offset)
+    for start in range(len(function.blocks) - 2):
+        run_blocks = function.blocks[start : start + 3]
+        ids = {b.id for b in run_blocks}
+        exits = []
+        window, _ = window_cfg(opener, module.instructions[run_blocks[0].first : run_blocks[-1].last + 1], names, exits=exits)
+        assert exits == [e for e in function.edges if e.source in ids and e.target not in ids]

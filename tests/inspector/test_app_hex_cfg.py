@@ -288,23 +288,38 @@ async def test_a_big_endian_file_shorter_than_its_header_keeps_its_byte_order():
 
 
 async def test_the_cfg_pane_folds_outside_functions_once_the_keys_pause(monkeypatch):
-    """Folding re-lays out the screen: not between keys, only when the user pauses."""
-    quiet = 0.6  # longer than the settling below takes, even on a busy machine
-    monkeypatch.setattr(pacing, "QUIET_AFTER_INPUT", quiet)
+    """Folding re-lays out the screen: not between keys, only when the user pauses. Whether
+    the user is at the keys is the test's to say, so no step depends on the machine's speed."""
+    at_the_keys = False
+    monkeypatch.setattr(pacing, "QUIET_AFTER_INPUT", 0.05)
+    monkeypatch.setattr(pacing.WhenIdle, "user_at_the_keys", lambda when_idle: at_the_keys)
     data = EXAMPLE_MODULE.read_bytes()
     async with settled_app(data) as (app, pilot):
         box = app.screen.query_one("#cfg-box")
         assert box.has_class("-idle"), "at the first instruction, no function: folded"
+        at_the_keys = True
         await pilot.press("G")
         await settle(pilot)
         assert app.screen.query_one(CfgView).function_id is not None
         assert box.has_class("-idle"), "keys just pressed: still folded"
-        await pilot.pause(quiet * 2)
+        at_the_keys = False
+        await until(pilot, lambda: not box.has_class("-idle"))
         assert not box.has_class("-idle"), "the keys paused: unfolded"
+        at_the_keys = True
         await pilot.press("g", "g")
         await settle(pilot)
-        await pilot.pause(quiet * 2)
+        assert not box.has_class("-idle"), "keys just pressed: still unfolded"
+        at_the_keys = False
+        await until(pilot, lambda: box.has_class("-idle"))
         assert box.has_class("-idle")
+
+
+async def until(pilot, condition, tries: int = 400) -> None:
+    """Let the app run until `condition` holds (at most `tries` short pauses)."""
+    for _ in range(tries):
+        if condition():
+            return
+        await pilot.pause(0.05)
 
 
 async def test_a_page_key_moves_the_page_and_the_cursor_together():

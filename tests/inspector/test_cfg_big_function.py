@@ -11,17 +11,22 @@ from cfg_functions import chain, module_bytes
 from inspector_apps import make_app
 
 from spvinspect.codec.binary.lazy import open_module
+from spvinspect.cfgview import graphs as graphs_module
 from spvinspect.cfgview.graphs import WINDOW_AFTER, WINDOW_TILE, Window
 from spvinspect.widgets.cfg_view import CfgView
 
 CONSTRUCTS = 1500
 """About 7.6 instructions a construct: past WINDOW_AFTER."""
+ENTRY_INSTRUCTIONS = 4 * WINDOW_TILE
+"""The entry block is longer than a window's runs (as an inlined function's, holding
+every variable, is)."""
 
 
 @functools.cache
 def big_function() -> tuple[bytes, int, int]:
     """The module, the byte offset of its function's OpFunction, and its block count."""
-    data = module_bytes(chain(CONSTRUCTS))
+    body = chain(CONSTRUCTS).replace("%entry = OpLabel\n", "%entry = OpLabel\n" + "OpNop\n" * ENTRY_INSTRUCTIONS, 1)
+    data = module_bytes(body)
     module = open_module(data)
     span = module.functions()[0]
     assert span.end - span.first > WINDOW_AFTER
@@ -90,3 +95,43 @@ async def test_the_blocks_near_the_selection_anywhere_in_the_function():
         await shown(pilot, cfg, "%entry")
         assert cfg.block_id == cfg.function.entry
         no_whole_graph(cfg)
+
+
+async def test_edges_leaving_the_window_end_in_stubs_that_move_it(monkeypatch):
+    monkeypatch.setattr(graphs_module, "WINDOW_TILE", 100)  # a window of a hundred-odd blocks: quick to lay out
+    data, at, blocks = big_function()
+    module = open_module(data)
+    span = module.functions()[0]
+    middle = next(i for i in range((span.first + span.end) // 2, span.end) if module.opcode(i) == module.tables.opcodes.OpLabel)
+    app = make_app(data, at=module.offset(middle))
+    async with app.run_test(size=(120, 40)) as pilot:
+        cfg = app.screen.query_one(CfgView)
+        for _ in range(1000):
+            if cfg.drawing is not None and cfg.drawing.kind == "graph" and not cfg.laying_out:
+                break
+            await pilot.pause(0.02)
+        drawing, window = cfg.drawing, cfg.function_id
+        exits = [x for x in cfg.graphs.exits(window) if x.edge.is_branch]  # (merge and continue declarations are not drawn)
+        assert exits and set(drawing.exits) == {x.edge.target for x in exits}
+        for x in exits:
+            stub = drawing.exits[x.edge.target]
+            assert f"→ %{x.name}" in drawing.rows[stub.y + 1]
+            route = next(r for r in drawing.routes if r.edge == x.edge)
+            assert stub.touches(*route.arrowhead) and drawing.boxes[x.edge.source].touches(*route.cells[0])
+        # The last stub scrolled into view and clicked: the selection goes to its block,
+        # and the pane shows the window round it.
+        target = max(drawing.exits, key=lambda t: drawing.exits[t].y)
+        stub = drawing.exits[target]
+        cfg.scroll_to(x=max(0, stub.x - 10), y=max(0, stub.y - 10), animate=False, immediate=True)
+        await pilot.pause()
+        x, y = cfg.scroll_offset
+        await pilot.click(CfgView, offset=(stub.x + 2 - x + cfg.gutter.left, stub.y + 1 - y + cfg.gutter.top))
+        for _ in range(500):
+            if cfg.function_id != window and cfg.block_id == target and cfg.drawing is not None and target in cfg.drawing.boxes:
+                break
+            await pilot.pause(0.02)
+        else:
+            raise AssertionError(f"the window did not move to %{target}; title {cfg.border_title!r}")
+        selection = app.screen.selection
+        assert module.instruction(selection.instruction).result_id == target
+        assert isinstance(cfg.function_id, Window) and cfg.function_id.tile > window.tile

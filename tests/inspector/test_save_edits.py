@@ -13,8 +13,9 @@ import pytest
 from spvinspect.commands.open import EXAMPLE_MODULE
 from spvinspect.editing.lima_assembler import open_lima_session
 from spvinspect.editing.saving import (
-    ChangedOnDisk, NotAssembled, SavedFile, SaveError, WouldReplace, save_assembly, save_binary, save_lima,
+    ChangedOnDisk, NotAssembled, SavedFile, SaveError, WouldReplace, save_assembly, save_binary,
 )
+from spvinspect.editing.lima_saving import save_lima
 from spvinspect.editing.session import EditSession
 from spvinspect.editing.spirv_assembler import open_spirv_session
 from spvinspect.lima.mbs import parse_mbs, raw_stream as lima_raw

@@ -57,6 +57,7 @@ async def test_the_grid_is_drawn_and_a_chosen_pixel_is_the_stepped_fragment() ->
         await pilot.pause()
         assert image.pixels is not None and image.pixels.shape == (32, 32, 4)
         assert image.border_title == "Image · FragColor · 32×32 fragments"
+        assert image.border_subtitle == ""  # run in lanes
         # Row 0 of the widget is the bottom row: FragCoord y 31.5 there.
         assert image.pixels[0, 0].tolist() == [0.5 / 32, 31.5 / 32, 0.5 / 32, 1 / 32]
         assert image.info_text() == "pixel 0,0 stepped: 0.015625 0.015625 0.015625 0.03125"
@@ -73,3 +74,26 @@ async def test_the_grid_is_drawn_and_a_chosen_pixel_is_the_stepped_fragment() ->
         assert "%FragColor float4 (0.109375, 0.078125, 0.015625, 0.03125)" in texts
         assert "%gl_FragCoord float4 (3.5, 2.5, 0.5, 1.0)" in texts
         assert image.info_text() == "pixel 3,2 stepped: 0.109375 0.078125 0.015625 0.03125"
+
+
+COUNTING = """#version 450
+layout(location = 0) out vec4 color;
+layout(std430, binding = 0) buffer Counter { uint count; };
+void main() {
+    atomicAdd(count, 1u);
+    color = vec4(gl_FragCoord.xy / 32.0, 0.0, 1.0);
+}
+"""
+
+
+async def test_a_grid_the_lanes_cannot_run_is_drawn_invocation_by_invocation_and_says_why(tmp_path) -> None:
+    from oracle import compile_glsl
+
+    app = make_app(compile_glsl(COUNTING, "frag", tmp_path / "counting.spv"), "counting.spv")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("9")
+        image = app.screen.query_one(SpirvImage)
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert image.pixels is not None and image.pixels[0, 0].tolist() == [0.5 / 32, 31.5 / 32, 0.0, 1.0]
+        assert str(image.border_subtitle).startswith("run invocation by invocation: OpAtomicIAdd at word ")

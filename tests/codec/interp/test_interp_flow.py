@@ -104,6 +104,32 @@ def test_back_restores_the_previous_state():
     assert len(d.history) == 15
 
 
+def _state(d):
+    """What the stepped invocation shows: where it is, its live values, its variables."""
+    inv = d.invocation
+    cells = {k: c.snapshot() for k, c in inv.cells.items()}
+    return d.current.offset if d.current else None, d.depth, _plain(d.live_values()), cells, len(d.history)
+
+
+def test_back_through_saved_states_matches_stepping_afresh():
+    d = _debugger()
+    d.interval = 8  # several saved states over this short run, so back restores from them
+    states = [_state(d)]
+    while not d.finished:
+        d.step()
+        states.append(_state(d))
+    assert len(d.saved) >= 5
+    for expected in reversed(states[:-1]):
+        d.back()
+        assert _state(d) == expected
+    # The saved states are copies: stepping on after going back changes none of them.
+    for _ in range(20):
+        d.step()
+    assert _state(d) == states[20]
+    d.back()
+    assert _state(d) == states[19]
+
+
 def test_breakpoint_step_over_and_step_out():
     shader = Shader(module(LOOP, DECLS, FUNCTIONS))
     call = next(i for i in shader.instructions if i.opname == "OpFunctionCall")

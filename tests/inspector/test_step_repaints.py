@@ -1,0 +1,61 @@
+"""Stepping repaints the panes that changed and never lays the whole screen out again
+(#22, #26: a step within 16 ms; a new layout repaints every pane, in a frame of its own).
+Both formats, with their run panes shown, over steps whose panes change size (the Lima
+breakdown of another instruction, the SPIR-V values of a longer step)."""
+
+from __future__ import annotations
+
+from lima_apps import program_words, to_bytes
+
+from spvinspect.app import InspectorApp
+from spvinspect.commands.open import EXAMPLE_MODULE
+from spvinspect.document import Document
+from spvinspect.lima_document import LimaDocument
+
+
+async def _step_and_count_layouts(app: InspectorApp, panes: tuple[str, ...], steps: int, shown) -> list[str]:
+    """Show `panes`, take the first step (it opens the run: panes fill in), then count
+    the screen's layouts over `steps` more; `shown()` is read after each step."""
+    layouts: list[object] = []
+    seen = []
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press(*panes, "full_stop")
+        await pilot.pause()
+        screen = app.screen
+        screen.screen_layout_refresh_signal.subscribe(screen, layouts.append, immediate=True)
+        for _ in range(steps):
+            await pilot.press("full_stop")
+            await pilot.pause()
+            seen.append(shown(screen))
+    assert layouts == [], f"{len(layouts)} layouts in {steps} steps"
+    return seen
+
+
+async def test_lima_steps_repaint_without_a_layout() -> None:
+    app = InspectorApp(LimaDocument(to_bytes(program_words()), "shader.bin"), theme="spvinspect-dark")
+
+    def shown(screen) -> tuple[tuple[str, str], tuple[str, str]]:
+        run = screen.execution.run
+        registers = screen.query_one("#registers").render_text().plain.splitlines()[0]
+        return (
+            (screen.query_one("#breakdown").border_title, registers.split(" · ")[1]),
+            (f"Breakdown · instruction {run.current_instruction}", f"step {run.steps}"),
+        )
+
+    seen = await _step_and_count_layouts(app, ("6",), 2, shown)
+    # The breakdown followed the run to each instruction (of different shapes), and the
+    # registers pane counted the steps.
+    assert [drawn for drawn, _ in seen] == [expected for _, expected in seen]
+    assert [expected[1] for _, expected in seen] == ["step 2", "step 3"]
+
+
+async def test_spirv_steps_repaint_without_a_layout() -> None:
+    document = Document(EXAMPLE_MODULE.read_bytes(), "example.spv")
+    app = InspectorApp(document, theme="spvinspect-dark")
+
+    def shown(screen) -> str:
+        return screen.query_one("#status").place
+
+    seen = await _step_and_count_layouts(app, ("7", "8"), 5, shown)
+    # The list, and the status line with it, followed each step to another instruction.
+    assert len(set(seen)) == 5 and all("instruction" in place for place in seen)
