@@ -22,9 +22,19 @@ a time (50 ms a page), edits that need a whole assembly (a character typed into 
 header comments: 250 ms p95 from key to panes, the whole assembly on a worker), and
 the process's RSS (now and peak) after 100 edits (500 MB peak on the large module).
 
+A module of 1 MiB or more is edited a region at a time (`editing.region_assembler`): `e`
+shows the function around the selection (or a window), and typing at a place outside it
+moves the region there (escape, select, `e`). Places are chosen by instruction, so the
+same run measures both kinds of session. On the large module the figures also give the
+region's first job (its tables read off the binary, in the background) and `e` on a
+module already indexed (a region moved). Whole-assembly edits there are edits of the
+extended-set import (no region edit can splice those: the module's whole text is
+assembled on the job thread).
+
 p50, p95 and max are printed with the targets (100 ms p95 at 5,000 lines, 250 ms on the
-large module) and with spirv-as (the real binary, not cmeel's launcher) on the whole
-text, which is what assembling the whole text on every key would cost. The machine is
+large module) and with spirv-as (the real binary, not cmeel's launcher) on spirv-dis's text of the
+module (spirv-dis timed too), which is what assembling the whole text on every key would
+cost. The machine is
 shared with other work: compare within one run.
 """
 
@@ -47,6 +57,7 @@ sys.path.insert(0, str(ROOT))
 
 from benchmarks.large_module import build_large_module, module_of_lines, tool_path  # noqa: E402
 from spvinspect.app import InspectorApp  # noqa: E402
+from spvinspect.codec.text.listing import DisassemblyOptions, Listing  # noqa: E402
 from spvinspect.document import Document  # noqa: E402
 
 EDITOR_LINES = 5_000
@@ -60,7 +71,6 @@ RSS_TARGET_MB = {"5,000 lines": None, "large module": 500.0}
 EDITS_FOR_RSS = 100
 PAGES = 30
 _CONSTANT = re.compile(r"= OpConstant %\w+ \d+$")
-_RESULT = re.compile(r"^\s*%\w+ = Op")
 
 
 def editor_module(tmp: Path) -> Path:
@@ -68,10 +78,18 @@ def editor_module(tmp: Path) -> Path:
     return module_of_lines(tmp, EDITOR_LINES)
 
 
-def spirv_as_seconds(text: str, tmp: Path) -> float:
-    """spirv-as on the whole text, best of two."""
-    source = tmp / "bench.spvasm"
-    source.write_text(text, encoding="utf-8")
+def spirv_dis_seconds(path: Path, tmp: Path) -> float:
+    """spirv-dis on the module, best of two."""
+    best = float("inf")
+    for _ in range(2):
+        began = time.perf_counter()
+        subprocess.run([tool_path("spirv-dis"), str(path), "-o", str(tmp / "bench-dis.spvasm")], check=True)
+        best = min(best, time.perf_counter() - began)
+    return best
+
+
+def spirv_as_seconds(source: Path, tmp: Path) -> float:
+    """spirv-as on a text file, best of two."""
     best = float("inf")
     for _ in range(2):
         began = time.perf_counter()
@@ -90,6 +108,42 @@ async def settle(pilot) -> None:
             raise TimeoutError("the editor did not settle")
         await pilot.pause(0.01)
     await pilot.pause(0.05)
+
+
+async def editor_on(pilot, index: int) -> int:
+    """The editor's line (in the session's text) of instruction `index`, opening the
+    editor there (escape, select, `e`) when its text does not show it; waits for a moved
+    region's session."""
+    screen = pilot.app.screen
+    word = screen.document.module.offset(index)
+    session = screen.editing.edit_session
+    editor = screen.editing.editor
+    line = session.line_of(word)
+    if line is None or not editor.first_line <= line < editor.first_line + editor.document.line_count:
+        await pilot.press("escape")
+        screen.select(screen.document.select_word(word))
+        await pilot.press("e")
+        deadline = time.monotonic() + OPEN_SECONDS
+        while session.partial and screen.editing.edit_session is session:
+            if time.monotonic() > deadline:
+                raise TimeoutError("the region did not move")
+            await pilot.pause(0.01)
+        await settle(pilot)
+        line = screen.editing.edit_session.line_of(word)
+    return line
+
+
+async def type_at_instruction(pilot, index: int, column, keys: list[str]) -> None:
+    """Put the cursor on instruction `index`'s line at `column(text)` (the editor opened
+    or moved there first) and press `keys`, each after the one before is on screen."""
+    screen = pilot.app.screen
+    line = await editor_on(pilot, index)
+    editor = screen.editing.editor
+    editor.move_cursor((line - editor.first_line, column(screen.editing.edit_session.lines[line])))
+    await pilot.pause()
+    for key in keys:
+        await pilot.press(key)
+        await settle(pilot)
 
 
 async def type_at(pilot, line: int, column: int, keys: list[str]) -> None:
@@ -152,20 +206,36 @@ async def bench_scrolling(pilot) -> None:
 
 
 async def bench_whole_assembly(pilot, reference: float, count: int = 3) -> None:
-    """Type into the header comments (an edit the incremental path cannot splice: the
-    whole text is assembled), then delete it: key to panes, each."""
+    """Type into the header comments (a whole text) or after the extended-set import (a
+    region): edits the incremental path cannot splice, so the whole text is assembled;
+    then delete it: key to panes, each."""
     screen = pilot.app.screen
-    before = len(screen.edit_latencies)
+    before = len(screen.editing.edit_latencies)
     incremental = []
-    comment = next(k for k, line in enumerate(screen.editing.edit_session.lines) if line.startswith(";"))
+    partial = screen.editing.edit_session.partial
+    if partial:
+        module = screen.document.module
+        importing = module.grammar.by_name["OpExtInstImport"].opcode
+        index = next(k for k, opcode in enumerate(module.opcodes()) if opcode == importing)
+        what = "import-line edits (whole assembly)"
+    else:
+        comment = next(k for k, line in enumerate(screen.editing.edit_session.lines) if line.startswith(";"))
+        what = "header-comment edits"
     for _ in range(count):
-        text = screen.editing.edit_session.lines[comment]
-        await type_at(pilot, comment, len(text), ["x"])
-        incremental.append(screen.editing.edit_session.state is not None and not screen.editing.edit_session.state.full)
-        await type_at(pilot, comment, len(text) + 1, ["backspace"])
-    ms = sorted(s * 1000 for s in screen.edit_latencies[before:])
+        if partial:
+            await type_at_instruction(pilot, index, len, ["x"])
+        else:
+            text = screen.editing.edit_session.lines[comment]
+            await type_at(pilot, comment, len(text), ["x"])
+        state = screen.editing.edit_session.state
+        incremental.append(state is not None and not state.full)
+        if partial:
+            await type_at_instruction(pilot, index, len, ["backspace"])
+        else:
+            await type_at(pilot, comment, len(text) + 1, ["backspace"])
+    ms = sorted(s * 1000 for s in screen.editing.edit_latencies[before:])
     p95 = ms[min(len(ms) - 1, int(round(0.95 * (len(ms) - 1))))]
-    print(verdict_line(f"header-comment edits (p95 of {len(ms)})", p95, 250.0, "ms",
+    print(verdict_line(f"{what} (p95 of {len(ms)})", p95, 250.0, "ms",
                        f"  max {ms[-1]:.0f} ms; spliced {sum(incremental)}/{count}; "
                        f"spirv-as whole text {reference * 1000:.0f} ms"))
 
@@ -180,22 +250,29 @@ def rss_mb() -> tuple[float, float]:
     return now, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
-async def bench_rss(pilot, label: str) -> None:
+async def bench_rss(pilot, label: str, constants: list[int]) -> None:
     """EDITS_FOR_RSS edits (a digit typed after constants, deleted every other time), then RSS."""
-    screen = pilot.app.screen
-    lines = places(screen.editing.edit_session.lines, _CONSTANT, EDITS_FOR_RSS // 2)
-    for line in lines:
-        text = screen.editing.edit_session.lines[line]
-        await type_at(pilot, line, len(text), ["7"])
-        await type_at(pilot, line, len(text) + 1, ["backspace"])
+    for index in constants[: EDITS_FOR_RSS // 2]:
+        await type_at_instruction(pilot, index, len, ["7"])
+        await type_at_instruction(pilot, index, len, ["backspace"])
     now, peak = rss_mb()
-    print(verdict_line(f"peak RSS after {2 * len(lines)} edits", peak, RSS_TARGET_MB[label], "MB",
+    count = 2 * len(constants[: EDITS_FOR_RSS // 2])
+    print(verdict_line(f"peak RSS after {count} edits", peak, RSS_TARGET_MB[label], "MB",
                        f"  (now {now:.0f} MB; the peak is the process's, earlier modules included)"))
 
 
-def places(lines: list[str], pattern: re.Pattern, count: int) -> list[int]:
-    """Lines matching `pattern`, `count` of them spread evenly through the text."""
-    found = [k for k, line in enumerate(lines) if pattern.search(line)]
+def places(document, opcodes: set[str], count: int, pattern: re.Pattern | None = None,
+           functions_only: bool = False) -> list[int]:
+    """Instructions with one of `opcodes` (any when empty) whose line matches `pattern`,
+    `count` of them spread evenly through the module (in its functions only, if asked)."""
+    module = document.module
+    wanted = {module.grammar.by_name[name].opcode for name in opcodes}
+    start = module.first_function or 0 if functions_only else 0
+    found = [k for k, opcode in enumerate(module.opcodes(start), start) if not wanted or opcode in wanted]
+    if pattern is not None:
+        listing = Listing(module, document.names(False), DisassemblyOptions())
+        step = max(1, len(found) // (count * 20))
+        found = [k for k in found[::step] if pattern.search(listing.line(k))]
     step = max(1, len(found) // count)
     return found[::step][:count]
 
@@ -210,42 +287,62 @@ def row(label: str, ms: list[float], target: float | None, reference: float, sho
 
 
 async def bench(label: str, path: Path, keys: int, tmp: Path, rng: random.Random) -> None:
-    app = InspectorApp(Document(path.read_bytes(), path))
+    document = Document(path.read_bytes(), path)
+    app = InspectorApp(document)
     async with app.run_test(size=(120, 40)) as pilot:
         screen = app.screen
         opened = await editable_after_e(pilot)
+        first_job = time.perf_counter()
         await settle(pilot)
+        first_job = time.perf_counter() - first_job
         session = screen.editing.edit_session
-        print(f"{label}: {len(session.lines):,} lines, {path.stat().st_size:,} bytes, editor holds "
-              f"{screen.editing.editor.document.line_count:,} lines")
-        print(verdict_line("e -> editable editor on screen", opened, OPEN_TARGET_S[label], "s"))
-        reference = spirv_as_seconds(session.text, tmp)
+        kind = "a region" if session.partial else "the whole text"
+        print(f"{label}: {document.module.instruction_count:,} instructions, {path.stat().st_size:,} bytes; "
+              f"the editor holds {kind}: {screen.editing.editor.document.line_count:,} lines")
+        print(verdict_line("e -> editable editor on screen", opened, OPEN_TARGET_S[label], "s",
+                           "  (right after the app opened: with its index and names)"))
+        if session.partial:
+            print(verdict_line("  then its first job (tables, background)", first_job, None, "s"))
+        dis = spirv_dis_seconds(path, tmp)
+        reference = spirv_as_seconds(tmp / "bench-dis.spvasm", tmp)
+        print(f"  spirv-dis {dis:.2f} s, spirv-as on its text {reference:.2f} s (same run)")
         await bench_scrolling(pilot)
+        constants = places(screen.document, {"OpConstant"}, max(keys, EDITS_FOR_RSS // 2), _CONSTANT)
+        if session.partial:
+            moved = time.perf_counter()
+            far = constants[len(constants) // 2]
+            await pilot.press("escape")
+            screen.select(screen.document.select_word(screen.document.module.offset(far)))
+            before = screen.editing.edit_session
+            await pilot.press("e")
+            while screen.editing.edit_session is before or not screen.editing.editor.has_focus:
+                await pilot.pause(0.005)
+            print(verdict_line("e elsewhere -> the region moved, editable", time.perf_counter() - moved,
+                               OPEN_TARGET_S[label], "s"))
+            await settle(pilot)
         await bench_whole_assembly(pilot, reference)
-        await bench_rss(pilot, label)
-        functions = next(k for k, line in enumerate(session.lines) if "OpFunction " in line)
+        await bench_rss(pilot, label, constants)
         kinds = [
-            ("digit after a literal", places(session.lines, _CONSTANT, keys), lambda line: len(line), "digit"),
-            ("letter in a result's name", places(session.lines[functions:], _RESULT, keys), None, "name"),
-            ("any character, anywhere", places(session.lines[functions:], re.compile(r"\S"), keys), None, "any"),
+            ("digit after a literal", constants[:keys], "digit"),
+            ("letter in a result's name", places(screen.document, {"OpLoad"}, keys, functions_only=True), "name"),
+            ("any character, anywhere", places(screen.document, set(), keys, functions_only=True), "any"),
         ]
-        for name, rows, _, kind in kinds:
+        for name, indexes, kind in kinds:
             before = len(screen.editing.edit_latencies)
             swaps = 0
-            for line in rows:
-                if kind != "digit":
-                    line += functions
-                text = session.lines[line]
+            for index in indexes:
                 if kind == "digit":
-                    column, key = len(text), rng.choice("0123456789")
+                    column, key = len, rng.choice("0123456789")
                 elif kind == "name":
-                    column, key = text.index(" = Op"), rng.choice("abcxyz")
+                    column, key = (lambda text: text.index(" = Op")), rng.choice("abcxyz")
                 else:
-                    column, key = rng.randrange(len(text) + 1), rng.choice("0123456789abcxyz%=,;")
+                    at = rng.random()
+                    column, key = (lambda text, at=at: int(at * len(text))), rng.choice("0123456789abcxyz%=,;")
                 document = screen.document
-                await type_at(pilot, line, column, [key])
+                await type_at_instruction(pilot, index, column, [key])
                 swaps += screen.document is not document
-                await type_at(pilot, line, column + 1, ["backspace"])
+                await pilot.press("backspace")
+                await settle(pilot)
             ms = [s * 1000 for s in screen.editing.edit_latencies[before:]]
             print(row(name, ms, TARGETS_MS[label] if kind != "any" else None, reference, swaps))
 

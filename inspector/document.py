@@ -10,6 +10,7 @@ in batches, so a half-million-instruction module opens at once and stays respons
 from __future__ import annotations
 
 import bisect
+from typing import Any
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -103,10 +104,19 @@ class Document(ModuleIndex):
 
         return spirv_execution(self, self.run_inputs)
 
-    def open_edit_session(self):
-        """An edit session over the module's text, friendly names pinned to their ids."""
+    def open_edit_session(self, at: int | None = None, continuing: Any = None):
+        """An edit session over the module's text, friendly names pinned to their ids; on
+        a big module, over the region around instruction `at` (`continuing`: the session
+        of the region edited before, whose file bytes it keeps)."""
+        from spvinspect.editing.region_assembler import REGION_FROM_BYTES, region_session
         from spvinspect.editing.spirv_assembler import open_spirv_session
 
+        if len(self.data) >= REGION_FROM_BYTES or continuing is not None:
+            original = continuing.original if continuing is not None else None
+            saved = continuing.saved_binary if continuing is not None else None
+            session = region_session(self.module, self.names(False), at or 0, self.data, original, saved)
+            if session is not None:
+                return session
         return open_spirv_session(self.data, hints=self.names(False).id_hints())
 
     def compared_with(self, file: tuple[bytes, str], names: tuple[str, str] | None = None):
@@ -138,7 +148,7 @@ class Document(ModuleIndex):
     def edited(self, session, outcome) -> Document | None:
         """The document of a job's good binary, sharing this one's names and index."""
         state = outcome.state
-        if state is None:
+        if state is None or outcome.binary == self.data:
             return None
         from spvinspect.editing.follow import edited_document
 

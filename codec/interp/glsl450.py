@@ -37,6 +37,13 @@ def _fl(f):
     return _cw(lambda rt, *xs: FLOAT_DTYPES[rt.width](f(*xs)))
 
 
+def _pow(rt, x, y):
+    """Undefined for x < 0, and for x = 0 with y <= 0 (GLSL.std.450)."""
+    if x < 0 or (x == 0 and y <= 0):
+        return UNDEF
+    return FLOAT_DTYPES[rt.width](np.power(x, y))
+
+
 def _s(rt, v):
     return to_signed(v, rt.width)
 
@@ -203,7 +210,7 @@ FUNCS = {
     "Sinh": _fl(np.sinh), "Cosh": _fl(np.cosh), "Tanh": _fl(np.tanh),
     "Asinh": _fl(np.arcsinh), "Acosh": _fl(np.arccosh), "Atanh": _fl(np.arctanh),
     "Atan2": _fl(np.arctan2),
-    "Pow": _fl(np.power),
+    "Pow": _cw(_pow),
     "Exp": _fl(np.exp), "Log": _fl(np.log), "Exp2": _fl(np.exp2), "Log2": _fl(np.log2),
     "Sqrt": _fl(np.sqrt),
     "InverseSqrt": _fl(lambda x: 1 / np.sqrt(x)),

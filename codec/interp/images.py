@@ -97,7 +97,7 @@ def default_texture(t: Type) -> Texture:
 
 def _default_levels(dim: int, arrayed: bool) -> list[np.ndarray]:
     w = h = 4
-    d = 4 if dim == DIM_3D else 6 if dim == DIM_CUBE else 2 if arrayed else 1
+    d = 4 if dim == DIM_3D else (12 if arrayed else 6) if dim == DIM_CUBE else 2 if arrayed else 1
     if dim == DIM_1D:
         h = 1
     z, y, x = np.meshgrid(np.arange(d), np.arange(h), np.arange(w), indexing="ij")
@@ -152,6 +152,11 @@ def _sample_level(tex: Texture, level: int, coord, sampler: Sampler, layer: int,
     fx, fy = u * w - 0.5, v * h - 0.5
     x0, y0 = math.floor(fx), math.floor(fy)
     ax, ay = np.float32(fx - x0), np.float32(fy - y0)
+    if tex.dim == DIM_CUBE:
+        quad = [[_cube_texel(lv, layer, x, y) for x in (x0, x0 + 1)] for y in (y0, y0 + 1)]
+        top = quad[0][0] * (1 - ax) + quad[0][1] * ax
+        bottom = quad[1][0] * (1 - ax) + quad[1][1] * ax
+        return (top * (1 - ay) + bottom * ay).astype(np.float32)
     xs = [_wrap(x0, w, sampler.address), _wrap(x0 + 1, w, sampler.address)]
     ys = [_wrap(y0, h, sampler.address), _wrap(y0 + 1, h, sampler.address)]
 
@@ -166,6 +171,26 @@ def _sample_level(tex: Texture, level: int, coord, sampler: Sampler, layer: int,
         az = np.float32(fz - z0)
         return (plane(_wrap(z0, d, sampler.address)) * (1 - az) + plane(_wrap(z0 + 1, d, sampler.address)) * az).astype(np.float32)
     return plane(layer).astype(np.float32)
+
+
+def _cube_texel(lv: np.ndarray, layer: int, x: int, y: int):
+    """Texel (x, y) of a cube face, seamless as Vulkan filters cube maps: a texel past
+    an edge is read from the neighbouring face; past a corner, the three texels
+    around the corner are averaged."""
+    _, h, w, _ = lv.shape
+    inside_x, inside_y = 0 <= x < w, 0 <= y < h
+    if inside_x and inside_y:
+        return lv[layer, y, x]
+    if not inside_x and not inside_y:
+        cx, cy = min(max(x, 0), w - 1), min(max(y, 0), h - 1)
+        return (lv[layer, cy, cx] + _cube_texel(lv, layer, x, cy) + _cube_texel(lv, layer, cx, y)) / np.float32(3)
+    face = layer % 6
+    sc, tc = 2 * (x + 0.5) / w - 1, 2 * (y + 0.5) / h - 1
+    direction = {0: (1, -tc, -sc), 1: (-1, -tc, sc), 2: (sc, 1, tc), 3: (sc, -1, -tc),
+                 4: (sc, -tc, 1), 5: (-sc, -tc, -1)}[face]
+    other, (s2, t2) = _cube(direction)
+    nx, ny = min(max(math.floor(s2 * w), 0), w - 1), min(max(math.floor(t2 * h), 0), h - 1)
+    return lv[layer - face + other, ny, nx]
 
 
 def _cube(coord):
@@ -188,7 +213,8 @@ def sample(tex: Texture, sampler: Sampler, coord, lod: float, offset=(0, 0, 0)):
     layer = 0
     if tex.dim == DIM_CUBE:
         face, uv = _cube(coord)
-        layer = face + (6 * int(round(float(coord[3]))) if tex.arrayed else 0)
+        cubes = tex.levels[0].shape[0] // 6
+        layer = face + (6 * min(max(int(round(float(coord[3]))), 0), cubes - 1) if tex.arrayed else 0)
         coord = uv
     elif tex.arrayed:
         n = {DIM_1D: 1, DIM_2D: 2}.get(tex.dim, 2)
@@ -197,7 +223,7 @@ def sample(tex: Texture, sampler: Sampler, coord, lod: float, offset=(0, 0, 0)):
     levels = len(tex.levels)
     lod = min(max(lod, 0.0), levels - 1) if not math.isnan(lod) else 0.0
     if sampler.mipmap == "nearest" or lod == int(lod):
-        level = int(math.floor(lod + 0.5)) if sampler.mipmap == "nearest" else int(lod)
+        level = math.ceil(lod + 0.5) - 1 if sampler.mipmap == "nearest" else int(lod)
         return _sample_level(tex, level, coord, sampler, layer, offset)
     l0 = int(math.floor(lod))
     a = np.float32(lod - l0)
@@ -373,6 +399,8 @@ def execute(inv, ins) -> None:
         off = _offset(ops)
         if isinstance(c, tuple) and UNDEF not in c:
             c = tuple((int(v) + off[i]) & mask(32) if i < 3 else v for i, v in enumerate(c))
+        elif c is not UNDEF:
+            c = (int(c) + off[0]) & mask(32)
         found = None if c is UNDEF or (isinstance(c, tuple) and UNDEF in c) else _texel_index(tex, c, level if level is not UNDEF else 0)
         texel_type = rt.members[1] if "Sparse" in op else rt
         if found is None:
@@ -413,9 +441,15 @@ def execute(inv, ins) -> None:
         c = coord
         q = c[-1]
         coord = tuple(np.float32(x / q) for x in c[:-1])
+        if dref is not None:
+            dref = np.float32(np.float32(dref) / q)  # the reference is projected too
     offset = _offset(ops)
     if not all(math.isfinite(float(c)) for c in (coord if isinstance(coord, tuple) else (coord,))):
         inv.note(f"{op} at a NaN or infinite coordinate: undefined")
+        inv.set(ins, undef(rt))
+        return
+    if tex.dim == DIM_CUBE and not any(float(c) for c in coord[:3]):
+        inv.note(f"{op} in the zero direction of a cube map: undefined")
         inv.set(ins, undef(rt))
         return
     if op == "OpImageQueryLod":

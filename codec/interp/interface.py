@@ -7,7 +7,7 @@ import numpy as np
 
 from spvinspect.codec.interp.memory import Cell
 from spvinspect.codec.interp.shader import EntryPoint, Shader, Variable
-from spvinspect.codec.interp.types import Type, from_json, to_json, undef
+from spvinspect.codec.interp.types import Type, from_json, to_json, undef, zero
 
 SHARED_STORAGE = {"Uniform", "UniformConstant", "StorageBuffer", "PushConstant", "Workgroup",
                   "PhysicalStorageBuffer", "TaskPayloadWorkgroupEXT", "ShaderRecordBufferKHR"}
@@ -27,7 +27,44 @@ def interface_variables(shader: Shader, entry: EntryPoint) -> list[Variable]:
 
 
 def default_runtime_length(invocations: int) -> int:
+    """Elements a buffer's runtime array has when the inputs do not give it: one per
+    invocation of the group, at least 16."""
     return max(16, invocations)
+
+
+def default_value(t: Type, runtime_length: int):
+    """The zero of `t` with each runtime array `runtime_length` elements long."""
+    if t.kind == "runtime_array":
+        return (zero(t.elem),) * runtime_length
+    if t.kind == "struct":
+        return tuple(default_value(m, runtime_length) for m in t.members)
+    return zero(t)
+
+
+def defaulted_runtime_arrays(shader: Shader, entry: EntryPoint, inputs: dict, invocations: int) -> dict[int, list[str]]:
+    """Buffer variable → a sentence for each of its runtime arrays the inputs leave out
+    (they take `default_runtime_length` elements)."""
+    length = default_runtime_length(invocations)
+    buffers = inputs.get("buffers", {}) or {}
+    out: dict[int, list[str]] = {}
+    for var in interface_variables(shader, entry):
+        if var.storage not in ("StorageBuffer", "Uniform", "PushConstant", "ShaderRecordBufferKHR"):
+            continue
+        key = shader.binding_key(var)
+        given = inputs.get("push_constants") if var.storage == "PushConstant" else buffers.get(key) if key else None
+        t = var.type
+        members = [(i, m) for i, m in enumerate(t.members) if m.kind == "runtime_array"] if t.kind == "struct" else []
+        for i, _ in members:
+            name = t.member_name(i)
+            if isinstance(given, dict) and (name in given or f"member {i}" in given):
+                continue
+            if isinstance(given, list) and i < len(given):
+                continue
+            where = f"buffers[{key!r}]" if key else "the inputs"
+            out.setdefault(var.id, []).append(
+                f"{shader.variable_name(var)}.{name}: a runtime array, {length} elements by default "
+                f"(give {where} a list to choose its length)")
+    return out
 
 
 def builtin_value(name: str, lane: dict):
@@ -70,7 +107,7 @@ def shared_cells(shader: Shader, entry: EntryPoint, inputs: dict, invocations: i
             if given is None:
                 given = uniforms.get(name, uniforms.get(t.name) if t.name else None)
             try:
-                value = from_json(t, given, runtime_length=length)
+                value = from_json(t, given, default_value(t, length), runtime_length=length)
             except (ValueError, TypeError) as error:
                 where = f"buffers[{key!r}]" if key else f"uniforms[{name!r}]"
                 raise InputError(f"{where}: {error}") from None

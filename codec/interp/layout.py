@@ -1,5 +1,6 @@
 """Buffer memory as the layout decorations lay it out (Offset, ArrayStride, MatrixStride,
-RowMajor): a value of a type to bytes and back, for a real driver's buffers."""
+RowMajor; a member's MatrixStride and RowMajor reach the matrices of its arrays): a
+value of a type to bytes and back, for a real driver's buffers."""
 
 from __future__ import annotations
 
@@ -27,7 +28,7 @@ def size_of(t: Type, value=None, matrix_stride: int | None = None, row_major: bo
         return stride * t.count
     if k in ("array", "runtime_array"):
         n = t.count if k == "array" else len(value or ())
-        return _stride(t) * n
+        return _stride(t, matrix_stride, row_major) * n
     if k == "struct":
         end = 0
         for i, m in enumerate(t.members):
@@ -37,10 +38,10 @@ def size_of(t: Type, value=None, matrix_stride: int | None = None, row_major: bo
     return 0
 
 
-def _stride(t: Type) -> int:
+def _stride(t: Type, matrix_stride: int | None = None, row_major: bool = False) -> int:
     if t.array_stride is not None:
         return t.array_stride
-    return size_of(t.elem)
+    return size_of(t.elem, None, matrix_stride, row_major)
 
 
 def _offset(t: Type, i: int) -> int:
@@ -94,9 +95,9 @@ def encode(t: Type, value, out: bytearray, at: int = 0, matrix_stride: int | Non
                 where = at + (r * stride + c * s if row_major else c * stride + r * s)
                 encode(col.elem, x, out, where)
     elif k in ("array", "runtime_array"):
-        stride = _stride(t)
+        stride = _stride(t, matrix_stride, row_major)
         for i, x in enumerate(value):
-            encode(t.elem, x, out, at + i * stride)
+            encode(t.elem, x, out, at + i * stride, matrix_stride, row_major)
     elif k == "struct":
         for i, m in enumerate(t.members):
             encode(m, value[i], out, at + _offset(t, i), t.matrix_strides.get(i), i in t.row_major)
@@ -122,8 +123,8 @@ def decode(t: Type, data: bytes, at: int = 0, matrix_stride: int | None = None, 
         )
     if k in ("array", "runtime_array"):
         n = t.count if k == "array" else runtime_length
-        stride = _stride(t)
-        return tuple(decode(t.elem, data, at + i * stride, runtime_length=runtime_length) for i in range(n))
+        stride = _stride(t, matrix_stride, row_major)
+        return tuple(decode(t.elem, data, at + i * stride, matrix_stride, row_major, runtime_length) for i in range(n))
     if k == "struct":
         return tuple(
             decode(m, data, at + _offset(t, i), t.matrix_strides.get(i), i in t.row_major, runtime_length)

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from spvinspect.codec.interp.images import Sampler, Texture
+from spvinspect.codec.interp.interface import defaulted_runtime_arrays
 from spvinspect.codec.interp.memory import Cell, Pointer
 from spvinspect.codec.interp.types import UNDEF, Type, bits_of_float, describe, mask, to_signed
 
@@ -160,6 +161,7 @@ def _variable_rows(debugger, name: Callable[[int], str]) -> list[ValueRow]:
     for cell in cells.values():
         by_storage.setdefault(cell.storage, []).append(cell)
     rows: list[ValueRow] = []
+    defaults = defaulted_runtime_arrays(debugger.shader, debugger.entry, debugger.inputs, len(debugger.group.invocations))
     order = [s for s in STORAGE_ORDER if s in by_storage] + sorted(s for s in by_storage if s not in STORAGE_ORDER)
     for storage in order:
         if not any(_shown(cell) for cell in by_storage[storage]):
@@ -169,6 +171,8 @@ def _variable_rows(debugger, name: Callable[[int], str]) -> list[ValueRow]:
             if _shown(cell):
                 label = f"%{name(cell.var_id)}" if cell.var_id else cell.name
                 rows += value_rows(f"var:{cell.var_id}", label, cell.type, cell.snapshot())
+                rows += [ValueRow(f"var:{cell.var_id}/note{i}", 2, f"note: {note}")
+                         for i, note in enumerate(defaults.get(cell.var_id, ()))]
     return rows
 
 

@@ -47,7 +47,7 @@ def _ints(text: str | None, n: int, what: str) -> tuple[int, ...] | None:
 def run_run(args: argparse.Namespace) -> int:
     from spvinspect.codec.interp.debugger import Debugger
     from spvinspect.codec.interp.group import Launch, run_grid
-    from spvinspect.codec.interp.interface import InputError
+    from spvinspect.codec.interp.interface import InputError, defaulted_runtime_arrays
     from spvinspect.codec.interp.shader import Shader, ShaderError
     from spvinspect.codec.interp.trace import format_record, format_result
 
@@ -103,8 +103,14 @@ def run_run(args: argparse.Namespace) -> int:
             print(json.dumps({"unsupported": {"opcode": u["opcode"], "offset": u["offset"]}}))
         print(f"{args.file}: error: {u['message']}", file=sys.stderr)
         return UNSUPPORTED_EXIT
+    defaults = defaulted_runtime_arrays(shader, debugger.entry, inputs, len(debugger.group.invocations))
+    notes = [note for var_notes in defaults.values() for note in var_notes]
+    if notes:
+        result["notes"] = notes
     if args.json:
         print(json.dumps(result))
     else:
         print(format_result(result))
+        for note in notes:
+            print(f"note: {note}")
     return 0

@@ -110,6 +110,9 @@ class AssemblyState:
     word_change: tuple[int, int, int] | None = None
     """For a spliced state, the instruction words it changed in its base's: words
     [start, old end) of the base are words [start, new end) here."""
+    words_end: int | None = None
+    """Where the text's last instruction group ends in `words` (None: at their end). A
+    region's text covers part of the module's words; the rest are the module's own."""
 
     def commit(self) -> None:
         """Apply the changes this state brings to the tables it shares with its base

@@ -143,7 +143,8 @@ def splice(
     g1 = min(bisect_right(group_lines, max(first, old_end - 1)), count - 1)
     line0, word0 = group_lines[g0], group_words[g0]
     line1 = group_lines[g1 + 1] if g1 + 1 < count else len(state.lines)
-    word1 = group_words[g1 + 1] if g1 + 1 < count else len(state.words)
+    words_end = len(state.words) if state.words_end is None else state.words_end
+    word1 = group_words[g1 + 1] if g1 + 1 < count else words_end
     line_delta = len(lines) - len(state.lines)
     old_stretch = state.lines[line0:line1]
     new_stretch = lines[line0 : line1 + line_delta]
@@ -182,7 +183,7 @@ def splice(
     if tables is None:
         return None
     groups = instruction_groups(new_stretch, new_toks, encoder.inst_first, encoder.inst_words, word0, line0)
-    if not groups[0] or groups[0][0] != line0:
+    if not groups[0] or (groups[0][0] != line0 and not _region_top(state, g0, word0)):
         return None
     out = encoder.out
     word_delta = len(out) - (word1 - word0)
@@ -195,7 +196,15 @@ def splice(
         group_words[:g0] + groups[1] + _shifted(group_words[g1 + 1 :], word_delta),
         unpinned=unpinned, count_changes=changes, declared_changes=tables, full=False,
         word_change=(word0, word1, word0 + len(out)),
+        words_end=None if state.words_end is None else words_end + word_delta,
     )
+
+
+def _region_top(state: AssemblyState, g0: int, word0: int) -> bool:
+    """True when the stretch starts a region's text that is not the module's first
+    instructions: lines before its first instruction there are blank or comments, which
+    the whole text would hold between two instructions (not among its header comments)."""
+    return state.words_end is not None and g0 == 0 and word0 > 5
 
 
 @dataclass(frozen=True, slots=True)

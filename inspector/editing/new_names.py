@@ -71,6 +71,9 @@ def plan(state: AssemblyState, old_toks: list[str], new_toks: list[str], line0: 
     earlier = [name for name, line in unpinned.items() if line < line0]
     masked = frozenset(name for name, line in unpinned.items() if line >= line0)
     next_id = declared.numbers[earlier[-1]] + 1 if earlier else 1
+    free_from = getattr(declared.preserve, "free_from", None)
+    if free_from is not None:  # a region's pinned ids: where numbering lands, found at once
+        next_id = free_from(next_id)
     return NamePlan(masked, next_id, earlier)
 
 

@@ -52,7 +52,7 @@ def save_binary(session: EditSession, file: SavedFile, path=None, *, overwrite: 
 def save_assembly(session, file: SavedFile, path, *, overwrite: bool = False) -> Path:
     """Save the text itself (`.spvasm`), errors and all (strings' bytes that are not
     UTF-8 written back as they were)."""
-    return file.write(session.text.encode("utf-8", "surrogateescape"), path, overwrite=overwrite)
+    return file.write(session.whole_text().encode("utf-8", "surrogateescape"), path, overwrite=overwrite)
 
 
 def describe_failure(error: BaseException) -> str:

@@ -154,6 +154,11 @@ class EditSession:
     """The validator's verdict on the binary on screen (None until it has run)."""
     saved_generation: int = 0
     """The generation whose text matches the file (the one opened, or the last saved)."""
+    opened: bytes | None = None
+    """The bytes the text was opened from, when they are not the file's: a part of a
+    module edited elsewhere before (a region, see `region_assembler`). None: `original`."""
+    saved_binary: bytes | None = None
+    """The file's bytes as opened (None: `original`) or last saved."""
     _running: bool = False
     _saved: SavedText | None = None
     """The text as opened or last saved."""
@@ -162,6 +167,8 @@ class EditSession:
 
     def __post_init__(self) -> None:
         self._saved = SavedText(self.lines, self.saved_generation)
+        if self.saved_binary is None:
+            self.saved_binary = self.original
 
     # ------------------------------------------------------------------ the text
 
@@ -199,13 +206,21 @@ class EditSession:
     @property
     def modified(self) -> bool:
         """True when the text differs from what was opened or last saved (by content:
-        undoing back to it counts as unchanged)."""
-        return self._saved.differs(self.lines, self.generation)
+        undoing back to it counts as unchanged). Opened from bytes that are not the
+        file's (`opened`), by the bytes: the text as opened, or assembled, differs when
+        its binary does."""
+        differs = self._saved.differs(self.lines, self.generation)
+        if self.opened is None:
+            return differs
+        if not differs:
+            return self.opened != self.saved_binary
+        return self.busy or not self.assembles or self.binary != self.saved_binary
 
     @property
     def huge(self) -> bool:
-        """True when the editor should show a window rather than the whole text."""
-        return len(self.lines) >= HUGE_LINES
+        """True when the editor should show a window rather than the whole text, or the
+        text is a part of a module big enough to be edited a part at a time."""
+        return len(self.lines) >= HUGE_LINES or self.partial
 
     def window(self, line: int, limit: int = WINDOW_LINES) -> tuple[int, int]:
         """Lines [start, end) for the editor, holding `line`: the whole text when it has
@@ -261,8 +276,10 @@ class EditSession:
 
     @property
     def binary(self) -> bytes:
-        """The last good binary: the original until an edit assembles."""
-        return self.good if self.good is not None else self.original
+        """The last good binary: the bytes opened until an edit assembles."""
+        if self.good is not None:
+            return self.good
+        return self.opened if self.opened is not None else self.original
 
     @property
     def assembles(self) -> bool:
@@ -325,3 +342,23 @@ class EditSession:
         as it was opened)."""
         self.saved_generation = self.generation
         self._saved.mark(self.lines, self.generation)
+        self.saved_binary = self.binary
+        if self.opened is not None:
+            self.opened = self.saved_binary
+
+    @property
+    def partial(self) -> bool:
+        """True when the text is a part of the module (a region): the rest is the
+        module's own, and a location outside the part has no line here."""
+        return bool(getattr(self.assembler, "partial", False))
+
+    def tell_long_steps(self, tell: Callable[[str], None]) -> None:
+        """Have the assembler's jobs call `tell` (on their thread) before a step that
+        takes long, when they have such steps (a region's whole assembly)."""
+        if hasattr(self.assembler, "tell"):
+            self.assembler.tell = tell
+
+    def whole_text(self) -> str:
+        """The module's whole text as edited (a region's: the module's text around it)."""
+        whole = getattr(self.assembler, "whole_text", None)
+        return whole(self.lines) if whole is not None else self.text

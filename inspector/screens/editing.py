@@ -138,20 +138,48 @@ class EditingController:
 
     def action_edit(self) -> None:
         """Open the editor (preparing the session in a worker the first time)."""
-        if self.edit_session is None:
-            if len(self._screen.document.data) > SLOW_OPEN_BYTES:
-                self._screen.notify("Preparing the editor: the whole module's text and its first assembly…", timeout=4)
+        session = self.edit_session
+        if session is None:
             opening = partial(self._open_session, self._screen.document)
             self._screen.run_worker(opening, thread=True, exclusive=True, group="edit-open")
+        elif session.partial and self._outside(session):
+            self._move_region(session)
         else:
             self._show_editor()
 
-    def _open_session(self, document) -> None:
-        """The session and its first assembly (the whole text's: seconds on a huge module)."""
-        session = self.new_edit_session(document)
-        job = session.request()
-        outcome = job.run() if job is not None else None
-        self._screen.app.call_from_thread(self._session_ready, session, outcome)
+    def _outside(self, session) -> bool:
+        """True when the selection is outside the part of the module the text holds."""
+        selection = self._screen.selection
+        return selection is not None and session.line_of(selection.word) is None
+
+    def _move_region(self, session) -> None:
+        """Edit the region around the selection instead: a new session over the module
+        as edited (the file's bytes kept), once the region's text has assembled."""
+        if session.busy or not session.assembles:
+            self._screen.notify("This region's text does not assemble yet: the editor stays on it until it does "
+                                "(fix it, or undo)", severity="warning", timeout=6)
+            self._show_editor()
+            return
+        opening = partial(self._open_session, self._screen.document, session)
+        self._screen.run_worker(opening, thread=True, exclusive=True, group="edit-open")
+
+    def _open_session(self, document, continuing=None) -> None:
+        """The session, and its first assembly when the editor needs it to place lines (a
+        whole text's: seconds on a huge module). A session over a part of a big module
+        shows at once: its first job runs after, like any other."""
+        selection = self._screen.selection
+        if continuing is not None:
+            session = document.open_edit_session(selection.instruction if selection is not None else None, continuing)
+        else:
+            session = self.new_edit_session(document)
+        outcome = None
+        if not session.partial:
+            if len(document.data) > SLOW_OPEN_BYTES:
+                self._screen.app.call_from_thread(self._screen.notify, "Preparing the editor: the whole module's "
+                                                  "text and its first assembly…", timeout=4)
+            job = session.request()
+            outcome = job.run() if job is not None else None
+        self._screen.app.call_from_thread(self._session_ready, session, outcome, continuing is not None)
 
     def new_edit_session(self, document):
         """The session `e` opens over `document` (on a worker thread): the view's choice
@@ -173,18 +201,23 @@ class EditingController:
         self._jobs = self._validator = None
         self._validating = False
 
-    def _session_ready(self, session: EditSession, outcome) -> None:
+    def _session_ready(self, session: EditSession, outcome, moved: bool = False) -> None:
         from spvinspect.editing.shown_text import ShownText
 
         if outcome is not None:
             session.accept(outcome)
+        if moved:
+            self.drop_edit_session()
         self.edit_session = session
+        app = self._screen.app
+        session.tell_long_steps(lambda text: app.call_from_thread(self._screen.notify, text, timeout=8))
         self._shown_text = ShownText.for_lines(session.lines)
         self._freeze()
         self._show_editor()
         self._show_messages()
         if self._shown_text.note:
             self._screen.notify(self._shown_text.note, timeout=8)
+        self._screen.call_after_refresh(self._assemble_next)  # a part's first job: once the editor is on screen
 
     def _show_editor(self) -> None:
         session = self.edit_session

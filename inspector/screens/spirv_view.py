@@ -264,6 +264,11 @@ class SpirvView(FormatView):
 
     # -- editing ------------------------------------------------------------------
 
+    def new_edit_session(self, document):
+        """The document's session, over the region around the selection on a big module."""
+        selection = self.selection
+        return document.open_edit_session(selection.instruction if selection is not None else None)
+
     def editor_line(self, session) -> int:
         """The whole text's line of the selected word."""
         line = session.line_of(self.selection.word) if self.selection is not None else None

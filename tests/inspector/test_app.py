@@ -266,9 +266,15 @@ async def test_movement_by_line_page_function_and_block(example_bytes):
         await pilot.press("right_curly_bracket")
         await pilot.pause()
         assert document.row_text(app.screen.selection.row).endswith("OpLabel")
-        await pilot.press("pagedown")
+        box = app.screen.query_one("#cfg-box")
+        for _ in range(400):  # in a function, the CFG pane unfolds once the keys pause
+            if not box.has_class("-idle"):
+                break
+            await pilot.pause(0.05)
         await pilot.pause()
         height = app.screen.query_one(InstructionList).scrollable_content_region.height
+        await pilot.press("pagedown")
+        await pilot.pause()
         assert app.screen.selection.row == document.block_row(document.function_starts[0], 1) + height - 1
         await pilot.press("g", "g")
         await pilot.pause()

@@ -5,6 +5,7 @@ and returns the buffers' bytes after it. Used by the script that writes golden d
 from __future__ import annotations
 
 import os
+import sys
 from pathlib import Path
 
 LVP_ICD = "/usr/share/vulkan/icd.d/lvp_icd.x86_64.json"
@@ -12,6 +13,21 @@ LVP_ICD = "/usr/share/vulkan/icd.d/lvp_icd.x86_64.json"
 
 class DriverError(Exception):
     """The driver cannot run this shader (what and why)."""
+
+
+TIMEOUT_NS = 300_000_000_000
+
+
+def wait(driver: Lavapipe, fence) -> None:
+    """Wait for a submission; a GPU still busy after minutes (a shader that never ends)
+    leaves nothing safe to free, so the process exits (a worker, restarted by the
+    caller) rather than crash later."""
+    vk = driver.vk
+    try:
+        vk.vkWaitForFences(driver.device, 1, [fence], vk.VK_TRUE, TIMEOUT_NS)
+    except vk.VkTimeout:
+        print("lavapipe: the submission did not finish; exiting", file=sys.stderr)
+        os._exit(3)
 
 
 class Lavapipe:
@@ -133,7 +149,7 @@ class Lavapipe:
             fence = vk.vkCreateFence(dev, vk.VkFenceCreateInfo(), None)
             made.append((vk.vkDestroyFence, fence))
             vk.vkQueueSubmit(self.queue, 1, [vk.VkSubmitInfo(commandBufferCount=1, pCommandBuffers=[cmd])], fence)
-            vk.vkWaitForFences(dev, 1, [fence], vk.VK_TRUE, 10_000_000_000)
+            wait(self, fence)
             vk.vkFreeCommandBuffers(dev, self.pool, 1, [cmd])
             out = {}
             for key, (mem, n) in memories.items():
@@ -153,10 +169,13 @@ FORMATS = {"float": "VK_FORMAT_R32G32B32A32_SFLOAT", "int": "VK_FORMAT_R32G32B32
 
 
 def draw(driver: Lavapipe, vert: bytes, frag: bytes, entry: str, size: tuple[int, int],
-         outputs: dict[int, str], uniforms: dict[tuple[int, int], bytes], push_constants: bytes = b"") -> dict[int, bytes]:
+         outputs: dict[int, str], uniforms: dict[tuple[int, int], bytes], push_constants: bytes = b"",
+         resources: dict[tuple[int, int], tuple[str, list]] | None = None) -> dict[int, bytes]:
     """Draw a full-screen triangle over a W x H target with one RGBA32 attachment per
     output location (`outputs`: location → "float", "int" or "uint"); each attachment's
-    texels (rows from the top) as bytes."""
+    texels (rows from the top) as bytes. `resources` maps (set, binding) to ("combined",
+    "sampled" or "sampler", one (TextureData, SamplerData) pair per array element)."""
+    from lavapipe_images import make_sampler, upload_texture
     vk = driver.vk
     dev = driver.device
     w, h = size
@@ -211,13 +230,18 @@ def draw(driver: Lavapipe, vert: bytes, frag: bytes, entry: str, size: tuple[int
             readbacks[loc] = (buf, bmem)
         framebuffer = keep(vk.vkDestroyFramebuffer, vk.vkCreateFramebuffer(dev, vk.VkFramebufferCreateInfo(
             renderPass=render_pass, attachmentCount=len(views), pAttachments=views or None, width=w, height=h, layers=1), None))
-        # Descriptors: uniform buffers only.
-        sets = sorted({s for s, _ in uniforms})
+        # Descriptors: uniform buffers, images and samplers.
+        resources = resources or {}
+        types = {"uniform": vk.VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, "combined": vk.VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER,
+                 "sampled": vk.VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE, "sampler": vk.VK_DESCRIPTOR_TYPE_SAMPLER}
+        slots = {key: ("uniform", 1) for key in uniforms}
+        slots.update({key: (kind, len(items)) for key, (kind, items) in resources.items()})
+        sets = sorted({s for s, _ in slots})
         layouts = []
         for s in range(max(sets) + 1 if sets else 0):
-            bindings = [vk.VkDescriptorSetLayoutBinding(binding=b, descriptorCount=1, stageFlags=vk.VK_SHADER_STAGE_FRAGMENT_BIT,
-                                                         descriptorType=vk.VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER)
-                        for (ss, b) in sorted(uniforms) if ss == s]
+            bindings = [vk.VkDescriptorSetLayoutBinding(binding=b, descriptorCount=n, stageFlags=vk.VK_SHADER_STAGE_FRAGMENT_BIT,
+                                                         descriptorType=types[kind])
+                        for (ss, b), (kind, n) in sorted(slots.items()) if ss == s]
             layouts.append(keep(vk.vkDestroyDescriptorSetLayout, vk.vkCreateDescriptorSetLayout(dev, vk.VkDescriptorSetLayoutCreateInfo(
                 bindingCount=len(bindings), pBindings=bindings or None), None)))
         ranges = [vk.VkPushConstantRange(stageFlags=vk.VK_SHADER_STAGE_FRAGMENT_BIT, offset=0,
@@ -244,9 +268,12 @@ def draw(driver: Lavapipe, vert: bytes, frag: bytes, entry: str, size: tuple[int
         pipeline = keep(vk.vkDestroyPipeline, vk.vkCreateGraphicsPipelines(dev, vk.VK_NULL_HANDLE, 1, [info], None)[0])
         dsets = []
         if layouts:
+            counts: dict[str, int] = {}
+            for kind, n in slots.values():
+                counts[kind] = counts.get(kind, 0) + n
             pool = keep(vk.vkDestroyDescriptorPool, vk.vkCreateDescriptorPool(dev, vk.VkDescriptorPoolCreateInfo(
-                maxSets=len(layouts), poolSizeCount=1,
-                pPoolSizes=[vk.VkDescriptorPoolSize(type=vk.VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, descriptorCount=max(len(uniforms), 1))]), None))
+                maxSets=len(layouts), poolSizeCount=len(counts),
+                pPoolSizes=[vk.VkDescriptorPoolSize(type=types[k], descriptorCount=n) for k, n in counts.items()]), None))
             dsets = vk.vkAllocateDescriptorSets(dev, vk.VkDescriptorSetAllocateInfo(
                 descriptorPool=pool, descriptorSetCount=len(layouts), pSetLayouts=layouts))
             writes = []
@@ -264,7 +291,18 @@ def draw(driver: Lavapipe, vert: bytes, frag: bytes, entry: str, size: tuple[int
                 writes.append(vk.VkWriteDescriptorSet(dstSet=dsets[s], dstBinding=b, descriptorCount=1,
                                                       descriptorType=vk.VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER,
                                                       pBufferInfo=[vk.VkDescriptorBufferInfo(buffer=buf, offset=0, range=size)]))
-            vk.vkUpdateDescriptorSets(dev, len(writes), writes, 0, None)
+            for (s, b), (kind, items) in resources.items():
+                infos = []
+                for tex, smp in items:
+                    view = upload_texture(driver, keep, tex) if kind != "sampler" else None
+                    sampler = make_sampler(driver, keep, smp) if kind != "sampled" else None
+                    infos.append(vk.VkDescriptorImageInfo(
+                        sampler=sampler, imageView=view,
+                        imageLayout=vk.VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL if view else vk.VK_IMAGE_LAYOUT_UNDEFINED))
+                writes.append(vk.VkWriteDescriptorSet(dstSet=dsets[s], dstBinding=b, descriptorCount=len(infos),
+                                                      descriptorType=types[kind], pImageInfo=infos))
+            if writes:
+                vk.vkUpdateDescriptorSets(dev, len(writes), writes, 0, None)
         cmd = vk.vkAllocateCommandBuffers(dev, vk.VkCommandBufferAllocateInfo(
             commandPool=driver.pool, level=vk.VK_COMMAND_BUFFER_LEVEL_PRIMARY, commandBufferCount=1))[0]
         vk.vkBeginCommandBuffer(cmd, vk.VkCommandBufferBeginInfo(flags=vk.VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT))
@@ -291,7 +329,7 @@ def draw(driver: Lavapipe, vert: bytes, frag: bytes, entry: str, size: tuple[int
         vk.vkEndCommandBuffer(cmd)
         fence = keep(vk.vkDestroyFence, vk.vkCreateFence(dev, vk.VkFenceCreateInfo(), None))
         vk.vkQueueSubmit(driver.queue, 1, [vk.VkSubmitInfo(commandBufferCount=1, pCommandBuffers=[cmd])], fence)
-        vk.vkWaitForFences(dev, 1, [fence], vk.VK_TRUE, 10_000_000_000)
+        wait(driver, fence)
         vk.vkFreeCommandBuffers(dev, driver.pool, 1, [cmd])
         out = {}
         for loc, (buf, mem) in readbacks.items():

@@ -1,15 +1,20 @@
-"""Counts the entry points of the corpus that run to completion with default inputs,
-and what stops the others: `python tests/codec/interp/interp_coverage.py CORPUS_DIR...`."""
+"""Counts the entry points of the whole corpus (spv/ and peer/) that run to completion
+with default inputs, and what stops the others, and records every entry point's outcome
+in coverage.json for the suite to check against:
+`python tests/codec/interp/interp_coverage.py CORPUS_DIR [OUT.json]`."""
 
 from __future__ import annotations
 
 import collections
+import json
 import sys
 from pathlib import Path
 
-from spvinspect.codec.interp.group import Group, STEP_LIMIT
+from spvinspect.codec.interp.group import STEP_LIMIT, Group
 from spvinspect.codec.interp.interface import InputError
 from spvinspect.codec.interp.shader import Shader, ShaderError
+
+OUT = Path(__file__).parent / "coverage.json"
 
 
 def run_module(path: Path, limit: int = STEP_LIMIT) -> list[tuple[str, str]]:
@@ -37,22 +42,29 @@ def run_module(path: Path, limit: int = STEP_LIMIT) -> list[tuple[str, str]]:
     return out
 
 
-def count(dirs: list[Path], limit: int = STEP_LIMIT) -> tuple[int, int, collections.Counter]:
-    ok = total = 0
-    reasons: collections.Counter = collections.Counter()
-    for d in dirs:
-        for path in sorted(d.rglob("*.spv")):
-            for _, outcome in run_module(path, limit):
-                total += 1
-                if outcome == "ok":
-                    ok += 1
-                else:
-                    reasons[outcome] += 1
-    return ok, total, reasons
+def corpus_modules(corpus: Path) -> list[Path]:
+    """Every module of spv/ and peer/, in a stable order."""
+    return sorted((corpus / "spv").glob("*.spv")) + sorted((corpus / "peer").rglob("*.spv"))
+
+
+def measure(corpus: Path, limit: int = STEP_LIMIT) -> dict:
+    """Each entry point's outcome (`MODULE:ENTRY` → `ok` or why it stopped), the share
+    that ran to completion and what stopped the rest (outcome → count)."""
+    outcomes = {}
+    for path in corpus_modules(corpus):
+        for entry, outcome in run_module(path, limit):
+            outcomes[f"{path.relative_to(corpus)}:{entry}"] = outcome
+    ok = sum(1 for o in outcomes.values() if o == "ok")
+    stops = collections.Counter(o for o in outcomes.values() if o != "ok")
+    return {"ok": ok, "total": len(outcomes), "share": round(ok / max(len(outcomes), 1), 4),
+            "step_limit": limit, "stops": dict(stops.most_common()), "outcomes": outcomes}
 
 
 if __name__ == "__main__":
-    ok, total, reasons = count([Path(a) for a in sys.argv[1:]])
-    print(f"{ok}/{total} entry points ran to completion ({100 * ok / max(total, 1):.1f}%)")
-    for reason, n in reasons.most_common():
+    corpus = Path(sys.argv[1])
+    out = Path(sys.argv[2]) if len(sys.argv) > 2 else OUT
+    result = measure(corpus)
+    out.write_text(json.dumps(result, indent=1) + "\n")
+    print(f"{result['ok']}/{result['total']} entry points ran to completion ({100 * result['share']:.1f}%)")
+    for reason, n in result["stops"].items():
         print(f"{n:5d}  {reason}")

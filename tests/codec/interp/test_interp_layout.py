@@ -53,3 +53,23 @@ def test_runtime_arrays_take_their_length_from_the_value():
     layout.encode(t, (1, (2, 3, 4)), out)
     assert len(out) == 28
     assert layout.decode(t, bytes(out), runtime_length=3) == (1, (2, 3, 4))
+
+
+def test_row_major_and_matrix_stride_reach_matrices_inside_arrays():
+    """A member's MatrixStride and RowMajor apply to the matrices of an array (of arrays):
+    the struct-packing misses against lavapipe were `layout(row_major) mat2x3 m6[4][2]`
+    written column-major."""
+    inner = Type(9, "array", count=2, elem=MAT2, array_stride=16)
+    outer = Type(10, "array", count=2, elem=inner, array_stride=32)
+    t = Type(11, "struct", members=[outer])
+    t.offsets = {0: 0}
+    t.matrix_strides = {0: 8}
+    t.row_major = {0}
+    m = lambda k: (_f(k, k + 1), _f(k + 2, k + 3))  # noqa: E731
+    value = (((m(0), m(10)), (m(20), m(30))),)
+    out = bytearray()
+    layout.encode(t, value, out)
+    floats = lambda at, n: list(struct.unpack_from(f"<{n}f", out, at))  # noqa: E731
+    # Element [1][1] at 32 + 16 = 48, row 0 = (m[0][0], m[1][0]) = (30, 32), row 1 at 56.
+    assert floats(48, 2) == [30, 32] and floats(56, 2) == [31, 33]
+    assert layout.decode(t, bytes(out)) == value
