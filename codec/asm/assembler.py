@@ -16,7 +16,6 @@ from __future__ import annotations
 from array import array
 from collections.abc import Mapping
 from dataclasses import dataclass
-from sys import byteorder
 
 from spvinspect.codec.asm.errors import AssemblyError, Where
 from spvinspect.codec.asm.header import (
@@ -27,6 +26,7 @@ from spvinspect.codec.asm.ids import numeric_ids
 from spvinspect.codec.asm.lexer import SourceMap, source_text, tokenize
 from spvinspect.codec.asm.plans import load_plans
 from spvinspect.codec.asm.quick import QuickEncoder
+from spvinspect.codec.binary.words import file_bytes
 from spvinspect.codec.diagnostics import Diagnostic, Severity
 
 
@@ -76,11 +76,7 @@ class AssemblyResult:
         """The module as little-endian bytes, or None when there are errors."""
         if self.words is None:
             return None
-        if (byteorder == "big") == self.big_endian:
-            return self.words.tobytes() + self.trailing_bytes
-        swapped = array("I", self.words)
-        swapped.byteswap()
-        return swapped.tobytes() + self.trailing_bytes
+        return file_bytes(self.words, self.big_endian, self.trailing_bytes)
 
     @property
     def spans(self) -> list[InstructionSpan]:

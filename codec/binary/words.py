@@ -37,3 +37,13 @@ def words_from_bytes(data: bytes) -> tuple[array, bytes, bool, list[Diagnostic]]
     if big_endian:
         words.byteswap()
     return words, trailing, big_endian, problems
+
+
+def file_bytes(words: array, big_endian: bool, trailing: bytes = b"") -> bytes:
+    """`words` (host order) as the file holds them: in the module's byte order, followed by
+    the bytes past the last whole word (the inverse of `words_from_bytes`)."""
+    if (sys.byteorder == "big") == big_endian:
+        return words.tobytes() + trailing
+    swapped = array("I", words)
+    swapped.byteswap()
+    return swapped.tobytes() + trailing

@@ -17,7 +17,6 @@ from bisect import bisect_right
 from collections import Counter
 from dataclasses import dataclass, field
 from itertools import accumulate, islice, repeat
-from sys import byteorder
 
 from spvinspect.codec.asm.assembler import placed_diagnostic, assemble
 from spvinspect.codec.asm.errors import AssemblyError
@@ -26,6 +25,7 @@ from spvinspect.codec.asm.ids import numeric_ids
 from spvinspect.codec.asm.lexer import SourceMap, tokenize, word_offsets
 from spvinspect.codec.asm.plans import load_plans
 from spvinspect.codec.asm.quick import QuickEncoder
+from spvinspect.codec.binary.words import file_bytes
 from spvinspect.codec.diagnostics import Diagnostic
 
 _EXACT_LINE = re.compile('["\\\\;,()\x0b\x0c\x1c-\x1f\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]')
@@ -135,11 +135,7 @@ class AssemblyState:
     @property
     def binary(self) -> bytes:
         """The module's bytes as the file holds them."""
-        if (byteorder == "big") == self.big_endian:
-            return self.words.tobytes() + self.trailing_bytes
-        swapped = array("I", self.words)
-        swapped.byteswap()
-        return swapped.tobytes() + self.trailing_bytes
+        return file_bytes(self.words, self.big_endian, self.trailing_bytes)
 
     @property
     def text(self) -> str:

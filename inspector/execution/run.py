@@ -139,24 +139,17 @@ class SteppedRun(ABC):
 
     def step(self) -> StepChange | None:
         """Execute one instruction; None when the run is over or the engine failed."""
-        if self.over:
-            self.stop_reason = self._over_text()
-            return None
-        change: StepChange | None = None
-
-        def move() -> None:
-            nonlocal change
-            change = self._one()
-
-        if self._guarded(move):
-            done = self.finished or change is None
-            self.stop_reason = self._over_text() if done else f"stepped instruction {change.instruction}"
-        return change
+        return self._single(self._one, lambda change: change and f"stepped instruction {change.instruction}")
 
     def step_over(self) -> StepChange | None:
         """Step, running a call to its return (a plain step where there are no calls)."""
         if STEP_OVER not in self.CAPABILITIES:
             return self.step()
+        return self._single(self._over, lambda change: "stepped over")
+
+    def _single(self, advance: Callable[[], StepChange | None], said: Callable[[StepChange | None], str | None]) -> StepChange | None:
+        """One move of the engine (`advance`), guarded; `said` tells the stop reason of the
+        move's change (None: the run is over)."""
         if self.over:
             self.stop_reason = self._over_text()
             return None
@@ -164,12 +157,13 @@ class SteppedRun(ABC):
 
         def move() -> None:
             nonlocal change
-            change = self._over()
+            change = advance()
             if change is not None:
                 self.last = change
 
         if self._guarded(move):
-            self.stop_reason = self._over_text() if self.finished else "stepped over"
+            reason = None if self.finished else said(change)
+            self.stop_reason = self._over_text() if reason is None else reason
         return change
 
     def step_out(self) -> None:
@@ -236,11 +230,7 @@ class SteppedRun(ABC):
 
     def toggle_breakpoint(self, index: int) -> bool:
         """Set or clear a breakpoint before instruction `index`; True when it is now set."""
-        if index in self.breakpoints:
-            self.breakpoints.discard(index)
-            return False
-        self.breakpoints.add(index)
-        return True
+        return toggled(self.breakpoints, index)
 
     def _over_text(self) -> str:
         if self.error is not None:
@@ -296,12 +286,17 @@ class Execution:
 
     def toggle_breakpoint(self, index: int) -> bool:
         """Set or clear a breakpoint before instruction `index`; True when it is now set."""
-        if index in self.breakpoints:
-            self.breakpoints.discard(index)
-            return False
-        self.breakpoints.add(index)
-        return True
+        return toggled(self.breakpoints, index)
 
     def marks(self) -> dict[int, str]:
         """The gutter marks: breakpoints and the current instruction."""
         return gutter_marks(self.run, self.breakpoints)
+
+
+def toggled(breakpoints: set[int], index: int) -> bool:
+    """Set or clear breakpoint `index` in `breakpoints`; True when it is now set."""
+    if index in breakpoints:
+        breakpoints.discard(index)
+        return False
+    breakpoints.add(index)
+    return True

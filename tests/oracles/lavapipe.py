@@ -18,6 +18,21 @@ class DriverError(Exception):
 TIMEOUT_NS = 300_000_000_000
 
 
+def submitted(driver: Lavapipe, cmd, fence, reads: dict) -> dict:
+    """Submit the recorded command buffer `cmd`, wait for `fence`, free `cmd`, and read back
+    each of `reads` ({key: (memory, bytes)}) as bytes."""
+    vk, dev = driver.vk, driver.device
+    vk.vkQueueSubmit(driver.queue, 1, [vk.VkSubmitInfo(commandBufferCount=1, pCommandBuffers=[cmd])], fence)
+    wait(driver, fence)
+    vk.vkFreeCommandBuffers(dev, driver.pool, 1, [cmd])
+    out = {}
+    for key, (memory, size) in reads.items():
+        mapped = vk.vkMapMemory(dev, memory, 0, max(size, 16), 0)
+        out[key] = bytes(mapped[:size])
+        vk.vkUnmapMemory(dev, memory)
+    return out
+
+
 def wait(driver: Lavapipe, fence) -> None:
     """Wait for a submission; a GPU still busy after minutes (a shader that never ends)
     leaves nothing safe to free, so the process exits (a worker, restarted by the
@@ -148,15 +163,7 @@ class Lavapipe:
             vk.vkEndCommandBuffer(cmd)
             fence = vk.vkCreateFence(dev, vk.VkFenceCreateInfo(), None)
             made.append((vk.vkDestroyFence, fence))
-            vk.vkQueueSubmit(self.queue, 1, [vk.VkSubmitInfo(commandBufferCount=1, pCommandBuffers=[cmd])], fence)
-            wait(self, fence)
-            vk.vkFreeCommandBuffers(dev, self.pool, 1, [cmd])
-            out = {}
-            for key, (mem, n) in memories.items():
-                mapped = vk.vkMapMemory(dev, mem, 0, max(n, 16), 0)
-                out[key] = bytes(mapped[:n])
-                vk.vkUnmapMemory(dev, mem)
-            return out
+            return submitted(self, cmd, fence, {key: (mem, n) for key, (mem, n) in memories.items()})
         except vk.VkError as error:
             raise DriverError(f"Vulkan: {type(error).__name__}") from None
         finally:
@@ -328,15 +335,7 @@ def draw(driver: Lavapipe, vert: bytes, frag: bytes, entry: str, size: tuple[int
             vk.vkCmdCopyImageToBuffer(cmd, image, vk.VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, readbacks[loc][0], 1, [region])
         vk.vkEndCommandBuffer(cmd)
         fence = keep(vk.vkDestroyFence, vk.vkCreateFence(dev, vk.VkFenceCreateInfo(), None))
-        vk.vkQueueSubmit(driver.queue, 1, [vk.VkSubmitInfo(commandBufferCount=1, pCommandBuffers=[cmd])], fence)
-        wait(driver, fence)
-        vk.vkFreeCommandBuffers(dev, driver.pool, 1, [cmd])
-        out = {}
-        for loc, (buf, mem) in readbacks.items():
-            mapped = vk.vkMapMemory(dev, mem, 0, w * h * 16, 0)
-            out[loc] = bytes(mapped[: w * h * 16])
-            vk.vkUnmapMemory(dev, mem)
-        return out
+        return submitted(driver, cmd, fence, {loc: (mem, w * h * 16) for loc, (buf, mem) in readbacks.items()})
     except vk.VkError as error:
         raise DriverError(f"Vulkan: {type(error).__name__}") from None
     finally:
