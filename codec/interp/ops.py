@@ -6,6 +6,7 @@ results keep their width (numpy scalars); what the spec leaves undefined is `UND
 from __future__ import annotations
 
 import math
+import operator
 
 import numpy as np
 
@@ -461,6 +462,13 @@ def _dot_int(signed_a, signed_b):
     return op
 
 
+ORDERINGS = {"GreaterThan": operator.gt, "GreaterThanEqual": operator.ge, "LessThan": operator.lt,
+             "LessThanEqual": operator.le}
+"""The orderings the integer comparisons name (OpUGreaterThan, OpSLessThan…)."""
+
+COMPARISONS = {"Equal": operator.eq, "NotEqual": operator.ne, **ORDERINGS}
+"""What the float comparisons name (OpFOrdEqual, OpFUnordLessThan…)."""
+
 OPS = {
     "OpSNegate": _cw(lambda rt, a: -a & mask(rt.width)),
     "OpFNegate": _cw(lambda rt, a: -a),
@@ -516,26 +524,10 @@ OPS = {
     "OpSelect": _select,
     "OpIEqual": _cw(lambda rt, a, b: a == b),
     "OpINotEqual": _cw(lambda rt, a, b: a != b),
-    "OpUGreaterThan": _ucmp(lambda a, b: a > b),
-    "OpUGreaterThanEqual": _ucmp(lambda a, b: a >= b),
-    "OpULessThan": _ucmp(lambda a, b: a < b),
-    "OpULessThanEqual": _ucmp(lambda a, b: a <= b),
-    "OpSGreaterThan": _scmp(lambda a, b: a > b),
-    "OpSGreaterThanEqual": _scmp(lambda a, b: a >= b),
-    "OpSLessThan": _scmp(lambda a, b: a < b),
-    "OpSLessThanEqual": _scmp(lambda a, b: a <= b),
-    "OpFOrdEqual": _ford(lambda a, b: a == b),
-    "OpFOrdNotEqual": _ford(lambda a, b: a != b),
-    "OpFOrdLessThan": _ford(lambda a, b: a < b),
-    "OpFOrdGreaterThan": _ford(lambda a, b: a > b),
-    "OpFOrdLessThanEqual": _ford(lambda a, b: a <= b),
-    "OpFOrdGreaterThanEqual": _ford(lambda a, b: a >= b),
-    "OpFUnordEqual": _funord(lambda a, b: a == b),
-    "OpFUnordNotEqual": _funord(lambda a, b: a != b),
-    "OpFUnordLessThan": _funord(lambda a, b: a < b),
-    "OpFUnordGreaterThan": _funord(lambda a, b: a > b),
-    "OpFUnordLessThanEqual": _funord(lambda a, b: a <= b),
-    "OpFUnordGreaterThanEqual": _funord(lambda a, b: a >= b),
+    **{f"OpU{name}": _ucmp(compare) for name, compare in ORDERINGS.items()},
+    **{f"OpS{name}": _scmp(compare) for name, compare in ORDERINGS.items()},
+    **{f"OpFOrd{name}": _ford(compare) for name, compare in COMPARISONS.items()},
+    **{f"OpFUnord{name}": _funord(compare) for name, compare in COMPARISONS.items()},
     "OpConvertFToU": _tys(_f_to_u),
     "OpConvertFToS": _tys(_f_to_s),
     "OpConvertSToF": _tys(_s_to_f),
