@@ -12,20 +12,10 @@ from spvinspect import lima
 from spvinspect.app import InspectorApp
 
 sys.path.insert(0, str(Path(__file__).parents[1] / "lima"))
-from lima_words import REAL_INSTRUCTION, mbs_file, to_bytes  # noqa: E402
+from lima_words import PROGRAM, REAL_INSTRUCTION, mbs_file, to_bytes  # noqa: E402
 
 __all__ = ["PROGRAM", "REAL_INSTRUCTION", "launched", "mbs_file", "program_words", "to_bytes"]
 
-PROGRAM = """\
-load.v $0 0.xy, load.u 1.y
-top:
-mov.v0 $1 $0, add.v1 $2 $1 $0
-branch_lt $0.x $1.y top
-texld 0, mov.v0 $0 ^texture
-load.u 0, mov.v0 $0 ^uniform
-stop, mov.v0 $0 ^const0.yyyx, const0 1.0 0.0 0.0 0.0
-"""
-"""Six instructions: loads, a backward branch to `top`, a texture fetch, a constant."""
 
 
 def program_words() -> list[int]:

@@ -73,3 +73,15 @@ def mbs_file(code: list[int]) -> bytes:
     vertex = chunk(b"CVER", struct.pack("<I", 6) + chunk(b"FINS", struct.pack("<III", 0, 1, 0))
                    + chunk(b"DBIN", b"\xff" * 16))
     return chunk(b"MBS1", fragment + vertex)
+
+
+PROGRAM = """\
+load.v $0 0.xy, load.u 1.y
+top:
+mov.v0 $1 $0, add.v1 $2 $1 $0
+branch_lt $0.x $1.y top
+texld 0, mov.v0 $0 ^texture
+load.u 0, mov.v0 $0 ^uniform
+stop, mov.v0 $0 ^const0.yyyx, const0 1.0 0.0 0.0 0.0
+"""
+"""Six instructions: loads, a backward branch to `top`, a texture fetch, a constant."""

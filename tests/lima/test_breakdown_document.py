@@ -5,22 +5,14 @@ from __future__ import annotations
 
 import struct
 
-from lima_words import mbs_file, to_bytes
+from lima_words import PROGRAM as SIX_INSTRUCTIONS, mbs_file, to_bytes
 
 from spvinspect import lima
 from spvinspect.lima_document import LimaDocument, RowKind
 from spvinspect.selection import JumpHistory
 
-PROGRAM = """\
-load.v $0 0.xy, load.u 1.y
-top:
-mov.v0 $1 $0, add.v1 $2 $1 $0
-branch_lt $0.x $1.y top
-texld 0, mov.v0 $0 ^texture
-load.u 0, mov.v0 $0 ^uniform
-load.u 0.y, mov.v0 $0 ^uniform
-stop, mov.v0 $0 ^const0.yyyx, const0 1.0 0.0 0.0 0.0
-"""
+PROGRAM = SIX_INSTRUCTIONS.replace("stop,", "load.u 0.y, mov.v0 $0 ^uniform\nstop,")
+"""The six-instruction program with a second uniform load before the last."""
 
 
 def assembled(text: str = PROGRAM) -> list[int]:
