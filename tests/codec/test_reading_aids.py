@@ -81,8 +81,9 @@ def assert_all_match(pairs, flag_sets) -> None:
 
 @pytest.mark.parametrize("naming", NAMING, ids=["friendly", "raw-id"])
 def test_corpus_matches_spirv_dis_with_each_aid_and_all_three(decoded, naming):
-    """Friendly names over the whole corpus; raw ids (the same layout, other names) over a sample."""
-    pairs = list(decoded.items())
+    """Friendly names over every other module (the plain listing's differential test has
+    them all); raw ids (the same layout, other names) over the sample."""
+    pairs = list(decoded.items())[::2]
     if naming:
         pairs = [(path, decoded[path]) for path in corpus_sample(list(decoded))]
     assert_all_match(pairs, [[*flags, *naming] for flags in AID_FLAGS])
