@@ -3,12 +3,11 @@
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from pathlib import Path
 
 from rich.style import Style
 
+from spvinspect.cli import main
 from spvinspect.codec.binary.decoder import decode
 from inspector_apps import make_app
 from spvinspect.document import Document
@@ -19,10 +18,14 @@ AIDS = ("--comment", "--nested-indent", "--reorder-blocks", "--no-header")
 UNDO_PICTURES = {ord(picture): code for code, picture in CONTROL_PICTURES.items()}
 
 
-def dis_with_aids(path: Path, raw: bool = False) -> str:
-    """What `spvinspect dis` prints with every reading aid."""
-    args = [sys.executable, "-m", "spvinspect.cli", "dis", *AIDS, *(["--raw-id"] if raw else []), str(path)]
-    return subprocess.run(args, capture_output=True, cwd=ROOT, check=False).stdout.decode("utf-8", "surrogateescape")
+def dis_with_aids(capsysbinary, path: Path, raw: bool = False) -> str:
+    """What `spvinspect dis` prints with every reading aid (its `main`, run in this process:
+    a new interpreter per module would cost more than the comparison)."""
+    capsysbinary.readouterr()
+    code = main(["dis", *AIDS, *(["--raw-id"] if raw else []), str(path)])
+    out = capsysbinary.readouterr()
+    assert code == 0, out.err.decode("utf-8", "replace")
+    return out.out.decode("utf-8", "surrogateescape")
 
 
 def aided(path: Path, raw: bool = False) -> Document:
@@ -31,13 +34,13 @@ def aided(path: Path, raw: bool = False) -> Document:
     return document
 
 
-def test_rows_are_dis_with_reading_aids(corpus, example_bytes):
+def test_rows_are_dis_with_reading_aids(corpus, example_bytes, capsysbinary):
     modules = sorted((corpus / "spv").glob("*.spv"))[::25]
     for path in [ROOT / "inspector/examples/example.spv", *modules]:
         for raw in (False, True):
             document = aided(path, raw)
             shown = "".join(document.row_text(row, raw) + "\n" for row in range(document.row_count))
-            assert shown == dis_with_aids(path, raw), path.name
+            assert shown == dis_with_aids(capsysbinary, path, raw), path.name
 
 
 def test_every_instruction_keeps_its_row_and_offset(example_bytes):
