@@ -34,9 +34,20 @@ def spirv_dis(path: Path, *flags: str) -> str:
     return result.stdout.decode("utf-8", "surrogateescape")
 
 
-@pytest.mark.skipif(not ASM, reason=NOT_SET)
-@pytest.mark.parametrize("path", ASM, ids=[p.name for p in ASM])
-def test_asm_corpus_same_as_spirv_as(path: Path) -> None:
+def failures_over(paths: list[Path], check) -> list[str]:
+    """`check(path)` on every file: the assertion messages of those that fail, by name (one
+    test over the whole directory, not a test per file: a few thousand tests of a few
+    milliseconds each cost the suite more in per-test overhead than in checking)."""
+    failures = []
+    for path in paths:
+        try:
+            check(path)
+        except AssertionError as error:
+            failures.append(f"{path.name}: {error}")
+    return failures
+
+
+def same_as_spirv_as(path: Path) -> None:
     expected, line = spirv_as_file(path)
     result = assemble(path.read_bytes().decode("utf-8", "surrogateescape"), target_env="spv1.6")
     if expected is None:
@@ -51,9 +62,13 @@ def test_asm_corpus_same_as_spirv_as(path: Path) -> None:
     assert ours == expected, f"{path.name}: words differ from spirv-as"
 
 
-@pytest.mark.skipif(not SPV, reason=NOT_SET)
-@pytest.mark.parametrize("path", SPV, ids=[p.name for p in SPV])
-def test_spv_round_trip(path: Path) -> None:
+@pytest.mark.skipif(not ASM, reason=NOT_SET)
+def test_asm_corpus_same_as_spirv_as() -> None:
+    failures = failures_over(ASM, same_as_spirv_as)
+    assert not failures, f"{len(failures)} of {len(ASM)} differ:\n" + "\n".join(failures[:10])
+
+
+def round_trips(path: Path) -> None:
     """Raw-id text reassembles exactly; friendly-named text does with the names'
     numbers (which the disassembler that chose the names knows) as hints."""
     module = path.read_bytes()
@@ -66,3 +81,10 @@ def test_spv_round_trip(path: Path) -> None:
         if name[:1] == "%" and name != number
     }
     assert assemble(friendly, id_hints=hints).binary == module, "friendly disassembly does not round-trip"
+
+
+@pytest.mark.skipif(not SPV, reason=NOT_SET)
+def test_spv_round_trip() -> None:
+    """Every `spv/` module through spirv-dis, raw-id and friendly, and back."""
+    failures = failures_over(SPV, round_trips)
+    assert not failures, f"{len(failures)} of {len(SPV)} do not round-trip:\n" + "\n".join(failures[:10])
