@@ -230,16 +230,25 @@ def sample(tex: Texture, sampler: Sampler, coord, lod: float, offset=(0, 0, 0)):
     return (_sample_level(tex, l0, coord, sampler, layer, offset) * (1 - a) + _sample_level(tex, l0 + 1, coord, sampler, layer, offset) * a).astype(np.float32)
 
 
+def gradient_sizes(tex: Texture) -> tuple[list[int], int]:
+    """What a coordinate's derivatives are scaled by (the base level's width, height and a
+    3D image's depth), and how many of the coordinate's components count."""
+    d, h, w, _ = tex.levels[0].shape
+    return [w, h, d if tex.dim == DIM_3D else 1], {DIM_1D: 1, DIM_3D: 3, DIM_CUBE: 3}.get(tex.dim, 2)
+
+
 def lod_from_gradients(tex: Texture, dx, dy) -> float:
-    w, h, d = (tex.levels[0].shape[2], tex.levels[0].shape[1], tex.levels[0].shape[0])
-    sizes = [w, h, d if tex.dim == DIM_3D else 1]
+    sizes, n = gradient_sizes(tex)
     dx = dx if isinstance(dx, tuple) else (dx,)
     dy = dy if isinstance(dy, tuple) else (dy,)
-    n = {DIM_1D: 1, DIM_3D: 3, DIM_CUBE: 3}.get(tex.dim, 2)
-    lx = math.sqrt(sum((float(dx[i]) * sizes[i]) ** 2 for i in range(min(n, len(dx)))))
-    ly = math.sqrt(sum((float(dy[i]) * sizes[i]) ** 2 for i in range(min(n, len(dy)))))
+    lx = math.sqrt(sum(_squared(float(dx[i]) * sizes[i]) for i in range(min(n, len(dx)))))
+    ly = math.sqrt(sum(_squared(float(dy[i]) * sizes[i]) for i in range(min(n, len(dy)))))
     rho = max(lx, ly)
     return math.log2(rho) if rho > 0 else -math.inf
+
+
+def _squared(x: float) -> float:
+    return x * x  # one rounding, as over lanes (images_lanes)
 
 
 class TexelRef(list):
