@@ -1,9 +1,9 @@
 """Sampling over lanes: the sampling instructions of `images` for a coordinate that
 differs between the lanes of a wave, with numpy arrays, giving bit for bit what
 `images.sample` gives lane by lane (the same float64 coordinates, float32 weights and
-texel arithmetic in the same order). What it does not cover (cube maps, gathers, integer
-textures, per-lane offsets, a lane undefined) raises `NotInLanes`, and the wave then runs
-the instruction lane by lane."""
+texel arithmetic in the same order; a cube map's texels past a face's edge read lane by
+lane). What it does not cover (gathers, integer textures, per-lane offsets, a lane
+undefined) raises `NotInLanes`, and the wave then runs the instruction lane by lane."""
 
 from __future__ import annotations
 
@@ -11,8 +11,8 @@ import math
 
 import numpy as np
 
-from spvinspect.codec.interp.images import (DIM_1D, DIM_2D, DIM_3D, DIM_CUBE, Sampler, Texture, _offset, _split,
-                                            _squared, gradient_sizes, image_operands)
+from spvinspect.codec.interp.images import (DIM_1D, DIM_2D, DIM_3D, DIM_CUBE, Sampler, Texture, _cube_texel, _offset,
+                                            _split, _squared, gradient_sizes, image_operands)
 from spvinspect.codec.interp.types import FLOAT_DTYPES, UNDEF
 
 LANE_SAMPLING = {"OpImageSampleImplicitLod", "OpImageSampleExplicitLod", "OpImageSampleDrefImplicitLod",
@@ -48,7 +48,7 @@ def execute_lanes(inv, ins, active: np.ndarray) -> None:
     rt = inv.shader.types.get(ins.type_id)
     tex, smp = _split(inv.value(a[0]))
     ct = inv.shader.id_types.get(a[1])
-    if (tex is None or tex.dim == DIM_CUBE or rt is None or rt.scalar.kind != "float" or ct is None
+    if (tex is None or rt is None or rt.scalar.kind != "float" or ct is None
             or ct.scalar.kind != "float" or ct.scalar.width != 32):
         raise NotInLanes
     idx = np.flatnonzero(active)
@@ -113,7 +113,13 @@ def sample_lanes(tex: Texture, sampler: Sampler, coord: tuple, lod: np.ndarray, 
     """`images.sample` for each lane: coord's components and lod are arrays over the
     lanes; RGBA as an array [lanes, 4]."""
     layer = np.zeros(lod.size, dtype=np.int64)
-    if tex.arrayed:
+    if tex.dim == DIM_CUBE:
+        face, uv = _cube_lanes(coord)
+        cubes = tex.levels[0].shape[0] // 6
+        layer = face + (6 * np.clip(np.rint(coord[3].astype(np.float64)), 0, cubes - 1).astype(np.int64)
+                        if tex.arrayed else 0)
+        coord = uv
+    elif tex.arrayed:
         n = {DIM_1D: 1, DIM_2D: 2}.get(tex.dim, 2)
         layer = np.clip(np.rint(coord[n].astype(np.float64)), 0, tex.levels[0].shape[0] - 1).astype(np.int64)
         coord = coord[:n]
@@ -130,6 +136,23 @@ def sample_lanes(tex: Texture, sampler: Sampler, coord: tuple, lod: np.ndarray, 
     a = (lod - l0).astype(np.float32)[:, None]
     upper = _by_level(tex, np.where(between, l0 + 1, l0), coord, sampler, layer, offset)
     return np.where(between[:, None], (whole * (1 - a) + upper * a).astype(np.float32), whole)
+
+
+def _cube_lanes(coord) -> tuple[np.ndarray, tuple]:
+    """`images._cube` for each lane: the face and (s, t) on it."""
+    x, y, z = (c.astype(np.float64) for c in coord[:3])
+    ax, ay, az = np.abs(x), np.abs(y), np.abs(z)
+    if ((ax == 0) & (ay == 0) & (az == 0)).any():
+        raise NotInLanes  # the zero direction: undefined, said lane by lane
+    on_x = (ax >= ay) & (ax >= az)
+    on_y = ~on_x & (ay >= az)
+    on_z = ~on_x & ~on_y
+    px, py, pz = x >= 0, y >= 0, z >= 0
+    face = np.select([on_x & px, on_x, on_y & py, on_y, on_z & pz], [0, 1, 2, 3, 4], 5)
+    sc = np.select([on_x & px, on_x, on_y, on_z & pz], [-z, z, x, x], -x)
+    tc = np.select([on_x, on_y & py, on_y, on_z], [-y, z, -z, -y], -y)
+    ma = np.select([on_x, on_y], [ax, ay], az)
+    return face.astype(np.int64), ((sc / ma + 1) / 2, (tc / ma + 1) / 2)
 
 
 def _by_level(tex, level: np.ndarray, coord, sampler, layer, offset) -> np.ndarray:
@@ -167,6 +190,11 @@ def _sample_level(tex: Texture, level: int, coord, sampler: Sampler, layer: np.n
     x0, y0 = np.floor(fx), np.floor(fy)
     ax, ay = (fx - x0).astype(np.float32)[:, None], (fy - y0).astype(np.float32)[:, None]
     x0, y0 = _texel(x0), _texel(y0)
+    if tex.dim == DIM_CUBE:
+        texels = [[_cube_texels(lv, layer, x, y) for x in (x0, x0 + 1)] for y in (y0, y0 + 1)]
+        top = texels[0][0] * (1 - ax) + texels[0][1] * ax
+        bottom = texels[1][0] * (1 - ax) + texels[1][1] * ax
+        return (top * (1 - ay) + bottom * ay).astype(np.float32)
     xs = [_wrap(x0, w, sampler.address), _wrap(x0 + 1, w, sampler.address)]
     ys = [_wrap(y0, h, sampler.address), _wrap(y0 + 1, h, sampler.address)]
 
@@ -182,3 +210,13 @@ def _sample_level(tex: Texture, level: int, coord, sampler: Sampler, layer: np.n
         z0 = _texel(z0)
         return (plane(_wrap(z0, d, sampler.address)) * (1 - az) + plane(_wrap(z0 + 1, d, sampler.address)) * az).astype(np.float32)
     return plane(layer).astype(np.float32)
+
+
+def _cube_texels(lv: np.ndarray, layer: np.ndarray, x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """Texel (x, y) of each lane's face; those past an edge from `images._cube_texel`."""
+    _, h, w, _ = lv.shape
+    inside = (x >= 0) & (x < w) & (y >= 0) & (y < h)
+    out = lv[layer, np.clip(y, 0, h - 1), np.clip(x, 0, w - 1)]
+    for k in np.flatnonzero(~inside).tolist():
+        out[k] = _cube_texel(lv, int(layer[k]), int(x[k]), int(y[k]))
+    return out
