@@ -1,8 +1,7 @@
 """Sampling over lanes: the sampling instructions of `images` for a coordinate that
 differs between the lanes of a wave, with numpy arrays, giving bit for bit what
-`images.sample` gives lane by lane (the same float64 coordinates, float32 weights and
-texel arithmetic in the same order; a cube map's texels past a face's edge read lane by
-lane). What it does not cover (gathers, integer textures, per-lane offsets, a lane
+`images.sample` gives lane by lane (a level is read by the same `images._sample_level`;
+this module chooses each lane's face, layer, LOD and levels as `images` does for one). What it does not cover (gathers, integer textures, per-lane offsets, a lane
 undefined) raises `NotInLanes`, and the wave then runs the instruction lane by lane."""
 
 from __future__ import annotations
@@ -11,22 +10,15 @@ import math
 
 import numpy as np
 
-from spvinspect.codec.interp.images import (DIM_1D, DIM_2D, DIM_3D, DIM_CUBE, Sampler, Texture, _cube_texel, _offset,
-                                            _split, _squared, gradient_sizes, image_operands)
+from spvinspect.codec.interp.images import (DIM_1D, DIM_2D, DIM_CUBE, NotInLanes, Sampler, Texture, _offset,
+                                            _sample_level, _split, _squared, _weight, gradient_sizes, image_operands,
+                                            lerp)
 from spvinspect.codec.interp.types import FLOAT_DTYPES, UNDEF
 
 LANE_SAMPLING = {"OpImageSampleImplicitLod", "OpImageSampleExplicitLod", "OpImageSampleDrefImplicitLod",
                  "OpImageSampleDrefExplicitLod", "OpImageSampleProjImplicitLod", "OpImageSampleProjExplicitLod",
                  "OpImageSampleProjDrefImplicitLod", "OpImageSampleProjDrefExplicitLod"}
 """The instructions sampled over lanes at once."""
-
-LARGEST_TEXEL = 2.0 ** 52
-"""Past this a texel coordinate is not an exact integer in float64: left to the lanes one by one."""
-
-
-class NotInLanes(Exception):
-    """This sampling is left to the lanes one by one."""
-
 
 def _over(v, idx: np.ndarray, dtype=np.float64) -> np.ndarray:
     """A scalar number or an array over all lanes as an array over the lanes `idx`."""
@@ -133,9 +125,9 @@ def sample_lanes(tex: Texture, sampler: Sampler, coord: tuple, lod: np.ndarray, 
     between = lod != l0
     if not between.any():
         return whole
-    a = (lod - l0).astype(np.float32)[:, None]
+    a = _weight(lod - l0)
     upper = _by_level(tex, np.where(between, l0 + 1, l0), coord, sampler, layer, offset)
-    return np.where(between[:, None], (whole * (1 - a) + upper * a).astype(np.float32), whole)
+    return np.where(between[:, None], lerp(whole, upper, a).astype(np.float32), whole)
 
 
 def _cube_lanes(coord) -> tuple[np.ndarray, tuple]:
@@ -160,63 +152,4 @@ def _by_level(tex, level: np.ndarray, coord, sampler, layer, offset) -> np.ndarr
     for lv in np.unique(level):
         at = level == lv
         out[at] = _sample_level(tex, int(lv), tuple(c[at] for c in coord), sampler, layer[at], offset)
-    return out
-
-
-def _wrap(i: np.ndarray, n: int, address: str) -> np.ndarray:
-    if address == "repeat":
-        return np.mod(i, n)
-    return np.clip(i, 0, n - 1)
-
-
-def _texel(x: np.ndarray) -> np.ndarray:
-    if (np.abs(x) > LARGEST_TEXEL).any():
-        raise NotInLanes
-    return x.astype(np.int64)
-
-
-def _sample_level(tex: Texture, level: int, coord, sampler: Sampler, layer: np.ndarray, offset) -> np.ndarray:
-    lv = tex.levels[min(max(level, 0), len(tex.levels) - 1)]
-    d, h, w, _ = lv.shape
-    u = coord[0] + offset[0] / w
-    v = (coord[1] if len(coord) > 1 and tex.dim != DIM_1D else np.full(u.size, 0.5)) + offset[1] / h
-    zc = coord[2] + offset[2] / d if tex.dim == DIM_3D else None
-    if sampler.filter == "nearest":
-        x = _wrap(_texel(np.floor(u * w)), w, sampler.address)
-        y = _wrap(_texel(np.floor(v * h)), h, sampler.address)
-        z = _wrap(_texel(np.floor(zc * d)), d, sampler.address) if zc is not None else layer
-        return lv[z, y, x].astype(np.float32)
-    fx, fy = u * w - 0.5, v * h - 0.5
-    x0, y0 = np.floor(fx), np.floor(fy)
-    ax, ay = (fx - x0).astype(np.float32)[:, None], (fy - y0).astype(np.float32)[:, None]
-    x0, y0 = _texel(x0), _texel(y0)
-    if tex.dim == DIM_CUBE:
-        texels = [[_cube_texels(lv, layer, x, y) for x in (x0, x0 + 1)] for y in (y0, y0 + 1)]
-        top = texels[0][0] * (1 - ax) + texels[0][1] * ax
-        bottom = texels[1][0] * (1 - ax) + texels[1][1] * ax
-        return (top * (1 - ay) + bottom * ay).astype(np.float32)
-    xs = [_wrap(x0, w, sampler.address), _wrap(x0 + 1, w, sampler.address)]
-    ys = [_wrap(y0, h, sampler.address), _wrap(y0 + 1, h, sampler.address)]
-
-    def plane(z):
-        top = lv[z, ys[0], xs[0]] * (1 - ax) + lv[z, ys[0], xs[1]] * ax
-        bottom = lv[z, ys[1], xs[0]] * (1 - ax) + lv[z, ys[1], xs[1]] * ax
-        return top * (1 - ay) + bottom * ay
-
-    if zc is not None:
-        fz = zc * d - 0.5
-        z0 = np.floor(fz)
-        az = (fz - z0).astype(np.float32)[:, None]
-        z0 = _texel(z0)
-        return (plane(_wrap(z0, d, sampler.address)) * (1 - az) + plane(_wrap(z0 + 1, d, sampler.address)) * az).astype(np.float32)
-    return plane(layer).astype(np.float32)
-
-
-def _cube_texels(lv: np.ndarray, layer: np.ndarray, x: np.ndarray, y: np.ndarray) -> np.ndarray:
-    """Texel (x, y) of each lane's face; those past an edge from `images._cube_texel`."""
-    _, h, w, _ = lv.shape
-    inside = (x >= 0) & (x < w) & (y >= 0) & (y < h)
-    out = lv[layer, np.clip(y, 0, h - 1), np.clip(x, 0, w - 1)]
-    for k in np.flatnonzero(~inside).tolist():
-        out[k] = _cube_texel(lv, int(layer[k]), int(x[k]), int(y[k]))
     return out
