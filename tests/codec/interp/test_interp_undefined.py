@@ -10,7 +10,7 @@ import math
 
 import numpy as np
 
-from asm_module import run_values
+from asm_module import CONSTS as ASM_CONSTS, run_values
 from oracle import compile_glsl
 
 from spvinspect.codec.interp.debugger import Debugger
@@ -18,26 +18,16 @@ from spvinspect.codec.interp.group import run_entry, run_grid
 from spvinspect.codec.interp.shader import Shader
 from spvinspect.codec.interp.trace import format_record, format_result
 
-CONSTS = """%i7 = OpConstant %int 7
-%im7 = OpConstant %int -7
-%i2 = OpConstant %int 2
-%im2 = OpConstant %int -2
-%im1 = OpConstant %int -1
-%i0 = OpConstant %int 0
+EXTRA = """%im1 = OpConstant %int -1
 %imin = OpConstant %int -2147483648
-%u3 = OpConstant %uint 3
-%u0 = OpConstant %uint 0
 %u2 = OpConstant %uint 2
 %e128 = OpConstant %int 128
 %e129 = OpConstant %int 129
-%f0 = OpConstant %float 0
-%f1 = OpConstant %float 1
 %f2 = OpConstant %float 2
-%f3 = OpConstant %float 3
-%fm1 = OpConstant %float -1
 %fhalf = OpConstant %float 0.5
 %f1_5 = OpConstant %float 1.5
 """
+CONSTS = ASM_CONSTS + EXTRA
 
 
 def test_integer_division_and_remainder():
