@@ -1,7 +1,8 @@
 """Sampling over lanes: the sampling instructions of `images` for a coordinate that
 differs between the lanes of a wave, with numpy arrays, giving bit for bit what
 `images.sample` gives lane by lane (a level is read by the same `images._sample_level`;
-this module chooses each lane's face, layer, LOD and levels as `images` does for one). What it does not cover (gathers, integer textures, per-lane offsets, a lane
+this module chooses each lane's face, layer, LOD and levels as `images` does for one).
+What it does not cover (gathers, fetches, integer textures, per-lane offsets, a lane
 undefined) raises `NotInLanes`, and the wave then runs the instruction lane by lane."""
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ LANE_SAMPLING = {"OpImageSampleImplicitLod", "OpImageSampleExplicitLod", "OpImag
                  "OpImageSampleDrefExplicitLod", "OpImageSampleProjImplicitLod", "OpImageSampleProjExplicitLod",
                  "OpImageSampleProjDrefImplicitLod", "OpImageSampleProjDrefExplicitLod"}
 """The instructions sampled over lanes at once."""
+
 
 def _over(v, idx: np.ndarray, dtype=np.float64) -> np.ndarray:
     """A scalar number or an array over all lanes as an array over the lanes `idx`."""

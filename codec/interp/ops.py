@@ -5,7 +5,7 @@ results keep their width (numpy scalars); what the spec leaves undefined is `UND
 
 Which results are undefined, and where it is said:
 - OpUDiv, OpSDiv, OpUMod, OpSRem, OpSMod by 0, and the signed ones of the minimum value
-  by -1 (the SPIR-V specification, 3.52.13 Arithmetic Instructions).
+  by -1 (the SPIR-V specification, Arithmetic Instructions).
 - OpSRem and OpSMod with a negative operand (the Vulkan environment, "Precision and
   Operation of SPIR-V Instructions": "if either operand is negative the result is
   undefined"; GLSL's % says the same).
