@@ -15,8 +15,14 @@ import pytest
 from spvinspect.commands.open import EXAMPLE_MODULE
 from spvinspect.launch import on_terminal
 
-aiohttp = pytest.importorskip("aiohttp", reason="the serve extra (textual-serve, aiohttp) is not installed")
-pytest.importorskip("textual_serve", reason="the serve extra (textual-serve) is not installed")
+
+@pytest.fixture(autouse=True, scope="module")
+def serve_extra() -> None:
+    """The serve extra, imported when a test of this file runs: not at collection, where
+    every worker would pay for aiohttp's import."""
+    pytest.importorskip("aiohttp", reason="the serve extra (textual-serve, aiohttp) is not installed")
+    pytest.importorskip("textual_serve", reason="the serve extra (textual-serve) is not installed")
+
 
 DEADLINE = 60.0
 """Seconds the server and the app get to answer on a loaded machine; the test waits on answers."""
@@ -31,6 +37,8 @@ def free_port() -> int:
 async def first_screen(port: int) -> str:
     """The page's HTML, then the text the app draws into a browser's websocket until its
     first screen shows the instruction list."""
+    import aiohttp
+
     async with aiohttp.ClientSession() as client:
         give_up = time.monotonic() + DEADLINE
         while True:
