@@ -36,15 +36,20 @@ def _bool(values: np.ndarray) -> np.ndarray:
     return values.astype(np.float32)
 
 
+def _shift_scale(shift: int) -> np.float32:
+    # Op values 0-7 of the multiply and accumulate units are `mul` / `add` with a result
+    # shift (Mesa's shift_to_op: a 3-bit two's-complement exponent, so 5, 6, 7 are /8,
+    # /4, /2 and 4 would be /16).
+    return np.float32(2.0 ** (shift - 8 if shift >= 4 else shift))
+
+
 def _shifted_mul(shift: int) -> Semantics:
-    # Multiply op values 0-7 are `mul` with a result shift (Mesa's shift_to_op: a 3-bit
-    # two's-complement exponent, so 5, 6, 7 are /8, /4, /2 and 4 would be /16).
-    scale = np.float32(2.0 ** (shift - 8 if shift >= 4 else shift))
+    scale = _shift_scale(shift)
     return Semantics("mul" if shift == 0 else f"mul_shift{shift}", 2, lambda a, b: a * b * scale)
 
 
 def _shifted_add(shift: int) -> Semantics:
-    scale = np.float32(2.0 ** (shift - 8 if shift >= 4 else shift))
+    scale = _shift_scale(shift)
     return Semantics("add" if shift == 0 else f"add_shift{shift}", 2, lambda a, b: (a + b) * scale)
 
 
