@@ -11,8 +11,9 @@ to step through them. In Lima mode, `ctrl+o` fixes the order diagnostics of the
 cursor's line. `EditorMessages` lists the same messages to pick one from.
 
 Highlighting: `TextArea` highlights with tree-sitter; here `_build_highlight_map` (its
-hook) fills the per-line highlight table from Pygments tokens, each distinct line
-lexed once and cached by its text, so an edit lexes only the lines it changed.
+hook) gives it a per-line highlight table filled from Pygments tokens as lines are
+drawn, each distinct line lexed once and cached by its text: opening a long text or
+editing it lexes only the lines on screen.
 """
 
 from __future__ import annotations
@@ -39,6 +40,30 @@ LEX_CACHE_LINES = 50_000
 """Distinct lines whose highlights are kept; the cache is emptied past this."""
 
 Highlight = tuple[int, int | None, str]
+
+
+class LineHighlights(dict):
+    """Row → highlights of an editor's lines, each lexed when first asked for (by the
+    TextArea drawing it) and cached by its text: only drawn lines are ever lexed."""
+
+    def __init__(self, editor: AsmEditor) -> None:
+        super().__init__()
+        self._editor = editor
+
+    def __bool__(self) -> bool:
+        return True
+
+    def __missing__(self, row: int) -> list[Highlight]:
+        editor = self._editor
+        document = editor.document
+        if not 0 <= row < document.line_count:
+            return []
+        line = document.get_line(row)
+        spans = editor._lexed.get(line)
+        if spans is None:
+            spans = editor._lexed[line] = editor._lex(line)
+        self[row] = spans
+        return spans
 
 
 class EditorMessage(Message):
@@ -166,21 +191,15 @@ class AsmEditor(TextArea):
     # ---------------------------------------------------------- highlighting
 
     def _build_highlight_map(self) -> None:
-        """Highlights from Pygments tokens, one cached lexing per distinct line."""
+        """Highlights from Pygments tokens, made when a line is first drawn (`LineHighlights`):
+        loading or editing a long text lexes only the lines on screen."""
         self._line_cache.clear()
-        highlights = self._highlights
-        highlights.clear()
         if self._colour_theme is None:  # not mounted yet: on_mount highlights
+            self._highlights = {}
             return
-        lexed = self._lexed
-        if len(lexed) > LEX_CACHE_LINES:
-            lexed.clear()
-        for row, line in enumerate(self.document.lines):
-            spans = lexed.get(line)
-            if spans is None:
-                spans = lexed[line] = self._lex(line)
-            if spans:
-                highlights[row] = spans
+        if len(self._lexed) > LEX_CACHE_LINES:
+            self._lexed.clear()
+        self._highlights = LineHighlights(self)
 
     def _lex(self, line: str) -> list[Highlight]:
         """(start byte, end byte, style name) of each token of one line."""
