@@ -26,6 +26,7 @@ from textual import on
 from textual.binding import Binding
 from textual.message import Message
 from textual.content import Content
+from textual.document._wrapped_document import WrappedDocument
 from textual.strip import Strip
 from textual.widgets import OptionList, TextArea
 from textual.widgets.text_area import Edit, EditResult, TextAreaTheme
@@ -40,6 +41,29 @@ LEX_CACHE_LINES = 50_000
 """Distinct lines whose highlights are kept; the cache is emptied past this."""
 
 Highlight = tuple[int, int | None, str]
+
+
+class CountedWrappedDocument(WrappedDocument):
+    """A `WrappedDocument` whose height is counted once per (re)wrap: `TextArea` asks for
+    it at every line it draws, and counting it walks every line of the text."""
+
+    _height: int | None = None
+
+    @property
+    def height(self) -> int:
+        if self._height is None:
+            self._height = WrappedDocument.height.fget(self)
+        return self._height
+
+    def wrap(self, width: int, tab_width: int | None = None) -> None:
+        self._height = None
+        super().wrap(width, tab_width)
+        self._height = None
+
+    def wrap_range(self, start, old_end, new_end) -> None:
+        self._height = None
+        super().wrap_range(start, old_end, new_end)
+        self._height = None
 
 
 class LineHighlights(dict):
@@ -151,6 +175,11 @@ class AsmEditor(TextArea):
         self.line_number_start = first_line + 1
 
     # ------------------------------------------------------------ content
+
+    def _set_document(self, text: str, language: str | None) -> None:
+        super()._set_document(text, language)
+        # The text's wrapping, with its height counted once (see CountedWrappedDocument).
+        self.wrapped_document.__class__ = CountedWrappedDocument
 
     def load_window(self, text: str, first_line: int, cursor_line: int | None = None) -> None:
         """Show `text` as the whole text's lines from `first_line` (clears undo)."""
