@@ -23,6 +23,7 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from spvinspect.themes.tokens import LIMA_UNITS
+from spvinspect.widgets.scrollbars import QuietScrollbars
 from spvinspect.widgets.style_memo import StyleMemo
 from spvinspect.widgets.virtual_size import set_virtual_size
 from spvinspect.lima.breakdown import CONTROL_UNIT, BitSelection, BitStrip, Breakdown, Label
@@ -45,7 +46,7 @@ class Entry:
         return self.strip.bits if self.label is None else self.label.bits
 
 
-class LimaBreakdown(StyleMemo, ScrollView, can_focus=True):
+class LimaBreakdown(QuietScrollbars, StyleMemo, ScrollView, can_focus=True):
     """The selected instruction's control word and fields as labelled bit strips."""
 
     DEFAULT_CSS = "\n".join(
