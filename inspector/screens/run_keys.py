@@ -18,6 +18,7 @@ from textual.binding import Binding
 from textual.screen import Screen
 
 from spvinspect.execution import Execution
+from spvinspect.execution.run import instruction_named
 from spvinspect.messages import SelectInstruction
 
 RUN_BINDINGS = [
@@ -129,7 +130,7 @@ class RunKeys(Screen):
         if execution is None or index is None:
             return
         now_set = execution.toggle_breakpoint(index)
-        self.notify(f"Breakpoint {'set' if now_set else 'cleared'} on instruction {index}", timeout=2)
+        self.notify(f"Breakpoint {'set' if now_set else 'cleared'} on {instruction_named(index, execution.numbered_from)}", timeout=2)
         self.run_updated(select=False)
 
     def action_run_restart(self) -> None:
