@@ -94,6 +94,7 @@ class LimaInstructionList(RowList):
     def show_document(self, document: LimaDocument) -> None:
         """Show another program's rows (an edit's)."""
         self.document = document
+        self._strips.clear()
         self._drawn_rows.clear()
         self.virtual_size = Size(self.virtual_size.width, document.row_count)
         self.refresh()
