@@ -42,6 +42,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import random
 import re
 import resource
@@ -258,7 +259,8 @@ async def bench_rss(pilot, label: str, constants: list[int]) -> None:
     now, peak = rss_mb()
     count = 2 * len(constants[: EDITS_FOR_RSS // 2])
     print(verdict_line(f"peak RSS after {count} edits", peak, RSS_TARGET_MB[label], "MB",
-                       f"  (now {now:.0f} MB; the peak is the process's, earlier modules included)"))
+                       f"  (now {now:.0f} MB; the peak is the process's, earlier modules included;"
+                       f" {gc.get_freeze_count():,} objects frozen)"))
 
 
 def places(document, opcodes: set[str], count: int, pattern: re.Pattern | None = None,

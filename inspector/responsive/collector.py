@@ -9,11 +9,17 @@ index and the editor freeze at different times, so the collector gets the object
 only when the last holder lets go (what they leave behind meanwhile is freed by
 reference counting; only cycles wait).
 
+Whatever is frozen is out of reach even once it is garbage, so each freeze after the
+first collects first: the cycles made since the last freeze (drawn strips and their
+caches, a replaced document's parts) would otherwise be kept for as long as the editor
+is open, a few megabytes an edit on a large module. That collection walks only what is
+not frozen yet, what was made since the last freeze, not the whole module.
+
 What is not frozen still grows between keys (decoded chunks, drawn strips, graphs): the
 collector's own full collections over it paused whatever key came next. While
 the app runs they are left to `collect_if_idle`, which its timer calls: young
 generations are still collected as usual, and a full collection runs once the user has
-paused and enough has piled up.
+paused and enough has piled up. That one takes in the frozen objects too (`collect_all`).
 """
 
 from __future__ import annotations
@@ -31,7 +37,10 @@ collector's own default rule, without its timing)."""
 
 
 def keep_out(holder: Hashable) -> None:
-    """Freeze what lives now, on behalf of `holder` (e.g. `(screen, "index")`)."""
+    """Freeze what lives now, on behalf of `holder` (e.g. `(screen, "index")`), after
+    collecting the garbage made since the last freeze."""
+    if gc.get_freeze_count():
+        gc.collect()
     gc.freeze()
     _holders.add(holder)
 
@@ -68,9 +77,21 @@ class IdleCollections:
         True when it ran."""
         if self._thresholds is None or _middle_collections() - self._middle_at_last_full < FULL_AFTER:
             return False
-        gc.collect()
+        collect_all()
         self._middle_at_last_full = _middle_collections()
         return True
+
+
+def collect_all() -> None:
+    """A full collection of everything, frozen or not, and what lives after it frozen again
+    for whoever still holds it: what was frozen alive and has become garbage since (a
+    replaced document, strips evicted from a cache) is freed here, not kept until the
+    editor closes. Cheap enough for an idle moment: the codec keeps a module in arrays,
+    not objects (a full collection over the large module and its index walks some 50,000)."""
+    gc.unfreeze()
+    gc.collect()
+    if _holders:
+        gc.freeze()
 
 
 def _middle_collections() -> int:

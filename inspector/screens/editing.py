@@ -141,7 +141,9 @@ class EditingController:
         session = self.edit_session
         if session is None:
             opening = partial(self._open_session, self._screen.document)
-            self._screen.run_worker(opening, thread=True, exclusive=True, group="edit-open")
+            # A description, or Textual describes the worker by repr(): of the whole document.
+            self._screen.run_worker(opening, thread=True, exclusive=True, group="edit-open",
+                                    description="open the editor")
         elif session.partial and self._outside(session):
             self._move_region(session)
         else:
@@ -161,7 +163,9 @@ class EditingController:
             self._show_editor()
             return
         opening = partial(self._open_session, self._screen.document, session)
-        self._screen.run_worker(opening, thread=True, exclusive=True, group="edit-open")
+        # A description, or Textual describes the worker by repr(): of the session's whole state.
+        self._screen.run_worker(opening, thread=True, exclusive=True, group="edit-open",
+                                description="move the editor's region")
 
     def _open_session(self, document, continuing=None) -> None:
         """The session, and its first assembly when the editor needs it to place lines (a
@@ -362,7 +366,7 @@ class EditingController:
                 self._freeze()
             self._show_messages()
             self._screen.call_after_refresh(self._shown, outcome.generation)
-            if self._screen.document.VALIDATES and session.good is not None:
+            if session.validates and session.good is not None:
                 pause = VALIDATE_AFTER_HUGE if session.huge else VALIDATE_AFTER
                 self._validation_timer = self._screen.set_timer(pause, self._validate)
         self._assemble_next()
@@ -407,7 +411,7 @@ class EditingController:
         """spirv-val on the binary on screen, one run at a time."""
         self._validation_timer = None
         session = self.edit_session
-        if self._validating or session is None or not self._screen.document.VALIDATES:
+        if self._validating or session is None or not session.validates:
             return
         job = session.validation_job()
         if job is not None:

@@ -27,6 +27,7 @@ from textual.strip import Strip
 
 from spvinspect.codec.text.word_detail import WordKind
 from spvinspect.screens.go_to import GoToDialog
+from spvinspect.widgets.scrollbars import QuietScrollbars
 
 GUTTER = 10
 """Columns of the byte-offset gutter: eight hex digits and two spaces."""
@@ -55,7 +56,7 @@ def words_for_width(width: int, bytes_mode: bool) -> int:
     return fits if fits < 8 else 1 << (fits.bit_length() - 1)
 
 
-class HexView(ScrollView, can_focus=True):
+class HexView(QuietScrollbars, ScrollView, can_focus=True):
     """A module's words with byte offsets, the selected instruction framed and coloured
     by operand kind, diagnostic words marked, and a word cursor."""
 

@@ -23,6 +23,7 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from spvinspect.themes.tokens import LIMA_UNITS
+from spvinspect.widgets.scrollbars import QuietScrollbars
 from spvinspect.widgets.style_memo import StyleMemo
 from spvinspect.widgets.virtual_size import set_virtual_size
 from spvinspect.lima.breakdown import CONTROL_UNIT, BitSelection, BitStrip, Breakdown, Label
@@ -45,7 +46,23 @@ class Entry:
         return self.strip.bits if self.label is None else self.label.bits
 
 
-class LimaBreakdown(StyleMemo, ScrollView, can_focus=True):
+class _UnitStyles(dict):
+    """(unit, under the cursor) -> the style a cell is drawn in, made when first asked."""
+
+    def __init__(self, pane: LimaBreakdown, base: Style) -> None:
+        super().__init__()
+        self._pane, self._base = pane, base
+
+    def __missing__(self, key: tuple) -> Style:
+        unit, under_cursor = key
+        style = self._pane._style(unit)
+        if under_cursor:
+            style = style + self._pane.memo_style("lima-breakdown--cursor")
+        drawn = self[key] = self._base + style
+        return drawn
+
+
+class LimaBreakdown(QuietScrollbars, StyleMemo, ScrollView, can_focus=True):
     """The selected instruction's control word and fields as labelled bit strips."""
 
     DEFAULT_CSS = "\n".join(
@@ -97,6 +114,8 @@ class LimaBreakdown(StyleMemo, ScrollView, can_focus=True):
         self._lines: list[list[tuple[str, str | None, int | None]]] = []
         self._entry_rows: list[int] = []
         self._built_width = -1
+        self._drawn_key: tuple = ()
+        self._drawn: dict = {}
         self.border_title = "Breakdown"
 
     # -- what is shown -----------------------------------------------------------------
@@ -285,9 +304,32 @@ class LimaBreakdown(StyleMemo, ScrollView, can_focus=True):
         base = self.memo_style("")
         if row >= len(self._lines):
             return Strip.blank(width, base)
+        cells = self._lines[row]
+        length = sum(len(text) for text, _, _ in cells)
+        if scroll_x or length > width:
+            return self._cut_line(cells, scroll_x, width, base)
+        drawn = self._drawn_styles(base)
+        cursor = self.cursor
+        segments = [Segment(text, drawn[unit, position == cursor]) for text, unit, position in cells]
+        if length < width:
+            segments.append(Segment(" " * (width - length), base))
+        return Strip(segments, width)
+
+    def _drawn_styles(self, base: Style) -> dict:
+        """Each unit's style, under the cursor or not, over the pane's own (`base`), as
+        `_cut_line` draws them; kept while the pane's and its components' styles are the
+        same objects (as `StyleMemo` keeps them)."""
+        key = (base, self._memo_key, *map(id, self._component_styles.values()))
+        if self._drawn_key != key:
+            self._drawn_key = key
+            self._drawn = _UnitStyles(self, base)
+        return self._drawn
+
+    def _cut_line(self, cells: list, scroll_x: int, width: int, base: Style) -> Strip:
+        """A row scrolled sideways or wider than the pane, cut to the pane."""
         cursor_style = self.memo_style("lima-breakdown--cursor")
         segments = []
-        for text, unit, position in self._lines[row]:
+        for text, unit, position in cells:
             style = self._style(unit)
             if position is not None and position == self.cursor:
                 style = style + cursor_style

@@ -30,6 +30,8 @@ from spvinspect.widgets.row_list import RowList, fit_row
 GUTTER_WIDTH = 13
 """Index (5), word offset (`w` and 5 digits) and two spaces."""
 _LEXER = LimaLexer()
+_KEPT_ROWS = 512
+"""Drawn rows the list keeps (a few screens of them)."""
 
 
 class LimaInstructionList(RowList):
@@ -82,6 +84,8 @@ class LimaInstructionList(RowList):
         super().__init__(id=id, classes=classes)
         self.document = document
         self._strips: LRUCache[tuple[int, str], Strip] = LRUCache(1024)
+        self._drawn_rows: dict[tuple, Strip] = {}
+        """Rows drawn with their gutter and cursor, by what they are drawn from (`render_row`)."""
         self._run_marks: dict[int, str] = {}
         """Instruction index -> its gutter mark (a breakpoint, the run's current instruction)."""
         self.virtual_size = Size(GUTTER_WIDTH + 80, document.row_count)
@@ -90,6 +94,8 @@ class LimaInstructionList(RowList):
     def show_document(self, document: LimaDocument) -> None:
         """Show another program's rows (an edit's)."""
         self.document = document
+        self._strips.clear()
+        self._drawn_rows.clear()
         self.virtual_size = Size(self.virtual_size.width, document.row_count)
         self.refresh()
 
@@ -112,6 +118,7 @@ class LimaInstructionList(RowList):
 
     def watch_style(self) -> None:
         self._strips.clear()
+        self._drawn_rows.clear()
         self._update_title()
         self.refresh()
 
@@ -121,6 +128,7 @@ class LimaInstructionList(RowList):
     def notify_style_update(self) -> None:
         super().notify_style_update()
         self._strips.clear()
+        self._drawn_rows.clear()
         self.refresh()
 
     @property
@@ -145,6 +153,20 @@ class LimaInstructionList(RowList):
     # -- rendering ----------------------------------------------------------------------
 
     def render_row(self, row: int, scroll_x: int, width: int, base: Style) -> Strip:
+        # A row drawn before (the list scrolled a row under a step) comes from memory while
+        # what it is drawn from is the same: its text, cursor, gutter mark, place and styles.
+        shown = self.document.rows[row]
+        selected = shown.kind is RowKind.INSTRUCTION and shown.instruction == self.selected
+        mark = self._run_marks.get(shown.instruction) if shown.kind is RowKind.INSTRUCTION else None
+        key = (row, selected, mark, scroll_x, width, self.style, base, *map(id, self._component_styles.values()))
+        line = self._drawn_rows.get(key)
+        if line is None:
+            if len(self._drawn_rows) >= _KEPT_ROWS:
+                self._drawn_rows.clear()
+            line = self._drawn_rows[key] = self._draw_row(row, scroll_x, width, base)
+        return line
+
+    def _draw_row(self, row: int, scroll_x: int, width: int, base: Style) -> Strip:
         line = fit_row(self._row_strip(row), scroll_x, width - GUTTER_WIDTH)
         shown = self.document.rows[row]
         gutter = self._gutter(shown)

@@ -15,6 +15,7 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from spvinspect.responsive.pacing import WhenIdle
+from spvinspect.widgets.scrollbars import QuietScrollbars
 from spvinspect.widgets.style_memo import StyleMemo
 
 
@@ -49,7 +50,7 @@ def _style_at(strip: Strip, x: int) -> Style | None:
     return None
 
 
-class RowList(StyleMemo, ScrollView, can_focus=True):
+class RowList(QuietScrollbars, StyleMemo, ScrollView, can_focus=True):
     """Rows of a document with a cursor row; subclasses draw a row (`render_row`) and say
     which row the cursor is on (`cursor_row`)."""
 

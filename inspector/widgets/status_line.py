@@ -6,8 +6,10 @@ from rich.text import Text
 from textual.reactive import reactive
 from textual.widget import Widget
 
+from spvinspect.widgets.style_memo import StyleMemo
 
-class StatusLine(Widget):
+
+class StatusLine(StyleMemo, Widget):
     """One line: the selection on the left, modes and progress on the right."""
 
     COMPONENT_CLASSES = {"status-line--key", "status-line--busy"}
@@ -27,8 +29,8 @@ class StatusLine(Widget):
         # every other pane's changed lines together): the left part cut with an ellipsis
         # where it meets the right one, which ends at the right edge.
         right = Text.assemble(
-            (self.busy + "  " if self.busy else "", self.get_component_rich_style("status-line--busy")),
-            (self.mode, self.get_component_rich_style("status-line--key")),
+            (self.busy + "  " if self.busy else "", self.memo_style("status-line--busy")),
+            (self.mode, self.memo_style("status-line--key")),
         )
         left = Text(self.place)
         if self.detail:

@@ -80,6 +80,14 @@ async def test_the_lima_editor_opens_in_the_style_the_list_shows(tmp_path):
         await settled(pilot)
         editor = app.screen.editing.editor
         assert editor.text.splitlines()[-1].startswith("stop,")
+        first = next(row for row in range(app.screen.document.row_count) if "$1" in listing.shown_text(row))
+        line = next(n for n, text in enumerate(editor.text.splitlines()) if "mov.v0 $0 $1" in text)
+        editor.replace("$2", (line, editor.document.get_line(line).rindex("$1")), (line, editor.document.get_line(line).rindex("$1") + 2))
+        await settled(pilot)
+        assert "mov.v0 $0 $2" in listing.shown_text(first)  # the list shows the edited row
+        editor.replace("$1", (line, editor.document.get_line(line).rindex("$2")), (line, editor.document.get_line(line).rindex("$2") + 2))
+        await settled(pilot)
+        assert "mov.v0 $0 $1" in listing.shown_text(first)
         await pilot.press("escape", "m")
         await pilot.pause()
         assert listing.style == "mesa"

@@ -1,0 +1,123 @@
+"""Scrollbars that repaint only when the bar they draw changes, and draw a bar seen before
+from memory.
+
+Textual repaints a scrollbar whenever its range, window or position changes, even by a
+fraction of a cell that moves no glyph (a cursor step in a 1,000-row list scrolls the list
+by a row, and its thumb by nothing), and draws it anew through Rich every time (the
+breakdown's bar takes a new range with each instruction, from a handful of sizes). A
+`QuietScrollBar` works out the thumb as Textual's `ScrollBarRender` places it, repaints
+when that moved, and keeps the finished lines of the last few bars it drew. A pane takes them by
+mixing in `QuietScrollbars` before its widget class.
+"""
+
+from __future__ import annotations
+
+from math import ceil
+
+from rich.style import Style
+from textual.reactive import Reactive
+from textual.scrollbar import ScrollBar, ScrollBarRender
+from textual.geometry import Region
+from textual.strip import Strip
+
+_KEPT_BARS = 32
+"""Bars drawn before that a scrollbar keeps the lines of (one per range and size)."""
+
+
+class QuietScrollBar(ScrollBar):
+    """A `ScrollBar` that repaints only when its drawn thumb moves or resizes."""
+
+    window_virtual_size: Reactive[int] = Reactive(100, repaint=False)
+    window_size: Reactive[int] = Reactive(0, repaint=False)
+    position: Reactive[float] = Reactive(0, repaint=False)
+
+    def __init__(self, vertical: bool = True, name: str | None = None, *, thickness: int = 1) -> None:
+        super().__init__(vertical, name, thickness=thickness)
+        self._shown_thumb: tuple | None = None
+        self._bars: dict[tuple, list[Strip]] = {}
+
+    def thumb(self) -> tuple:
+        """Where the thumb is drawn, in eighths of a cell, as `ScrollBarRender.render_bar`
+        places it (with the bar's length); just the length when there is no thumb."""
+        window = self.window_size if self.window_size < self.window_virtual_size else 0
+        virtual, window = ceil(self.window_virtual_size), ceil(window)
+        size = self.size.height if self.vertical else self.size.width
+        if not (window and size and virtual and size != virtual) or virtual == window:
+            return (size,)
+        thumb_size = max(1, window / (virtual / size))
+        position = (size - thumb_size) * (self.position / (virtual - window))
+        bars = len(ScrollBarRender.VERTICAL_BARS)
+        start = int(position * bars)
+        return (size, start, start + ceil(thumb_size * bars))
+
+    def _range_changed(self) -> None:
+        if self.thumb() != self._shown_thumb:
+            self.refresh()
+
+    watch_window_virtual_size = watch_window_size = watch_position = _range_changed
+
+    def bar_style(self) -> Style:
+        """The bar's colours as Textual's `ScrollBar.render` picks them (grabbed, under
+        the mouse, or at rest; a translucent background over the pane's)."""
+        styles = self.parent.styles
+        if self.grabbed:
+            background, color = styles.scrollbar_background_active, styles.scrollbar_color_active
+        elif self.mouse_over:
+            background, color = styles.scrollbar_background_hover, styles.scrollbar_color_hover
+        else:
+            background, color = styles.scrollbar_background, styles.scrollbar_color
+        if background.a < 1:
+            background = self.parent.background_colors[0] + background
+        color = background + color
+        return Style.from_color(color.rich_color, background.rich_color)
+
+    def render_lines(self, crop: Region) -> list[Strip]:
+        # The bar's finished lines (Textual's styles applied) are kept by everything they
+        # are made of: the thumb, the size, the colours, the crop and the app's filters.
+        thumb = self.thumb()
+        self._shown_thumb = thumb
+        app = self.app
+        key = (
+            thumb,
+            self.size,
+            crop,
+            self.bar_style(),
+            self.visual_style,
+            self.background_colors,
+            self.screen.styles.scrollbar_color.a == 0,
+            tuple(app.get_line_filters()),
+            app.ansi_theme,
+        )
+        lines = self._bars.get(key)
+        if lines is None:
+            lines = super().render_lines(crop)
+            if len(self._bars) >= _KEPT_BARS:
+                self._bars.clear()
+            self._bars[key] = lines
+        # A bar from memory leaves the styles cache's lines and the content marked dirty:
+        # the next bar drawn anew is drawn whole.
+        return lines
+
+
+class QuietScrollbars:
+    """Mix in before a scrolling widget class: its scrollbars are `QuietScrollBar`s."""
+
+    @property
+    def vertical_scrollbar(self) -> ScrollBar:
+        if self._vertical_scrollbar is None:
+            self._vertical_scrollbar = QuietScrollBar(
+                vertical=True, name="vertical", thickness=self.scrollbar_size_vertical
+            )
+            self._vertical_scrollbar.display = False
+            self.app._start_widget(self, self._vertical_scrollbar)
+        return self._vertical_scrollbar
+
+    @property
+    def horizontal_scrollbar(self) -> ScrollBar:
+        if self._horizontal_scrollbar is None:
+            self._horizontal_scrollbar = QuietScrollBar(
+                vertical=False, name="horizontal", thickness=self.scrollbar_size_horizontal
+            )
+            self._horizontal_scrollbar.display = False
+            self.app._start_widget(self, self._horizontal_scrollbar)
+        return self._horizontal_scrollbar
