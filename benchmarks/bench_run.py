@@ -1,8 +1,9 @@
 """The interpreter's speed against the issue's targets: one invocation of the bundled
 example (a fragment quad) <= 20 ms, a step and a back <= 16 ms, a 64x64 grid of a
 300-instruction fragment shader (benchmarks/grid_shader.frag, or --module) <= 3 s in
-lanes, with a smaller grid quad by quad beside it; lavapipe's time for the same grid
-when the `vulkan` bindings and Mesa's lavapipe are installed.
+lanes, with a smaller grid quad by quad beside it, and the same for a sampling shader
+with a coordinate per pixel (benchmarks/sampling_shader.frag); lavapipe's time for the
+same grid when the `vulkan` bindings and Mesa's lavapipe are installed.
 
 Usage: python benchmarks/bench_run.py [--module PATH] [--repeat N]
 
@@ -90,9 +91,20 @@ def main() -> int:
 
     n = args.grid
     grid_data, grid_name = (data, "the module") if args.module else (grid_module(), "benchmarks/grid_shader.frag")
+    bench_grid(grid_data, grid_name, inputs if args.module else {}, n)
+    if not args.module:
+        bench_grid(grid_module("sampling_shader.frag"), "benchmarks/sampling_shader.frag", {}, n)
+
+    reference = lavapipe_grid(grid_data, Shader(grid_data).entry_point().name, n)
+    if reference is not None:
+        print(f"lavapipe {n}x{n} draw          {reference:8.3f} s    (pipeline creation included)")
+    return 0
+
+
+def bench_grid(grid_data: bytes, grid_name: str, grid_inputs: dict, n: int) -> None:
+    """An n x n grid in lanes, and an n/8 grid quad by quad beside it."""
     grid_shader = Shader(grid_data)
     grid_entry = grid_shader.entry_point()
-    grid_inputs = inputs if args.module else {}
     size = sum(len(fn.code) for fn in grid_shader.functions.values())
     print(f"grid: {grid_name}, {len(grid_shader.instructions)} instructions ({size} in its functions)")
     start, cpu = time.perf_counter(), time.process_time()
@@ -106,20 +118,15 @@ def main() -> int:
     wall, cpu = time.perf_counter() - start, time.process_time() - cpu
     print(f"{m}x{m} grid quad by quad       {wall:8.2f} s    ({cpu:.2f} s of CPU; x{(n * n) / (m * m):.0f} for {n}x{n})")
 
-    reference = lavapipe_grid(grid_data, grid_entry.name, n)
-    if reference is not None:
-        print(f"lavapipe {n}x{n} draw          {reference:8.3f} s    (pipeline creation included)")
-    return 0
 
-
-def grid_module() -> bytes:
-    """benchmarks/grid_shader.frag compiled with glslang (as the tests compile GLSL)."""
+def grid_module(name: str = "grid_shader.frag") -> bytes:
+    """benchmarks/`name` compiled with glslang (as the tests compile GLSL)."""
     import tempfile
 
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
     from oracle import compile_glsl
 
-    source = (Path(__file__).resolve().parent / "grid_shader.frag").read_text()
+    source = (Path(__file__).resolve().parent / name).read_text()
     with tempfile.TemporaryDirectory() as tmp:
         return compile_glsl(source, "frag", Path(tmp) / "grid.spv")
 

@@ -55,7 +55,6 @@ class Document(ModuleIndex):
     PANES = SPIRV_PANES
     VIEW = "spvinspect.screens.spirv_view:SpirvView"
     SAVE_KINDS = "a .spvasm name saves the text, any other the binary"
-    VALIDATES = True
 
     def __init__(
         self,

@@ -70,7 +70,6 @@ class LimaDocument:
     PANES = LIMA_PANES
     VIEW = "spvinspect.screens.lima_view:LimaView"
     SAVE_KINDS = "a .mbs name saves the MBS with the edited code, .s the text, any other the raw stream"
-    VALIDATES = False
 
     def __init__(self, data: bytes, name: str | Path = "") -> None:
         self.data = data

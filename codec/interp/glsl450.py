@@ -1,5 +1,13 @@
 """GLSL.std.450: every extended instruction, named by the grammar, on values of the
-operand's width (float32 in numpy's float32; integers wrapping at their width)."""
+operand's width (float32 in numpy's float32; integers wrapping at their width).
+
+Results the extended instruction set's specification (GLSL.std.450, version 1.00
+revision 4) leaves undefined are `UNDEF`: Asin and Acos of |x| > 1, Atan2 of (0, 0),
+Acosh of x < 1, Atanh of |x| >= 1, Pow of x < 0 or of 0 to a power <= 0, Log and Log2 of
+x <= 0, Sqrt of x < 0, InverseSqrt of x <= 0, FClamp, UClamp, SClamp and NClamp with
+minVal > maxVal, SmoothStep with edge0 >= edge1, Ldexp with an exponent over +128
+(float32) or +1024 (float64), Frexp of an infinity or NaN, MatrixInverse of a singular
+matrix."""
 
 from __future__ import annotations
 
@@ -8,7 +16,7 @@ import math
 import numpy as np
 
 from spvinspect.codec.grammar import load_grammar
-from spvinspect.codec.interp.types import FLOAT_DTYPES, UNDEF, mask, pick, to_signed
+from spvinspect.codec.interp.types import FLOAT_DTYPES, UNDEF, mask, pick, to_signed, undefined_where
 
 
 def _cw(f):
@@ -35,6 +43,32 @@ def _guard(f, rt, vals):
 def _fl(f):
     """A float function evaluated in the operand's precision and rounded to it."""
     return _cw(lambda rt, *xs: FLOAT_DTYPES[rt.width](f(*xs)))
+
+
+def _partial(f, undefined):
+    """Like `_fl`, for a function the specification leaves undefined where
+    `undefined(*xs)` holds."""
+    return _cw(lambda rt, *xs: UNDEF if undefined_where(undefined(*xs)) else FLOAT_DTYPES[rt.width](f(*xs)))
+
+
+def _clamped(f, above):
+    """A clamp, undefined when its minVal is above its maxVal (`above(rt, lo, hi)`)."""
+    return _cw(lambda rt, x, lo, hi: UNDEF if undefined_where(above(rt, lo, hi)) else f(rt, x, lo, hi))
+
+
+def _lo_above_hi(rt, lo, hi):
+    return lo > hi
+
+
+LDEXP_LIMITS = {32: 128, 64: 1024}
+"""The largest exponent Ldexp is defined for, by width (none is given for float16)."""
+
+
+def _ldexp(rt, x, e):
+    e = to_signed(e, 32)
+    if undefined_where(e > LDEXP_LIMITS.get(rt.width, 1 << 31)):
+        return UNDEF
+    return FLOAT_DTYPES[rt.width](np.ldexp(x, e))
 
 
 def _pow(rt, x, y):
@@ -86,6 +120,8 @@ def _fclamp(rt, x, lo, hi):
 
 
 def _smoothstep(rt, e0, e1, x):
+    if undefined_where(e0 >= e1):
+        return UNDEF
     t = (x - e0) / (e1 - e0)
     t = pick(0 > t, 0, t)
     t = pick(1 < t, 1, t)
@@ -175,6 +211,8 @@ def _refract(rt, i, n, eta):
 
 
 def _frexp(x):
+    if not np.isfinite(x):
+        return UNDEF, UNDEF
     m, e = np.frexp(x)
     return type(x)(m), int(e) & mask(32)
 
@@ -206,34 +244,38 @@ FUNCS = {
     "Radians": _fl(lambda x: x * type(x)(math.pi / 180)),
     "Degrees": _fl(lambda x: x * type(x)(180 / math.pi)),
     "Sin": _fl(np.sin), "Cos": _fl(np.cos), "Tan": _fl(np.tan),
-    "Asin": _fl(np.arcsin), "Acos": _fl(np.arccos), "Atan": _fl(np.arctan),
+    "Asin": _partial(np.arcsin, lambda x: np.abs(x) > 1), "Acos": _partial(np.arccos, lambda x: np.abs(x) > 1),
+    "Atan": _fl(np.arctan),
     "Sinh": _fl(np.sinh), "Cosh": _fl(np.cosh), "Tanh": _fl(np.tanh),
-    "Asinh": _fl(np.arcsinh), "Acosh": _fl(np.arccosh), "Atanh": _fl(np.arctanh),
-    "Atan2": _fl(np.arctan2),
+    "Asinh": _fl(np.arcsinh), "Acosh": _partial(np.arccosh, lambda x: x < 1),
+    "Atanh": _partial(np.arctanh, lambda x: np.abs(x) >= 1),
+    "Atan2": _partial(np.arctan2, lambda y, x: (y == 0) & (x == 0)),
     "Pow": _cw(_pow),
-    "Exp": _fl(np.exp), "Log": _fl(np.log), "Exp2": _fl(np.exp2), "Log2": _fl(np.log2),
-    "Sqrt": _fl(np.sqrt),
-    "InverseSqrt": _fl(lambda x: 1 / np.sqrt(x)),
+    "Exp": _fl(np.exp), "Log": _partial(np.log, lambda x: x <= 0), "Exp2": _fl(np.exp2),
+    "Log2": _partial(np.log2, lambda x: x <= 0),
+    "Sqrt": _partial(np.sqrt, lambda x: x < 0),
+    "InverseSqrt": _partial(lambda x: 1 / np.sqrt(x), lambda x: x <= 0),
     "FMin": _cw(_nmin),
     "FMax": _cw(_nmax),
     "UMin": _cw(lambda rt, a, b: min(a, b)),
     "UMax": _cw(lambda rt, a, b: max(a, b)),
     "SMin": _cw(lambda rt, a, b: a if _s(rt, a) <= _s(rt, b) else b),
     "SMax": _cw(lambda rt, a, b: a if _s(rt, a) >= _s(rt, b) else b),
-    "FClamp": _cw(_fclamp),
-    "UClamp": _cw(lambda rt, x, lo, hi: min(max(x, lo), hi)),
-    "SClamp": _cw(lambda rt, x, lo, hi: min(max(x, lo, key=lambda v: _s(rt, v)), hi, key=lambda v: _s(rt, v))),
+    "FClamp": _clamped(_fclamp, _lo_above_hi),
+    "UClamp": _clamped(lambda rt, x, lo, hi: min(max(x, lo), hi), _lo_above_hi),
+    "SClamp": _clamped(lambda rt, x, lo, hi: min(max(x, lo, key=lambda v: _s(rt, v)), hi, key=lambda v: _s(rt, v)),
+                       lambda rt, lo, hi: _s(rt, lo) > _s(rt, hi)),
     "FMix": _fl(lambda x, y, a: x * (1 - a) + y * a),
     "IMix": _cw(lambda rt, x, y, a: y if a else x),
     "Step": _fl(lambda edge, x: pick(x < edge, 0.0, 1.0)),
     "SmoothStep": _cw(_smoothstep),
     "Fma": _fl(lambda a, b, c: np.float64(a) * np.float64(b) + np.float64(c)),
-    "Ldexp": _cw(lambda rt, x, e: FLOAT_DTYPES[rt.width](np.ldexp(x, to_signed(e, 32)))),
+    "Ldexp": _cw(_ldexp),
     "FindILsb": _cw(_find_lsb),
     "FindSMsb": _cw(_find_smsb),
     "FindUMsb": _cw(_find_umsb),
     "NMin": _cw(_nmin), "NMax": _cw(_nmax),
-    "NClamp": _cw(lambda rt, x, lo, hi: _nmin(rt, _nmax(rt, x, lo), hi)),
+    "NClamp": _clamped(_fclamp, _lo_above_hi),
 }
 
 

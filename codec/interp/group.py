@@ -14,6 +14,7 @@ from spvinspect.codec.interp.interface import (
 )
 from spvinspect.codec.interp.invocation import BLOCKED, DONE, KILLED, RUNNING, STOPPED, Invocation, position
 from spvinspect.codec.interp.shader import EntryPoint, Shader, ShaderError
+from spvinspect.codec.interp.trace import undefined_paths
 from spvinspect.codec.interp.types import UNDEF
 
 STEP_LIMIT = 2_000_000
@@ -242,6 +243,9 @@ class Group:
         images = images_json(self.shader, self.shared)
         if images:
             out["images"] = images
+        undefined = undefined_paths({k: out[k] for k in ("outputs", "buffers", "images") if k in out})
+        if undefined:
+            out["undefined"] = undefined
         if inv.status == KILLED:
             out["killed"] = True
         if stopped is not None:

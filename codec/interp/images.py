@@ -133,44 +133,87 @@ def resource_from_json(t: Type, given, key):
 
 # -- sampling -------------------------------------------------------------------------------
 def _wrap(i, n, address):
+    """Texel index `i` (an int, or an array of them over lanes) addressed into 0..n-1."""
     if address == "repeat":
         return i % n
+    if isinstance(i, np.ndarray):
+        return np.clip(i, 0, n - 1)
     return 0 if i < 0 else n - 1 if i >= n else i
 
 
-def _sample_level(tex: Texture, level: int, coord, sampler: Sampler, layer: int, offset=(0, 0, 0)):
+LARGEST_TEXEL = 2.0 ** 52
+"""Past this a texel coordinate over lanes is not an exact int64: such lanes sample one by one."""
+
+
+class NotInLanes(Exception):
+    """A sampling over lanes left to the lanes one by one (see `images_lanes`)."""
+
+
+def _floor(x):
+    """The texel index below `x`: a Python int for one lane, int64 over lanes."""
+    if not isinstance(x, np.ndarray):
+        return math.floor(x)
+    if (np.abs(x) > LARGEST_TEXEL).any():
+        raise NotInLanes
+    return np.floor(x).astype(np.int64)
+
+
+def _weight(f):
+    """A filter weight in float32: a scalar for one lane, a column [lanes, 1] over lanes."""
+    return f.astype(np.float32)[:, None] if isinstance(f, np.ndarray) else np.float32(f)
+
+
+def lerp(a, b, t):
+    """The one blend of linear filtering (of texels, of 3D planes, of mip levels)."""
+    return a * (1 - t) + b * t
+
+
+def _sample_level(tex: Texture, level: int, coord, sampler: Sampler, layer, offset=(0, 0, 0)):
+    """RGBA at `coord` (float64) on one mip level: for one lane (floats, an int layer;
+    RGBA [4]) or for many with the very same arithmetic (arrays over the lanes; RGBA
+    [lanes, 4])."""
     lv = tex.levels[min(max(level, 0), len(tex.levels) - 1)]
     d, h, w, _ = lv.shape
-    u = float(coord[0]) + offset[0] / w
-    v = (float(coord[1]) if len(coord) > 1 and tex.dim != DIM_1D else 0.5) + offset[1] / h
-    zc = float(coord[2]) + offset[2] / d if tex.dim == DIM_3D else None
+    u = coord[0] + offset[0] / w
+    v = (coord[1] if len(coord) > 1 and tex.dim != DIM_1D else 0.5) + offset[1] / h
+    zc = coord[2] + offset[2] / d if tex.dim == DIM_3D else None
     if sampler.filter == "nearest":
-        x = _wrap(math.floor(u * w), w, sampler.address)
-        y = _wrap(math.floor(v * h), h, sampler.address)
-        z = _wrap(math.floor(zc * d), d, sampler.address) if zc is not None else layer
+        x = _wrap(_floor(u * w), w, sampler.address)
+        y = _wrap(_floor(v * h), h, sampler.address)
+        z = _wrap(_floor(zc * d), d, sampler.address) if zc is not None else layer
         return lv[z, y, x].astype(np.float32)
     fx, fy = u * w - 0.5, v * h - 0.5
-    x0, y0 = math.floor(fx), math.floor(fy)
-    ax, ay = np.float32(fx - x0), np.float32(fy - y0)
+    x0, y0 = _floor(fx), _floor(fy)
+    ax, ay = _weight(fx - x0), _weight(fy - y0)
     if tex.dim == DIM_CUBE:
-        quad = [[_cube_texel(lv, layer, x, y) for x in (x0, x0 + 1)] for y in (y0, y0 + 1)]
-        top = quad[0][0] * (1 - ax) + quad[0][1] * ax
-        bottom = quad[1][0] * (1 - ax) + quad[1][1] * ax
-        return (top * (1 - ay) + bottom * ay).astype(np.float32)
+        quad = [[_cube_texels(lv, layer, x, y) for x in (x0, x0 + 1)] for y in (y0, y0 + 1)]
+        return lerp(lerp(quad[0][0], quad[0][1], ax), lerp(quad[1][0], quad[1][1], ax), ay).astype(np.float32)
     xs = [_wrap(x0, w, sampler.address), _wrap(x0 + 1, w, sampler.address)]
     ys = [_wrap(y0, h, sampler.address), _wrap(y0 + 1, h, sampler.address)]
 
     def plane(z):
-        top = lv[z, ys[0], xs[0]] * (1 - ax) + lv[z, ys[0], xs[1]] * ax
-        bottom = lv[z, ys[1], xs[0]] * (1 - ax) + lv[z, ys[1], xs[1]] * ax
-        return top * (1 - ay) + bottom * ay
+        return lerp(lerp(lv[z, ys[0], xs[0]], lv[z, ys[0], xs[1]], ax), lerp(lv[z, ys[1], xs[0]], lv[z, ys[1], xs[1]], ax), ay)
 
     if zc is not None:
         fz = zc * d - 0.5
-        z0 = math.floor(fz)
-        az = np.float32(fz - z0)
-        return (plane(_wrap(z0, d, sampler.address)) * (1 - az) + plane(_wrap(z0 + 1, d, sampler.address)) * az).astype(np.float32)
+        z0 = _floor(fz)
+        az = _weight(fz - z0)
+        return lerp(plane(_wrap(z0, d, sampler.address)), plane(_wrap(z0 + 1, d, sampler.address)), az).astype(np.float32)
     return plane(layer).astype(np.float32)
+
+
+def _cube_texels(lv: np.ndarray, layer, x, y):
+    """`_cube_texel` for one lane, or for each lane of arrays (those inside the face
+    read at once)."""
+    if not isinstance(x, np.ndarray) and not isinstance(y, np.ndarray):
+        return _cube_texel(lv, layer, x, y)
+    _, h, w, _ = lv.shape
+    x, y = np.broadcast_to(x, np.shape(layer)), np.broadcast_to(y, np.shape(layer))
+    inside = (x >= 0) & (x < w) & (y >= 0) & (y < h)
+    out = lv[layer, np.clip(y, 0, h - 1), np.clip(x, 0, w - 1)]
+    for k in np.flatnonzero(~inside).tolist():
+        out[k] = _cube_texel(lv, int(layer[k]), int(x[k]), int(y[k]))
+    return out
 
 
 def _cube_texel(lv: np.ndarray, layer: int, x: int, y: int):
@@ -220,6 +263,7 @@ def sample(tex: Texture, sampler: Sampler, coord, lod: float, offset=(0, 0, 0)):
         n = {DIM_1D: 1, DIM_2D: 2}.get(tex.dim, 2)
         layer = min(max(int(round(float(coord[n]))), 0), tex.levels[0].shape[0] - 1)
         coord = coord[:n]
+    coord = tuple(float(c) for c in coord)
     levels = len(tex.levels)
     lod = min(max(lod, 0.0), levels - 1) if not math.isnan(lod) else 0.0
     if sampler.mipmap == "nearest" or lod == int(lod):
@@ -227,19 +271,28 @@ def sample(tex: Texture, sampler: Sampler, coord, lod: float, offset=(0, 0, 0)):
         return _sample_level(tex, level, coord, sampler, layer, offset)
     l0 = int(math.floor(lod))
     a = np.float32(lod - l0)
-    return (_sample_level(tex, l0, coord, sampler, layer, offset) * (1 - a) + _sample_level(tex, l0 + 1, coord, sampler, layer, offset) * a).astype(np.float32)
+    return lerp(_sample_level(tex, l0, coord, sampler, layer, offset), _sample_level(tex, l0 + 1, coord, sampler, layer, offset), a).astype(np.float32)
+
+
+def gradient_sizes(tex: Texture) -> tuple[list[int], int]:
+    """What a coordinate's derivatives are scaled by (the base level's width, height and a
+    3D image's depth), and how many of the coordinate's components count."""
+    d, h, w, _ = tex.levels[0].shape
+    return [w, h, d if tex.dim == DIM_3D else 1], {DIM_1D: 1, DIM_3D: 3, DIM_CUBE: 3}.get(tex.dim, 2)
 
 
 def lod_from_gradients(tex: Texture, dx, dy) -> float:
-    w, h, d = (tex.levels[0].shape[2], tex.levels[0].shape[1], tex.levels[0].shape[0])
-    sizes = [w, h, d if tex.dim == DIM_3D else 1]
+    sizes, n = gradient_sizes(tex)
     dx = dx if isinstance(dx, tuple) else (dx,)
     dy = dy if isinstance(dy, tuple) else (dy,)
-    n = {DIM_1D: 1, DIM_3D: 3, DIM_CUBE: 3}.get(tex.dim, 2)
-    lx = math.sqrt(sum((float(dx[i]) * sizes[i]) ** 2 for i in range(min(n, len(dx)))))
-    ly = math.sqrt(sum((float(dy[i]) * sizes[i]) ** 2 for i in range(min(n, len(dy)))))
+    lx = math.sqrt(sum(_squared(float(dx[i]) * sizes[i]) for i in range(min(n, len(dx)))))
+    ly = math.sqrt(sum(_squared(float(dy[i]) * sizes[i]) for i in range(min(n, len(dy)))))
     rho = max(lx, ly)
     return math.log2(rho) if rho > 0 else -math.inf
+
+
+def _squared(x: float) -> float:
+    return x * x  # one rounding, as over lanes (images_lanes)
 
 
 class TexelRef(list):

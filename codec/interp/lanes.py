@@ -23,6 +23,7 @@ from collections.abc import Callable
 import numpy as np
 
 from spvinspect.codec.interp import memory
+from spvinspect.codec.interp.images_lanes import LANE_SAMPLING, NotInLanes, execute_lanes
 from spvinspect.codec.interp.interface import SHARED_STORAGE, lane_cells, outputs_json, shared_cells
 from spvinspect.codec.interp.invocation import HANDLERS, Frame, Invocation, Unsupported, position, prepare
 from spvinspect.codec.interp.memory import Cell, Pointer
@@ -536,6 +537,12 @@ class Wave:
         if run is None:
             run = ins.run = prepare(self.shader, ins)
         if op in SAMPLING and _varies(self.inv, ins):
+            if op in LANE_SAMPLING and not _varies_value(self.inv.value(ins.args[0])):
+                try:
+                    execute_lanes(self.inv, ins, self.mask)
+                    return
+                except NotInLanes:
+                    pass
             self._lane_by_lane(ins, run)
         elif op in OPS or op in LITERAL_OPS or op in LANE_BY_LANE:
             try:

@@ -1,7 +1,20 @@
 """The pure instructions: arithmetic, bit, logical, relational, conversion and
 composite operations on values, each written once as a function of the result type,
 the operand values and the operand types. Integer results wrap at their width; float
-results keep their width (numpy scalars); what the spec leaves undefined is `UNDEF`."""
+results keep their width (numpy scalars); what the spec leaves undefined is `UNDEF`.
+
+Which results are undefined, and where it is said:
+- OpUDiv, OpSDiv, OpUMod, OpSRem, OpSMod by 0, and the signed ones of the minimum value
+  by -1 (the SPIR-V specification, Arithmetic Instructions).
+- OpSRem and OpSMod with a negative operand (the Vulkan environment, "Precision and
+  Operation of SPIR-V Instructions": "if either operand is negative the result is
+  undefined"; GLSL's % says the same).
+- OpFRem and OpFMod by 0 (SPIR-V specification). OpFDiv is defined for every divisor in
+  SPIR-V; the Vulkan environment makes a non-zero over a zero the signed infinity (kept),
+  and lets drivers assume no NaN is generated (without SignedZeroInfNanPreserve), so a
+  division that makes a NaN of numbers (0/0, inf/inf) is undefined: lavapipe gives 0.
+- Shifts by the width or more, bit fields past the width, float to integer conversions
+  out of range (SPIR-V specification)."""
 
 from __future__ import annotations
 
@@ -10,7 +23,8 @@ import operator
 
 import numpy as np
 
-from spvinspect.codec.interp.types import FLOAT_DTYPES, UINT_DTYPES, UNDEF, Type, mask, to_signed, truth
+from spvinspect.codec.interp.types import (FLOAT_DTYPES, UINT_DTYPES, UNDEF, Type, mask, to_signed, truth,
+                                           undefined_where)
 
 
 def _cw(f):
@@ -71,21 +85,14 @@ def _sdiv(rt, a, b):
     return (q if (a < 0) == (b < 0) else -q) & mask(w)
 
 
-def _srem(rt, a, b):
+def _signed_remainder(rt, a, b):
+    """OpSRem and OpSMod: defined (in Vulkan) only for non-negative operands, where the
+    two agree (they differ only in the sign a negative operand gives)."""
     w = rt.width
     a, b = to_signed(a, w), to_signed(b, w)
-    if b == 0 or (a == -(1 << (w - 1)) and b == -1):
+    if b <= 0 or a < 0:
         return UNDEF
-    r = abs(a) % abs(b)
-    return (-r if a < 0 else r) & mask(w)
-
-
-def _smod(rt, a, b):
-    w = rt.width
-    a, b = to_signed(a, w), to_signed(b, w)
-    if b == 0 or (a == -(1 << (w - 1)) and b == -1):
-        return UNDEF
-    return (a % b) & mask(w)  # Python's % takes the divisor's sign
+    return a % b
 
 
 def _udiv(rt, a, b):
@@ -100,12 +107,23 @@ def _f(rt, x):
     return FLOAT_DTYPES[rt.width](x)
 
 
+def _fdiv(rt, a, b):
+    q = np.divide(a, b)
+    if undefined_where(np.isnan(q) & ~np.isnan(a) & ~np.isnan(b)):
+        return UNDEF
+    return _f(rt, q)
+
+
 def _frem(rt, a, b):
+    if undefined_where(b == 0):
+        return UNDEF
     return _f(rt, np.fmod(a, b))
 
 
 def _fmod(rt, a, b):
     # OpFMod: the result's sign is the divisor's.
+    if undefined_where(b == 0):
+        return UNDEF
     r = np.fmod(a, b)
     if r != 0 and (r < 0) != (b < 0):
         r = r + b
@@ -478,12 +496,12 @@ OPS = {
     "OpFAdd": _cw(lambda rt, a, b: a + b),
     "OpFSub": _cw(lambda rt, a, b: a - b),
     "OpFMul": _cw(lambda rt, a, b: a * b),
-    "OpFDiv": _cw(lambda rt, a, b: _f(rt, np.divide(a, b))),
+    "OpFDiv": _cw(_fdiv),
     "OpUDiv": _cw(_udiv),
     "OpSDiv": _cw(_sdiv),
     "OpUMod": _cw(_umod),
-    "OpSRem": _cw(_srem),
-    "OpSMod": _cw(_smod),
+    "OpSRem": _cw(_signed_remainder),
+    "OpSMod": _cw(_signed_remainder),
     "OpFRem": _cw(_frem),
     "OpFMod": _cw(_fmod),
     "OpVectorTimesScalar": _vts,

@@ -14,6 +14,18 @@ def value_json(shader, result_id: int, value):
     return to_json(shader.id_types.get(result_id), value)
 
 
+def undefined_paths(value, path: str = "") -> list[str]:
+    """Where a JSON result holds an undefined value ("undef"): `outputs.color[0]`,
+    `buffers.0.1.data[2].x`, in order."""
+    if value == "undef":
+        return [path]
+    if isinstance(value, dict):
+        return [p for k, v in value.items() for p in undefined_paths(v, f"{path}.{k}" if path else str(k))]
+    if isinstance(value, list):
+        return [p for i, v in enumerate(value) for p in undefined_paths(v, f"{path}[{i}]")]
+    return []
+
+
 def format_record(shader, rec, names: dict[int, str], as_json: bool = False):
     """One step: `offset  OpName  %id = value` and the stores it made."""
     value = value_json(shader, rec.result_id, rec.value) if rec.result_id and rec.value is not None else None
@@ -51,6 +63,8 @@ def format_result(result: dict) -> str:
         lines.append(f"buffer {key} = {json.dumps(value)}")
     for key, value in result.get("images", {}).items():
         lines.append(f"image {key} = {json.dumps(value)}")
+    if result.get("undefined"):
+        lines.append(f"undefined (the specification gives no value): {', '.join(result['undefined'])}")
     if "grid" in result:
         g = result["grid"]
         lines.append(f"grid {g['width']}x{g['height']}: {json.dumps(g['pixels'])}")

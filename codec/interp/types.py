@@ -105,6 +105,19 @@ def pick(cond, a, b):
     return a if cond else b
 
 
+def undefined_where(cond) -> bool:
+    """Whether a result the spec leaves undefined where `cond` holds is undefined. For one
+    condition a lane: True in every lane, False in none, and in some lanes only a
+    ValueError, so that the lanes run the instruction lane by lane."""
+    if isinstance(cond, np.ndarray):
+        if not cond.any():
+            return False
+        if cond.all():
+            return True
+        raise ValueError("undefined in some lanes only")
+    return bool(cond)
+
+
 def truth(x):
     """A condition as the interpreter keeps it: a bool, or an array of them over lanes."""
     return x if isinstance(x, np.ndarray) else bool(x)

@@ -305,6 +305,11 @@ class EditSession:
 
     # -------------------------------------------------------------- validation
 
+    @property
+    def validates(self) -> bool:
+        """True when the format checks an edited binary with a validator (spirv-val)."""
+        return self.assembler.validate is not None
+
     def validation_job(self) -> ValidationJob | None:
         """The validator for the binary on screen, unless it has been validated (or the
         format has no validator)."""

@@ -6,6 +6,7 @@ from __future__ import annotations
 import copy
 from dataclasses import dataclass, field
 
+from spvinspect.codec.plural import counted
 from spvinspect.execution.run import ChangedValue, Execution, StepChange, SteppedRun
 from spvinspect.lima.emulator import EmulationError, Inputs, Machine, StepRecord, parse_inputs
 from spvinspect.lima.emulator.example import INPUTS as EXAMPLE_INPUTS
@@ -60,8 +61,8 @@ class LimaRun(SteppedRun):
     def ended_text(self) -> str:
         result = self.machine.result()
         if result.discarded:
-            return f"discarded after {result.steps} steps"
-        return f"stopped after {result.steps} steps: colour {' '.join(f'{c:.4g}' for c in result.color)}"
+            return f"discarded after {counted(result.steps, 'step')}"
+        return f"stopped after {counted(result.steps, 'step')}: colour {' '.join(f'{c:.4g}' for c in result.color)}"
 
 
 @dataclass

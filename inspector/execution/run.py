@@ -76,6 +76,12 @@ class SteppedRun(ABC):
         self.last: StepChange | None = None
         """What the last step changed (after `back`, the step now last)."""
         self.stop_reason: str = "ready"
+        self.numbered_from = 0
+        """The number the format's list and status line give the first instruction."""
+
+    def named(self, index: int | None) -> str:
+        """`instruction N` in the numbering the list and status line use."""
+        return instruction_named(index, self.numbered_from)
 
     # -- what an adapter provides ---------------------------------------------------
 
@@ -139,7 +145,7 @@ class SteppedRun(ABC):
 
     def step(self) -> StepChange | None:
         """Execute one instruction; None when the run is over or the engine failed."""
-        return self._single(self._one, lambda change: change and f"stepped instruction {change.instruction}")
+        return self._single(self._one, lambda change: change and f"stepped {self.named(change.instruction)}")
 
     def step_over(self) -> StepChange | None:
         """Step, running a call to its return (a plain step where there are no calls)."""
@@ -210,7 +216,7 @@ class SteppedRun(ABC):
                     return
                 current = self.current_instruction
                 if current in self.breakpoints:
-                    self.stop_reason = f"breakpoint at instruction {current}"
+                    self.stop_reason = f"breakpoint at {self.named(current)}"
                     return
             self.stop_reason = f"still running after {self.STEP_LIMIT} steps"
 
@@ -222,11 +228,11 @@ class SteppedRun(ABC):
 
     def run_to(self, index: int) -> None:
         """Run until instruction `index` is the next to execute (or a breakpoint, or the end)."""
-        self._run(lambda change: f"reached instruction {index}" if self.current_instruction == index else None)
+        self._run(lambda change: f"reached {self.named(index)}" if self.current_instruction == index else None)
 
     def run_to_taken_branch(self) -> None:
         """Run until a branch is taken (or a breakpoint, or the end)."""
-        self._run(lambda change: f"branch taken at instruction {change.instruction}" if change.taken else None)
+        self._run(lambda change: f"branch taken at {self.named(change.instruction)}" if change.taken else None)
 
     def toggle_breakpoint(self, index: int) -> bool:
         """Set or clear a breakpoint before instruction `index`; True when it is now set."""
@@ -260,6 +266,9 @@ class Execution:
     """Why a run could not even start (bad inputs, nothing to run)."""
     settings: Any = None
     """The format's settings `start` reads and its panes change (Lima: `LimaSettings`)."""
+    numbered_from: int = 0
+    """The number the format's list and status line give the first instruction (SPIR-V
+    counts from 1 as the word detail does; Lima from 0 as Mesa's disassembler does)."""
 
     def open(self) -> SteppedRun | None:
         """The open run, started if there is none (None, with `error`, when it cannot start)."""
@@ -276,6 +285,7 @@ class Execution:
             self.error = str(failure) or type(failure).__name__
             return None
         run.breakpoints = self.breakpoints
+        run.numbered_from = self.numbered_from
         self.run = run
         self.error = None
         return run
@@ -291,6 +301,11 @@ class Execution:
     def marks(self) -> dict[int, str]:
         """The gutter marks: breakpoints and the current instruction."""
         return gutter_marks(self.run, self.breakpoints)
+
+
+def instruction_named(index: int | None, numbered_from: int) -> str:
+    """`instruction N`, N counted from `numbered_from`."""
+    return f"instruction {index + numbered_from}" if index is not None else "no instruction"
 
 
 def toggled(breakpoints: set[int], index: int) -> bool:

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from spvinspect.codec.plural import counted
 from spvinspect.codec.interp.debugger import Debugger
 from spvinspect.codec.interp.group import Launch, run_grid
 from spvinspect.codec.interp.interface import InputError
@@ -99,10 +100,10 @@ class SpirvRun(SteppedRun):
     def ended_text(self) -> str:
         inv = self.debugger.invocation
         if inv.status == "killed":
-            return f"the invocation was killed (discard) after {self.steps} steps"
+            return f"the invocation was killed (discard) after {counted(self.steps, 'step')}"
         if inv.message:
             return f"stopped: {inv.message}"
-        return f"returned after {self.steps} steps"
+        return f"returned after {counted(self.steps, 'step')}"
 
     def _change(self, record: StepRecord, before) -> StepChange:
         shader = self.debugger.shader
@@ -155,7 +156,7 @@ class SpirvSettings:
 def spirv_execution(document, inputs: dict | None = None) -> Execution:
     """The open-run controller of a module: its `settings` (a `SpirvSettings`) are what
     each run starts from, as they are then."""
-    execution = Execution(lambda: None, settings=SpirvSettings(document.data, dict(inputs or {})))
+    execution = Execution(lambda: None, settings=SpirvSettings(document.data, dict(inputs or {})), numbered_from=1)
 
     def start() -> SpirvRun:
         try:

@@ -27,8 +27,6 @@ class Format(Protocol):
     (`spvinspect.screens.view.FormatView`), imported only when a document of the format opens."""
     SAVE_KINDS: str
     """What save-as writes, by the name given (for the save-as dialog)."""
-    VALIDATES: bool
-    """True when an edited binary is checked by a validator (spirv-val)."""
 
     @property
     def name(self) -> str:

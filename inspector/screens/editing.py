@@ -362,7 +362,7 @@ class EditingController:
                 self._freeze()
             self._show_messages()
             self._screen.call_after_refresh(self._shown, outcome.generation)
-            if self._screen.document.VALIDATES and session.good is not None:
+            if session.validates and session.good is not None:
                 pause = VALIDATE_AFTER_HUGE if session.huge else VALIDATE_AFTER
                 self._validation_timer = self._screen.set_timer(pause, self._validate)
         self._assemble_next()
@@ -407,7 +407,7 @@ class EditingController:
         """spirv-val on the binary on screen, one run at a time."""
         self._validation_timer = None
         session = self.edit_session
-        if self._validating or session is None or not self._screen.document.VALIDATES:
+        if self._validating or session is None or not session.validates:
             return
         job = session.validation_job()
         if job is not None:

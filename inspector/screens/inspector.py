@@ -21,16 +21,18 @@ from textual.screen import Screen
 from spvinspect.messages import SelectInstruction, SelectRow, SelectWord
 from spvinspect.screens.editing import EditingController
 from spvinspect.screens.panes import HORIZONTAL_BREAKPOINTS, PaneLayout
-from spvinspect.screens.run_keys import RunKeys
+from spvinspect.screens.run_keys import RUN_BINDINGS, RunController
 from spvinspect.selection import JumpHistory, Selection
 from spvinspect.widgets.key_footer import KeyFooter
 from spvinspect.widgets.search_bar import SearchBar
 from spvinspect.widgets.status_line import StatusLine
 
 
-class InspectorScreen(RunKeys, Screen):
+class InspectorScreen(Screen):
     """The panes of one document, the selection they follow, editing, and the stepping
-    keys (`RunKeys`: a format whose document opens no execution says so)."""
+    keys (`RunController`: a format whose document opens no execution says so)."""
+
+    BINDINGS = RUN_BINDINGS
 
     ALLOW_IN_MAXIMIZED_VIEW = "Footer, StatusLine, SearchBar"
     AUTO_FOCUS = "#list"
@@ -47,6 +49,8 @@ class InspectorScreen(RunKeys, Screen):
         self.history: JumpHistory[Selection] = JumpHistory()
         self.pane_layout = PaneLayout(self, document.PANES, self._can_show)
         self.editing = EditingController(self)
+        self.running = RunController(self)
+        """The stepped run and the stepping keys' actions."""
         self.view = view_class(document, at=at, raw=raw)
         """The format's side of the screen: its panes and how a selection shows in them."""
         self._pane = pane
@@ -74,13 +78,29 @@ class InspectorScreen(RunKeys, Screen):
         self.editing.unmount()
 
     def __getattr__(self, name: str) -> Any:
-        # The keys of the view's SCREEN_BINDINGS run their actions on the screen: the
-        # view's own `action_…` methods.
+        # The stepping keys run the run controller's `action_run_…` methods, and the keys
+        # of the view's SCREEN_BINDINGS the view's own `action_…` methods.
         if name.startswith("action_"):
-            view = self.__dict__.get("view")
-            if view is not None and hasattr(view, name):
-                return getattr(view, name)
+            for owner in (self.__dict__.get("running"), self.__dict__.get("view")):
+                if owner is not None and hasattr(owner, name):
+                    return getattr(owner, name)
         raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+
+    # -- the stepped run --------------------------------------------------------------
+
+    @property
+    def execution(self) -> Any:
+        """The run of the document (`spvinspect.execution.Execution`; None for a format
+        that cannot be executed)."""
+        return self.running.execution
+
+    def restart_run(self) -> None:
+        """A pane changed the run's settings (inputs, the fragment): start again."""
+        self.running.action_run_restart()
+
+    def run_updated(self, select: bool = True) -> None:
+        """Select the current instruction and tell the panes (after every move)."""
+        self.running.updated(select)
 
     # -- the selection ------------------------------------------------------------
 

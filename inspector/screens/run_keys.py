@@ -1,5 +1,6 @@
-"""The stepping keys, bound once for every format: a screen mixes in `RunKeys` and its
-format's document offers `open_execution()` (a `spvinspect.execution.Execution`).
+"""The stepping keys, bound once for every format: a screen binds `RUN_BINDINGS`, owns a
+`RunController` and forwards the keys' actions to it; its format's document offers
+`open_execution()` (a `spvinspect.execution.Execution`).
 
 The keys work from any pane (screen bindings; a pane's own bindings of the same key would
 win, so these use function keys and punctuation no pane binds). The first stepping key
@@ -11,13 +12,12 @@ and every widget with `run_changed(execution)` (a `RunFollower`) is told.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 from textual.binding import Binding
-from textual.screen import Screen
 
 from spvinspect.execution import Execution
+from spvinspect.execution.run import instruction_named
 from spvinspect.messages import SelectInstruction
 
 RUN_BINDINGS = [
@@ -48,20 +48,24 @@ class RunFollower:
         `execution.error` saying why it could not start)."""
 
 
-class RunKeys(Screen):
-    """Stepping keys for a screen whose document can be executed."""
+class RunController:
+    """The screen's open run: which document it runs, the moves the stepping keys make,
+    and telling the panes after each move. The screen forwards its `action_run_…` keys here
+    and keeps `execution`, `restart_run` and `run_updated` for the panes."""
 
-    BINDINGS = RUN_BINDINGS
-
-    _execution: Execution | None = None
-    _executed: Any = None
-    """The document `_execution` runs (an edit's new document gets a new one)."""
+    def __init__(self, screen: Any) -> None:
+        self._screen = screen
+        self._execution: Execution | None = None
+        self._executed: Any = None
+        """The document `_execution` runs (an edit's new document gets a new one)."""
+        self._told_error: str | None = None
+        """The stop reason last told as an error notice (each is told once)."""
 
     @property
     def execution(self) -> Execution | None:
-        """The screen's run controller (None when the format cannot be executed); a new
-        one, keeping the breakpoints, when an edit replaced the document."""
-        document = getattr(self, "document", None)
+        """The run controller of the screen's document (None when the format cannot be
+        executed); a new one, keeping the breakpoints, when an edit replaced the document."""
+        document = getattr(self._screen, "document", None)
         if self._execution is None or self._executed is not document:
             opener = getattr(document, "open_execution", None)
             old = self._execution
@@ -72,24 +76,20 @@ class RunKeys(Screen):
                 self._execution.settings = _carried(old.settings, self._execution.settings)
         return self._execution
 
-    def run_cursor(self) -> int | None:
-        """The selected instruction (the list's cursor), whichever screen this is."""
-        selection = getattr(self, "selection", None)
-        index = getattr(selection, "instruction", None)
-        if index is None:
-            selected = getattr(self, "selected", None)
-            index = selected if isinstance(selected, int) else None
-        return index
+    def cursor(self) -> int | None:
+        """The selected instruction (the list's cursor)."""
+        selection = getattr(self._screen, "selection", None)
+        return getattr(selection, "instruction", None)
 
     def _open_run(self) -> Any:
         execution = self.execution
         if execution is None:
-            self.notify("This format cannot be executed", severity="warning", timeout=3)
+            self._screen.notify("This format cannot be executed", severity="warning", timeout=3)
             return None
         run = execution.open()
         if run is None:
-            self.notify(f"Cannot run: {execution.error}", severity="error", timeout=6)
-            self.run_updated(select=False)
+            self._screen.notify(f"Cannot run: {execution.error}", severity="error", timeout=6)
+            self.updated(select=False)
         return run
 
     def _move(self, name: str, *args: Any) -> None:
@@ -97,7 +97,7 @@ class RunKeys(Screen):
         if run is None:
             return
         getattr(run, name)(*args)
-        self.run_updated()
+        self.updated()
 
     def action_run_step(self) -> None:
         self._move("step")
@@ -118,48 +118,41 @@ class RunKeys(Screen):
         self._move("run_to_taken_branch")
 
     def action_run_to_cursor(self) -> None:
-        index = self.run_cursor()
+        index = self.cursor()
         if index is None:
-            self.notify("Select an instruction to run to", timeout=3)
+            self._screen.notify("Select an instruction to run to", timeout=3)
             return
         self._move("run_to", index)
 
     def action_run_breakpoint(self) -> None:
-        execution, index = self.execution, self.run_cursor()
+        execution, index = self.execution, self.cursor()
         if execution is None or index is None:
             return
         now_set = execution.toggle_breakpoint(index)
-        self.notify(f"Breakpoint {'set' if now_set else 'cleared'} on instruction {index}", timeout=2)
-        self.run_updated(select=False)
+        self._screen.notify(f"Breakpoint {'set' if now_set else 'cleared'} on {instruction_named(index, execution.numbered_from)}", timeout=2)
+        self.updated(select=False)
 
     def action_run_restart(self) -> None:
         execution = self.execution
         if execution is not None:
             execution.restart()
-            self.run_updated()
+            self.updated()
 
-    def restart_run(self) -> None:
-        """A pane changed the run's settings (inputs, the fragment): start again."""
-        self.action_run_restart()
-
-    def run_updated(self, select: bool = True) -> None:
+    def updated(self, select: bool = True) -> None:
         """Select the current instruction and tell the panes (after every move)."""
         execution = self.execution
         if execution is None:
             return
+        screen = self._screen
         run = execution.run
         if select and run is not None and (index := run.current_instruction) is not None:
-            self.post_message(SelectInstruction(index))
+            screen.post_message(SelectInstruction(index))
         marks = execution.marks()
-        for widget in self._run_widgets():
+        for widget in screen.walk_children():
             if hasattr(widget, "show_run_marks"):
                 widget.show_run_marks(marks)
             if isinstance(widget, RunFollower):
                 widget.run_changed(execution)
-        if run is not None and run.error is not None and run.stop_reason != getattr(self, "_told_error", None):
+        if run is not None and run.error is not None and run.stop_reason != self._told_error:
             self._told_error = run.stop_reason
-            self.notify(run.stop_reason, severity="error", timeout=6)
-
-    def _run_widgets(self) -> Iterator[Any]:
-        yield from self.walk_children()
-
+            screen.notify(run.stop_reason, severity="error", timeout=6)

@@ -10,6 +10,7 @@ from textual.binding import Binding
 from textual.geometry import Size
 from textual.strip import Strip
 
+from spvinspect.codec.plural import counted
 from spvinspect.codec.interp.values_view import ValueRow, changed_keys, invocation_rows
 from spvinspect.screens.panes import BuiltPane
 from spvinspect.screens.run_keys import RunFollower
@@ -82,7 +83,7 @@ class ValuesPane(BuiltPane, RunFollower, RowCursorKeys, RowList):
             self.rows = rows
             self._label_width = min(LABEL_WIDTH, max((2 * (r.depth - 1) + len(r.label) for r in rows if not r.heading), default=1))
             self.message = ""
-            set_border_subtitle_alone(self, f"{run.steps:,} steps · {run.stop_reason}")
+            set_border_subtitle_alone(self, f"{counted(run.steps, 'step', grouped=True)} · {run.stop_reason}")
         self._cursor = min(self._cursor, max(0, len(self.rows) - 1))
         if self._fit_virtual_size(repaint=False):
             return

@@ -8,6 +8,7 @@ from spvinspect.commands.open import EXAMPLE_MODULE
 from spvinspect.messages import SelectInstruction
 from spvinspect.widgets.cfg_view import CfgView
 from spvinspect.widgets.instruction_list import InstructionList
+from spvinspect.widgets.status_line import StatusLine
 from spvinspect.widgets.values_pane import ValuesPane
 
 from inspector_apps import make_app
@@ -27,7 +28,11 @@ async def test_stepping_back_a_breakpoint_and_running_to_the_cursor() -> None:
         await pilot.pause()
         assert values.row_text(0).startswith("No run yet")
         # Four steps: OpLabel, two OpVariables, OpLine; the selection follows the next one.
-        await pilot.press(*["full_stop"] * 4)
+        # Instructions are numbered from 1 everywhere, as the status line counts them.
+        await pilot.press("full_stop")
+        await pilot.pause()
+        assert values.border_subtitle == f"1 step · stepped instruction {_index('OpLabel') + 1}"
+        await pilot.press(*["full_stop"] * 3)
         await pilot.pause()
         run = screen.execution.run
         assert run.steps == 4 and screen.selection.instruction == run.current_instruction == _index("OpLoad", 0)
@@ -52,7 +57,9 @@ async def test_stepping_back_a_breakpoint_and_running_to_the_cursor() -> None:
         await pilot.press("asterisk", "f5")
         await pilot.pause()
         assert run.current_instruction == switch and screen.selection.instruction == switch
-        assert "breakpoint" in run.stop_reason
+        assert run.stop_reason == f"breakpoint at instruction {switch + 1}"
+        assert f"instruction {switch + 1}/" in str(screen.query_one(StatusLine).place)
+        assert f"Breakpoint set on instruction {switch + 1}" in [str(n.message) for n in app._notifications]
         cfg = screen.query_one(CfgView)
         entry_block, merge_block = run.visited
         assert cfg.visited == {entry_block, merge_block}
@@ -63,6 +70,7 @@ async def test_stepping_back_a_breakpoint_and_running_to_the_cursor() -> None:
         await pilot.press("f4")
         await pilot.pause()
         assert run.current_instruction == store and screen.selection.instruction == store
+        assert run.stop_reason == f"reached instruction {store + 1}"
         assert screen.query_one(InstructionList)._run_marks == {switch: "●", store: "▶"}
         await pilot.press("f5")
         await pilot.pause()

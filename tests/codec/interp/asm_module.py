@@ -44,6 +44,27 @@ TYPES = """%void = OpTypeVoid
 """
 
 
+CONSTS = """%i7 = OpConstant %int 7
+%im7 = OpConstant %int -7
+%i2 = OpConstant %int 2
+%im2 = OpConstant %int -2
+%i0 = OpConstant %int 0
+%imax = OpConstant %int 2147483647
+%u3 = OpConstant %uint 3
+%u0 = OpConstant %uint 0
+%u31 = OpConstant %uint 31
+%u32 = OpConstant %uint 32
+%umax = OpConstant %uint 4294967295
+%f1 = OpConstant %float 1
+%f3 = OpConstant %float 3
+%f0 = OpConstant %float 0
+%fm1 = OpConstant %float -1
+%ftenth = OpConstant %float 0.1
+%f2_5 = OpConstant %float 2.5
+"""
+"""Named constants the instruction tests share."""
+
+
 def module(body: str, decls: str = "", functions: str = "") -> bytes:
     """The module's bytes: `decls` after the standard types, `body` in main."""
     names = re.findall(r"^\s*%(\w+)\s*=", body + "\n" + decls + "\n" + functions, re.M)
