@@ -9,6 +9,7 @@ from textual import events
 from textual.app import App, SystemCommand
 from textual.binding import Binding
 from textual.screen import Screen
+from textual.theme import Theme
 
 from spvinspect.responsive import IDLE_AFTER, last_input
 from spvinspect.responsive.collector import IdleCollections
@@ -18,7 +19,7 @@ from spvinspect.keymap import binding_ids, checked_keymap, key_clashes
 from spvinspect.palette import ActionsProvider, GotoProvider
 from spvinspect.screens.help import HelpScreen
 from spvinspect.screens import screen_for
-from spvinspect.themes import DEFAULT_THEME, all_themes, variable_defaults
+from spvinspect.themes import DEFAULT_THEME, THEMES, offered, variable_defaults
 from spvinspect.tour import Tour
 from spvinspect.worker_failures import WorkerFailed, failure_text
 
@@ -71,7 +72,7 @@ class InspectorApp(App[None]):
         self._at = at
         self._pane = pane
         self._raw = raw
-        for registered in all_themes().values():
+        for registered in THEMES.values():
             self.register_theme(registered)
         if theme is not None and theme not in self.available_themes:
             unknown = f"theme {theme!r}: no such theme (ctrl+p lists them); using {DEFAULT_THEME}"
@@ -109,6 +110,11 @@ class InspectorApp(App[None]):
         for command in super().get_system_commands(screen):
             if command.title != "Quit":
                 yield command
+
+    def get_theme(self, theme_name: str) -> Theme | None:
+        """Textual's own themes (which Textual registers) come made readable (`themes.offered`)."""
+        theme = super().get_theme(theme_name)
+        return offered(theme) if theme is not None else None
 
     def get_theme_variable_defaults(self) -> dict[str, str]:
         """Our semantic variables for Textual's own themes too (our dark or light theme's,

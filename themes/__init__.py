@@ -39,10 +39,17 @@ DEFAULT_THEME = "spvinspect-dark"
 
 
 @cache
-def all_themes() -> dict[str, Theme]:
-    """Every theme the app offers, by name: ours, then Textual's own made readable
-    (`themes.readable`); register each with `App.register_theme`."""
-    return {**THEMES, **{name: readable_theme(theme) for name, theme in BUILTIN_THEMES.items() if name not in THEMES}}
+def _readable_builtin(name: str) -> Theme:
+    return readable_theme(BUILTIN_THEMES[name])
+
+
+def offered(theme: Theme) -> Theme:
+    """`theme` as the app shows it: one of Textual's own made readable (`themes.readable`),
+    each made the first time it is asked for (making them all would hold up the first
+    paint), any other as it is. The app's `get_theme` returns this."""
+    if theme.name not in THEMES and BUILTIN_THEMES.get(theme.name) is theme:
+        return _readable_builtin(theme.name)
+    return theme
 
 
 def theme_names() -> list[str]:
@@ -62,7 +69,7 @@ __all__ = [
     "DEFAULT_THEME",
     "PALETTES",
     "ROLE_TOKENS",
-    "all_themes",
+    "offered",
     "STYLES",
     "THEMES",
     "pygments_style_for",

@@ -17,6 +17,8 @@ from spvinspect.codec.binary.lazy import LazyModule
 from spvinspect.codec.text.listing import DisassemblyOptions, Listing
 from spvinspect.codec.text.names import NameMap
 
+REGION_FROM_BYTES = 1 << 20
+"""Modules from this size on are edited a region at a time (smaller ones as a whole text)."""
 REGION_LINES = 2_000
 """Lines a region holds at most: a whole function up to this size, else a window."""
 
@@ -73,6 +75,17 @@ def region_lines(module: LazyModule, region: Region, names: NameMap) -> list[str
     listing = Listing(module, names, DisassemblyOptions())
     segments = listing.instruction_segments
     return ["".join([s.text for s in segments(inst)]) for inst in module.instructions(region.first, region.end)]
+
+
+def region_texts(module: LazyModule, region: Region, names: NameMap) -> list[str] | None:
+    """`region_lines` when `region_decodes`, else None: both from one decoding of the
+    region's instructions (opening a region decodes it once)."""
+    listing = Listing(module, names, DisassemblyOptions())
+    segments = listing.instruction_segments
+    instructions = list(module.instructions(region.first, region.end))
+    if not all(inst.valid for inst in instructions):
+        return None
+    return ["".join([s.text for s in segments(inst)]) for inst in instructions]
 
 
 def region_decodes(module: LazyModule, region: Region) -> bool:

@@ -25,13 +25,7 @@ def register(subparsers) -> None:
     sub = parser.add_subparsers(dest="lima_command", metavar="SUBCOMMAND", required=True)
 
     dis = add_command(sub, "dis", run_dis, LIMA_INPUT, help="disassemble a raw instruction stream or an MBS file")
-    dis.add_argument(
-        "--style",
-        choices=lima.STYLES,
-        default="seed",
-        help="seed: the proposed syntax, which `lima as` reads back (default); "
-        "mesa: the lines Mesa's lima disassembler prints",
-    )
+    add_style(dis, lima.STYLES, "seed")
     dis.add_argument(
         "--offsets",
         action="store_true",
@@ -40,19 +34,27 @@ def register(subparsers) -> None:
     )
 
     assemble = add_command(sub, "as", run_as, LIMA_INPUT, help="assemble the proposed syntax or Mesa's into instruction words")
-    assemble.add_argument(
-        "--style",
-        choices=lima.ASSEMBLER_STYLES,
-        default="auto",
-        help="seed: the proposed syntax; mesa: the lines Mesa's lima disassembler prints; "
-        "auto: whichever the text is written in (default)",
-    )
+    add_style(assemble, lima.ASSEMBLER_STYLES, "auto")
     assemble.add_argument("-o", "--output", required=True, help="output file, or - for stdout")
     assemble.add_argument("--container", metavar="MBS", help="write this MBS file with its fragment code replaced "
                           "(needed for an .mbs output name), instead of the raw instruction stream")
     add_command(sub, "explain", run_explain, LIMA_INPUT, help="every bit range of every instruction, with offsets")
 
     lima_run.register(sub)
+
+
+STYLE_MEANINGS = {
+    "seed": "the proposed syntax, which `lima as` reads back",
+    "mesa": "the lines Mesa's lima disassembler prints",
+    "auto": "whichever the text is written in",
+}
+"""What each `--style` means, for the help of the commands that take one."""
+
+
+def add_style(command: argparse.ArgumentParser, choices: Iterable[str], default: str) -> None:
+    """`--style`, its choices each explained in the help."""
+    help_text = "; ".join(f"{style}: {STYLE_MEANINGS[style]}" + (" (default)" if style == default else "") for style in choices)
+    command.add_argument("--style", choices=choices, default=default, help=help_text)
 
 
 def run_dis(args: argparse.Namespace) -> int:

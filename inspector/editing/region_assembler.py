@@ -28,7 +28,7 @@ from spvinspect.codec.diagnostics import Diagnostic
 from spvinspect.codec.text.disassembler import Disassembler
 from spvinspect.codec.text.listing import DisassemblyOptions
 from spvinspect.codec.text.names import NameMap
-from spvinspect.codec.text.region import Region, region_around, region_decodes, region_lines
+from spvinspect.codec.text.region import REGION_FROM_BYTES, Region, region_around, region_lines, region_texts
 from spvinspect.editing.assembly_state import AssemblyState, assemble_full
 from spvinspect.editing.changes import changed_words
 from spvinspect.editing.incremental import StretchError, splice
@@ -36,8 +36,6 @@ from spvinspect.editing.region_state import region_state
 from spvinspect.editing.session import AssemblyOutcome, Change, EditSession, LineMessage
 from spvinspect.editing.spirv_assembler import SpirvAssembler
 
-REGION_FROM_BYTES = 1 << 20
-"""Modules from this size on are edited a region at a time (smaller ones as a whole text)."""
 WHOLE_ASSEMBLY = ("This edit changes what the rest of the module depends on (an import, a type, a numbered "
                   "id's last use): assembling the whole module's text in the background; the panes follow when it is done")
 
@@ -46,11 +44,11 @@ class RegionSource:
     """The module a region session was opened on, its names, the region, and the
     region's text as opened. Thread-safe: the job thread reads it, nothing changes it."""
 
-    def __init__(self, module: LazyModule, names: NameMap, region: Region) -> None:
+    def __init__(self, module: LazyModule, names: NameMap, region: Region, texts: list[str] | None = None) -> None:
         self.module = module
         self.names = names
         self.region = region
-        self.texts = region_lines(module, region, names)
+        self.texts = texts if texts is not None else region_lines(module, region, names)
         """Each instruction's text (a string may spread one over several lines)."""
         self.lines = "\n".join(self.texts).split("\n")
         self.group_lines = array("I", accumulate((t.count("\n") + 1 for t in self.texts[:-1]), initial=0))
@@ -241,9 +239,10 @@ def region_session(module: LazyModule, names: NameMap, at: int, data: bytes, ori
     if module.header is None or not module.instruction_count:
         return None
     region = region_around(module, at)
-    if not region_decodes(module, region):
+    texts = region_texts(module, region, names)
+    if texts is None:
         return None
-    source = RegionSource(module, names, region)
+    source = RegionSource(module, names, region, texts)
     assembler = RegionAssembler({}, validator, source=source)
     if original is None or original == data:
         return EditSession(data, list(source.lines), assembler)

@@ -141,7 +141,9 @@ class EditingController:
         session = self.edit_session
         if session is None:
             opening = partial(self._open_session, self._screen.document)
-            self._screen.run_worker(opening, thread=True, exclusive=True, group="edit-open")
+            # A description, or Textual describes the worker by repr(): of the whole document.
+            self._screen.run_worker(opening, thread=True, exclusive=True, group="edit-open",
+                                    description="open the editor")
         elif session.partial and self._outside(session):
             self._move_region(session)
         else:
@@ -161,7 +163,9 @@ class EditingController:
             self._show_editor()
             return
         opening = partial(self._open_session, self._screen.document, session)
-        self._screen.run_worker(opening, thread=True, exclusive=True, group="edit-open")
+        # A description, or Textual describes the worker by repr(): of the session's whole state.
+        self._screen.run_worker(opening, thread=True, exclusive=True, group="edit-open",
+                                description="move the editor's region")
 
     def _open_session(self, document, continuing=None) -> None:
         """The session, and its first assembly when the editor needs it to place lines (a

@@ -14,6 +14,7 @@ from typing import Any
 
 from textual.worker import get_current_worker
 
+from spvinspect.codec.text.region import REGION_FROM_BYTES
 from spvinspect.messages import IndexProgress
 from spvinspect.responsive import last_input
 from spvinspect.responsive.collector import keep_out, let_in
@@ -62,9 +63,11 @@ class ModuleIndexing:
         started = time.monotonic() if self.document.instruction_count > QUIET_START_INSTRUCTIONS else 0.0
         pace = Pace(lambda: max(started, last_input(self._view.app)), lambda: worker.is_cancelled)
         reported = time.perf_counter()
-        for fraction in self.document.index_steps(self._view.raw):
+        for step, fraction in enumerate(self.document.index_steps(self._view.raw)):
             if not pace():
                 return
+            if step == 0:
+                self._preload_editing()
             now = time.perf_counter()
             if now - reported > PROGRESS_EVERY:
                 # What the index built since: out of the collector too (its full
@@ -74,6 +77,12 @@ class ModuleIndexing:
                 reported = now
         keep_out((self, "index"))
         self._view.post_message(IndexProgress(1.0))
+
+    def _preload_editing(self) -> None:
+        """Import the region editor's modules (a second of imports) while the user reads a
+        big module, rather than after `e` (the module is edited a region at a time)."""
+        if len(self.document.data) >= REGION_FROM_BYTES:
+            import spvinspect.editing.region_assembler  # noqa: F401
 
     def progress(self, message: IndexProgress) -> None:
         """The worker's report: show how far it is, and once done run what waited."""

@@ -11,8 +11,9 @@ to step through them. In Lima mode, `ctrl+o` fixes the order diagnostics of the
 cursor's line. `EditorMessages` lists the same messages to pick one from.
 
 Highlighting: `TextArea` highlights with tree-sitter; here `_build_highlight_map` (its
-hook) fills the per-line highlight table from Pygments tokens, each distinct line
-lexed once and cached by its text, so an edit lexes only the lines it changed.
+hook) gives it a per-line highlight table filled from Pygments tokens as lines are
+drawn, each distinct line lexed once and cached by its text: opening a long text or
+editing it lexes only the lines on screen.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from textual import on
 from textual.binding import Binding
 from textual.message import Message
 from textual.content import Content
+from textual.document._wrapped_document import WrappedDocument
 from textual.strip import Strip
 from textual.widgets import OptionList, TextArea
 from textual.widgets.text_area import Edit, EditResult, TextAreaTheme
@@ -39,6 +41,53 @@ LEX_CACHE_LINES = 50_000
 """Distinct lines whose highlights are kept; the cache is emptied past this."""
 
 Highlight = tuple[int, int | None, str]
+
+
+class CountedWrappedDocument(WrappedDocument):
+    """A `WrappedDocument` whose height is counted once per (re)wrap: `TextArea` asks for
+    it at every line it draws, and counting it walks every line of the text."""
+
+    _height: int | None = None
+
+    @property
+    def height(self) -> int:
+        if self._height is None:
+            self._height = WrappedDocument.height.fget(self)
+        return self._height
+
+    def wrap(self, width: int, tab_width: int | None = None) -> None:
+        self._height = None
+        super().wrap(width, tab_width)
+        self._height = None
+
+    def wrap_range(self, start, old_end, new_end) -> None:
+        self._height = None
+        super().wrap_range(start, old_end, new_end)
+        self._height = None
+
+
+class LineHighlights(dict):
+    """Row → highlights of an editor's lines, each lexed when first asked for (by the
+    TextArea drawing it) and cached by its text: only drawn lines are ever lexed."""
+
+    def __init__(self, editor: AsmEditor) -> None:
+        super().__init__()
+        self._editor = editor
+
+    def __bool__(self) -> bool:
+        return True
+
+    def __missing__(self, row: int) -> list[Highlight]:
+        editor = self._editor
+        document = editor.document
+        if not 0 <= row < document.line_count:
+            return []
+        line = document.get_line(row)
+        spans = editor._lexed.get(line)
+        if spans is None:
+            spans = editor._lexed[line] = editor._lex(line)
+        self[row] = spans
+        return spans
 
 
 class EditorMessage(Message):
@@ -127,6 +176,11 @@ class AsmEditor(TextArea):
 
     # ------------------------------------------------------------ content
 
+    def _set_document(self, text: str, language: str | None) -> None:
+        super()._set_document(text, language)
+        # The text's wrapping, with its height counted once (see CountedWrappedDocument).
+        self.wrapped_document.__class__ = CountedWrappedDocument
+
     def load_window(self, text: str, first_line: int, cursor_line: int | None = None) -> None:
         """Show `text` as the whole text's lines from `first_line` (clears undo)."""
         self.first_line = first_line
@@ -166,21 +220,15 @@ class AsmEditor(TextArea):
     # ---------------------------------------------------------- highlighting
 
     def _build_highlight_map(self) -> None:
-        """Highlights from Pygments tokens, one cached lexing per distinct line."""
+        """Highlights from Pygments tokens, made when a line is first drawn (`LineHighlights`):
+        loading or editing a long text lexes only the lines on screen."""
         self._line_cache.clear()
-        highlights = self._highlights
-        highlights.clear()
         if self._colour_theme is None:  # not mounted yet: on_mount highlights
+            self._highlights = {}
             return
-        lexed = self._lexed
-        if len(lexed) > LEX_CACHE_LINES:
-            lexed.clear()
-        for row, line in enumerate(self.document.lines):
-            spans = lexed.get(line)
-            if spans is None:
-                spans = lexed[line] = self._lex(line)
-            if spans:
-                highlights[row] = spans
+        if len(self._lexed) > LEX_CACHE_LINES:
+            self._lexed.clear()
+        self._highlights = LineHighlights(self)
 
     def _lex(self, line: str) -> list[Highlight]:
         """(start byte, end byte, style name) of each token of one line."""

@@ -36,16 +36,41 @@ def _bool(values: np.ndarray) -> np.ndarray:
     return values.astype(np.float32)
 
 
+def _shift_scale(shift: int) -> np.float32:
+    # Op values 0-7 of the multiply and accumulate units are `mul` / `add` with a result
+    # shift (Mesa's shift_to_op: a 3-bit two's-complement exponent, so 5, 6, 7 are /8,
+    # /4, /2 and 4 would be /16).
+    return np.float32(2.0 ** (shift - 8 if shift >= 4 else shift))
+
+
 def _shifted_mul(shift: int) -> Semantics:
-    # Multiply op values 0-7 are `mul` with a result shift (Mesa's shift_to_op: a 3-bit
-    # two's-complement exponent, so 5, 6, 7 are /8, /4, /2 and 4 would be /16).
-    scale = np.float32(2.0 ** (shift - 8 if shift >= 4 else shift))
+    scale = _shift_scale(shift)
     return Semantics("mul" if shift == 0 else f"mul_shift{shift}", 2, lambda a, b: a * b * scale)
 
 
 def _shifted_add(shift: int) -> Semantics:
-    scale = np.float32(2.0 ** (shift - 8 if shift >= 4 else shift))
+    scale = _shift_scale(shift)
     return Semantics("add" if shift == 0 else f"add_shift{shift}", 2, lambda a, b: (a + b) * scale)
+
+
+_SHARED: dict[str, Semantics] = {
+    op.name: op
+    for op in (
+        Semantics("ne", 2, lambda a, b: _bool(a != b)),
+        Semantics("gt", 2, lambda a, b: _bool(a > b)),
+        Semantics("ge", 2, lambda a, b: _bool(a >= b)),
+        Semantics("eq", 2, lambda a, b: _bool(a == b)),
+        Semantics("min", 2, np.minimum),
+        Semantics("max", 2, np.maximum),
+        Semantics("mov", 1, lambda a: a),
+    )
+}
+"""The ops several units have, each unit under values of its own (`_placed`)."""
+
+
+def _placed(**values: int) -> dict[int, Semantics]:
+    """A unit's op value -> op, for shared ops given as `name=value`."""
+    return {value: _SHARED[name] for name, value in values.items()}
 
 
 _MUL_LOGIC: dict[int, Semantics] = {
@@ -54,13 +79,7 @@ _MUL_LOGIC: dict[int, Semantics] = {
     9: Semantics("and", 2, lambda a, b: _bool(_truth(a) & _truth(b))),
     10: Semantics("or", 2, lambda a, b: _bool(_truth(a) | _truth(b))),
     11: Semantics("xor", 2, lambda a, b: _bool(_truth(a) ^ _truth(b))),
-    12: Semantics("ne", 2, lambda a, b: _bool(a != b)),
-    13: Semantics("gt", 2, lambda a, b: _bool(a > b)),
-    14: Semantics("ge", 2, lambda a, b: _bool(a >= b)),
-    15: Semantics("eq", 2, lambda a, b: _bool(a == b)),
-    16: Semantics("min", 2, np.minimum),
-    17: Semantics("max", 2, np.maximum),
-    31: Semantics("mov", 1, lambda a: a),
+    **_placed(ne=12, gt=13, ge=14, eq=15, min=16, max=17, mov=31),
 }
 
 MUL_OPS: dict[int, Semantics] = {
@@ -73,15 +92,9 @@ ppir_codegen_vec4_mul_op / float_mul_op enums agree)."""
 ACC_OPS: dict[int, Semantics] = {
     **{shift: _shifted_add(shift) for shift in (0, 1, 2, 3, 5, 6, 7)},
     4: Semantics("fract", 1, lambda a: a - np.floor(a)),
-    8: Semantics("ne", 2, lambda a, b: _bool(a != b)),
-    9: Semantics("gt", 2, lambda a, b: _bool(a > b)),
-    10: Semantics("ge", 2, lambda a, b: _bool(a >= b)),
-    11: Semantics("eq", 2, lambda a, b: _bool(a == b)),
     12: Semantics("floor", 1, np.floor),
     13: Semantics("ceil", 1, np.ceil),
-    14: Semantics("min", 2, np.minimum),
-    15: Semantics("max", 2, np.maximum),
-    31: Semantics("mov", 1, lambda a: a),
+    **_placed(ne=8, gt=9, ge=10, eq=11, min=14, max=15, mov=31),
 }
 """vec4_acc and float_acc ops that act lane by lane. `add` with a shift follows Mesa's
 codegen (float_acc add uses shift_to_op). `sel` (23), `sum3`/`sum4` (16, 17) and
@@ -106,7 +119,7 @@ COMBINE_OPS: dict[int, Semantics] = {
     # hardware's table-driven approximations are not documented, so fp16 rounding is all
     # that separates them from the exact function here.
     0: Semantics("rcp", 1, _safe(lambda a: np.float32(1.0) / a)),
-    1: Semantics("mov", 1, lambda a: a),
+    **_placed(mov=1),
     2: Semantics("sqrt", 1, _safe(np.sqrt)),
     3: Semantics("rsqrt", 1, _safe(lambda a: np.float32(1.0) / np.sqrt(a))),
     4: Semantics("exp2", 1, _safe(np.exp2)),

@@ -113,8 +113,18 @@ async def test_f8_steps_through_the_lines_with_messages():
 
 
 async def test_text_is_highlighted_from_the_spirv_lexer():
-    async with EditorHost(text="%main = OpFunction %void None %fn\n; a comment").run_test() as pilot:
+    more = "\n".join(f"%u{n} = OpUndef %int ; {n}" for n in range(3_000))
+    async with EditorHost(text=f"%main = OpFunction %void None %fn\n; a comment\n{more}").run_test() as pilot:
         editor = pilot.app.query_one(AsmEditor)
+        await pilot.pause()
+        # Only the lines drawn are lexed; the text's height follows an edit.
+        assert 0 < len(editor._lexed) < 100
+        editor.focus()
+        editor.move_cursor(editor.document.end)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert editor.wrapped_document.height == editor.document.line_count == 3_003
+        assert len(editor._lexed) < 200
         names = {name for _, _, name in editor._highlights[0]}
         assert {"Token.Name.Function", "Token.Keyword", "Token.Name.Class"} <= names
         assert [name for _, _, name in editor._highlights[1]] == ["Token.Comment.Single"]

@@ -11,6 +11,7 @@ import re
 from edit_pilot import opened_from, settled
 
 from spvinspect.editing import region_assembler
+from spvinspect.editing.session import EditSession
 from spvinspect.editing.assembly_state import assemble_full
 from spvinspect.editing.spirv_assembler import open_spirv_session
 
@@ -26,8 +27,13 @@ def whole_text_edit(data: bytes, old: list[str], new: list[str]) -> bytes:
     return state.binary
 
 
+def _no_repr(session: EditSession) -> str:
+    raise AssertionError("a session was described by its repr (its whole text and words: seconds on a big module)")
+
+
 async def test_region_edits_splice_as_whole_text_edits(monkeypatch, tmp_path, example_bytes):
     monkeypatch.setattr(region_assembler, "REGION_FROM_BYTES", 0)
+    monkeypatch.setattr(EditSession, "__repr__", _no_repr)
     path = tmp_path / "module.spv"
     app = opened_from(path, example_bytes)
     async with app.run_test(size=(120, 40)) as pilot:

@@ -124,15 +124,16 @@ TEXTUAL_THEMES = [name for name, theme in BUILTIN_THEMES.items() if not theme.an
 
 
 @pytest.mark.parametrize("name", TEXTUAL_THEMES)
-def test_our_colours_read_on_textuals_themes(name):
-    """Under Textual's themes, our semantic colours and the muted text read at 4.5:1 on
-    the theme's backgrounds and the selection, its borders and scrollbars at 3:1."""
+def test_our_colours_read_on_textuals_themes(name, example_bytes):
+    """Under Textual's themes as the app gives them, our semantic colours and the muted
+    text read at 4.5:1 on the theme's backgrounds and the selection, its borders and
+    scrollbars at 3:1."""
     from textual.color import Color
 
-    from spvinspect.themes import all_themes
     from spvinspect.themes.palettes import SELECTION_VARIABLE, TEXT_VARIABLES
 
-    theme = all_themes()[name]
+    theme = make_app(example_bytes, theme=name).current_theme
+    assert theme.name == name
     variables = {**theme.to_color_system().generate(), **theme.variables}
     colour = lambda variable: Color.parse(variables[variable]).rich_color.triplet  # noqa: E731
     grounds = {v: colour(v) for v in ("background", "surface", "panel", SELECTION_VARIABLE)}

@@ -150,15 +150,7 @@ class Lavapipe:
                     pBufferInfo=[info]))
             if writes:
                 vk.vkUpdateDescriptorSets(dev, len(writes), writes, 0, None)
-            cmd = vk.vkAllocateCommandBuffers(dev, vk.VkCommandBufferAllocateInfo(
-                commandPool=self.pool, level=vk.VK_COMMAND_BUFFER_LEVEL_PRIMARY, commandBufferCount=1))[0]
-            vk.vkBeginCommandBuffer(cmd, vk.VkCommandBufferBeginInfo(flags=vk.VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT))
-            vk.vkCmdBindPipeline(cmd, vk.VK_PIPELINE_BIND_POINT_COMPUTE, pipeline)
-            if dsets:
-                vk.vkCmdBindDescriptorSets(cmd, vk.VK_PIPELINE_BIND_POINT_COMPUTE, playout, 0, len(dsets), dsets, 0, None)
-            if push_constants:
-                padded = push_constants + bytes(-len(push_constants) % 4)
-                vk.vkCmdPushConstants(cmd, playout, vk.VK_SHADER_STAGE_COMPUTE_BIT, 0, len(padded), vk.ffi.from_buffer(padded))
+            cmd = recording(self, "compute", pipeline, playout, dsets, push_constants)
             vk.vkCmdDispatch(cmd, 1, 1, 1)
             vk.vkEndCommandBuffer(cmd)
             fence = vk.vkCreateFence(dev, vk.VkFenceCreateInfo(), None)
@@ -173,6 +165,27 @@ class Lavapipe:
 
 FORMATS = {"float": "VK_FORMAT_R32G32B32A32_SFLOAT", "int": "VK_FORMAT_R32G32B32A32_SINT",
            "uint": "VK_FORMAT_R32G32B32A32_UINT"}
+
+
+def recording(driver: Lavapipe, stage: str, pipeline, playout, dsets: list, push_constants: bytes):
+    """A one-time command buffer, begun, with the `stage` ("compute" or "fragment")
+    pipeline, its descriptor sets and push constants bound (binding is allowed outside a
+    render pass, so a draw begins its pass after this)."""
+    vk = driver.vk
+    bind_point, stage_bit = {
+        "compute": (vk.VK_PIPELINE_BIND_POINT_COMPUTE, vk.VK_SHADER_STAGE_COMPUTE_BIT),
+        "fragment": (vk.VK_PIPELINE_BIND_POINT_GRAPHICS, vk.VK_SHADER_STAGE_FRAGMENT_BIT),
+    }[stage]
+    cmd = vk.vkAllocateCommandBuffers(driver.device, vk.VkCommandBufferAllocateInfo(
+        commandPool=driver.pool, level=vk.VK_COMMAND_BUFFER_LEVEL_PRIMARY, commandBufferCount=1))[0]
+    vk.vkBeginCommandBuffer(cmd, vk.VkCommandBufferBeginInfo(flags=vk.VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT))
+    vk.vkCmdBindPipeline(cmd, bind_point, pipeline)
+    if dsets:
+        vk.vkCmdBindDescriptorSets(cmd, bind_point, playout, 0, len(dsets), dsets, 0, None)
+    if push_constants:
+        padded = push_constants + bytes(-len(push_constants) % 4)
+        vk.vkCmdPushConstants(cmd, playout, stage_bit, 0, len(padded), vk.ffi.from_buffer(padded))
+    return cmd
 
 
 def draw(driver: Lavapipe, vert: bytes, frag: bytes, entry: str, size: tuple[int, int],
@@ -310,20 +323,12 @@ def draw(driver: Lavapipe, vert: bytes, frag: bytes, entry: str, size: tuple[int
                                                       descriptorType=types[kind], pImageInfo=infos))
             if writes:
                 vk.vkUpdateDescriptorSets(dev, len(writes), writes, 0, None)
-        cmd = vk.vkAllocateCommandBuffers(dev, vk.VkCommandBufferAllocateInfo(
-            commandPool=driver.pool, level=vk.VK_COMMAND_BUFFER_LEVEL_PRIMARY, commandBufferCount=1))[0]
-        vk.vkBeginCommandBuffer(cmd, vk.VkCommandBufferBeginInfo(flags=vk.VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT))
+        cmd = recording(driver, "fragment", pipeline, playout, dsets, push_constants)
         clears = [vk.VkClearValue(color=vk.VkClearColorValue(float32=[0.0, 0.0, 0.0, 0.0])) for _ in range(count)]
         vk.vkCmdBeginRenderPass(cmd, vk.VkRenderPassBeginInfo(
             renderPass=render_pass, framebuffer=framebuffer,
             renderArea=vk.VkRect2D(offset=vk.VkOffset2D(x=0, y=0), extent=vk.VkExtent2D(width=w, height=h)),
             clearValueCount=count, pClearValues=clears or None), vk.VK_SUBPASS_CONTENTS_INLINE)
-        vk.vkCmdBindPipeline(cmd, vk.VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline)
-        if dsets:
-            vk.vkCmdBindDescriptorSets(cmd, vk.VK_PIPELINE_BIND_POINT_GRAPHICS, playout, 0, len(dsets), dsets, 0, None)
-        if push_constants:
-            padded = push_constants + bytes(-len(push_constants) % 4)
-            vk.vkCmdPushConstants(cmd, playout, vk.VK_SHADER_STAGE_FRAGMENT_BIT, 0, len(padded), vk.ffi.from_buffer(padded))
         vk.vkCmdDraw(cmd, 3, 1, 0, 0)
         vk.vkCmdEndRenderPass(cmd)
         for loc, image in images.items():

@@ -61,6 +61,14 @@ CONSTS = """%i7 = OpConstant %int 7
 %fm1 = OpConstant %float -1
 %ftenth = OpConstant %float 0.1
 %f2_5 = OpConstant %float 2.5
+%im1 = OpConstant %int -1
+%imin = OpConstant %int -2147483648
+%u2 = OpConstant %uint 2
+%e128 = OpConstant %int 128
+%e129 = OpConstant %int 129
+%f2 = OpConstant %float 2
+%fhalf = OpConstant %float 0.5
+%f1_5 = OpConstant %float 1.5
 """
 """Named constants the instruction tests share."""
 

@@ -10,7 +10,7 @@ import math
 
 import numpy as np
 
-from asm_module import CONSTS as ASM_CONSTS, run_values
+from asm_module import CONSTS, run_values
 from oracle import compile_glsl
 
 from spvinspect.codec.interp.debugger import Debugger
@@ -18,20 +18,11 @@ from spvinspect.codec.interp.group import run_entry, run_grid
 from spvinspect.codec.interp.shader import Shader
 from spvinspect.codec.interp.trace import format_record, format_result
 
-EXTRA = """%im1 = OpConstant %int -1
-%imin = OpConstant %int -2147483648
-%u2 = OpConstant %uint 2
-%e128 = OpConstant %int 128
-%e129 = OpConstant %int 129
-%f2 = OpConstant %float 2
-%fhalf = OpConstant %float 0.5
-%f1_5 = OpConstant %float 1.5
-"""
-CONSTS = ASM_CONSTS + EXTRA
-
-
-def test_integer_division_and_remainder():
-    """By 0, the minimum over -1, and (Vulkan) a remainder of a negative operand."""
+def test_division_remainder_and_shifts():
+    """Integers: by 0, the minimum over -1, a remainder of a negative operand (Vulkan), a
+    shift by the width or more. Floats: a non-zero over 0 is the signed infinity (Vulkan);
+    0/0 and inf/inf a NaN drivers may assume away; the remainders by 0 (SPIR-V). The
+    defined results of the same ops are in test_interp_ops."""
     v = run_values("""
 %sdiv0 = OpSDiv %int %i7 %i0
 %sdivmin = OpSDiv %int %imin %im1
@@ -40,34 +31,20 @@ def test_integer_division_and_remainder():
 %srem0 = OpSRem %int %i7 %i0
 %sremneg = OpSRem %int %im7 %i2
 %smodneg = OpSMod %int %i7 %im2
-%sdiv = OpSDiv %int %im7 %i2
-%srem = OpSRem %int %i7 %i2
-%smod = OpSMod %int %i7 %i2
-%umod = OpUMod %uint %u3 %u2
-""", CONSTS)
-    undefined = ("sdiv0", "sdivmin", "udiv0", "umod0", "srem0", "sremneg", "smodneg")
-    assert [v[k] for k in undefined] == ["undef"] * len(undefined)
-    assert (v["sdiv"], v["srem"], v["smod"], v["umod"]) == (-3, 1, 1, 1)
-
-
-def test_float_division_and_remainder():
-    """A non-zero over 0 is the signed infinity (Vulkan); 0/0 a NaN drivers may assume
-    away; the remainders by 0 undefined (SPIR-V)."""
-    v = run_values("""
+%shl32 = OpShiftLeftLogical %uint %u3 %u32
+%zero_zero = OpFDiv %float %f0 %f0
 %inf = OpFDiv %float %f1 %f0
 %minf = OpFDiv %float %fm1 %f0
-%zero_zero = OpFDiv %float %f0 %f0
 %inf_inf = OpFDiv %float %inf %inf
-%third = OpFDiv %float %f1 %f3
 %rem0 = OpFRem %float %f1 %f0
 %mod0 = OpFMod %float %f1 %f0
-%rem = OpFRem %float %fm1 %f3
-%mod = OpFMod %float %fm1 %f3
+%third = OpFDiv %float %f1 %f3
 """, CONSTS)
+    undefined = ("sdiv0", "sdivmin", "udiv0", "umod0", "srem0", "sremneg", "smodneg", "shl32",
+                 "zero_zero", "inf_inf", "rem0", "mod0")
+    assert [v[k] for k in undefined] == ["undef"] * len(undefined)
     assert (v["inf"], v["minf"]) == ("inf", "-inf")
-    assert [v[k] for k in ("zero_zero", "inf_inf", "rem0", "mod0")] == ["undef"] * 4
     assert v["third"] == float(np.float32(1) / np.float32(3))
-    assert (v["rem"], v["mod"]) == (-1.0, 2.0)
 
 
 def test_glsl_std_450_functions_outside_their_domains():
