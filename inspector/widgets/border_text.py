@@ -5,6 +5,7 @@ user's files are shown as written, never read as markup."""
 from __future__ import annotations
 
 from textual.content import Content
+from textual.geometry import Region
 from textual.widget import Widget
 
 
@@ -22,3 +23,16 @@ def set_border_subtitle(pane: Widget, text: str) -> None:
     """Give `pane` the border subtitle `text` (a repaint only when it is new)."""
     if text != _shown(pane._border_subtitle):
         pane.border_subtitle = Content(text)
+
+
+def set_border_subtitle_alone(pane: Widget, text: str) -> None:
+    """Give `pane` the border subtitle `text`, repainting its bottom border line only (a
+    pane that repaints just the rows that changed, with a subtitle that changes each time)."""
+    if text == _shown(pane._border_subtitle):
+        return
+    pane._border_subtitle = pane.render_str(Content(text)).expand_tabs(4).split()[0]
+    offset, outer = pane.content_offset, pane.outer_size
+    if not outer:
+        pane.refresh()
+        return
+    pane.refresh(Region(-offset.x, outer.height - 1 - offset.y, outer.width, 1))

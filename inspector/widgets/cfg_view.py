@@ -141,8 +141,13 @@ class CfgView(RunFollower, StyleMemo, ScrollView, can_focus=True):
         run = execution.run
         visited = frozenset(getattr(run, "visited", ()) if run is not None else ())
         if visited != self.visited:
+            # Only the boxes taken or given back change: their rows alone are drawn again.
+            changed = visited ^ self.visited
             self.visited = visited
-            self.refresh()
+            drawing = self.drawing
+            if drawing is not None:
+                self._refresh_drawing_rows(row for block in changed if (box := drawing.boxes.get(block)) is not None
+                                           for row in range(box.y, box.bottom + 1))
 
     # -- what is shown -------------------------------------------------------------
 
@@ -195,6 +200,7 @@ class CfgView(RunFollower, StyleMemo, ScrollView, can_focus=True):
         graphs = self.graphs
         if graphs is None:
             return
+        before = (self.function_id, self.drawing, self.scroll_offset, self._highlighted_rows())
         self._requested = self._word = None
         if function_id != self.function_id or (self.drawing is None and not self.laying_out):
             if _whole(function_id) != _whole(self.function_id):
@@ -215,7 +221,30 @@ class CfgView(RunFollower, StyleMemo, ScrollView, can_focus=True):
             self.edge_choice = 0
         self.block_id = block_id
         self._scroll_to_block()
-        self.refresh()
+        if before[:3] == (self.function_id, self.drawing, self.scroll_offset):
+            # Another block of the same drawing, not scrolled: the old and new selections' rows.
+            self._refresh_drawing_rows(before[3] | self._highlighted_rows())
+        else:
+            self.refresh()
+
+    def _highlighted_rows(self) -> set[int]:
+        """Rows of the drawing the selection restyles: its block's box, its chosen edge."""
+        drawing = self.drawing
+        if drawing is None:
+            return set()
+        rect = drawing.boxes.get(self.block_id) if self.block_id is not None else None
+        rows = set(range(rect.y, rect.bottom + 1)) if rect is not None else set()
+        route = self._chosen_route(drawing)
+        if route is not None:
+            rows.update(y for _, y in route.cells)
+        return rows
+
+    def _refresh_drawing_rows(self, rows) -> None:
+        """Repaint these rows of the drawing where they are in view."""
+        top, height = round(self.scroll_offset.y), self.scrollable_content_region.height
+        for row in set(rows):
+            if top <= row < top + height:
+                self.refresh_line(row)
 
     def _stand_in(self, function_id: int, block_id: int | None) -> CfgDrawing | None:
         """What shows while a big function has no layered drawing: the blocks near the

@@ -21,7 +21,7 @@ from spvinspect.messages import SelectInstruction
 from spvinspect.screens.panes import BuiltPane
 from spvinspect.selection import Selection
 from spvinspect.themes import token_style
-from spvinspect.widgets.border_text import set_border_subtitle, set_border_title
+from spvinspect.widgets.border_text import set_border_subtitle, set_border_subtitle_alone, set_border_title
 from spvinspect.widgets.row_keys import row_move_bindings
 from spvinspect.widgets.row_list import RowCursorKeys, RowList
 
@@ -165,6 +165,8 @@ class SourcePane(BuiltPane, RowCursorKeys, RowList):
             self.call_after_refresh(self.scroll_to_row, self._cursor, True)
 
     def _describe(self) -> None:
+        """The file in the title, the selected instruction's line in the subtitle (which
+        changes with each step: its border line alone is repainted)."""
         sources = self._map
         if not sources:
             set_border_title(self, "Source")
@@ -174,11 +176,11 @@ class SourcePane(BuiltPane, RowCursorKeys, RowList):
         more = f" ({self._file + 1}/{len(sources.files)}, f: next)" if len(sources.files) > 1 else ""
         set_border_title(self, f"Source · {shown.name}{more}")
         if self._instruction is None or self._current is None:
-            set_border_subtitle(self, "no line for this instruction")
+            set_border_subtitle_alone(self, "no line for this instruction")
             return
         tied = sources.instructions(self._file, self._current + 1)
         place = f" · instruction {tied.index(self._instruction) + 1}/{len(tied)} of it" if self._instruction in tied else ""
-        set_border_subtitle(self, f"line {self._current + 1}{place}")
+        set_border_subtitle_alone(self, f"line {self._current + 1}{place}")
 
     # -- drawing -------------------------------------------------------------------------
 

@@ -9,12 +9,12 @@ from rich.style import Style
 from textual.binding import Binding
 from textual.geometry import Size
 from textual.strip import Strip
-from textual.content import Content
 
 from spvinspect.codec.plural import counted
 from spvinspect.codec.interp.values_view import ValueRow, changed_keys, invocation_rows
 from spvinspect.screens.panes import BuiltPane
 from spvinspect.screens.run_keys import RunFollower
+from spvinspect.widgets.border_text import set_border_subtitle_alone
 from spvinspect.widgets.row_list import RowCursorKeys, RowList
 from spvinspect.widgets.row_keys import row_move_bindings
 from spvinspect.widgets.virtual_size import set_virtual_size
@@ -67,11 +67,12 @@ class ValuesPane(BuiltPane, RunFollower, RowCursorKeys, RowList):
     # -- what the screen tells -------------------------------------------------------------
 
     def run_changed(self, execution) -> None:
+        before = (self.rows, self.changed, self._label_width, self.message, self._cursor)
         run = execution.run
         if run is None:
             self.rows, self.changed = [], set()
             self.message = f"Cannot run: {execution.error}" if execution.error else NO_RUN
-            self.border_subtitle = ""
+            set_border_subtitle_alone(self, "")
         else:
             debugger = run.debugger
             names = self._document.names(False)
@@ -82,16 +83,43 @@ class ValuesPane(BuiltPane, RunFollower, RowCursorKeys, RowList):
             self.rows = rows
             self._label_width = min(LABEL_WIDTH, max((2 * (r.depth - 1) + len(r.label) for r in rows if not r.heading), default=1))
             self.message = ""
-            self.border_subtitle = Content(f"{counted(run.steps, 'step', grouped=True)} · {run.stop_reason}")
+            set_border_subtitle_alone(self, f"{counted(run.steps, 'step', grouped=True)} · {run.stop_reason}")
         self._cursor = min(self._cursor, max(0, len(self.rows) - 1))
-        self._fit_virtual_size()
+        if self._fit_virtual_size(repaint=False):
+            return
+        self._repaint_changed(*before)
 
-    def _fit_virtual_size(self) -> None:
-        """The width from every row (not the rows drawn so far), rounded up like the height."""
-        widest = max((len(self.row_text(row)) for row in range(len(self.rows))), default=len(self.message))
+    def _repaint_changed(self, rows: list[ValueRow], changed: set[str], label_width: int, message: str, cursor: int) -> None:
+        """Repaint the rows on screen drawn otherwise than before (`rows` with `changed`
+        highlighted, labels `label_width` wide, the cursor on `cursor`): a step changes a
+        few values, not the whole pane."""
+        if not rows or not self.rows or label_width != self._label_width or message != self.message:
+            self.refresh()
+            return
+        new, new_changed = self.rows, self.changed
+        top = round(self.scroll_offset.y)
+        for row in range(top, min(top + self.size.height, max(len(rows), len(new)))):
+            if row >= len(rows) or row >= len(new):
+                self.refresh_line(row)
+                continue
+            old_row, new_row = rows[row], new[row]
+            if old_row != new_row or (old_row.key in changed) != (new_row.key in new_changed):
+                self.refresh_line(row)
+        self.refresh_rows((cursor, self._cursor) if cursor != self._cursor else ())
+
+    def _fit_virtual_size(self, repaint: bool = True) -> bool:
+        """The width from every row (not the rows drawn so far), rounded up like the
+        height; True when that repainted the whole pane (a new size), else only when
+        `repaint`."""
+        widest = max((len(self._plain(row)) for row in self.rows), default=len(self.message))
         size = Size(-(-widest // ROWS_GRAIN) * ROWS_GRAIN, self.row_count)
-        set_virtual_size(self, size)  # lays the screen out only when a scrollbar comes or goes
-        self.refresh()
+        if size != self.virtual_size:
+            set_virtual_size(self, size)  # lays the screen out only when a scrollbar comes or goes
+            self.refresh()
+            return True
+        if repaint:
+            self.refresh()
+        return False
 
     def document_changed(self, document) -> None:
         self._document = document
@@ -117,6 +145,17 @@ class ValuesPane(BuiltPane, RunFollower, RowCursorKeys, RowList):
         """Row `row` as plain text (what the pane draws, without colours)."""
         return "".join(segment.text for segment in self._segments(row)).rstrip()
 
+    def _parts(self, value: ValueRow) -> tuple[str, str, str]:
+        """A value row's label (indented and cut to the labels' width), type and value
+        as drawn."""
+        label = ("  " * (value.depth - 1) + value.label)[: self._label_width].ljust(self._label_width)
+        shown = value.bits if self.bits and value.bits else value.value
+        return label + " ", f"{value.type_text:<7} ", shown
+
+    def _plain(self, value: ValueRow) -> str:
+        """What `row_text` gives for `value`, without drawing it."""
+        return value.label if value.heading else "".join(self._parts(value)).rstrip()
+
     def _segments(self, row: int) -> list[Segment]:
         component = self.memo_style
         if not self.rows:
@@ -124,9 +163,8 @@ class ValuesPane(BuiltPane, RunFollower, RowCursorKeys, RowList):
         value = self.rows[row]
         if value.heading:
             return [Segment(value.label, component("values-pane--heading"))]
-        label = ("  " * (value.depth - 1) + value.label)[: self._label_width].ljust(self._label_width)
-        shown = value.bits if self.bits and value.bits else value.value
-        segments = [Segment(label + " "), Segment(f"{value.type_text:<7} ", component("values-pane--type"))]
+        label, type_text, shown = self._parts(value)
+        segments = [Segment(label), Segment(type_text, component("values-pane--type"))]
         style = component("values-pane--changed") if value.key in self.changed else Style()
         segments.append(Segment(shown, style))
         return segments

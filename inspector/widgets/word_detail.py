@@ -1,16 +1,27 @@
 """The detail panel: the word under the hex cursor, read as every type at once and
-explained down to its operand (the data inspector of ImHex, for SPIR-V)."""
+explained down to its operand (the data inspector of ImHex, for SPIR-V).
+
+Drawn on the Line API from the detail's rows: a new word lays out only its own lines
+(labels in a column as wide as the widest, each value wrapped within the rest) and
+repaints only the lines that differ from the word before."""
 
 from __future__ import annotations
 
-from rich.table import Table
+from rich.cells import cell_len
+from rich.segment import Segment
+from rich.style import Style
 from rich.text import Text
-from textual.widgets import Static
+from textual.geometry import Region
+from textual.strip import Strip
+from textual.widget import Widget
 
 from spvinspect.codec.text.word_detail import WordDetail
 
+HINT = "Move the hex cursor to a word to see what it is."
+"""What the panel says before any word is selected."""
 
-class WordDetailPanel(Static):
+
+class WordDetailPanel(Widget):
     """Renders a `WordDetail`: one labelled row per fact (a long value wraps within its
     column), diagnostics in the error colour."""
 
@@ -26,23 +37,89 @@ class WordDetailPanel(Static):
         self.detail = detail
         """The word shown; None shows a hint instead."""
         self.border_title = "Word"
-
-    def on_mount(self) -> None:
-        """Show the word given at construction."""
-        self.show(self.detail)
+        self._lines: list[Strip] | None = None
+        """The lines drawn for `detail` at `_laid_out_for` (None: to lay out again)."""
+        self._laid_out_for: tuple | None = None
+        """(content width, the styles' key) the lines were laid out for."""
 
     def show(self, detail: WordDetail | None) -> None:
-        """Show `detail` (None: nothing selected yet)."""
+        """Show `detail` (None: nothing selected yet), repainting the lines that changed."""
+        before = self._lines if self._laid_out_for == self._layout_key() else None
         self.detail = detail
-        if detail is None:
-            self.update(Text("Move the hex cursor to a word to see what it is.", style="italic"))
+        self._lines = None
+        if before is None or not self.size:
+            self.refresh()
             return
-        label = self.get_component_rich_style("word-detail--label", partial=True)
-        error = self.get_component_rich_style("word-detail--diagnostic", partial=True)
-        table = Table.grid(padding=(0, 1), expand=True)
-        table.add_column(no_wrap=True)
-        table.add_column(ratio=1)
-        for name, value in detail.rows():
-            table.add_row(Text(name, label), Text(value, error if name == "Diagnostic" else ""))
-        # A panel of fixed height never needs the screen laid out again for new text.
-        self.update(table, layout=self.styles.height is None or self.styles.height.is_auto)
+        after = self._laid_out()
+        width = self.size.width
+        for y in range(max(len(before), len(after))):
+            if y >= len(before) or y >= len(after) or before[y] != after[y]:
+                self.refresh(Region(0, y, width, 1))
+
+    def get_content_height(self, container, viewport, width: int) -> int:
+        """As many lines as the detail takes at `width` (the panel's height is fixed in the
+        app's stylesheet; auto elsewhere)."""
+        return len(self._layout(width))
+
+    def notify_style_update(self) -> None:
+        self._lines = None
+        super().notify_style_update()
+
+    def render_line(self, y: int) -> Strip:
+        lines = self._laid_out()
+        base = self.visual_style.rich_style
+        if y < len(lines):
+            return lines[y]
+        return Strip.blank(self.size.width, base)
+
+    # -- laying out -------------------------------------------------------------------
+
+    def _layout_key(self) -> tuple:
+        return (self.size.width, self.styles._cache_key, id(self._component_styles.get("word-detail--label")))
+
+    def _laid_out(self) -> list[Strip]:
+        key = self._layout_key()
+        if self._lines is None or self._laid_out_for != key:
+            self._lines = self._layout(self.size.width)
+            self._laid_out_for = key
+        return self._lines
+
+    def _layout(self, width: int) -> list[Strip]:
+        """The detail's lines `width` cells wide, in the widget's style: a label column as
+        wide as the widest label, a space, then each value wrapped (word by word, a word
+        too long for the column cut with an ellipsis) within the rest."""
+        base = self.visual_style.rich_style
+        console = self.app.console
+        detail = self.detail
+        if detail is None:
+            italic = base + Style(italic=True)
+            return [Strip([Segment(line.plain, italic)]) for line in Text(HINT).wrap(console, width)]
+        label_style = base + self.get_component_rich_style("word-detail--label", partial=True)
+        error = base + self.get_component_rich_style("word-detail--diagnostic", partial=True)
+        rows = detail.rows()
+        label_width = min(width, max((cell_len(name) for name, _ in rows), default=0))
+        value_width = width - label_width - 1
+        gap = Segment(" ", base)
+        lines: list[Strip] = []
+        for name, value in rows:
+            label = Segment(_fitted(console, name, label_width), label_style)
+            if value_width <= 0:
+                lines.append(Strip([label], label_width))
+                continue
+            style = error if name == "Diagnostic" else base
+            if "\n" not in value and "\t" not in value and (length := cell_len(value)) <= value_width:
+                # Most values fit their column: one line, padded as the wrap would pad it.
+                lines.append(Strip([label, gap, Segment(value + " " * (value_width - length), style)], width))
+                continue
+            blank = Segment(" " * label_width, base)
+            for number, line in enumerate(Text(value).wrap(console, value_width, justify="left", overflow="ellipsis")):
+                lines.append(Strip([blank if number else label, gap, Segment(line.plain, style)]))
+        return lines
+
+
+def _fitted(console, text: str, width: int) -> str:
+    """`text` padded to `width` cells (cut with an ellipsis when longer)."""
+    length = cell_len(text)
+    if length <= width:
+        return text + " " * (width - length)
+    return Text(text).wrap(console, width, justify="left", overflow="ellipsis", no_wrap=True)[0].plain

@@ -1,0 +1,67 @@
+"""A SPIR-V step repaints only what changed in its panes (#26: a step within 16 ms): the
+values pane its changed rows, the source pane its old and new lines, the word detail the
+lines of the new word that differ, the CFG the boxes whose taken state or selection
+changed — and what is on screen then is what a full repaint of every pane draws."""
+
+from __future__ import annotations
+
+from spvinspect.app import InspectorApp
+from spvinspect.commands.open import EXAMPLE_MODULE
+from spvinspect.document import Document
+from spvinspect.widgets.cfg_view import CfgView
+from spvinspect.widgets.source_pane import SourcePane
+from spvinspect.widgets.values_pane import ValuesPane
+from spvinspect.widgets.word_detail import WordDetailPanel
+
+BLUR = {"buffers": {"0.1": {"tint": [1, 1, 1, 1], "mode": 1, "steps": 8, "threshold": 0.0}}, "inputs": {"uv": [0.25, 0.5]}}
+"""The example's blur branch: a loop, so the steps go round blocks the CFG marks taken."""
+PANES = (ValuesPane, SourcePane, WordDetailPanel, CfgView)
+
+
+def _cells(strips) -> list[list[tuple[str, object]]]:
+    return [[(char, segment.style) for segment in strip for char in segment.text] for strip in strips]
+
+
+async def test_a_spirv_step_repaints_only_the_changed_rows_and_shows_what_a_full_repaint_does() -> None:
+    document = Document(EXAMPLE_MODULE.read_bytes(), "example.spv")
+    document.run_inputs = BLUR
+    app = InspectorApp(document, theme="spvinspect-dark")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("5", "7", "8", "full_stop")
+        await pilot.pause()
+        screen = app.screen
+        full: dict[str, int] = {}
+        partial: dict[str, int] = {}
+
+        def recording(pane):
+            refresh = pane.refresh
+
+            def refreshed(*regions, **kwargs):
+                name = type(pane).__name__
+                (partial if regions else full)[name] = (partial if regions else full).get(name, 0) + 1
+                return refresh(*regions, **kwargs)
+
+            return refreshed
+
+        for kind in PANES:
+            pane = screen.query_one(kind)
+            pane.refresh = recording(pane)
+        cfg = screen.query_one(CfgView)
+        for _ in range(40):
+            await pilot.press("full_stop")
+            await pilot.pause()
+            while screen.view._cfg_follow._timer is not None:  # the CFG follows a moment after the key
+                await pilot.pause(0.05)
+        run = screen.execution.run
+        assert run.steps == 41 and len(run.visited) > 3 and cfg.visited == frozenset(run.visited)
+        # Each pane changed with the steps, by rows; the source and word panes were never
+        # repainted whole, the values pane only when its size changed (a longer value,
+        # more live ids), the CFG when a step scrolled it or entered another function.
+        assert {"ValuesPane", "SourcePane", "WordDetailPanel", "CfgView"} <= set(partial)
+        assert "SourcePane" not in full and "WordDetailPanel" not in full
+        assert full.get("ValuesPane", 0) < partial["ValuesPane"] / 10 and full.get("CfgView", 0) < partial["CfgView"] / 4
+        compositor = screen._compositor
+        shown = _cells(compositor.render_strips())
+        for kind in PANES:
+            screen.query_one(kind).refresh()
+        assert shown == _cells(compositor.render_strips())
