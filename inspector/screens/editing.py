@@ -28,6 +28,7 @@ from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from textual._context import NoActiveAppError
 from textual.binding import Binding
 from textual.content import Content
 
@@ -179,11 +180,11 @@ class EditingController:
         outcome = None
         if not session.partial:
             if len(document.data) > SLOW_OPEN_BYTES:
-                self._screen.app.call_from_thread(self._screen.notify, "Preparing the editor: the whole module's "
+                self._on_ui(self._screen.notify, "Preparing the editor: the whole module's "
                                                   "text and its first assembly…", timeout=4)
             job = session.request()
             outcome = job.run() if job is not None else None
-        self._screen.app.call_from_thread(self._session_ready, session, outcome, continuing is not None)
+        self._on_ui(self._session_ready, session, outcome, continuing is not None)
 
     def new_edit_session(self, document):
         """The session `e` opens over `document` (on a worker thread): the view's choice
@@ -335,7 +336,15 @@ class EditingController:
             if self.edit_session is not None:
                 self.edit_session.accept(AssemblyOutcome(-1, None, []))
             self._screen.notify(f"re-assembly failed: {type(error).__name__}: {error}", severity="error", timeout=10)
-        self._screen.app.call_from_thread(report)
+        self._on_ui(report)
+
+    def _on_ui(self, callback, *args, **kwargs) -> None:
+        """Run `callback` on the UI thread (from a job thread); nothing when the app closed
+        while the job ran: there is no one left to tell."""
+        try:
+            self._screen.app.call_from_thread(callback, *args, **kwargs)
+        except (NoActiveAppError, RuntimeError):
+            pass
 
     def unmount(self) -> None:
         """Stop the job threads (the screen goes)."""
@@ -349,7 +358,7 @@ class EditingController:
         document = None
         if outcome.generation == session.generation:
             document = self.edited_document(session, outcome)
-        self._screen.app.call_from_thread(self._assembled, session, outcome, document)
+        self._on_ui(self._assembled, session, outcome, document)
 
     def edited_document(self, session, outcome):
         """The document the panes show for a job's good binary, or None (on the job thread)."""
@@ -423,12 +432,12 @@ class EditingController:
     def _run_validation(self, job: ValidationJob, session: EditSession) -> None:
         """spirv-val, on its own thread (a run takes seconds on a huge module)."""
         validation = job.run()
-        self._screen.app.call_from_thread(self._validated, session, job, validation)
+        self._on_ui(self._validated, session, job, validation)
 
     def _validation_failed(self, error: BaseException) -> None:
         from spvinspect.editing.validation import Validation
 
-        self._screen.app.call_from_thread(self._validated, self.edit_session, None, Validation(
+        self._on_ui(self._validated, self.edit_session, None, Validation(
             unavailable=f"validation is off: {type(error).__name__}: {error}"))
 
     def _validated(self, session: EditSession, job: ValidationJob | None, validation: Validation) -> None:

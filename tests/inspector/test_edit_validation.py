@@ -85,3 +85,25 @@ def test_messages_are_read_with_their_instruction():
     first, second = parse_messages(output)
     assert (first.instruction, first.shown) == (115, "%101 = OpFMul %float %96 %100")
     assert second.instruction is None and second.message == "no line"
+
+
+def test_a_validation_ending_after_the_app_closed_is_dropped_not_raised():
+    """Quitting while spirv-val runs: its verdict, or its failure, finds no app to tell;
+    the job thread says nothing (it raised NoActiveAppError, printed as a traceback)."""
+    from textual._context import NoActiveAppError
+
+    from spvinspect.editing.validation import Validation
+    from spvinspect.screens.editing import EditingController
+
+    class ClosedScreen:
+        @property
+        def app(self):
+            raise NoActiveAppError()
+
+    class Job:
+        def run(self) -> Validation:
+            return Validation()
+
+    controller = EditingController(ClosedScreen())
+    controller._run_validation(Job(), None)
+    controller._validation_failed(OSError("spirv-val went away"))
