@@ -7,6 +7,9 @@ Bytes that are no UTF-8 show as `\\xNN`.
 
 from __future__ import annotations
 
+from bisect import bisect_left, bisect_right
+from functools import lru_cache
+
 
 def _shown(char: str) -> str:
     """A character as the quoted text shows it: an undecodable byte as `\\xNN`, other
@@ -17,15 +20,18 @@ def _shown(char: str) -> str:
     return char if char.isprintable() else repr(char)[1:-1]
 
 
-def _characters(encoded: bytes) -> list[tuple[int, int, str]]:
-    """(first byte, end byte, character) for every character of `encoded`."""
+@lru_cache(maxsize=4)
+def _characters(encoded: bytes) -> tuple[list[tuple[int, int, str]], list[int]]:
+    """(first byte, end byte, character) for every character of `encoded`, and the first
+    bytes alone (to find a word's characters by bisection); kept for the few strings last
+    asked about, as every word of a string asks about the same one."""
     spans = []
     start = 0
     for char in encoded.decode("utf-8", "surrogateescape"):
         size = len(char.encode("utf-8", "surrogateescape"))
         spans.append((start, start + size, char))
         start += size
-    return spans
+    return spans, [first for first, _, _ in spans]
 
 
 def string_word_text(encoded: bytes, word: int) -> str:
@@ -35,7 +41,8 @@ def string_word_text(encoded: bytes, word: int) -> str:
     first, end = word * 4, min(word * 4 + 4, len(encoded))
     if first >= len(encoded):
         return "nul and zero padding"
-    inside = [(s, e, c) for s, e, c in _characters(encoded) if s < end and e > first]
+    spans, starts = _characters(encoded)
+    inside = spans[bisect_right(starts, first) - 1 : bisect_left(starts, end)]
     span = f"byte {end}" if end - first == 1 else f"bytes {first + 1}-{end}"
     text = f"{span} of {len(encoded)}: '{''.join(_shown(c) for _, _, c in inside)}'"
     notes = []
