@@ -16,6 +16,7 @@ from spvinspect.codec.text.grammar_card import EnumerantCard, InstructionCard
 from cfg_functions import NESTED_LOOPS, SWITCH, module_bytes
 from inspector_apps import after_keys, broken_module_bytes, byte_swapped, ext_inst_module_bytes, make_app
 from spvinspect.commands.open import EXAMPLE_MODULE
+from spvinspect.messages import SelectInstruction
 from spvinspect.screens.grammar_card import GrammarCardScreen
 from spvinspect.responsive import pacing
 from spvinspect.screens.cfg_follow import CFG_FOLLOWS_AFTER
@@ -203,7 +204,9 @@ async def test_the_card_of_a_mask_shows_every_set_bit():
 async def test_the_status_line_and_the_word_detail_count_instructions_alike():
     """One numbering, from 1, that says what it counts: "#84" beside "row 85" was two."""
     async with settled_app(EXAMPLE_MODULE.read_bytes()) as (app, pilot):
-        await pilot.press(*["j"] * 84, "l")
+        app.screen.post_message(SelectInstruction(84))  # the 85th instruction, counted from 1
+        await settle(pilot)
+        await pilot.press("l")
         await settle(pilot)
         _, _, detail, _ = panes(app)
         total = len(decode(EXAMPLE_MODULE.read_bytes()).instructions)
