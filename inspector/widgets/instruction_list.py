@@ -82,6 +82,8 @@ class InstructionList(RowList):
         self._run_marks: dict[int, str] = {}
         """Instruction index -> its run mark in the gutter (`spvinspect.execution.gutter_marks`)."""
         self._segments: LRUCache[tuple[int, bool], tuple] = LRUCache(4096)
+        self._rows_replaced = False
+        """The rows changed since the last selection (whose row then names an old row)."""
         self._pending_g = False
         self._center_next = False
         self._requested: tuple[int, int | None] | None = None
@@ -124,7 +126,9 @@ class InstructionList(RowList):
             return
         self.scroll_to_row(new.row, self._center_next)
         self._center_next = False
-        if old is not None and self._id_text(old) == self._id_text(new):
+        # The old selection's row belongs to the rows shown before, when they changed.
+        replaced, self._rows_replaced = self._rows_replaced, False
+        if old is not None and not replaced and self._id_text(old) == self._id_text(new):
             self.refresh_rows((old.row, new.row))  # no other row's marks changed
         else:
             self.refresh()
@@ -169,6 +173,7 @@ class InstructionList(RowList):
     def rows_changed(self) -> None:
         """The document's rows changed (another layout, an edit): resize and redraw."""
         self._segments.clear()
+        self._rows_replaced = True
         self.reset_rows()
 
     @property

@@ -91,3 +91,26 @@ async def test_the_key_toggles_the_reading_aids_and_keeps_the_selection(example_
         await pilot.pause()
         assert not document.layout.aided
         assert app.screen.selection.row == store
+
+
+async def test_raw_ids_with_reading_aids_on_a_row_past_the_plain_rows(example_bytes):
+    """`r` lays the rows out again (plain, then with the aids in the new naming): the
+    list's old selection was a row of the old layout, past the plain layout's last row
+    (an IndexError ended the app; found by benchmarks/fuzz_app.py)."""
+    app = make_app(example_bytes)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        document = app.screen.document
+        module = decode(example_bytes)
+        last = max(k for k, i in enumerate(module.instructions) if i.operands and i.opname == "OpReturnValue")
+        await pilot.press("a")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        app.screen.select(document.select_instruction(last, 0))
+        await pilot.pause()
+        assert app.screen.selection.row >= len(module.instructions)  # past the plain rows
+        await pilot.press("r")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert app.screen.selection.instruction == last and document.layout.aided
+        assert app.screen.raw and "OpReturnValue %" in document.row_text(app.screen.selection.row)
