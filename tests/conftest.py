@@ -33,6 +33,23 @@ LONG_FIRST = ("tests/packaging/", "tests/test_fuzz_slice.py", "tests/inspector/t
 that the parallel workers do not end waiting on one of them."""
 
 
+COMPILED_FOLDERS = ("inspector", "codec", "lima", "themes", "benchmarks")
+"""The project's sources, compiled once before the workers start."""
+
+
+def pytest_configure(config) -> None:
+    """Write the sources' bytecode once, in the process that starts the workers: with
+    PYTHONDONTWRITEBYTECODE set no import writes it, and every worker and every
+    `spvinspect` the tests start would compile the whole package again."""
+    if hasattr(config, "workerinput"):
+        return
+    import compileall
+
+    root = Path(__file__).resolve().parent.parent
+    for folder in COMPILED_FOLDERS:
+        compileall.compile_dir(root / folder, quiet=1)
+
+
 def pytest_collection_modifyitems(config, items) -> None:
     items.sort(key=lambda item: not item.nodeid.startswith(LONG_FIRST))
 
