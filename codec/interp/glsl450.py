@@ -211,13 +211,15 @@ def _refract(rt, i, n, eta):
 
 
 def _frexp(x):
-    if not np.isfinite(x):
+    if x is UNDEF or not np.isfinite(x):
         return UNDEF, UNDEF
     m, e = np.frexp(x)
     return type(x)(m), int(e) & mask(32)
 
 
 def _modf(x):
+    if x is UNDEF:
+        return UNDEF, UNDEF
     f, i = np.modf(x)
     return type(x)(f), type(x)(i)
 
@@ -325,6 +327,10 @@ def execute(inv, ins) -> None:
         out = _inverse(x)
     elif name in ("Modf", "Frexp"):
         f = _modf if name == "Modf" else _frexp
+        if x is UNDEF:  # undefined as a whole: each component is, in both results
+            from spvinspect.codec.interp.types import undef as undef_of
+
+            x = undef_of(rt)
         parts = [f(c) for c in _vec(x)] if x is not UNDEF else [(UNDEF, UNDEF)]
         first = tuple(p[0] for p in parts) if isinstance(x, tuple) else parts[0][0]
         second = tuple(p[1] for p in parts) if isinstance(x, tuple) else parts[0][1]

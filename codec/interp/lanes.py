@@ -239,8 +239,10 @@ def _leaves(v, path: tuple = ()):
 
 
 def _with_leaf(v, path: tuple, leaf):
-    if not path:
-        return leaf
+    """`v` with the scalar at `path` replaced by `leaf` (a value undefined as a whole has
+    every scalar undefined already)."""
+    if not path or v is UNDEF:
+        return leaf if not path else v
     i = path[0]
     return v[:i] + (_with_leaf(v[i], path[1:], leaf),) + v[i + 1:]
 
