@@ -31,6 +31,7 @@ from spvinspect.codec.text.names import NameMap
 from spvinspect.codec.text.region import REGION_FROM_BYTES, Region, region_around, region_lines, region_texts
 from spvinspect.editing.assembly_state import AssemblyState, assemble_full
 from spvinspect.editing.changes import changed_words
+from spvinspect.editing.dependents import ModuleOutside
 from spvinspect.editing.incremental import StretchError, splice
 from spvinspect.editing.region_state import region_state
 from spvinspect.editing.session import AssemblyOutcome, Change, EditSession, LineMessage
@@ -55,6 +56,8 @@ class RegionSource:
         self.group_words = array("I", [module.offset(k) for k in range(region.first, region.end)])
         self._outside: tuple[str, str] | None = None
         """The text around the region, once made (two strings: compact, and split at will)."""
+        self.around = ModuleOutside(module, names, region)
+        """The module's instructions around the region (those an edit re-encodes)."""
 
     def state(self) -> AssemblyState | None:
         """The region's assembly state read off the module (the job thread: the whole
@@ -135,7 +138,7 @@ class RegionJob:
         base = self.base if self.base is not None else self.source.state()
         state: AssemblyState | StretchError | None = None
         if base is not None:
-            state = base if self.change is None else splice(base, self.lines, self.change)
+            state = base if self.change is None else splice(base, self.lines, self.change, self.source.around)
         if isinstance(state, StretchError):
             return AssemblyOutcome(self.generation, None, [state.diagnostic], incremental=True,
                                    seconds=time.perf_counter() - began)
