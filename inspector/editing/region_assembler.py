@@ -32,6 +32,7 @@ from spvinspect.codec.text.region import REGION_FROM_BYTES, Region, region_aroun
 from spvinspect.editing.assembly_state import AssemblyState, assemble_full
 from spvinspect.editing.changes import changed_words
 from spvinspect.editing.dependents import ModuleOutside
+from spvinspect.editing.whole_change import whole_change
 from spvinspect.editing.incremental import StretchError, splice
 from spvinspect.editing.region_state import region_state
 from spvinspect.editing.session import AssemblyOutcome, Change, EditSession, LineMessage
@@ -150,6 +151,8 @@ class RegionJob:
             if self.tell is not None:
                 self.tell(WHOLE_ASSEMBLY)
             state, diagnostics = self.source.whole(self.lines)
+            if state is not None and base is not None:
+                state.word_change = whole_change(base, state.words, self.source.around)
         if state is None:
             return AssemblyOutcome(self.generation, None, diagnostics, seconds=time.perf_counter() - began)
         binary = state.binary

@@ -8,6 +8,7 @@ import re
 
 from spvinspect.codec.asm.assembler import assemble
 from spvinspect.codec.binary.lazy import open_module
+from spvinspect.codec.binary.splice import splice_module
 from spvinspect.codec.text.names import module_names
 from spvinspect.editing import session as editing_session
 from spvinspect.editing.assembly_state import assemble_full
@@ -120,3 +121,23 @@ def test_region_dependent_edits_splice_as_the_whole_text_assembles():
             assert _placed(outcome.diagnostics) == _placed(diagnostics)
             assert outcome.incremental == incremental, (pattern, replacement)
     assert session.binary != data
+
+
+def test_a_whole_assembly_of_a_region_says_which_instructions_changed():
+    """The panes' new module reuses the shown one's index (`splice_module`), as a fresh open gives it."""
+    data = assemble(SOURCE).binary
+    module = open_module(data)
+    names = module_names(module)
+    module.ensure_indexed()
+    session = region_session(module, names, 0, data)
+    _run(session)
+    row = next(k for k, line in enumerate(session.lines) if "OpTypeFloat" in line)
+    session.replace_lines(row, row, ["%4000000000 = OpUndef %int"])  # a new numeric id: the whole text
+    outcome = _run(session)
+    assert outcome.state.full and outcome.binary == session.assembler.source.whole(session.lines)[0].binary
+    change = outcome.state.word_change
+    spliced = splice_module(module, outcome.binary, change)
+    fresh = open_module(outcome.binary)
+    fresh.ensure_indexed()
+    assert spliced is not None and list(spliced.index.offsets) == list(fresh.index.offsets)
+    assert change[0] == module.offset(row) and change[2] - change[1] == 3  # OpUndef's words
