@@ -7,8 +7,10 @@ moves the region, keeping what was edited."""
 from __future__ import annotations
 
 import re
+import threading
+import time
 
-from edit_pilot import opened_from, settled
+from edit_pilot import TIMEOUT, opened_from, settled
 
 from spvinspect.editing import region_assembler
 from spvinspect.editing.session import EditSession
@@ -75,11 +77,25 @@ async def test_region_edits_splice_as_whole_text_edits(monkeypatch, tmp_path, ex
         await pilot.press("space")
         await settled(pilot)
         assert not session.state.full and session.binary == example_bytes and session.assembles
-        # A new numeric id needs the whole text: assembled whole (the user is told), then undone.
+        # A new numeric id needs the whole text: assembled on the job thread (the user is told,
+        # the editor's title says so, keys are answered meanwhile), then undone.
+        release = threading.Event()
+        whole = region_assembler.RegionSource.whole
+        monkeypatch.setattr(region_assembler.RegionSource, "whole",
+                            lambda source, lines: release.wait(TIMEOUT) and whole(source, lines))
         added = '         %900 = OpExtInstImport "GLSL.std.450"'
         editor.move_cursor((row + 1, 0))
         editor.insert(added + "\n")
+        deadline = time.monotonic() + TIMEOUT
+        while "assembling the whole module" not in str(editor.border_title) and time.monotonic() < deadline:
+            await pilot.pause(0.02)
+        assert "assembling the whole module" in str(editor.border_title) and session.busy
+        at = editor.cursor_location
+        await pilot.press("down")
+        assert editor.cursor_location == (at[0] + 1, 0) and session.busy
+        release.set()
         await settled(pilot)
+        assert "assembling" not in str(editor.border_title)
         assert session.state.full and session.binary == whole_text_edit(example_bytes, [imported], [imported, added])
         assert any("assembling the whole module's text" in str(n.message) for n in app._notifications)
         await pilot.press("ctrl+z")
