@@ -56,7 +56,7 @@ def spliced(state: AssemblyState, lines: list[str], change: tuple[int, int, int]
     return AssemblyState(
         lines, words, big_endian, trailing, declared, state.counts,
         array("I", [line + line_delta for line in group_lines]), state.group_words, unpinned,
-        full=False, word_change=None if words is not state.words else (5, 5, 5),
+        full=False, word_change=(5, 5, 5),  # no instruction changed
         words_end=state.words_end,
     )
 
