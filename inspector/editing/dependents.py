@@ -224,6 +224,8 @@ def reencode(
         return None
     hits = hits[hits >= after]
     plan = _plan(view, hits, outer, outer_indexes, group_lines, group_words, end, len(lines))
+    if plan is None:
+        return None
     if not plan:
         return Reencoded(words, group_words, words_end, after, after)
     tables = _Tables(state, changes)
@@ -323,9 +325,10 @@ def _dependents(view: np.ndarray, starts: np.ndarray, state: AssemblyState, chan
 
 
 def _plan(view: np.ndarray, hits: np.ndarray, outer, outer_indexes, group_lines: array, group_words: array,
-          end: int, line_count: int) -> list[tuple[int, int, object]]:
+          end: int, line_count: int) -> list[tuple[int, int, object]] | None:
     """What to re-encode, in order: (first word, end word, and the lines [first, end) of
-    a group of the text or the module's index of an instruction outside it)."""
+    a group of the text or the module's index of an instruction outside it); None when a
+    group holds more than one instruction."""
     plan: list[tuple[int, int, object]] = []
     outer_at = {} if outer is None else dict(zip(outer.tolist(), outer_indexes.tolist()))
     for word in hits.tolist():
@@ -335,8 +338,8 @@ def _plan(view: np.ndarray, hits: np.ndarray, outer, outer_indexes, group_lines:
         g = bisect_right(group_words, word) - 1
         start = group_words[g]
         stop = group_words[g + 1] if g + 1 < len(group_words) else end
-        if plan and plan[-1][0] == start:
-            continue
+        if start + (int(view[start]) >> 16) != stop:
+            return None  # a line of several instructions, which may declare what the others read
         last = group_lines[g + 1] if g + 1 < len(group_lines) else line_count
         plan.append((start, stop, (group_lines[g], last)))
     return plan
@@ -346,15 +349,12 @@ class _Tables:
     """An encoder's tables for one dependent: the whole run's with the edit's changes."""
 
     def __init__(self, state: AssemblyState, changes: DeclaredChanges) -> None:
-        self.state = state
-        self.changes = changes
-        declared = state.declared
+        self.base = state.declared
         self.types = dict(changes.types)
         self.value_types = dict(changes.value_types)
         self.imports = dict(changes.imports)
-        self.plans = load_plans()
         self.numbers = changes.numbers
-        self.base = declared
+        self.plans = load_plans()
 
     def encode(self, text: str) -> array | Diagnostic | None:
         """The words of `text` (one group of instructions), or its first error placed in

@@ -7,16 +7,19 @@ alone against the tables the whole run declared (ids, types, imports, value type
 The result is the whole assembly's words, or None when it cannot be sure of that —
 then the caller assembles the whole text. It is sure when the edit
 
-- lies after the header comments and the text before the first instruction, and
-  leaves no string open at the stretch's end,
+- lies after the text before the first instruction (an edit there, the header
+  comments, rewrites the header words only: `header_comments`), and leaves no string
+  open at the stretch's end,
 - neither introduces a numeric id nor removes the last use of one (the numbers kept
   from names would change), and numbers the names it brings in, renames or drops as
   the whole run would without changing the numbers of names outside it
   (`new_names`: the disassembler's names and numeric ids are pinned; a name the user
   typed is numbered on first sight),
-- defines what it defined before with the same number types, or defines new numbers
-  and drops definitions that later operands cannot have read (`new_names`), and
-  imports no extended set,
+- defines what it defined before, or defines new numbers and drops definitions that
+  later operands cannot have read, and imports the ids it imported before; a type, a
+  switch selector's value type or an import that it changes is read by instructions
+  outside the stretch, which are re-encoded from their own lines (`dependents`: those
+  after the stretch; outside a region's text, only when their size stays),
 - and the stretch assembles. When it does not, its first error is returned
   (`StretchError`); the session shows it at once on a huge text and otherwise assembles
   the whole text for the whole run's own diagnostic.

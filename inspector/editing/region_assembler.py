@@ -5,12 +5,14 @@ lines) is disassembled from the module's words with the module's friendly names;
 rest of the text is never made. Its lines map to words through the module's index. The
 first job reads the assembler's tables off the binary (`region_state`), then each edit
 is assembled against them and spliced into the module's words (`incremental.splice`),
-with the bytes the whole text's assembly would give. An edit the splice cannot be sure
-of (one that changes a type the module depends on, imports a set, or drops the last use
-of a numbered id) takes the whole text's assembly, on the job thread: the module's text
-outside the region, as the whole-text editor would hold it, with the region's lines
-in place. The user is told first (`RegionJob.tell`), and the region then continues from
-that assembly's tables.
+with the bytes the whole text's assembly would give (an edit of a type, a selector's
+type or an import re-encodes the module's instructions that read it: `dependents`). An
+edit the splice cannot be sure of (a new numbered id or the last use of one, a size
+change outside the region) takes the whole text's assembly, on the job thread: the
+module's text outside the region, as the whole-text editor would hold it, with the
+region's lines in place. The user is told first (`RegionJob.tell`), the instructions it
+changed are found from the words (`whole_change`, so the panes' module keeps its index),
+and the region then continues from that assembly's tables.
 """
 
 from __future__ import annotations
@@ -38,8 +40,9 @@ from spvinspect.editing.region_state import region_state
 from spvinspect.editing.session import AssemblyOutcome, Change, EditSession, LineMessage
 from spvinspect.editing.spirv_assembler import SpirvAssembler
 
-WHOLE_ASSEMBLY = ("This edit changes what the rest of the module depends on (an import, a type, a numbered "
-                  "id's last use): assembling the whole module's text in the background; the panes follow when it is done")
+WHOLE_ASSEMBLY = ("This edit changes what the rest of the module depends on (a new numbered id or the last use "
+                  "of one, a size outside the region): assembling the whole module's text in the background; "
+                  "the panes follow when it is done")
 
 
 class RegionSource:
