@@ -211,18 +211,19 @@ def _p95_line(what: str, ms: list[float], extra: str) -> str:
     return verdict_line(f"{what} (p95 of {len(ms)})", p95, 250.0, "ms", f"  max {ms[-1]:.0f} ms; {extra}")
 
 
-async def _typed_back_and_forth(pilot, at, keys: list[str], undo: list[str], count: int) -> tuple[list[float], int]:
+async def _typed_back_and_forth(pilot, at, keys: list[str], undo: list[str], count: int) -> tuple[list[float], str]:
     """`keys` then `undo` typed at `at()` (an instruction, or a line of the whole text),
-    `count` times: key to panes (ms) of each, and how many of the `keys` spliced."""
+    `count` times: key to panes (ms) of each, and how many took a whole assembly."""
     screen = pilot.app.screen
     before = len(screen.editing.edit_latencies)
-    spliced = 0
+    whole = 0
     for _ in range(count):
-        await at(keys)
-        state = screen.editing.edit_session.state
-        spliced += state is not None and not state.full
-        await at(undo)
-    return [s * 1000 for s in screen.editing.edit_latencies[before:]], spliced
+        for typed in (keys, undo):
+            state = screen.editing.edit_session.state
+            await at(typed)
+            now = screen.editing.edit_session.state
+            whole += now is not state and now is not None and now.full
+    return [s * 1000 for s in screen.editing.edit_latencies[before:]], f"whole assemblies {whole}/{2 * count} edits"
 
 
 async def bench_whole_assembly(pilot, reference: float, count: int = 3) -> None:
@@ -242,16 +243,16 @@ async def bench_whole_assembly(pilot, reference: float, count: int = 3) -> None:
             column = len(text) + (1 if keys == ["backspace"] else 0)
             await type_at(pilot, comment, column, keys)
 
-        ms, spliced = await _typed_back_and_forth(pilot, at_comment, ["x"], ["backspace"], count)
-        print(_p95_line("header-comment edits", ms, f"spliced {spliced}/{count}; {same}"))
+        ms, whole = await _typed_back_and_forth(pilot, at_comment, ["x"], ["backspace"], count)
+        print(_p95_line("header-comment edits", ms, f"{whole}; {same}"))
         return
     module = screen.document.module
     grammar = module.grammar
     importing = grammar.by_name["OpExtInstImport"].opcode
     index = next(k for k, opcode in enumerate(module.opcodes()) if opcode == importing)
-    ms, spliced = await _typed_back_and_forth(
+    ms, whole = await _typed_back_and_forth(
         pilot, lambda keys: type_at_instruction(pilot, index, len, keys), ["x"], ["backspace"], count)
-    print(_p95_line("import-line edits", ms, f"spliced {spliced}/{count}; {same}"))
+    print(_p95_line("import-line edits", ms, f"{whole}; {same}"))
     found = _selector_load(screen.document)
     if found is not None:
         load, old_type, new_type = found
@@ -263,10 +264,10 @@ async def bench_whole_assembly(pilot, reference: float, count: int = 3) -> None:
                 return text.index(" " + new_type + " ") + 2 + len(prefix)
             return text.index(" " + old_type + " ") + 2
 
-        ms, spliced = await _typed_back_and_forth(
+        ms, whole = await _typed_back_and_forth(
             pilot, lambda keys: type_at_instruction(pilot, load, column, keys), list(prefix),
             ["backspace"] * len(prefix), count)
-        print(_p95_line(f"switch selector's type {old_type} -> {new_type}", ms, f"spliced {spliced}/{count}; {same}"))
+        print(_p95_line(f"switch selector's type {old_type} -> {new_type}", ms, f"{whole}; {same}"))
     await type_at_instruction(pilot, index, len, [])
     editor = screen.editing.editor
     before = len(screen.editing.edit_latencies)

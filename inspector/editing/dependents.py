@@ -123,17 +123,21 @@ def changed_definitions(
         return None
     if any(n in types for n in added) or any(n in types for n in removed):
         return None
-    selectors = declared.selectors.copy()
-    selectors.update(selector_changes)
-    watched = {number_of(word) for word, count in selectors.items() if count > 0}
-    if any(number_of(word) in declared.stale for word in selector_changes if selectors[word] > 0):
+    counts = declared.selectors
+    if any(number_of(word) in declared.stale for word, change in selector_changes.items()
+           if counts.get(word, 0) + change > 0):
         return None
     stale = {n for n in kept if value_types.get(n) != own_value_types.get(n)} | (removed & value_types.keys())
     stale |= {n for n in added if n in value_types}
-    reselected = {n for n in stale & watched & kept if own_value_types.get(n) is not None}
-    if (stale & watched) - reselected:
-        return None
-    stale -= reselected
+    reselected: set[int] = set()
+    if stale:
+        selectors = counts.copy()
+        selectors.update(selector_changes)
+        watched = {number_of(word) for word, count in selectors.items() if count > 0} & stale
+        reselected = {n for n in watched & kept if own_value_types.get(n) is not None}
+        if watched - reselected:
+            return None
+        stale -= reselected
     new_types = {n: own_types[n] for n in added if n in own_types}
     new_types.update((n, own_types[n]) for n in retyped)
     new_value_types = {n: own_value_types[n] for n in added if n in own_value_types and n not in value_types}
@@ -311,16 +315,16 @@ def _dependents(view: np.ndarray, starts: np.ndarray, state: AssemblyState, chan
         found[constant] |= np.isin(view[starts[constant] + 1], list(dependents.types))
     if dependents.types or dependents.selectors:
         switch = np.flatnonzero((opcodes == ops.OpSwitch) & (counts >= 3))
-        value_types = state.declared.value_types
-        for k, selector in zip(switch.tolist(), view[starts[switch] + 1].tolist()):
-            if selector in dependents.selectors:
-                found[k] = True
-                continue
-            value_type = changes.value_types.get(selector)
-            if value_type is None:
-                value_type = value_types.get(selector)
-            if value_type in dependents.types:
-                found[k] = True
+        selectors = view[starts[switch] + 1]
+        found[switch] = np.isin(selectors, list(dependents.selectors))
+        if dependents.types:
+            value_types = state.declared.value_types
+            for k, selector in zip(switch.tolist(), selectors.tolist()):
+                value_type = changes.value_types.get(selector)
+                if value_type is None:
+                    value_type = value_types.get(selector)
+                if value_type in dependents.types:
+                    found[k] = True
     return np.sort(starts[found])
 
 
@@ -330,10 +334,11 @@ def _plan(view: np.ndarray, hits: np.ndarray, outer, outer_indexes, group_lines:
     a group of the text or the module's index of an instruction outside it); None when a
     group holds more than one instruction."""
     plan: list[tuple[int, int, object]] = []
-    outer_at = {} if outer is None else dict(zip(outer.tolist(), outer_indexes.tolist()))
+    first = group_words[0] if len(group_words) else end
     for word in hits.tolist():
-        if word in outer_at:
-            plan.append((word, word + (int(view[word]) >> 16), outer_at[word]))
+        if outer is not None and not first <= word < end:  # outer: the outside's starts, sorted
+            index = int(outer_indexes[np.searchsorted(outer, word)])
+            plan.append((word, word + (int(view[word]) >> 16), index))
             continue
         g = bisect_right(group_words, word) - 1
         start = group_words[g]
