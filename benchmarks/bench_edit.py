@@ -219,6 +219,7 @@ async def _typed_back_and_forth(pilot, at, keys: list[str], undo: list[str], cou
     whole = 0
     for _ in range(count):
         for typed in (keys, undo):
+            await at([])  # the editor there first (a region moved there is not the edit's)
             state = screen.editing.edit_session.state
             await at(typed)
             now = screen.editing.edit_session.state

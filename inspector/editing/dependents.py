@@ -149,6 +149,20 @@ def changed_definitions(
     return changes, Dependents(retyped, reselected, set(imports))
 
 
+_DECORATING = {"OpDecorate": 2, "OpMemberDecorate": 3, "OpDecorateString": 2, "OpMemberDecorateString": 3}
+"""The instructions whose decoration (at that word) may take a string parameter."""
+
+
+def _parameter_kinds(enumerant) -> list[str]:
+    return [getattr(parameter, "kind", parameter) for parameter in enumerant.parameters]
+
+
+def _between(at: np.ndarray, cumulated: np.ndarray, first: int, end: int) -> int:
+    """The line breaks of the instructions [first, end) (`at`, `cumulated`: see
+    `ModuleOutside._line_breaks`)."""
+    return int(cumulated[np.searchsorted(at, end)] - cumulated[np.searchsorted(at, first)])
+
+
 class ModuleOutside:
     """The instructions of a region's module outside the region: where they are in an
     edited module's words (the module's own, shifted after the region) and their lines."""
@@ -158,6 +172,7 @@ class ModuleOutside:
         self.names = names
         self.region = region
         self._listing: Listing | None = None
+        self._breaks: tuple[np.ndarray, np.ndarray] | None = None
 
     def instructions(self, words: np.ndarray, text_start: int, text_end: int) -> tuple[np.ndarray, np.ndarray] | None:
         """The offsets in `words` of the module's instructions outside the region, and
@@ -177,12 +192,61 @@ class ModuleOutside:
             return None
         return at, indexes
 
-    def line(self, index: int) -> str:
-        """Instruction `index`'s line, as the whole text holds it."""
+    @property
+    def listing(self) -> Listing:
         if self._listing is None:
             self._listing = Listing(self.module, self.names, DisassemblyOptions())
+        return self._listing
+
+    def line(self, index: int) -> str:
+        """Instruction `index`'s line, as the whole text holds it."""
         inst = self.module.instruction(index)
-        return "".join(s.text for s in self._listing.instruction_segments(inst))
+        return "".join(s.text for s in self.listing.instruction_segments(inst))
+
+    def whole_line(self, index: int, region_lines: int) -> int:
+        """The line (0-based) instruction `index`, outside the region, starts at in the
+        whole text whose region holds `region_lines` lines: the header comments, then
+        a line per instruction and one more per line break in a string."""
+        region = self.region
+        if self._breaks is None:
+            self._breaks = self._line_breaks()
+        at, extra = self._breaks
+        if index < region.first:
+            before = index + _between(at, extra, 0, index)
+        else:
+            before = (region.first + _between(at, extra, 0, region.first) + region_lines
+                      + index - region.end + _between(at, extra, region.end, index))
+        return len(self.listing.header_lines()) + before
+
+    def _line_breaks(self) -> tuple[np.ndarray, np.ndarray]:
+        """The instructions whose text breaks lines (a string holding a line feed), in
+        order, with how many times each does (cumulated)."""
+        module = self.module
+        grammar = module.grammar
+        stringy = [op.opcode for op in grammar.by_name.values()
+                   if any(operand.kind == "LiteralString" for operand in op.operands)]
+        with_strings = [e.value for e in grammar.operand_kinds["Decoration"].enumerants
+                        if any(kind == "LiteralString" for kind in _parameter_kinds(e))]
+        decorations = {grammar.by_name[name].opcode: at for name, at in _DECORATING.items() if name in grammar.by_name}
+        data = np.frombuffer(module.words, dtype=np.uint8)
+        words = np.frombuffer(module.words, dtype=np.uint32)
+        feeds = np.unique(np.flatnonzero(data == 0x0A) // 4)
+        offsets = np.frombuffer(module.index.offsets, dtype=np.uint32).astype(np.int64)
+        holders = np.unique(np.searchsorted(offsets, feeds, side="right") - 1)
+        holders = holders[holders >= 0]
+        heads = words[offsets[holders]]
+        opcodes = heads & 0xFFFF
+        keep = np.isin(opcodes, stringy)
+        for opcode, at in decorations.items():
+            decorating = (opcodes == opcode) & ((heads >> 16) > at)
+            keep[decorating] = np.isin(words[offsets[holders[decorating]] + at], with_strings)
+        found, counts = [], []
+        for index in holders[keep].tolist():
+            breaks = self.line(index).count("\n")
+            if breaks:
+                found.append(index)
+                counts.append(breaks)
+        return np.array(found, dtype=np.int64), np.cumsum(np.array([0] + counts, dtype=np.int64))
 
 
 @dataclass(slots=True)
@@ -202,12 +266,13 @@ def reencode(
     state: AssemblyState, lines: list[str], words: array, group_lines: array, group_words: array,
     words_end: int | None, stretch: tuple[int, int], changes: DeclaredChanges, dependents: Dependents,
     outside: ModuleOutside | None,
-) -> Reencoded | tuple[Diagnostic, int] | None:
+) -> Reencoded | tuple[Diagnostic, int, bool] | None:
     """The dependents of `words` (a stretch spliced into `state`'s at words `stretch`,
     the text now `lines` with its groups at `group_lines`/`group_words`, its last group
-    ending at `words_end`) re-encoded against `state`'s tables with `changes`; the first
-    one's diagnostic, with the line its group starts at, when one does not assemble;
-    None when it cannot be sure (see the module's docstring)."""
+    ending at `words_end`) re-encoded against `state`'s tables with `changes`; when one
+    does not assemble, the first one's diagnostic with the line it starts at (in the
+    text, or True and in the whole text outside a region's); None when it cannot be
+    sure (see the module's docstring)."""
     view = np.frombuffer(words, dtype=np.uint32)
     end = len(words) if words_end is None else words_end
     text_starts = instruction_starts(view, group_words, end)
@@ -245,7 +310,9 @@ def reencode(
             first_line, text = None, outside.line(source)
         encoded = tables.encode(text)
         if isinstance(encoded, Diagnostic):
-            return None if first_line is None else (encoded, first_line)
+            if first_line is None:  # at its line of the whole text (0-based)
+                return encoded, outside.whole_line(source, len(lines)), True
+            return encoded, first_line, False
         if encoded is None or (first_line is None and len(encoded) != stop - start):
             return None
         pieces.append(words[at:start])
@@ -335,10 +402,12 @@ def _plan(view: np.ndarray, hits: np.ndarray, outer, outer_indexes, group_lines:
     group holds more than one instruction."""
     plan: list[tuple[int, int, object]] = []
     first = group_words[0] if len(group_words) else end
-    for word in hits.tolist():
-        if outer is not None and not first <= word < end:  # outer: the outside's starts, sorted
-            index = int(outer_indexes[np.searchsorted(outer, word)])
-            plan.append((word, word + (int(view[word]) >> 16), index))
+    indexes = None
+    if outer is not None and len(outer):  # the outside's starts, sorted
+        indexes = outer_indexes[np.minimum(np.searchsorted(outer, hits), len(outer) - 1)]
+    for k, word in enumerate(hits.tolist()):
+        if indexes is not None and not first <= word < end:
+            plan.append((word, word + (int(view[word]) >> 16), int(indexes[k])))
             continue
         g = bisect_right(group_words, word) - 1
         start = group_words[g]

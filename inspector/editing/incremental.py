@@ -208,9 +208,9 @@ def splice(
         if again is None:
             return None
         if isinstance(again, tuple):
-            diagnostic, line = again
+            diagnostic, line, outside_text = again
             return StretchError(Diagnostic(diagnostic.message, diagnostic.severity,
-                                           line=(diagnostic.line or 1) + line, column=diagnostic.column))
+                                           line=(diagnostic.line or 1) + line, column=diagnostic.column), outside_text)
         words, new_group_words, new_words_end = again.words, again.group_words, again.words_end
         word_change = (word0, again.old_end - word_delta, again.new_end)
     return AssemblyState(
@@ -238,6 +238,9 @@ class StretchError:
     import seen again) is not given here (splice returns None for those)."""
 
     diagnostic: Diagnostic
+    outside: bool = False
+    """True when the error is outside a region's text (at its line of the whole text):
+    an instruction there that reads what the stretch changed (`dependents`)."""
 
 
 def _stretch_error(error: AssemblyError, encoder: QuickEncoder, text: str, line0: int) -> StretchError | None:

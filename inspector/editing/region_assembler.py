@@ -144,7 +144,8 @@ class RegionJob:
         if base is not None:
             state = base if self.change is None else splice(base, self.lines, self.change, self.source.around)
         if isinstance(state, StretchError):
-            return AssemblyOutcome(self.generation, None, [state.diagnostic], incremental=True,
+            diagnostic = _placed(state.diagnostic, 0, 0) if state.outside else state.diagnostic
+            return AssemblyOutcome(self.generation, None, [diagnostic], incremental=True,
                                    seconds=time.perf_counter() - began)
         incremental = state is not None
         diagnostics: list[Diagnostic] = []

@@ -109,7 +109,7 @@ def test_region_dependent_edits_splice_as_the_whole_text_assembles():
         (module.first_function, [(r"= OpLoad %int", "= OpLoad %long", spliced),  # the switch in the region
                                  (r"= OpLoad %long", "= OpLoad %int", spliced)]),
         (0, [(r'"GLSL.std.450"', '"GLSL.std.450" ', spliced),
-             (r'"GLSL.std.450" ', '"OpenCL.std"', whole),  # an error outside the region: the whole text's
+             (r'"GLSL.std.450" ', '"OpenCL.std"', spliced),  # an error outside the region, at its line
              (r'"OpenCL.std"', '"GLSL.std.450"', spliced),
              (r"OpTypeFloat 32", "OpTypeFloat 16", spliced),  # a constant in the region re-encoded
              (r"OpTypeFloat 16", "OpTypeFloat 32", spliced),
