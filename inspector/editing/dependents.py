@@ -113,8 +113,14 @@ def changed_definitions(
 ) -> tuple[DeclaredChanges, Dependents] | None:
     """The tables' changes for a stretch that defined `new_numbers` where it defined
     `old_numbers`, with the entries other instructions read that changed; None when a
-    later operand could read them in a way not re-encoded here: a type defined or no
-    longer defined, a value type changed that was left stale or read before."""
+    later operand could read them in a way not re-encoded here.
+
+    A number newly defined records its type and value type (it was defined nowhere else:
+    the tables had no entry); a number no longer defined must not have been a type, and
+    a type kept may change what it is (its constants and switches are re-encoded). Value
+    types are read only for OpSwitch selectors: a value type that changes is left as it
+    was and marked stale, unless it is a selector's (its switches are re-encoded); a
+    stale one becoming a selector takes the whole assembly."""
     declared = state.declared
     types, value_types = declared.types, declared.value_types
     kept, added, removed = new_numbers & old_numbers, new_numbers - old_numbers, old_numbers - new_numbers
