@@ -99,10 +99,10 @@ def spirv_as_seconds(source: Path, tmp: Path) -> float:
     return best
 
 
-async def settle(pilot) -> None:
+async def settle(pilot, seconds: float = SETTLE_SECONDS) -> None:
     """Wait until the newest text is assembled and shown."""
     screen = pilot.app.screen
-    deadline = time.monotonic() + SETTLE_SECONDS
+    deadline = time.monotonic() + seconds
     while screen.editing.edit_session is None or screen.editing.editor is None or screen.editing.edit_session.busy:
         if time.monotonic() > deadline:
             raise TimeoutError("the editor did not settle")
@@ -274,11 +274,11 @@ async def bench_whole_assembly(pilot, reference: float, count: int = 3) -> None:
     before = len(screen.editing.edit_latencies)
     row, _ = editor.cursor_location
     editor.insert(f"\n%4000000000 = OpUndef {_int_types(screen.document)[0]}")
-    await settle(pilot)
+    await settle(pilot, OPEN_SECONDS)
     state = screen.editing.edit_session.state
     whole = state is not None and state.full
     editor.undo()
-    await settle(pilot)
+    await settle(pilot, OPEN_SECONDS)
     ms = [s * 1000 for s in screen.editing.edit_latencies[before:]]
     print(verdict_line("a new numeric id (whole assembly)", ms[0], reference * 1000, "ms",
                        f"  then undone {ms[-1]:.0f} ms; whole: {whole}; target: {same}"))
