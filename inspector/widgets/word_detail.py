@@ -57,9 +57,10 @@ class WordDetailPanel(Widget):
             return
         after = self._laid_out()
         width = self.size.width
-        for y in range(max(len(before), len(after))):
-            if y >= len(before) or y >= len(after) or before[y] != after[y]:
-                self.refresh(Region(0, y, width, 1))
+        changed = [Region(0, y, width, 1) for y in range(max(len(before), len(after)))
+                   if y >= len(before) or y >= len(after) or before[y] != after[y]]
+        if changed:
+            self.refresh(*changed)  # one call: each clears the widget's cached styles and sizes
 
     def get_content_height(self, container, viewport, width: int) -> int:
         """As many lines as the detail takes at `width` (the panel's height is fixed in the
