@@ -602,6 +602,7 @@ class EditingController:
         from spvinspect.editing.opened_file import SavedFile
 
         self._stop_jobs()
+        self._screen.view.pause_background(False)  # if the editor went before it was painted
         editor = self._editor
         if editor is not None:
             editor.remove()

@@ -38,6 +38,7 @@ from spvinspect.editing.incremental import changed_lines
 from spvinspect.editing.language import EditorLanguage
 from spvinspect.editing.session import LineMessage
 from spvinspect.themes import token_style
+from spvinspect.widgets.scrollbars import QuietScrollbars
 
 LEX_CACHE_LINES = 50_000
 """Distinct lines whose highlights are kept; the cache is emptied past this."""
@@ -127,7 +128,7 @@ class EditorLineMessage(EditorMessage):
         """The cursor's line in the whole text, for the panes to select."""
 
 
-class AsmEditor(TextArea):
+class AsmEditor(QuietScrollbars, TextArea):
     """SPIR-V or Lima assembly text under edit (see the module's docstring)."""
 
     DEFAULT_CSS = """
@@ -374,7 +375,10 @@ class AsmEditor(TextArea):
     # ------------------------------------------------------------- actions
 
     def action_close(self) -> None:
-        """Back to the panes."""
+        """Back to the panes (what waited for a frame of the editor runs now: none may come)."""
+        waiting, self._after_paint = self._after_paint, []
+        for callback in waiting:
+            self.call_later(callback)
         self.post_message(self.Closed(self, self.first_line + self.cursor_location[0]))
 
     def action_next_message(self) -> None:
