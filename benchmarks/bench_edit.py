@@ -1,7 +1,7 @@
 """Benchmark: keystroke to updated panes in the app, on a 5,000-line module and on the
 468,000-instruction large module, next to spirv-as assembling the same text.
 
-Run: python benchmarks/bench_edit.py [--keys N] [--no-large]
+Run: python benchmarks/bench_edit.py [--keys N] [--no-large | --only-large] [--open-only]
 
 The app runs headless (Textual's Pilot, 120x40) over the module, and the editor is
 opened (`e`) at places spread through the module; at each, keys are pressed as a user
@@ -18,7 +18,9 @@ old one's), the swap into the header, list, hex and CFG panes, and the repaint
 
 Before the keys, and with the same app: the time from `e` to an editable editor on
 screen (target 1.0 s, goal 0.5 s on the large module), scrolling the editor a page at
-a time (50 ms a page), edits that need a whole assembly (a character typed into the
+a time (50 ms a page), each from the key sent to the frame that shows it (`Frames`:
+the screen's paints, with what they showed; the UI thread's CPU time beside it), then
+edits that need a whole assembly (a character typed into the
 header comments: 250 ms p95 from key to panes, the whole assembly on a worker), and
 the process's RSS (now and peak) after 100 edits (500 MB peak on the large module).
 

@@ -36,7 +36,9 @@ class ModuleIndexing:
         self._pending: Callable[[], None] | None = None
         """A request (search, uses, definition) waiting for the index."""
         self._paused = False
+        """The screen asked the worker to rest (`pause`)."""
         self._resumed_at = 0.0
+        """When the last pause ended (`time.monotonic()`): quiet time counts from it."""
 
     @property
     def document(self) -> Any:
