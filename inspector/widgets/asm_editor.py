@@ -83,6 +83,23 @@ class CountedWrappedDocument(WrappedDocument):
         self._height = None
 
 
+class JoinedOnceDocument(Document):
+    """A `Document` whose whole text is joined once per change: `TextArea` asks for it at
+    every line it draws (whether to show its placeholder), each time joining every line."""
+
+    _joined: str | None = None
+
+    @property
+    def text(self) -> str:
+        if self._joined is None:
+            self._joined = Document.text.fget(self)
+        return self._joined
+
+    def replace_range(self, start, end, text):
+        self._joined = None
+        return super().replace_range(start, end, text)
+
+
 class LineHighlights(dict):
     """Row → highlights of an editor's lines, each lexed when first asked for (by the
     TextArea drawing it) and cached by its text: only drawn lines are ever lexed."""
@@ -202,7 +219,7 @@ class AsmEditor(QuietScrollbars, TextArea):
         """A plain-text document (the highlights are ours, not tree-sitter's), wrapped by
         `CountedWrappedDocument` from the start: `TextArea`'s own would wrap it twice more."""
         self._highlight_query = None
-        self.document = Document(text)
+        self.document = JoinedOnceDocument(text)
         self.wrapped_document = CountedWrappedDocument(self.document, tab_width=self.indent_width)
         self.navigator = DocumentNavigator(self.wrapped_document)
         self._build_highlight_map()
