@@ -108,6 +108,8 @@ class EditingController:
         """How the editor shows the session's text (`spvinspect.editing.shown_text`)."""
         self._editor_outdated = False
         """The editor shows a dropped session's text (`drop_edit_session`)."""
+        self._follow_pending: int | None = None
+        """The editor's line the panes are to follow once the editor is painted."""
         self._saved_text: str | None = None
         """The text as saved, until the editor's comment refresh after a save reaches the
         session (which then counts as saved)."""
@@ -142,6 +144,7 @@ class EditingController:
         session = self.edit_session
         if session is None:
             opening = partial(self._open_session, self._screen.document)
+            self._screen.view.pause_background(True)
             # A description, or Textual describes the worker by repr(): of the whole document.
             self._screen.run_worker(opening, thread=True, exclusive=True, group="edit-open",
                                     description="open the editor")
@@ -164,6 +167,7 @@ class EditingController:
             self._show_editor()
             return
         opening = partial(self._open_session, self._screen.document, session)
+        self._screen.view.pause_background(True)
         # A description, or Textual describes the worker by repr(): of the session's whole state.
         self._screen.run_worker(opening, thread=True, exclusive=True, group="edit-open",
                                 description="move the editor's region")
@@ -171,7 +175,15 @@ class EditingController:
     def _open_session(self, document, continuing=None) -> None:
         """The session, and its first assembly when the editor needs it to place lines (a
         whole text's: seconds on a huge module). A session over a part of a big module
-        shows at once: its first job runs after, like any other."""
+        shows at once: its first job runs after, like any other. The view's background
+        work rests meanwhile, until the editor is on screen (`_opened`)."""
+        try:
+            self._make_session(document, continuing)
+        except BaseException:
+            self._on_ui(self._screen.view.pause_background, False)
+            raise
+
+    def _make_session(self, document, continuing) -> None:
         selection = self._screen.selection
         if continuing is not None:
             session = document.open_edit_session(selection.instruction if selection is not None else None, continuing)
@@ -222,7 +234,13 @@ class EditingController:
         self._show_messages()
         if self._shown_text.note:
             self._screen.notify(self._shown_text.note, timeout=8)
-        self._screen.call_after_refresh(self._assemble_next)  # a part's first job: once the editor is on screen
+        # Once the editor is on screen with its cursor placed (after `_place_cursor`).
+        self._screen.call_after_refresh(self.editor.after_paint, self._opened)
+
+    def _opened(self) -> None:
+        """The editor is on screen: a part's first job, and the view's background work, go on."""
+        self._screen.view.pause_background(False)
+        self._assemble_next()
 
     def _long_step(self, session: EditSession, text: str) -> None:
         """A job began a long step (a whole assembly): the user is told, and the editor's
@@ -273,6 +291,7 @@ class EditingController:
 
     def closed(self, message: AsmEditor.Closed) -> None:
         """The editor closed (escape): back to the list, on the editor's line."""
+        self._follow_pending = None
         self._follow_line(message.line)
         listing = self._screen.query_one("#list")
         message.editor.display = False
@@ -285,8 +304,18 @@ class EditingController:
             self._screen.view.build_index()
 
     def cursor_line_changed(self, message: AsmEditor.CursorLineChanged) -> None:
-        """The editor's cursor moved to another line: the panes follow."""
-        self._follow_line(message.line)
+        """The editor's cursor moved to another line: the panes follow once a frame has
+        shown the editor there (a page key's page is not held up by the panes), once for
+        all the moves made by then (of the last)."""
+        waiting = self._follow_pending is not None
+        self._follow_pending = message.line
+        if not waiting:
+            message.editor.after_paint(self._follow_now)
+
+    def _follow_now(self) -> None:
+        line, self._follow_pending = self._follow_pending, None
+        if line is not None:
+            self._follow_line(line)
 
     def _follow_line(self, line: int) -> None:
         """Select the instruction on the editor's line in the panes."""
@@ -586,11 +615,13 @@ class EditingController:
         from spvinspect.editing.opened_file import SavedFile
 
         self._stop_jobs()
+        self._screen.view.pause_background(False)  # if the editor went before it was painted
         editor = self._editor
         if editor is not None:
             editor.remove()
             self._editor_messages.remove()
             self._editor = self._editor_messages = None
+            self._follow_pending = None
             listing = self._screen.query_one("#list")
             listing.display = True
             listing.focus()

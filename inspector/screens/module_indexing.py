@@ -35,6 +35,10 @@ class ModuleIndexing:
         self._view = view
         self._pending: Callable[[], None] | None = None
         """A request (search, uses, definition) waiting for the index."""
+        self._paused = False
+        """The screen asked the worker to rest (`pause`)."""
+        self._resumed_at = 0.0
+        """When the last pause ended (`time.monotonic()`): quiet time counts from it."""
 
     @property
     def document(self) -> Any:
@@ -49,6 +53,20 @@ class ModuleIndexing:
         keep_out((self, "index"))
         self._view.run_worker(self._index_worker, thread=True, exclusive=True, group="index")
 
+    def pause(self, paused: bool) -> None:
+        """Keep the worker resting, as while keys are pressed, until `pause(False)` (and
+        a pause after it): the screen's answer to a key that takes longer than a frame
+        (the editor opening) then has the GIL to itself."""
+        self._paused = paused
+        if not paused:
+            self._resumed_at = time.monotonic()
+
+    def _quiet_since(self, started: float) -> float:
+        """The moment the worker counts quiet time from (see `Pace`): now while paused."""
+        if self._paused:
+            return time.monotonic()
+        return max(started, self._resumed_at, last_input(self._view.app))
+
     def stop(self) -> None:
         """The view goes: what the index built may be collected again."""
         let_in((self, "index"))
@@ -61,7 +79,7 @@ class ModuleIndexing:
         # for a pause after the first paint, where a key pressed at once would otherwise
         # wait for the worker's first steps (names, a chunk's decoding).
         started = time.monotonic() if self.document.instruction_count > QUIET_START_INSTRUCTIONS else 0.0
-        pace = Pace(lambda: max(started, last_input(self._view.app)), lambda: worker.is_cancelled)
+        pace = Pace(lambda: self._quiet_since(started), lambda: worker.is_cancelled)
         reported = time.perf_counter()
         for step, fraction in enumerate(self.document.index_steps(self._view.raw)):
             if not pace():

@@ -442,6 +442,10 @@ class SpirvView(FormatView):
         """Search for `text` (the search bar's)."""
         self.navigation.search(text)
 
+    def pause_background(self, paused: bool) -> None:
+        """The index worker rests while `paused` (`ModuleIndexing.pause`)."""
+        self.indexing.pause(paused)
+
     def build_index(self) -> None:
         """(Re)start the whole-module index for the current naming."""
         self.indexing.build()

@@ -110,5 +110,8 @@ class FormatView(Horizontal):
         """The selection once an edit's document is shown: the editor's line, or `kept`."""
         raise NotImplementedError
 
+    def pause_background(self, paused: bool) -> None:
+        """Keep the format's background work resting while `paused` (the editor opening)."""
+
     def build_index(self) -> None:
         """(Re)build what the format indexes in the background (nothing by default)."""

@@ -26,6 +26,8 @@ from textual import on
 from textual.binding import Binding
 from textual.message import Message
 from textual.content import Content
+from textual.document._document import Document
+from textual.document._document_navigator import DocumentNavigator
 from textual.document._wrapped_document import WrappedDocument
 from textual.strip import Strip
 from textual.widgets import OptionList, TextArea
@@ -36,6 +38,7 @@ from spvinspect.editing.incremental import changed_lines
 from spvinspect.editing.language import EditorLanguage
 from spvinspect.editing.session import LineMessage
 from spvinspect.themes import token_style
+from spvinspect.widgets.scrollbars import QuietScrollbars
 
 LEX_CACHE_LINES = 50_000
 """Distinct lines whose highlights are kept; the cache is emptied past this."""
@@ -45,7 +48,10 @@ Highlight = tuple[int, int | None, str]
 
 class CountedWrappedDocument(WrappedDocument):
     """A `WrappedDocument` whose height is counted once per (re)wrap: `TextArea` asks for
-    it at every line it draws, and counting it walks every line of the text."""
+    it at every line it draws, and counting it walks every line of the text. Without soft
+    wrapping and tabs (assembly text, always) each line is one row with no tab stops, so
+    a wrap is a few list comprehensions rather than a regex and a loop per line: the
+    editor wraps its text several times while it opens."""
 
     _height: int | None = None
 
@@ -57,13 +63,41 @@ class CountedWrappedDocument(WrappedDocument):
 
     def wrap(self, width: int, tab_width: int | None = None) -> None:
         self._height = None
-        super().wrap(width, tab_width)
-        self._height = None
+        lines = self.document.lines
+        if width or any("\t" in line for line in lines):
+            super().wrap(width, tab_width)
+            self._height = None
+            return
+        self._width = width
+        if tab_width:
+            self._tab_width = tab_width
+        count = len(lines)
+        self._wrap_offsets = [[] for _ in range(count)]
+        self._offset_to_line_info = [(row, 0) for row in range(count)]
+        self._line_index_to_offsets = [[row] for row in range(count)]
+        self._tab_width_cache = [[0] if line else [] for line in lines]  # as get_tab_widths gives them
 
     def wrap_range(self, start, old_end, new_end) -> None:
         self._height = None
         super().wrap_range(start, old_end, new_end)
         self._height = None
+
+
+class JoinedOnceDocument(Document):
+    """A `Document` whose whole text is joined once per change: `TextArea` asks for it at
+    every line it draws (whether to show its placeholder), each time joining every line."""
+
+    _joined: str | None = None
+
+    @property
+    def text(self) -> str:
+        if self._joined is None:
+            self._joined = Document.text.fget(self)
+        return self._joined
+
+    def replace_range(self, start, end, text):
+        self._joined = None
+        return super().replace_range(start, end, text)
 
 
 class LineHighlights(dict):
@@ -111,7 +145,7 @@ class EditorLineMessage(EditorMessage):
         """The cursor's line in the whole text, for the panes to select."""
 
 
-class AsmEditor(TextArea):
+class AsmEditor(QuietScrollbars, TextArea):
     """SPIR-V or Lima assembly text under edit (see the module's docstring)."""
 
     DEFAULT_CSS = """
@@ -168,18 +202,51 @@ class AsmEditor(TextArea):
         self._lexed: dict[str, list[Highlight]] = {}
         self._messages: dict[int, list[LineMessage]] = {}
         self._last_cursor_line = -1
+        self._after_paint: list = []
+        """Callbacks waiting for the next frame that shows the editor (`after_paint`)."""
+        self._unpainted = True
+        """The editor changed (a refresh is due) since a frame last showed it."""
         super().__init__(
-            text, language=None, soft_wrap=False, show_line_numbers=True, tab_behavior="focus",
+            "", language=None, soft_wrap=False, show_line_numbers=True, tab_behavior="focus",
             name=name, id=id, classes=classes,
         )
+        self._set_document(text, None)  # once: TextArea's __init__ wraps its text more often
         self.line_number_start = first_line + 1
 
     # ------------------------------------------------------------ content
 
     def _set_document(self, text: str, language: str | None) -> None:
-        super()._set_document(text, language)
-        # The text's wrapping, with its height counted once (see CountedWrappedDocument).
-        self.wrapped_document.__class__ = CountedWrappedDocument
+        """A plain-text document (the highlights are ours, not tree-sitter's), wrapped by
+        `CountedWrappedDocument` from the start: `TextArea`'s own would wrap it twice more."""
+        self._highlight_query = None
+        self.document = JoinedOnceDocument(text)
+        self.wrapped_document = CountedWrappedDocument(self.document, tab_width=self.indent_width)
+        self.navigator = DocumentNavigator(self.wrapped_document)
+        self._build_highlight_map()
+        self.move_cursor((0, 0))
+        self._rewrap_and_refresh_virtual_size()
+
+    def after_paint(self, callback) -> None:
+        """Run `callback` once a frame has shown the editor as it is now: for work that
+        would hold up that frame (the panes following the cursor, a region's first job,
+        which takes the GIL on its thread)."""
+        if self._unpainted:
+            self._after_paint.append(callback)
+        else:
+            self.call_after_refresh(callback)
+
+    def refresh(self, *regions, **kwargs):
+        self._unpainted = True
+        return super().refresh(*regions, **kwargs)
+
+    def render_lines(self, crop):
+        strips = super().render_lines(crop)
+        self._unpainted = False
+        if self._after_paint:
+            waiting, self._after_paint = self._after_paint, []
+            for callback in waiting:
+                self.call_after_refresh(callback)
+        return strips
 
     def load_window(self, text: str, first_line: int, cursor_line: int | None = None) -> None:
         """Show `text` as the whole text's lines from `first_line` (clears undo)."""
@@ -325,7 +392,10 @@ class AsmEditor(TextArea):
     # ------------------------------------------------------------- actions
 
     def action_close(self) -> None:
-        """Back to the panes."""
+        """Back to the panes (what waited for a frame of the editor runs now: none may come)."""
+        waiting, self._after_paint = self._after_paint, []
+        for callback in waiting:
+            self.call_later(callback)
         self.post_message(self.Closed(self, self.first_line + self.cursor_location[0]))
 
     def action_next_message(self) -> None:

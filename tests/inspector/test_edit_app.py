@@ -48,6 +48,51 @@ async def test_e_opens_the_editor_on_the_selected_instruction(example_bytes):
         assert app.screen.query_one(InstructionList).has_focus and not editor.display
 
 
+async def test_the_editor_opens_ahead_of_the_index_and_the_panes_follow_it_once_painted(example_bytes):
+    """`e`: the index worker rests from the key until a frame has shown the editor. Cursor
+    moves in the editor: the frame that shows the cursor's new line comes first, the panes
+    follow after it, once for all the moves made by then (of the last)."""
+    app = make_app(example_bytes, "example.spv")
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = app.screen
+        frames: list[tuple[tuple[int, int] | None, int | None]] = []
+        """Each frame painted: the editor's cursor (when shown) and the selected word."""
+
+        def seen():
+            editor = screen.editing.editor
+            shown = editor is not None and editor.display and editor.is_mounted
+            return (editor.cursor_location if shown else None, screen.selection.word)
+
+        paint = screen._compositor_refresh
+
+        def painted() -> None:
+            paint()
+            frames.append(seen())
+
+        screen._compositor_refresh = painted
+        pauses = []
+        pause = screen.view.pause_background
+        screen.view.pause_background = lambda paused: (pauses.append((paused, len(frames))), pause(paused))
+        editor = await open_editor(pilot)
+        opened = next(k for k, (cursor, _) in enumerate(frames) if cursor is not None)
+        assert [paused for paused, _ in pauses] == [True, False] and pauses[0][1] <= opened < pauses[1][1]
+
+        session = screen.editing.edit_session
+        rows = [k for k, line in enumerate(session.lines) if "OpLabel" in line or "OpReturn" in line][:3]
+        follows = []
+        select = screen.select
+        screen.select = lambda selection, jump=False: (follows.append(selection.word), select(selection, jump))
+        before = screen.selection.word
+        for row in rows:
+            editor.move_cursor((row - editor.first_line, 0))
+        await pilot.pause()
+        last = session.location_of_line(editor.first_line + rows[-1])
+        assert follows == [last] and screen.selection.word == last != before
+        cursor = (rows[-1] - editor.first_line, 0)
+        first = next(k for k, (shown, _) in enumerate(frames) if shown == cursor)
+        assert frames[first][1] == before and frames[-1] == (cursor, last)
+
+
 async def test_typing_reassembles_and_the_panes_follow_with_the_changed_words_marked(example_bytes):
     app = make_app(example_bytes, "example.spv")
     async with app.run_test(size=(120, 40)) as pilot:

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from spvinspect import lima
 from textual.app import App, ComposeResult
+from textual.document._document import Document as TextDocument
+from textual.document._wrapped_document import WrappedDocument
 from textual.widgets import Static
 
 from spvinspect.codec.diagnostics import Diagnostic
@@ -14,7 +16,7 @@ from spvinspect.editing.session import EditSession, LineMessage
 from spvinspect.editing.spirv_assembler import open_spirv_session
 from spvinspect.document import Document
 from spvinspect.lima_document import LimaDocument
-from spvinspect.widgets.asm_editor import AsmEditor
+from spvinspect.widgets.asm_editor import AsmEditor, CountedWrappedDocument
 
 
 class EditorHost(App):
@@ -189,3 +191,24 @@ async def test_the_order_fix_key_is_left_to_the_screen_in_spirv_text():
         assert editor.check_action("fix_order", ()) is False
         await pilot.press("ctrl+o")
         assert editor.text == "OpNop"
+
+
+def test_the_editor_wraps_its_text_as_textual_does():
+    """The editor's quick wrap (no soft wrap, no tabs) gives the tables TextArea's own
+    wrap gives, and so after an edit; text with tabs takes TextArea's way."""
+    for text in ("    %1 = OpLabel\n\n; a comment\n        OpReturn\n", "a\tb\n\n\tc\t"):
+        documents = TextDocument(text), TextDocument(text)
+        wrapped = CountedWrappedDocument(documents[0], tab_width=4), WrappedDocument(documents[1], tab_width=4)
+
+        def tables():
+            return [(w._wrap_offsets, w._offset_to_line_info, w._line_index_to_offsets, w._tab_width_cache, w.height)
+                    for w in wrapped]
+
+        assert tables()[0] == tables()[1]
+        for document, wrapping in zip(documents, wrapped):
+            end = document.replace_range((1, 0), (1, 0), "x\n\n").end_location
+            wrapping.wrap_range((1, 0), (1, 0), end)
+        assert tables()[0] == tables()[1]
+        for wrapping in wrapped:
+            wrapping.wrap(0, 4)
+        assert tables()[0] == tables()[1]
