@@ -33,9 +33,13 @@ async def test_the_image_pane_of_a_module_that_cannot_run_says_why_without_a_wor
     app = make_app(data, "input.spv")
     async with app.run_test(size=(100, 30)) as pilot:
         await pilot.press("9")
+        pane = app.screen.query_one(SpirvImage)
+        for _ in range(100):  # built by its key, it starts its grid once shown
+            if pane.progress:
+                break
+            await pilot.pause()
         await pilot.app.workers.wait_for_complete()
         await pilot.pause()
-        pane = app.screen.query_one(SpirvImage)
         assert pane.progress == "could not run the grid: not a SPIR-V module (no header)"
         assert app.worker_failures == []
         assert not [n for n in app._notifications if n.severity == "error"]
