@@ -243,4 +243,4 @@ class InspectorApp(App[None]):
             if focus_home is not None and (self.focused is None or self.focused is legend):
                 focus_home()
         else:
-            self.screen.action_pane("legend")
+            self.screen.show_pane("legend")

@@ -185,14 +185,14 @@ class PaneLayout:
         for widget in self._told():
             widget.document_changed(document)
 
-    def show(self, name: str) -> None:
-        """Show and focus a pane; on a narrow screen it fills the screen."""
+    def show(self, name: str) -> AwaitMount | None:
+        """Show and focus a pane; on a narrow screen it fills the screen. A pane built just
+        now is still mounting: awaiting what this returns waits for it."""
         if not self._can_show(name):
-            return
+            return None
         screen = self._screen
         spec = self._spec(name)
-        if self._unbuilt(spec):
-            self._build_later(spec, shown=True)
+        mounting = self._build_later(spec, shown=True) if self._unbuilt(spec) else None
         widget = self.pane(name)
         widget.display = True
         for column in widget.ancestors:
@@ -205,6 +205,7 @@ class PaneLayout:
             screen.maximize(widget)
         elif screen.maximized is not None and widget not in (screen.maximized, *screen.maximized.walk_children()):
             screen.minimize()
+        return mounting
 
     def zoom(self, name: str) -> None:
         """Focus pane `name` and zoom it to the whole screen (`--pane`)."""

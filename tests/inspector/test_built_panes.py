@@ -36,7 +36,7 @@ async def test_a_built_pane_starts_hidden_shows_by_name_and_follows_the_selectio
         await pilot.pause()
         probe = app.screen.pane("probe")  # built on asking, hidden
         assert isinstance(probe, Probe) and not probe.display
-        app.screen.action_pane("probe")
+        await app.screen.action_pane("probe")
         await pilot.pause()
         assert probe.display and app.focused is probe
         await pilot.press("2", "j", "j")
