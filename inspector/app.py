@@ -172,9 +172,12 @@ class InspectorApp(App[None]):
         else:
             start_copy(self, choices)
 
-    def action_help(self) -> None:
+    async def action_help(self) -> None:
         """Show every key and what each pane shows."""
         if not isinstance(self.screen, HelpScreen):
+            layout = getattr(self.screen, "pane_layout", None)
+            if layout is not None:
+                await layout.build_all()  # the keys of the panes not shown yet too
             self.push_screen(HelpScreen())
 
     # -- the legend and the tour (panes of the screen, when it has them) -------------
@@ -185,19 +188,27 @@ class InspectorApp(App[None]):
             return self._tour_pane(open_only=True) is not None
         return True
 
+    def _screen_pane(self, name: str, build: bool = True):
+        """Pane `name` of the current screen (built if it was not yet, when `build`); None
+        when the screen has no such pane."""
+        layout = getattr(self.screen, "pane_layout", None)
+        if layout is None or not layout.has(name):
+            return None
+        return layout.pane(name) if build else layout.built(name)
+
     def _tour_pane(self, open_only: bool = False):
         from spvinspect.widgets.tour_pane import TourPane
 
-        found = self.screen.query("#tour")
-        pane = found.first() if found else None
+        # Escape asks whether the tour is open: that builds nothing.
+        pane = self._screen_pane("tour", build=not open_only)
         if not isinstance(pane, TourPane) or (open_only and not pane.display):
             return None
         return pane
 
     def action_tour(self, delta: int) -> None:
         """The guided tour's step `delta` away (the first step opens it)."""
-        pane = self._tour_pane()
-        if pane is None:
+        layout = getattr(self.screen, "pane_layout", None)
+        if layout is None or not layout.has("tour"):
             self.notify("No tour on this screen", severity="warning")
         elif self.tour is None:
             self.notify(
@@ -206,7 +217,10 @@ class InspectorApp(App[None]):
                 timeout=6,
             )
         else:
-            pane.go(delta)
+            pane = self._tour_pane()
+            # In the pane's own queue: a pane built just now first catches up with the
+            # selection, then its step selects the step's place.
+            pane.call_later(pane.go, delta)
 
     def action_leave_tour(self) -> None:
         """Leave the guided tour; the selection stays where it is."""
@@ -216,12 +230,12 @@ class InspectorApp(App[None]):
 
     def action_legend(self) -> None:
         """Show or hide the colour legend beside the hex pane."""
-        found = self.screen.query("#legend")
-        if not found:
+        layout = getattr(self.screen, "pane_layout", None)
+        if layout is None or not layout.has("legend"):
             self.notify("No colour legend on this screen", severity="warning")
             return
-        legend, screen = found.first(), self.screen
-        if legend.display:
+        legend, screen = layout.built("legend"), self.screen
+        if legend is not None and legend.display:
             if screen.maximized is legend:
                 screen.minimize()  # zoomed on a narrow screen: back to the list
             legend.display = False
@@ -229,4 +243,4 @@ class InspectorApp(App[None]):
             if focus_home is not None and (self.focused is None or self.focused is legend):
                 focus_home()
         else:
-            self.screen.action_pane("legend")
+            self.screen.show_pane("legend")

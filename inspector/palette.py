@@ -123,6 +123,12 @@ def _help(action: BoundAction) -> str:
 class ActionsProvider(Provider):
     """The command palette's entries for every key binding of the screen it was opened on."""
 
+    async def startup(self) -> None:
+        """Build the screen's panes not shown yet (hidden), so that their keys are offered too."""
+        layout = getattr(self.screen, "pane_layout", None)
+        if layout is not None:
+            await layout.build_all()
+
     def _actions(self) -> list[BoundAction]:
         return [
             action

@@ -8,8 +8,6 @@ decimal query decodes only the instructions holding a word of its value.
 
 from __future__ import annotations
 
-import numpy as np
-
 from spvinspect.codec.binary.lazy import LazyModule
 from spvinspect.codec.binary.model import HEADER_WORDS, Instruction
 from spvinspect.codec.grammar import Grammar
@@ -23,6 +21,8 @@ VALUE_CATEGORIES = frozenset({"Literal", "ValueEnum", "BitEnum"})
 def words_holding(module: LazyModule, value: int) -> tuple[list[int], list[int]]:
     """The instructions holding a word equal to `value` (indexes, in order, each once),
     and the words of the undecodable tail equal to it (offsets past the tail's start)."""
+    import numpy as np  # only when searching: a launch does without numpy
+
     words = np.frombuffer(module.words, dtype=np.uint32)
     hits = np.flatnonzero(words == value)
     hits = hits[hits >= HEADER_WORDS]

@@ -14,6 +14,9 @@ sys.path.insert(0, str(Path(__file__).parent))
 # corpus_files lives in oracle, a module only one file is named after (three are named
 # `conftest`); it is re-exported here for the tests that import it from conftest.
 from oracle import corpus_dir, corpus_files  # noqa: E402, F401
+from shared_css import install as share_parsed_css  # noqa: E402
+
+share_parsed_css()
 
 # Property tests check behaviour, never speed: on a shared machine, or with a worker per
 # core under pytest-xdist, one example can take seconds, and Hypothesis's default 200 ms

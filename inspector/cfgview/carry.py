@@ -16,8 +16,6 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import NamedTuple
 
-import numpy as np
-
 from spvinspect.codec.binary.model import HEADER_WORDS
 from spvinspect.codec.cfg.graph import FunctionCFG
 from spvinspect.codec.diagnostics import Diagnostic
@@ -63,6 +61,8 @@ class ModuleEdit(NamedTuple):
 def module_edit(old, new) -> ModuleEdit | None:
     """Where the modules' instructions differ (the header is not looked at: an edit that
     adds an id changes the bound); None when they are the same. Both modules are indexed."""
+    import numpy as np  # only after an edit: a launch does without numpy
+
     a = np.frombuffer(old.words, dtype=np.uint32)[HEADER_WORDS:]
     b = np.frombuffer(new.words, dtype=np.uint32)[HEADER_WORDS:]
     shortest = min(len(a), len(b))

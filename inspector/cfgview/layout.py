@@ -12,13 +12,34 @@ same function must always be laid out the same way.
 
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass
 
 from grandalf.graphs import Edge as LayoutEdge
 from grandalf.graphs import Vertex, graph_core
-from grandalf.layouts import DummyVertex, SugiyamaLayout
 
 from spvinspect.codec.cfg.graph import FunctionCFG
+
+
+def _without_numpy():
+    """grandalf.layouts, imported with numpy out of reach unless something loaded it
+    already: its geometry module takes numpy when it can, for what this layout never calls
+    (Digco layouts, edge curves; its pure-Python vectors stand in), and importing numpy
+    would cost every launch that draws a CFG a tenth of a second."""
+    if "numpy" in sys.modules or "grandalf.layouts" in sys.modules:
+        import grandalf.layouts
+    else:
+        sys.modules["numpy"] = None  # `import numpy` raises ImportError meanwhile
+        try:
+            import grandalf.layouts
+        finally:
+            if sys.modules.get("numpy", 0) is None:
+                del sys.modules["numpy"]
+    return grandalf.layouts
+
+
+_layouts = _without_numpy()
+DummyVertex, SugiyamaLayout = _layouts.DummyVertex, _layouts.SugiyamaLayout
 
 COLUMN_GAP = 3
 """Columns kept free between two neighbours in a layer (blocks or edges passing by)."""

@@ -29,14 +29,15 @@ class PaneSpec:
     """Laid out below the narrow width too (else its key zooms it to the whole screen)."""
     factory: Callable[[Any], Any] | None = None
     """Builds the pane's widget, given the screen (its `document`, its `view`); the screen
-    composes it in `column`, with id `name` unless the factory gave it one (a box around
-    the pane, which `selector` then finds inside). None: not laid out (a test's spec)."""
+    puts it in `column`, with id `name` unless the factory gave it one (a box around the
+    pane, which `selector` then finds inside). None: not laid out (a test's spec)."""
     column: str = "side"
     """Where the pane goes: "main" (the list's column) or "side" (beside it)."""
     place: int = 100
     """Its place in its column, top first (equal places: in the order of the specs)."""
     starts_hidden: bool = True
-    """The pane is laid out only once its key shows it."""
+    """The pane is built and laid out only once something shows it or asks for it (its
+    key, `--pane`, the palette, the help); else it is composed with the screen."""
 
     @property
     def query(self) -> str:

@@ -177,9 +177,16 @@ class InspectorScreen(Screen):
         """The widget of pane `name`."""
         return self.pane_layout.pane(name)
 
-    def action_pane(self, name: str) -> None:
-        """Show and focus a pane; on a narrow screen it fills the screen."""
-        self.pane_layout.show(name)
+    def show_pane(self, name: str):
+        """Show and focus a pane; on a narrow screen it fills the screen (a pane shown for
+        the first time is built: what this returns, when not None, awaits its mounting)."""
+        return self.pane_layout.show(name)
+
+    async def action_pane(self, name: str) -> None:
+        """`show_pane`, the key done once a pane built now is mounted."""
+        mounting = self.show_pane(name)
+        if mounting is not None:
+            await mounting
 
     def zoom_pane(self, name: str) -> None:
         """Focus pane `name` and zoom it to the whole screen (`--pane`)."""

@@ -16,7 +16,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.screen import Screen
-from textual.widget import Widget
+from textual.widget import AwaitMount, Widget
 
 from spvinspect.formats.panes import PaneSpec
 
@@ -54,8 +54,10 @@ class PaneGroup(Vertical):
 
 
 class PaneLayout:
-    """The panes of one screen: which are shown, which has the focus, which is zoomed.
-    `can_show` says whether a pane has anything to show (and tells the user why not)."""
+    """The panes of one screen: which are built, shown, focused and zoomed. A pane that
+    starts hidden is built the first time something asks for it (its key, `--pane`, the
+    palette, `pane(name)`), so a launch builds only the panes it lays out. `can_show`
+    says whether a pane has anything to show (and tells the user why not)."""
 
     def __init__(self, screen: Screen, specs: Sequence[PaneSpec], can_show: Callable[[str], bool], home: str = "list") -> None:
         self._screen = screen
@@ -64,48 +66,133 @@ class PaneLayout:
         self.home = home
         """The pane that is always laid out, and gets the focus back."""
         self._can_show = can_show
-        self._listeners: list[BuiltPane] | None = None
-        """The panes that hear of selections and edits (found once, after mounting)."""
+        self._columns: dict[str, Widget] = {}
+        """The containers of the "main" and "side" columns, where a pane built later goes."""
+        self._widgets: dict[str, Widget] = {}
+        """The widget each built pane's factory made (a box around the pane, or the pane)."""
+        self._listeners: list[BuiltPane] = []
+        """The built panes that hear of selections and edits."""
+        self._composed_told = False
+        """Whether the composed panes are among `_listeners` yet (done at the first change)."""
 
     def pane(self, name: str) -> Widget:
-        """The widget of pane `name`."""
-        return self._screen.query_one(self._spec(name).query, Widget)
+        """The widget of pane `name`, built (and mounted, hidden) if it was not yet."""
+        spec = self._spec(name)
+        if self._unbuilt(spec):
+            self._build_later(spec, shown=False)
+        return self._screen.query_one(spec.query, Widget)
+
+    def built(self, name: str) -> Widget | None:
+        """The widget of pane `name` if it has been built (else None; building nothing)."""
+        spec = next((spec for spec in self.specs if spec.name == name), None)
+        if spec is None or spec.name not in self._widgets:
+            return None
+        found = self._screen.query(spec.query)
+        return found.first(Widget) if found else None
+
+    def has(self, name: str) -> bool:
+        """Whether the screen has a pane `name` (built or not)."""
+        return any(spec.name == name and spec.factory is not None for spec in self.specs)
 
     def _spec(self, name: str) -> PaneSpec:
         return next(spec for spec in self.specs if spec.name == name)
 
-    def built_panes(self, column: str) -> ComposeResult:
-        """The panes of `column`, each built by its spec (`PaneSpec.factory`), in place order."""
-        specs = [spec for spec in self.specs if spec.factory is not None and spec.column == column]
-        for spec in sorted(specs, key=lambda spec: spec.place):
-            widget = spec.factory(self._screen)
-            if widget.id is None:
-                widget.id = spec.name
-            if spec.starts_hidden:
-                widget.display = False
-            yield widget
+    def _unbuilt(self, spec: PaneSpec) -> bool:
+        """Whether the pane is still to be built (and has a column to go into)."""
+        return spec.factory is not None and spec.name not in self._widgets and spec.column in self._columns
 
-    def _built(self) -> Iterator[BuiltPane]:
-        if self._listeners is None:
-            widgets = (self._screen.query_one(spec.query) for spec in self.specs if spec.factory is not None)
-            self._listeners = [widget for widget in widgets if isinstance(widget, BuiltPane)]
-        return iter(self._listeners)
+    def _in_column(self, column: str) -> list[PaneSpec]:
+        """The laid-out panes of `column`, in place order (equal places: in spec order)."""
+        specs = [spec for spec in self.specs if spec.factory is not None and spec.column == column]
+        return sorted(specs, key=lambda spec: spec.place)
+
+    def _build(self, spec: PaneSpec) -> Widget:
+        widget = spec.factory(self._screen)
+        if widget.id is None:
+            widget.id = spec.name
+        self._widgets[spec.name] = widget
+        return widget
+
+    def built_panes(self, column: str, container: Widget) -> ComposeResult:
+        """The panes of `column` that start shown, each built by its spec
+        (`PaneSpec.factory`), in place order; `container` is the column, where the panes
+        that start hidden go once built."""
+        self._columns[column] = container
+        for spec in self._in_column(column):
+            if not spec.starts_hidden:
+                yield self._build(spec)
+
+    def _build_later(self, spec: PaneSpec, shown: bool) -> AwaitMount:
+        """Build a pane that started hidden and mount it in its place in its column; once
+        mounted it hears of selections and edits, first of the current ones."""
+        widget = self._build(spec)
+        widget.display = shown
+        document = getattr(self._screen, "document", None)
+        column = self._columns[spec.column]
+        order = self._in_column(spec.column)
+        later = (self._widgets.get(other.name) for other in order[order.index(spec) + 1 :])
+        before = next((other for other in later if other is not None and other.parent is column), None)
+        mounting = column.mount(widget, before=before)
+        # Runs in the new widget's own queue, after its Compose and Mount.
+        widget.call_later(self._caught_up, spec, document)
+        return mounting
+
+    def _caught_up(self, spec: PaneSpec, document: Any) -> None:
+        """A pane built later is mounted: tell it what it missed, then every change."""
+        widget = self._listening(spec)
+        if widget is None:
+            return
+        current = getattr(self._screen, "document", None)
+        if current is not document:
+            widget.document_changed(current)
+        selection = getattr(self._screen, "selection", None)
+        if selection is not None:
+            widget.follow_selection(selection)
+
+    def _listening(self, spec: PaneSpec) -> BuiltPane | None:
+        """The pane's widget, now among those told of changes (None: not a `BuiltPane`)."""
+        found = self._screen.query(spec.query)
+        widget = found.first() if found else None
+        if not isinstance(widget, BuiltPane):
+            return None
+        if widget not in self._listeners:
+            self._listeners.append(widget)
+        return widget
+
+    async def build_all(self) -> None:
+        """Build every pane not built yet (hidden) and wait until each is mounted: for a
+        view of them all (the help's keys)."""
+        for spec in self.specs:
+            if self._unbuilt(spec):
+                await self._build_later(spec, shown=False)
+
+    def _told(self) -> list[BuiltPane]:
+        if not self._composed_told:
+            # The composed panes, once mounted (the first selection comes after that).
+            self._composed_told = True
+            for spec in self.specs:
+                if spec.name in self._widgets:
+                    self._listening(spec)
+        return self._listeners
 
     def follow(self, selection: Any) -> None:
         """Tell every built pane the new selection."""
-        for widget in self._built():
+        for widget in self._told():
             widget.follow_selection(selection)
 
     def document_changed(self, document: Any) -> None:
         """Tell every built pane an edit's new document."""
-        for widget in self._built():
+        for widget in self._told():
             widget.document_changed(document)
 
-    def show(self, name: str) -> None:
-        """Show and focus a pane; on a narrow screen it fills the screen."""
+    def show(self, name: str) -> AwaitMount | None:
+        """Show and focus a pane; on a narrow screen it fills the screen. A pane built just
+        now is still mounting: awaiting what this returns waits for it."""
         if not self._can_show(name):
-            return
+            return None
         screen = self._screen
+        spec = self._spec(name)
+        mounting = self._build_later(spec, shown=True) if self._unbuilt(spec) else None
         widget = self.pane(name)
         widget.display = True
         for column in widget.ancestors:
@@ -118,6 +205,7 @@ class PaneLayout:
             screen.maximize(widget)
         elif screen.maximized is not None and widget not in (screen.maximized, *screen.maximized.walk_children()):
             screen.minimize()
+        return mounting
 
     def zoom(self, name: str) -> None:
         """Focus pane `name` and zoom it to the whole screen (`--pane`)."""

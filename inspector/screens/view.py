@@ -31,13 +31,14 @@ class FormatView(Horizontal):
         self._at = at
 
     def compose(self) -> ComposeResult:
-        """The screen's built panes in two columns, "main" then "side" (ids from `COLUMN_IDS`)."""
+        """The screen's panes that start shown in two columns, "main" then "side" (ids from
+        `COLUMN_IDS`); the others are built into them when first shown."""
         built = self.screen.pane_layout.built_panes
         main_id, side_id = self.COLUMN_IDS
-        with Vertical(id=main_id):
-            yield from built("main")
-        with Vertical(id=side_id):
-            yield from built("side")
+        with Vertical(id=main_id) as main:
+            yield from built("main", main)
+        with Vertical(id=side_id) as side:
+            yield from built("side", side)
 
     def overlays(self) -> Iterable[Widget]:
         """Widgets the screen lays over the panes (a search bar)."""

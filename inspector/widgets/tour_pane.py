@@ -90,7 +90,7 @@ class TourPane(BuiltPane, Static):
     def _show_pane(self, name: str) -> None:
         """Lay out pane `name` (as its number key would) and give the focus back to the list."""
         screen = self.screen
-        screen.action_pane(name)
+        screen.show_pane(name)
         focus_home = getattr(screen, "focus_home", None)
         if focus_home is not None:
             focus_home()

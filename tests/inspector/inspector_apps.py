@@ -64,6 +64,17 @@ async def settle(pilot) -> None:
     await pilot.pause()
 
 
+async def image_done(pilot, image) -> None:
+    """Wait until the image pane (built and shown by its key) has started its grid, which it
+    does once shown, then until the grid's worker is done."""
+    for _ in range(200):
+        if image.progress or image.pixels is not None:
+            break
+        await pilot.pause()
+    await pilot.app.workers.wait_for_complete()
+    await pilot.pause()
+
+
 def make_app(data: bytes, name: str = "module.spv", **options) -> InspectorApp:
     """The app over `data`, as `spvinspect` would open it."""
     return InspectorApp(Document(data, name), **options)

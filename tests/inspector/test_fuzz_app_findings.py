@@ -26,16 +26,15 @@ async def test_the_image_pane_of_a_module_that_cannot_run_says_why_without_a_wor
     """Found by seed 1126, input 26: the image pane's grid worker raised ShaderError on a
     14-byte module (no header), which the app counted as a worker's failure (a bug) and
     told twice, once in a notice and once in the pane."""
-    from inspector_apps import make_app
+    from inspector_apps import image_done, make_app
     from spvinspect.widgets.spirv_image import SpirvImage
 
     data = bytes.fromhex("03022307000501000b0008001500")
     app = make_app(data, "input.spv")
     async with app.run_test(size=(100, 30)) as pilot:
         await pilot.press("9")
-        await pilot.app.workers.wait_for_complete()
-        await pilot.pause()
         pane = app.screen.query_one(SpirvImage)
+        await image_done(pilot, pane)
         assert pane.progress == "could not run the grid: not a SPIR-V module (no header)"
         assert app.worker_failures == []
         assert not [n for n in app._notifications if n.severity == "error"]

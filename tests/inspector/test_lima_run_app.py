@@ -27,7 +27,7 @@ async def until(pilot, condition, what: str) -> None:
 
 
 def registers(app) -> str:
-    return app.screen.query_one("#registers").render_text().plain
+    return app.screen.pane("registers").render_text().plain  # built hidden if not shown yet
 
 
 def gutter(app, index: int) -> str:

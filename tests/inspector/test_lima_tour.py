@@ -25,7 +25,8 @@ async def test_the_lima_tour_selects_what_each_step_names_and_leaving_keeps_the_
         await pilot.pause()
         screen = app.screen
         document = screen.document
-        pane = screen.query_one(TourPane)
+        pane = screen.pane("tour")  # built on asking, hidden
+        assert isinstance(pane, TourPane)
         header, breakdown, hex_view = screen.query_one(LimaHeader), screen.query_one(LimaBreakdown), screen.query_one(HexView)
         kinds = set()
         for number, step in enumerate(tour.steps, 1):

@@ -6,7 +6,7 @@ from __future__ import annotations
 from spvinspect.widgets.spirv_image import SpirvImage
 from spvinspect.widgets.values_pane import ValuesPane
 
-from inspector_apps import make_app
+from inspector_apps import image_done, make_app
 
 # FragColor = gl_FragCoord / 32 + vColor (inputs default to zero): a gradient of each pixel's coordinates.
 BUILTINS = """OpCapability Shader
@@ -53,8 +53,7 @@ async def test_the_grid_is_drawn_and_a_chosen_pixel_is_the_stepped_fragment() ->
         screen = app.screen
         await pilot.press("9")
         image = screen.query_one(SpirvImage)
-        await app.workers.wait_for_complete()
-        await pilot.pause()
+        await image_done(pilot, image)
         assert image.pixels is not None and image.pixels.shape == (32, 32, 4)
         assert image.border_title == "Image · FragColor · 32×32 fragments"
         assert image.border_subtitle == ""  # run in lanes
@@ -93,7 +92,6 @@ async def test_a_grid_the_lanes_cannot_run_is_drawn_invocation_by_invocation_and
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.press("9")
         image = app.screen.query_one(SpirvImage)
-        await app.workers.wait_for_complete()
-        await pilot.pause()
+        await image_done(pilot, image)
         assert image.pixels is not None and image.pixels[0, 0].tolist() == [0.5 / 32, 31.5 / 32, 0.0, 1.0]
         assert str(image.border_subtitle).startswith("run invocation by invocation: OpAtomicIAdd at word ")

@@ -49,8 +49,8 @@ async def test_the_word_table_shows_every_word_of_the_selected_instruction():
     app = make_app(module_bytes(), "teach.spv")
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
-        pane = app.screen.query_one(WordTablePane)
-        assert not pane.display
+        pane = app.screen.pane("words")  # built on asking, hidden
+        assert isinstance(pane, WordTablePane) and not pane.display
         await pilot.press("6")
         await pilot.pause()
         assert pane.display and pane.has_focus
@@ -152,7 +152,8 @@ async def test_the_tour_selects_what_each_step_names_and_leaving_keeps_the_selec
         await pilot.pause()
         screen = app.screen
         document = screen.document
-        pane = screen.query_one(TourPane)
+        pane = screen.pane("tour")  # built on asking, hidden
+        assert isinstance(pane, TourPane)
         for number, step in enumerate(tour.steps, 1):
             await pilot.press("t")
             await pilot.pause()
@@ -179,8 +180,8 @@ async def test_the_tour_selects_what_each_step_names_and_leaving_keeps_the_selec
         assert not pane.display and screen.selection == kept
 
         # The legend: L shows and hides it, in the theme's colours; the help has it too.
-        legend = screen.query_one(ColourLegend)
-        assert not legend.display
+        legend = screen.pane("legend")  # built on asking, hidden
+        assert isinstance(legend, ColourLegend) and not legend.display
         await pilot.press("L")
         await pilot.pause()
         assert legend.display
