@@ -111,6 +111,11 @@ def placed_diagnostic(message: str, where: Where, source: SourceMap) -> Diagnost
     return Diagnostic(message, Severity.ERROR, line=line, column=column)
 
 
+BULK_MIN_WORDS = 200_000
+"""Texts of this many words and more take the bulk path (`codec.asm.bulk`, numpy's
+array passes); below it, those cost more than they save, and the engines go alone."""
+
+
 def _run(
     words: list[str], source: SourceMap, version: int, preserve: bool, hints: dict[str, int]
 ) -> QuickEncoder:
@@ -120,9 +125,19 @@ def _run(
 
     numbered = numeric_ids(words) if preserve else {}
     kept = frozenset(numbered.values()) | frozenset(hints.values())
+    bulk = len(words) >= BULK_MIN_WORDS
     encoder = QuickEncoder(words, load_plans(), version, kept, punctuation)
     encoder.ids.pin(numbered)
     encoder.ids.pin(hints)
+    if bulk:
+        from spvinspect.codec.asm.bulk import run_bulk
+
+        if run_bulk(encoder):
+            return encoder
+        del words[encoder.n :]  # the padding the first encoder added
+        encoder = QuickEncoder(words, load_plans(), version, kept, punctuation)
+        encoder.ids.pin(numbered)
+        encoder.ids.pin(hints)
     encoder.run()
     return encoder
 
