@@ -23,7 +23,7 @@ from spvinspect.codec.asm.header import (
     read_header_comment,
 )
 from spvinspect.codec.asm.ids import numeric_ids
-from spvinspect.codec.asm.lexer import SourceMap, source_text, tokenize
+from spvinspect.codec.asm.lexer import SourceMap, source_text, tokenize, word_codes
 from spvinspect.codec.asm.plans import load_plans
 from spvinspect.codec.asm.quick import QuickEncoder
 from spvinspect.codec.binary.words import file_bytes
@@ -111,33 +111,44 @@ def placed_diagnostic(message: str, where: Where, source: SourceMap) -> Diagnost
     return Diagnostic(message, Severity.ERROR, line=line, column=column)
 
 
-BULK_MIN_WORDS = 200_000
-"""Texts of this many words and more take the bulk path (`codec.asm.bulk`, numpy's
-array passes); below it, those cost more than they save, and the engines go alone."""
+BULK_MIN_CHARS = 2_000_000
+"""Texts of this many characters and more take the bulk path (`codec.asm.bulk`,
+numpy's array passes); below it, those cost more than they save."""
 
 
-def _run(
-    words: list[str], source: SourceMap, version: int, preserve: bool, hints: dict[str, int]
+def _encoder(
+    words: list[str], source: SourceMap, version: int, numbered: dict[str, int], hints: dict[str, int]
 ) -> QuickEncoder:
     def punctuation(index: int) -> str:
         offset = source.word_start(index)
         return source.text[offset : offset + 1]
 
-    numbered = numeric_ids(words) if preserve else {}
     kept = frozenset(numbered.values()) | frozenset(hints.values())
-    bulk = len(words) >= BULK_MIN_WORDS
     encoder = QuickEncoder(words, load_plans(), version, kept, punctuation)
     encoder.ids.pin(numbered)
     encoder.ids.pin(hints)
-    if bulk:
-        from spvinspect.codec.asm.bulk import run_bulk
+    return encoder
 
-        if run_bulk(encoder):
-            return encoder
-        del words[encoder.n :]  # the padding the first encoder added
-        encoder = QuickEncoder(words, load_plans(), version, kept, punctuation)
-        encoder.ids.pin(numbered)
-        encoder.ids.pin(hints)
+
+def _run(text: str, source: SourceMap, version: int, preserve: bool, hints: dict[str, int]) -> QuickEncoder:
+    if len(text) >= BULK_MIN_CHARS:
+        from spvinspect.codec.asm.bulk import Distinct, run_bulk
+
+        codes, unique = word_codes(text)
+        words = list(map(unique.__getitem__, codes))
+        distinct = Distinct(unique)
+        if distinct.ok:
+            numbered = distinct.numeric_ids() if preserve else {}
+            encoder = _encoder(words, source, version, numbered, hints)
+            if run_bulk(encoder, codes, distinct, preserve, hints):
+                return encoder
+            del words[encoder.n :]  # the padding the first encoder added
+        numbered = numeric_ids(unique) if preserve else {}
+        del codes, unique, distinct
+    else:
+        words = tokenize(text)
+        numbered = numeric_ids(words) if preserve else {}
+    encoder = _encoder(words, source, version, numbered, hints)
     encoder.run()
     return encoder
 
@@ -176,7 +187,7 @@ def assemble(
     version = header.version if header is not None else accepted
     try:
         round_trip = header is not None
-        encoder = _run(tokenize(text), source, accepted, preserve_numeric_ids or round_trip, hints)
+        encoder = _run(text, source, accepted, preserve_numeric_ids or round_trip, hints)
     except AssemblyError as error:
         return AssemblyResult(None, [placed_diagnostic(error.message, error.where, source)], source)
     if header is not None and header.words is not None and len(header.words) < 5 and encoder.n:

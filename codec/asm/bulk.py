@@ -23,6 +23,7 @@ from array import array
 
 import numpy as np
 
+from spvinspect.codec.asm import literals as lit
 from spvinspect.codec.asm.errors import AssemblyError
 from spvinspect.codec.asm.literal_operands import MAX_WORD_COUNT, encode_typed
 from spvinspect.codec.asm.plans import TAIL_IDS, TAIL_NONE, TAIL_OPTIONAL, QuickShape
@@ -76,29 +77,89 @@ class _Entries:
         )
 
 
-def _classes(unique: list[str]) -> tuple[np.ndarray, list[int]] | None:
-    """The class of every distinct word (and of the padding, last) and the indexes of
-    the opcode names; None when a word starts with '!' or an id word is not valid."""
-    firsts = np.array([w[:1] for w in unique])
-    cls = np.zeros(len(unique) + 1, np.int8)
-    if (firsts == "!").any():
-        return None
-    pct = np.flatnonzero(firsts == "%").tolist()
-    if not _IDS.match("".join([unique[i] + "\n" for i in pct])):
-        return None
-    cls[pct] = PCT
-    ops = [i for i in np.flatnonzero(firsts == "O").tolist()
-           if unique[i][1:2] == "p" and "A" <= unique[i][2:3] <= "Z"]
-    cls[ops] = OP
-    return cls, ops
+_ID_CHARS = np.zeros(128, bool)
+for _c in b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_":
+    _ID_CHARS[_c] = True
 
 
-def run_bulk(encoder: QuickEncoder) -> bool:
-    """Assembles the encoder's words as `encoder.run()` would, leaving the same `out`,
-    `inst_words`, `inst_first` and id bound; returns False, having changed the encoder
-    in unknown ways, when the plan does not hold or the text has an error."""
+class Distinct:
+    """What each distinct word of a text is, found by array passes over their
+    characters: its class, and the number of an id written as a number (which
+    --preserve-numeric-ids keeps, as `ids.numeric_ids` finds them)."""
+
+    def __init__(self, unique: list[str]) -> None:
+        self.unique = unique
+        count = len(unique)
+        # Characters as 32-bit numbers, each word followed by a NUL (no word has one).
+        chars = np.frombuffer(("\0".join(unique) + "\0").encode("utf-32-le", "surrogatepass"), np.uint32)
+        lengths = np.fromiter(map(len, unique), np.int64, count)
+        starts = np.zeros(count, np.int64)
+        np.cumsum(lengths[:-1] + 1, out=starts[1:])
+        first = chars[starts]
+        self.ok = not (first == ord("!")).any()
+        """False when a word starts with '!' or an id word is not valid: the bulk path
+        does not apply."""
+        cls = np.zeros(count + 1, np.int8)  # one more: the class of the padding
+        pct = first == ord("%")
+        ascii_chars = np.where(chars < 128, chars, 0)
+        id_char = np.zeros(len(chars) + 1, np.int64)
+        np.cumsum(_ID_CHARS[ascii_chars], out=id_char[1:])
+        valid = id_char[starts + lengths] - id_char[starts + 1] == lengths - 1
+        if (pct & ((lengths < 2) | ~valid)).any():
+            self.ok = False
+        cls[:count][pct] = PCT
+        second = chars[np.minimum(starts + 1, len(chars) - 1)]
+        third = chars[np.minimum(starts + 2, len(chars) - 1)]
+        op = (first == ord("O")) & (second == ord("p")) & (third >= ord("A")) & (third <= ord("Z")) & (lengths >= 3)
+        self.ops = np.flatnonzero(op).tolist()
+        cls[self.ops] = OP
+        try:
+            cls[unique.index("=")] = EQ
+        except ValueError:
+            pass
+        self.cls = cls
+
+        # Ids written in decimal: '%' and up to ten digits, the first not 0.
+        digit = (chars >= ord("0")) & (chars <= ord("9"))
+        digits = np.zeros(len(chars) + 1, np.int64)
+        np.cumsum(digit, out=digits[1:])
+        decimal = (pct & (lengths >= 2) & (lengths <= 11) & (second >= ord("1")) & (second <= ord("9"))
+                   & (digits[starts + lengths] - digits[starts + 1] == lengths - 1))
+        at = np.flatnonzero(decimal)
+        values = np.zeros(len(at), np.int64)
+        for k in range(10):
+            more = lengths[at] - 1 > k
+            values = np.where(more, values * 10 + chars[np.minimum(starts[at] + 1 + k, len(chars) - 1)] - ord("0"),
+                              values)
+        fits = values <= 0xFFFFFFFF
+        at, values = at[fits], values[fits]
+        numeric = np.full(count + 1, -1, np.int64)
+        numeric[at] = values
+        # The rest (`%0`, `%0x1f`, `%017`), few, one by one.
+        for i in np.flatnonzero(pct & (second == ord("0"))).tolist():
+            value = lit.id_number(unique[i][1:])
+            if value is not None and value <= 0xFFFFFFFF:
+                numeric[i] = value
+        self.numeric = numeric
+        """Each distinct word's number when it is an id written as a number; -1 otherwise."""
+
+    def numeric_ids(self) -> dict[str, int]:
+        """Id word → number, for the ids written as numbers."""
+        at = np.flatnonzero(self.numeric >= 0)
+        unique = self.unique
+        return dict(zip([unique[i] for i in at.tolist()], self.numeric[at].tolist()))
+
+
+def run_bulk(
+    encoder: QuickEncoder, codes: list[int], distinct: Distinct, numeric: bool, hints: dict[str, int],
+) -> bool:
+    """Assembles the encoder's words (given also as `lexer.word_codes` numbers them) as
+    `encoder.run()` would, leaving the same `out`, `inst_words`, `inst_first` and id
+    bound; returns False, having changed the encoder in unknown ways, when the plan
+    does not hold or the text has an error. `numeric` and `hints` say which ids are
+    pinned in the encoder's id table: the numeric ids (if True) and the hints."""
     try:
-        return _Bulk(encoder).run()
+        return _Bulk(encoder).run(codes, distinct, numeric, hints)
     except AssemblyError:
         return False
 
@@ -110,23 +171,16 @@ class _Bulk:
         self.encoder = encoder
         self.plans = encoder.plans
 
-    def run(self) -> bool:
+    def run(self, word_codes: list[int], distinct: Distinct, numeric: bool, hints: dict[str, int]) -> bool:
         encoder = self.encoder
         words = encoder.toks
         n = encoder.n
-        unique = list(dict.fromkeys(words))
-        index = dict(zip(unique, range(len(unique))))
+        unique = distinct.unique
         padding = len(unique)
-        codes = np.fromiter(map(index.__getitem__, words), np.int32, len(words))
+        codes = np.empty(n + 2, np.int32)
+        codes[:n] = word_codes
         codes[n:] = padding
-        classes = _classes(unique)
-        if classes is None:
-            return False
-        cls_of, ops = classes
-        eq = index.get("=")
-        del index
-        if eq is not None:
-            cls_of[eq] = EQ
+        cls_of, ops = distinct.cls, distinct.ops
         cls = cls_of[codes]
 
         # Where instructions start: `Op…` but after `%id =`, and `%id = Op…`.
@@ -160,12 +214,10 @@ class _Bulk:
             opcode_of[i] = plan.opcode
         is_typed = assign & typed[op_code]
 
-        results = codes[starts[assign]]
-        if len(np.unique(results)) != len(results):
+        if assign.any() and np.bincount(codes[starts[assign]]).max() > 1:
             return False  # a result defined twice: the engines keep its first type
-        del results
 
-        numbers = _number_ids(encoder, unique, codes, cls, starts[is_typed])
+        numbers = _number_ids(encoder, distinct, numeric, hints, codes, starts[is_typed])
         if numbers is None:
             return False
         entries = _Entries(numbers)
@@ -377,23 +429,29 @@ class _Bulk:
 
 
 def _number_ids(
-    encoder: QuickEncoder, unique: list[str], codes: np.ndarray, cls: np.ndarray, typed_starts: np.ndarray,
+    encoder: QuickEncoder, distinct: Distinct, numeric: bool, hints: dict[str, int], codes: np.ndarray,
+    typed_starts: np.ndarray,
 ) -> np.ndarray | None:
     """The number of every distinct word (0 for those that are not ids, and for the
-    padding, last), as spirv-as numbers them; also fills the encoder's id table."""
+    padding, last), as spirv-as numbers them; also fills the encoder's id table, in
+    which the numeric ids (if kept) and the hints are pinned already."""
     ids = encoder.ids
     pinned = ids.numbers
+    unique = distinct.unique
     numbers = np.zeros(len(unique) + 1, np.uint32)
-    # Distinct words are indexed in order of first appearance in the text.
-    named = []
-    for i, w in enumerate(unique):
-        if w[:1] == "%":
-            number = pinned.get(w)
-            if number is None:
-                named.append(i)
-            else:
+    is_pinned = np.zeros(len(unique) + 1, bool)
+    if numeric:
+        is_pinned = distinct.numeric >= 0
+        numbers[is_pinned] = distinct.numeric[is_pinned]
+    if hints:
+        where = dict(zip(unique, range(len(unique)))) if len(hints) > 64 else None
+        for word, number in hints.items():
+            i = where.get(word) if where is not None else (unique.index(word) if word in unique else None)
+            if i is not None:
                 numbers[i] = number
-    named_np = np.array(named, np.int64)
+                is_pinned[i] = True
+    # Distinct words are indexed in order of first appearance in the text.
+    named_np = np.flatnonzero((distinct.cls == PCT) & ~is_pinned)
     # An assignment whose result and result type both appear first there: the type is
     # numbered first. The two are then next to each other among the named ids.
     if len(typed_starts) and len(named_np):

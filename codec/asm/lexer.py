@@ -18,7 +18,10 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
+from collections import defaultdict
+from collections.abc import Iterator
 from dataclasses import dataclass, field
+from itertools import count
 
 _WORD = r"""[,()]|(?:[^ \t\r\n;,()"\\]++|\\[\s\S]?|"(?:[^"\\]++|\\[\s\S]?)*+"?)++"""
 """One word. Its repeats are possessive: a word never gives characters back, and
@@ -63,23 +66,10 @@ _BLOCK = 1 << 20
 """Characters split at a time: a block's new string objects live only until interned."""
 
 
-def _plain_words(text: str, start: int, stop: int, words: list[str], unique: dict[str, str]) -> None:
-    """Appends the words of `text[start:stop]` (no special characters), a block of lines
-    at a time, each word as the one string object kept for its spelling, so that a
-    word written a million times is held once."""
-    intern = unique.setdefault
-    while start < stop:
-        cut = text.find("\n", min(start + _BLOCK, stop), stop) + 1 if stop - start > _BLOCK else 0
-        cut = cut or stop
-        block = text[start:cut].split()
-        words += map(intern, block, block)
-        start = cut
-
-
-def tokenize(text: str) -> list[str]:
-    """Every word of `text` (already cut at its NUL), in order."""
-    words: list[str] = []
-    unique: dict[str, str] = {}
+def _blocks(text: str) -> Iterator[list[str]]:
+    """The words of `text` (already cut at its NUL) in order, a list at a time: blocks
+    of lines without special characters split plainly, and the lines that hold such
+    characters split exactly."""
     pos = 0
     end = len(text)
     search = _SPECIAL.search
@@ -88,17 +78,39 @@ def tokenize(text: str) -> list[str]:
         m = search(text, pos)
         while m is not None and (plain := plain_string(text, m.start())) is not None:
             m = search(text, plain.end())
+        stop = end if m is None else text.rfind("\n", pos, m.start()) + 1
+        while pos < stop:
+            cut = text.find("\n", min(pos + _BLOCK, stop), stop) + 1 if stop - pos > _BLOCK else 0
+            cut = cut or stop
+            yield text[pos:cut].split()
+            pos = cut
         if m is None:
-            _plain_words(text, pos, end, words, unique)
             break
-        special = m.start()
-        line_start = text.rfind("\n", pos, special) + 1
-        if line_start > pos:
-            _plain_words(text, pos, line_start, words, unique)
-        else:
-            line_start = pos
-        pos = _exact_words(text, line_start, special, words)
+        words: list[str] = []
+        pos = _exact_words(text, pos, m.start(), words)
+        yield words
+
+
+def tokenize(text: str) -> list[str]:
+    """Every word of `text` (already cut at its NUL), in order. Each word is the one
+    string object kept for its spelling, so that a word written a million times is
+    held once."""
+    words: list[str] = []
+    intern = {}.setdefault
+    for block in _blocks(text):
+        words += map(intern, block, block)
     return words
+
+
+def word_codes(text: str) -> tuple[list[int], list[str]]:
+    """Every word of `text` (already cut at its NUL) as a number: each word's index
+    among the distinct words, and those in order of first appearance."""
+    index: defaultdict[str, int] = defaultdict(count().__next__)
+    code = index.__getitem__  # numbers a new spelling in C, without a Python call
+    codes: list[int] = []
+    for block in _blocks(text):
+        codes += map(code, block)
+    return codes, list(index)
 
 
 def word_offsets(text: str) -> list[int]:
