@@ -117,7 +117,7 @@ numpy's array passes); below it, those cost more than they save."""
 
 
 def _encoder(
-    words: list[str], source: SourceMap, version: int, numbered: dict[str, int], hints: dict[str, int]
+    words, source: SourceMap, version: int, numbered: dict[str, int], hints: dict[str, int]
 ) -> QuickEncoder:
     def punctuation(index: int) -> str:
         offset = source.word_start(index)
@@ -132,17 +132,16 @@ def _encoder(
 
 def _run(text: str, source: SourceMap, version: int, preserve: bool, hints: dict[str, int]) -> QuickEncoder:
     if len(text) >= BULK_MIN_CHARS:
-        from spvinspect.codec.asm.bulk import Distinct, run_bulk
+        from spvinspect.codec.asm.bulk import Distinct, Words, run_bulk
 
         codes, unique = word_codes(text)
-        words = list(map(unique.__getitem__, codes))
         distinct = Distinct(unique)
         if distinct.ok:
-            numbered = distinct.numeric_ids() if preserve else {}
-            encoder = _encoder(words, source, version, numbered, hints)
+            # The bulk path pins the numeric ids and the hints itself.
+            encoder = _encoder(Words(codes, unique), source, version, {}, {})
             if run_bulk(encoder, codes, distinct, preserve, hints):
                 return encoder
-            del words[encoder.n :]  # the padding the first encoder added
+        words = list(map(unique.__getitem__, codes))
         numbered = numeric_ids(unique) if preserve else {}
         del codes, unique, distinct
     else:

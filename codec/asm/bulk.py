@@ -82,6 +82,27 @@ for _c in b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_":
     _ID_CHARS[_c] = True
 
 
+class Words:
+    """The words of a text as the engines read them (`toks[i]`, `toks[a:b]`), made from
+    their numbers on demand, with the two empty words the engines look ahead to."""
+
+    __slots__ = ("codes", "unique", "n")
+
+    def __init__(self, codes: list[int], unique: list[str]) -> None:
+        self.codes = codes
+        self.unique = unique
+        self.n = len(codes)
+
+    def __len__(self) -> int:
+        return self.n + 2
+
+    def __getitem__(self, i):
+        if isinstance(i, slice):
+            unique = self.unique
+            return [unique[c] for c in self.codes[i]]
+        return self.unique[self.codes[i]] if i < self.n else ""
+
+
 class Distinct:
     """What each distinct word of a text is, found by array passes over their
     characters: its class, and the number of an id written as a number (which
@@ -173,7 +194,6 @@ class _Bulk:
 
     def run(self, word_codes: list[int], distinct: Distinct, numeric: bool, hints: dict[str, int]) -> bool:
         encoder = self.encoder
-        words = encoder.toks
         n = encoder.n
         unique = distinct.unique
         padding = len(unique)
@@ -185,7 +205,7 @@ class _Bulk:
 
         # Where instructions start: `Op…` but after `%id =`, and `%id = Op…`.
         is_op = cls == OP
-        head = np.zeros(len(words), bool)
+        head = np.zeros(n + 2, bool)
         head[:-2] = (cls[:-2] == PCT) & (cls[1:-1] == EQ) & is_op[2:]
         starts_mask = is_op | head
         starts_mask[2:] &= ~head[:-2]
@@ -221,7 +241,7 @@ class _Bulk:
         if numbers is None:
             return False
         entries = _Entries(numbers)
-        pct_before = np.zeros(len(words) + 1, np.int32)
+        pct_before = np.zeros(n + 3, np.int32)
         np.cumsum(cls == PCT, out=pct_before[1:])
         del cls
         self.unique, self.codes, self.numbers, self.entries = unique, codes, numbers, entries
@@ -433,16 +453,21 @@ def _number_ids(
     typed_starts: np.ndarray,
 ) -> np.ndarray | None:
     """The number of every distinct word (0 for those that are not ids, and for the
-    padding, last), as spirv-as numbers them; also fills the encoder's id table, in
-    which the numeric ids (if kept) and the hints are pinned already."""
+    padding, last), as spirv-as numbers them: the numeric ids (if `numeric`) and the
+    hints pinned, the others from 1 up in order of first appearance, skipping the
+    pinned numbers. Fills the encoder's id table with them, as `IdTable.pin` and
+    `IdTable.assign` would."""
     ids = encoder.ids
-    pinned = ids.numbers
     unique = distinct.unique
     numbers = np.zeros(len(unique) + 1, np.uint32)
     is_pinned = np.zeros(len(unique) + 1, bool)
     if numeric:
         is_pinned = distinct.numeric >= 0
         numbers[is_pinned] = distinct.numeric[is_pinned]
+    kept = np.concatenate([numbers[is_pinned].astype(np.int64), np.fromiter(hints.values(), np.int64, len(hints))])
+    if len(kept):  # one past the largest, but for 2^32 - 1 (its bound wraps to 0)
+        below = kept[kept != 0xFFFFFFFF]
+        ids.bound = max(ids.bound, int(below.max()) + 1 if len(below) else 0)
     if hints:
         where = dict(zip(unique, range(len(unique)))) if len(hints) > 64 else None
         for word, number in hints.items():
@@ -468,11 +493,10 @@ def _number_ids(
             if not (t_at == r_at + 1).all():
                 return None
             named_np[r_at], named_np[t_at] = named_np[t_at], named_np[r_at].copy()
-    kept = ids.preserve
     count = len(named_np)
-    if kept:
+    if len(kept):
         candidates = np.arange(1, count + len(kept) + 1, dtype=np.int64)
-        candidates = candidates[~np.isin(candidates, np.fromiter(kept, np.int64, len(kept)))][:count]
+        candidates = candidates[~np.isin(candidates, kept)][:count]
     else:
         candidates = np.arange(1, count + 1, dtype=np.int64)
     numbers[named_np] = candidates
@@ -480,5 +504,8 @@ def _number_ids(
         top = int(candidates[-1])
         ids.next_id = top + 1
         ids.bound = max(ids.bound, (top + 1) & 0xFFFFFFFF)
-        pinned.update(zip([unique[i] for i in named_np.tolist()], candidates.tolist()))
+    ids.preserve = frozenset(kept.tolist())
+    every = np.flatnonzero(distinct.cls == PCT)
+    ids.numbers = dict(zip([unique[i] for i in every.tolist()], numbers[every].tolist()))
+    ids.numbers.update(hints)
     return numbers
