@@ -265,6 +265,14 @@ class _Bulk:
         # The other instructions, through the engines in order; the value types they
         # read (OpSwitch's selector) include those of the bulk instructions before them.
         slow = np.flatnonzero(~bulk)
+        # The engines' id table: the ids their instructions hold (all are numbered).
+        word_inst = np.repeat(np.arange(len(starts), dtype=np.int32), (ends - starts).astype(np.int64))
+        slow_words = ~bulk[word_inst]
+        del word_inst
+        slow_ids = np.unique(codes[:n][slow_words])
+        slow_ids = slow_ids[cls_of[slow_ids] == PCT].tolist()
+        encoder.ids.numbers = dict(zip([unique[i] for i in slow_ids], numbers[slow_ids].tolist()))
+        encoder.ids.numbers.update(hints)
         typed_bulk = np.flatnonzero(bulk & is_typed)
         vt_results = numbers[codes[starts[typed_bulk]]].tolist()
         vt_types = numbers[codes[starts[typed_bulk] + 3]].tolist()
@@ -313,9 +321,8 @@ class _Bulk:
         for positions, found in self.literal_at:
             v[positions] = found
         self.literal_at = []
-        word_inst = np.repeat(np.arange(len(starts), dtype=np.int32), (ends - starts).astype(np.int64))
-        v[:n][~bulk[word_inst]] = entries.empty
-        del word_inst
+        v[:n][slow_words] = entries.empty
+        del slow_words
         slow_lengths = np.frombuffer(slow_counts, np.int64) if len(slow_counts) else np.zeros(0, np.int64)
         run = np.frombuffer(out, np.uint32) if len(out) else np.zeros(0, np.uint32)
         flat, entry_start, entry_length, first_slow = entries.arrays(run, slow_lengths)
@@ -505,7 +512,4 @@ def _number_ids(
         ids.next_id = top + 1
         ids.bound = max(ids.bound, (top + 1) & 0xFFFFFFFF)
     ids.preserve = frozenset(kept.tolist())
-    every = np.flatnonzero(distinct.cls == PCT)
-    ids.numbers = dict(zip([unique[i] for i in every.tolist()], numbers[every].tolist()))
-    ids.numbers.update(hints)
     return numbers

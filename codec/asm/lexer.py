@@ -32,11 +32,12 @@ _STEP = re.compile(r"[ \t\r]*(?:;[^\n]*)?(?:(" + _WORD + r")|\n|\Z)")
 
 _SPLIT_BREAKS = "\x0b\x0c\x1c-\x1f\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000"
 """Characters `str.split` splits at and spirv-as does not."""
-_SPECIAL = re.compile('["\\\\;,()' + _SPLIT_BREAKS + "]")
-"""Characters after which `str.split` may not split as spirv-as does."""
 _PLAIN_STRING = re.compile(r'"[^"\s;\\,()]*"')
 """A quoted string that `str.split` splits around as spirv-as does: nothing inside it
 that either would split at, and no backslash."""
+_PLAIN_RUN = re.compile('(?:[^"\\\\;,()' + _SPLIT_BREAKS + ']++|' + _PLAIN_STRING.pattern + ")*+")
+"""Text that `str.split` splits as spirv-as does: no special character but in plain
+quoted strings. Its match ends at the first special character that is not."""
 
 PUNCTUATION = frozenset(",()")
 
@@ -72,22 +73,19 @@ def _blocks(text: str) -> Iterator[list[str]]:
     characters split exactly."""
     pos = 0
     end = len(text)
-    search = _SPECIAL.search
-    plain_string = _PLAIN_STRING.match
+    plain_run = _PLAIN_RUN.match
     while pos < end:
-        m = search(text, pos)
-        while m is not None and (plain := plain_string(text, m.start())) is not None:
-            m = search(text, plain.end())
-        stop = end if m is None else text.rfind("\n", pos, m.start()) + 1
+        special = plain_run(text, pos).end()
+        stop = end if special == end else text.rfind("\n", pos, special) + 1
         while pos < stop:
             cut = text.find("\n", min(pos + _BLOCK, stop), stop) + 1 if stop - pos > _BLOCK else 0
             cut = cut or stop
             yield text[pos:cut].split()
             pos = cut
-        if m is None:
+        if special == end:
             break
         words: list[str] = []
-        pos = _exact_words(text, pos, m.start(), words)
+        pos = _exact_words(text, pos, special, words)
         yield words
 
 
