@@ -24,6 +24,7 @@ from array import array
 import numpy as np
 
 from spvinspect.codec.asm import literals as lit
+from spvinspect.codec.asm.declarations import FLOAT, INT
 from spvinspect.codec.asm.errors import AssemblyError
 from spvinspect.codec.asm.literal_operands import MAX_WORD_COUNT, encode_typed
 from spvinspect.codec.asm.plans import TAIL_IDS, TAIL_NONE, TAIL_OPTIONAL, QuickShape
@@ -61,6 +62,15 @@ class _Entries:
         self.lengths.append(len(words))
         self.words += words
         return self.base + len(self.starts) - 1
+
+    def add_words(self, words: np.ndarray) -> np.ndarray:
+        """A new entry of one word for each of `words`; their indexes."""
+        first = self.base + len(self.starts)
+        at = self.base + len(self.words)
+        self.starts += range(at, at + len(words))
+        self.lengths += [1] * len(words)
+        self.words += words.tolist()
+        return np.arange(first, first + len(words), dtype=np.int32)
 
     def arrays(self, run: np.ndarray, run_lengths: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
         """All words, each entry's start and length, with one more entry per run
@@ -419,6 +429,20 @@ class _Bulk:
             found[i] = -1 if encoded is None else add(encoded)
         return found[inverse]
 
+    def plain_numbers(self, contexts: list[int], words: list[int], found: np.ndarray) -> None:
+        """Entries of OpConstant's plainly written 32-bit numbers (`found`, for each
+        (type, word) pair), by array passes; the others stay -1."""
+        declared = self.encoder.declared
+        by_type: dict[int, list[int]] = {}
+        for i, c in enumerate(contexts):
+            by_type.setdefault(c, []).append(i)
+        for c, pairs in by_type.items():
+            info = declared.constant_type(c)
+            plain = None if info is None else _plain_number_words(info, [self.unique[words[i]] for i in pairs])
+            if plain is not None:
+                values, at = plain
+                found[np.array(pairs, np.int64)[at]] = self.entries.add_words(values)
+
     def encode_deferred(self, type_at: dict[int, int], import_at: dict[int, int]) -> bool:
         """The literals that depend on declarations (OpConstant's number, OpExtInst's
         instruction), now that the engines have made them: each must have been
@@ -430,12 +454,15 @@ class _Bulk:
             known = np.array([declared_at.get(c, -1) for c in context.tolist()], np.int64)
             if not ((known >= 0) & (known < group)).all():
                 return False
-            pairs = np.stack([context.astype(np.int64), codes[positions].astype(np.int64)])
-            distinct, inverse = np.unique(pairs, axis=1, return_inverse=True)
-            found = np.empty(distinct.shape[1], np.int32)
-            takes = np.empty(distinct.shape[1], np.int64)
-            for i, (c, w) in enumerate(zip(distinct[0].tolist(), distinct[1].tolist())):
-                tok = unique[w]
+            pairs = (context.astype(np.int64) << 32) | codes[positions]
+            distinct, inverse = np.unique(pairs, return_inverse=True)
+            contexts, words = (distinct >> 32).tolist(), (distinct & 0xFFFFFFFF).tolist()
+            found = np.full(len(distinct), -1, np.int32)
+            takes = np.full(len(distinct), -1, np.int64)
+            if code == TYPED_NUM:
+                self.plain_numbers(contexts, words, found)
+            for i in np.flatnonzero(found < 0).tolist():
+                c, tok = contexts[i], unique[words[i]]
                 if code == TYPED_NUM:
                     info = declared.constant_type(c)
                     encoded = None if info is None else encode_typed(tok, info)[0]
@@ -453,6 +480,36 @@ class _Bulk:
                 return False
             self.literal_at.append((positions, found[inverse]))
         return True
+
+
+_PLAIN_FLOAT = re.compile(r"-?[0-9]{1,30}(?:\.[0-9]{1,30})?\Z")
+_PLAIN_INT = re.compile(r"-?[0-9]{1,9}\Z")
+"""Numbers written plainly: a float without exponent, an integer of at most nine digits."""
+
+
+def _plain_number_words(info: tuple, toks: list[str]) -> tuple[np.ndarray, np.ndarray] | None:
+    """The words of plainly written 32-bit numbers of type `info` (`encode_typed`'s),
+    by array passes; and which of `toks` they are for (the others are left to
+    `encode_typed`). None when the type is not a 32-bit integer or IEEE float."""
+    kind, width, detail = info
+    if width != 32 or (kind == FLOAT and detail is not None) or kind not in (INT, FLOAT):
+        return None
+    if kind == INT:
+        plain = _PLAIN_INT.match if detail else re.compile(r"[0-9]{1,9}\Z").match
+        at = [i for i, tok in enumerate(toks) if plain(tok)]
+        values = np.fromiter(map(int, [toks[i] for i in at]), np.int64, len(at))
+        return (values & 0xFFFFFFFF).astype(np.uint32), np.array(at, np.int64)
+    at = [i for i, tok in enumerate(toks) if _PLAIN_FLOAT.match(tok)]
+    # Through a double, as `literals._nearest_f32_bits` goes: right but for a double
+    # that falls on a tie between two floats, left to `encode_typed`.
+    double = np.fromiter(map(float, [toks[i] for i in at]), np.float64, len(at))
+    with np.errstate(over="ignore"):
+        single = double.astype(np.float32)
+    back = single.astype(np.float64)
+    toward = np.where(double > back, np.float32(np.inf), np.float32(-np.inf)).astype(np.float32)
+    other = np.nextafter(single, toward).astype(np.float64)
+    ok = np.isfinite(single) & ((back == double) | (2 * double != back + other))
+    return single[ok].view(np.uint32), np.array(at, np.int64)[ok]
 
 
 def _number_ids(
