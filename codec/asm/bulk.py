@@ -27,7 +27,7 @@ from spvinspect.codec.asm import literals as lit
 from spvinspect.codec.asm.declarations import FLOAT, INT
 from spvinspect.codec.asm.errors import AssemblyError
 from spvinspect.codec.asm.literal_operands import MAX_WORD_COUNT, encode_typed
-from spvinspect.codec.asm.plans import TAIL_IDS, TAIL_NONE, TAIL_OPTIONAL, QuickShape
+from spvinspect.codec.asm.plans import TAIL_CASES, TAIL_IDS, TAIL_NONE, TAIL_OPTIONAL, QuickShape
 from spvinspect.codec.asm.quick import QuickEncoder, plain_literal
 from spvinspect.codec.program import EXT_INST_NUM, ID, RESULT_ID, TYPE_ID, TYPED_NUM
 
@@ -290,6 +290,8 @@ class _Bulk:
         declared = encoder.declared
         value_types, types, imports = declared.value_types, declared.types, declared.imports
         type_at: dict[int, int] = {}
+        value_at: dict[int, int] = {}
+        self.typed_values = (numbers[codes[starts[typed_bulk]]], numbers[codes[starts[typed_bulk] + 3]], typed_bulk)
         import_at: dict[int, int] = {}
         done = 0
         out = encoder.out
@@ -301,15 +303,19 @@ class _Bulk:
                 done = upto
             before = len(out)
             known = len(types) + len(imports)
+            values = len(value_types)
             if encode_one(s) != e:
                 return False
             slow_counts.append(len(out) - before)
+            if len(value_types) != values:
+                value_at[next(reversed(value_types))] = k
             if len(types) + len(imports) != known:
                 if len(types) > len(type_at):
                     type_at[next(reversed(types))] = k
                 if len(imports) > len(import_at):
                     import_at[next(reversed(imports))] = k
         del vt_results, vt_types, vt_upto
+        self.value_at = value_at
         if not self.encode_deferred(type_at, import_at):
             return False
 
@@ -375,7 +381,7 @@ class _Bulk:
         """Marks the instructions in `group` (one opcode, one form) that `simple` would
         encode as bulk, and records their literals' entries."""
         opcode, length, has_type, tail, codes = shape
-        if tail not in (TAIL_NONE, TAIL_OPTIONAL, TAIL_IDS):
+        if tail not in (TAIL_NONE, TAIL_OPTIONAL, TAIL_IDS, TAIL_CASES):
             return
         codes = codes if codes is not None else (ID,) * length
         if EXT_INST_NUM in codes and codes[codes.index(EXT_INST_NUM) - 1] != ID:
@@ -383,13 +389,20 @@ class _Bulk:
         pct_before = self.pct_before
         base = op_pos[group] + 1
         given = ends[group] - base
-        ok = given >= length if tail == TAIL_IDS else given == length
+        ok = given >= length if tail in (TAIL_IDS, TAIL_CASES) else given == length
         group, base, given = group[ok], base[ok], given[ok]
+        pct = self.pct
         if tail == TAIL_IDS:  # the rest are ids
             rest = ends[group] - (base + length)
             ok = pct_before[ends[group]] - pct_before[base + length] == rest
             group, base, given = group[ok], base[ok], given[ok]
-        pct = self.pct
+        elif tail == TAIL_CASES:  # (literal, label) pairs: every label an id
+            ok = (given - length) % 2 == 0
+            group, base, given = group[ok], base[ok], given[ok]
+            owner, within, positions = _rest_words(base + length, given - length)
+            bad = np.zeros(len(group), bool)
+            bad[owner[(within % 2 == 1) & ~pct[positions]]] = True
+            group, base, given = group[~bad], base[~bad], given[~bad]
         literals: list[tuple[int, int, np.ndarray]] = []
         deferred: list[tuple[int, int]] = []
         for j, code in enumerate(codes):
@@ -409,6 +422,12 @@ class _Bulk:
         bulk[group] = True
         for j, _code, found in literals:
             self.literal_at.append((base + j, found))
+        if tail == TAIL_CASES:  # each literal as wide as the selector's type
+            owner, within, positions = _rest_words(base + length, given - length)
+            literal = within % 2 == 0
+            owner = owner[literal]
+            self.deferred.append((_CASES, positions[literal], self.numbers[self.codes[base[owner]]], group[owner],
+                                  np.zeros(0, np.int64)))
         for j, code in deferred:
             if code == TYPED_NUM:  # as wide as the result type (the first word) says
                 context = self.numbers[self.codes[base]]
@@ -443,6 +462,25 @@ class _Bulk:
                 values, at = plain
                 found[np.array(pairs, np.int64)[at]] = self.entries.add_words(values)
 
+    def selector_types(self, selectors: np.ndarray, group: np.ndarray, type_at: dict[int, int]) -> np.ndarray | None:
+        """The result type of each OpSwitch selector (for the OpSwitch `group`), from
+        the value's definition, which must come before; None if one does not."""
+        results, types, defined_at = self.typed_values
+        order = np.argsort(results, kind="stable")
+        results, types, defined_at = results[order], types[order], defined_at[order]
+        at = np.minimum(np.searchsorted(results, selectors), max(len(results) - 1, 0))
+        found = (results[at] == selectors) if len(results) else np.zeros(len(selectors), bool)
+        found &= defined_at[at] < group if len(results) else found
+        selector_type = np.where(found, types[at] if len(results) else 0, 0).astype(np.int64)
+        value_types = self.encoder.declared.value_types
+        for i in np.flatnonzero(~found).tolist():
+            selector = int(selectors[i])
+            k = self.value_at.get(selector)
+            if k is None or k >= group[i]:
+                return None
+            selector_type[i] = value_types[selector]
+        return selector_type
+
     def encode_deferred(self, type_at: dict[int, int], import_at: dict[int, int]) -> bool:
         """The literals that depend on declarations (OpConstant's number, OpExtInst's
         instruction), now that the engines have made them: each must have been
@@ -450,6 +488,11 @@ class _Bulk:
         declared = self.encoder.declared
         unique, codes, entries = self.unique, self.codes, self.entries
         for code, positions, context, group, extra in self.deferred:
+            if code == _CASES:
+                context = self.selector_types(context, group, type_at)
+                if context is None or any(declared.types.get(t, (None,))[0] != INT for t in set(context.tolist())):
+                    return False  # a selector that is not an integer: left to the engines
+                code = TYPED_NUM  # then a number of that type, as OpConstant's
             declared_at = type_at if code == TYPED_NUM else import_at
             known = np.array([declared_at.get(c, -1) for c in context.tolist()], np.int64)
             if not ((known >= 0) & (known < group)).all():
@@ -480,6 +523,20 @@ class _Bulk:
                 return False
             self.literal_at.append((positions, found[inverse]))
         return True
+
+
+_CASES = -1
+"""A deferred literal's kind: OpSwitch's case literal (the others are operand codes)."""
+
+
+def _rest_words(first: np.ndarray, counts: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """For runs of `counts` words from `first`: each word's run, its place in the run
+    and its position."""
+    owner = np.repeat(np.arange(len(counts)), counts)
+    run_start = np.zeros(len(counts), np.int64)
+    np.cumsum(counts[:-1], out=run_start[1:])
+    within = np.arange(len(owner)) - run_start[owner]
+    return owner, within, first[owner] + within
 
 
 _PLAIN_FLOAT = re.compile(r"-?[0-9]{1,30}(?:\.[0-9]{1,30})?\Z")

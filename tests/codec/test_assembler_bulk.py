@@ -88,6 +88,13 @@ VARIANTS = {
                                                    "OpExecutionMode %main LocalSize 1 1 1"),
     "a string with an escape": MODULE.replace('"f(i1;"', '"f\\"(i1;"'),
     "no header comments": MODULE.split("; Schema: 0\n")[1],
+    "a switch on a float": MODULE.replace("OpSwitch %sel", "OpSwitch %x"),
+    "a switch on a value the engines define": MODULE.replace("%sel = OpCopyObject %int %c2",
+                                                              "%sel = OpLoad %int %iv Aligned 4")
+    .replace("%v = OpVariable %ptr Function", "%v = OpVariable %ptr Function\n%iv = OpVariable %iptr Function")
+    .replace("%optr = ", "%iptr = OpTypePointer Function %int\n%optr = "),
+    "a switch on a value defined after it": MODULE.replace("OpSwitch %sel", "OpSwitch %later"),
+    "a switch on a 64-bit value": MODULE.replace("%sel = OpCopyObject %int %c2", "%sel = OpCopyObject %long %c3"),
 }
 
 
@@ -124,7 +131,8 @@ def test_bulk_path_on_each_case() -> None:
     # Where it can, the bulk path holds; where it cannot, the engines answer.
     assert [name for name, held in held_for.items() if held] == [
         "the module", "a result type first seen in its assignment", "an enumerant with parameters",
-        "a string with an escape", "no header comments",
+        "a string with an escape", "no header comments", "a switch on a value the engines define",
+        "a switch on a 64-bit value",
     ]
 
 
