@@ -87,9 +87,9 @@ class _Entries:
         )
 
 
-_ID_CHARS = np.zeros(128, bool)
-for _c in b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_":
-    _ID_CHARS[_c] = True
+_ID_CHARS = np.zeros(0x110000, bool)
+"""The characters an id has after its '%', by code point."""
+_ID_CHARS[np.frombuffer(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_", np.uint8)] = True
 
 
 class Words:
@@ -123,18 +123,18 @@ class Distinct:
         count = len(unique)
         # Characters as 32-bit numbers, each word followed by a NUL (no word has one).
         chars = np.frombuffer(("\0".join(unique) + "\0").encode("utf-32-le", "surrogatepass"), np.uint32)
-        lengths = np.fromiter(map(len, unique), np.int64, count)
+        ends = np.flatnonzero(chars == 0)[:count]
         starts = np.zeros(count, np.int64)
-        np.cumsum(lengths[:-1] + 1, out=starts[1:])
+        starts[1:] = ends[:-1] + 1
+        lengths = ends - starts
         first = chars[starts]
         self.ok = not (first == ord("!")).any()
         """False when a word starts with '!' or an id word is not valid: the bulk path
         does not apply."""
         cls = np.zeros(count + 1, np.int8)  # one more: the class of the padding
         pct = first == ord("%")
-        ascii_chars = np.where(chars < 128, chars, 0)
-        id_char = np.zeros(len(chars) + 1, np.int64)
-        np.cumsum(_ID_CHARS[ascii_chars], out=id_char[1:])
+        id_char = np.zeros(len(chars) + 1, np.int32)
+        np.cumsum(_ID_CHARS[chars], out=id_char[1:])
         valid = id_char[starts + lengths] - id_char[starts + 1] == lengths - 1
         if (pct & ((lengths < 2) | ~valid)).any():
             self.ok = False
@@ -152,7 +152,7 @@ class Distinct:
 
         # Ids written in decimal: '%' and up to ten digits, the first not 0.
         digit = (chars >= ord("0")) & (chars <= ord("9"))
-        digits = np.zeros(len(chars) + 1, np.int64)
+        digits = np.zeros(len(chars) + 1, np.int32)
         np.cumsum(digit, out=digits[1:])
         decimal = (pct & (lengths >= 2) & (lengths <= 11) & (second >= ord("1")) & (second <= ord("9"))
                    & (digits[starts + lengths] - digits[starts + 1] == lengths - 1))

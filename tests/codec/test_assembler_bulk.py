@@ -88,6 +88,7 @@ VARIANTS = {
                                                    "OpExecutionMode %main LocalSize 1 1 1"),
     "a string with an escape": MODULE.replace('"f(i1;"', '"f\\"(i1;"'),
     "no header comments": MODULE.split("; Schema: 0\n")[1],
+    "no words": "  \n; a comment\n",
     "a switch on a float": MODULE.replace("OpSwitch %sel", "OpSwitch %x"),
     "a switch on a value the engines define": MODULE.replace("%sel = OpCopyObject %int %c2",
                                                               "%sel = OpLoad %int %iv Aligned 4")
