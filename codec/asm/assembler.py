@@ -3,8 +3,9 @@
 `assemble(text)` is what the live editor calls on every keystroke: it never raises and
 returns the words (or None), the diagnostics and, for each emitted instruction, the
 source lines it came from. The syntax is SPIRV-Tools' assembly syntax; see
-`codec.asm.encoder` for the engine, `codec.asm.quick` for its quick paths and
-`codec.asm.lexer` for how words are split.
+`codec.asm.encoder` for the engine, `codec.asm.quick` for its quick paths,
+`codec.asm.bulk` for the array passes that take big texts (`spvinspect as` on a whole
+module) and `codec.asm.lexer` for how words are split.
 
 When the text starts with the header comments `spirv-dis` prints and no target
 environment is given, the version, generator, bound and schema come from them, so that
