@@ -135,16 +135,17 @@ def _run(text: str, source: SourceMap, version: int, preserve: bool, hints: dict
     if len(text) >= BULK_MIN_CHARS:
         from spvinspect.codec.asm.bulk import Distinct, Words, run_bulk
 
-        codes, unique = word_codes(text)
-        distinct = Distinct(unique)
+        words = Words(*word_codes(text))
+        distinct = Distinct(words.unique)
         if distinct.ok:
             # The bulk path pins the numeric ids and the hints itself.
-            encoder = _encoder(Words(codes, unique), source, version, {}, {})
-            if run_bulk(encoder, codes, distinct, preserve, hints):
+            encoder = _encoder(words, source, version, {}, {})
+            if run_bulk(encoder, distinct, preserve, hints):
                 return encoder
-        words = list(map(unique.__getitem__, codes))
-        numbered = numeric_ids(unique) if preserve else {}
-        del codes, unique, distinct
+            del encoder
+        del words, distinct
+        words = tokenize(text)  # the engines' list, from the text again (errors are rare)
+        numbered = numeric_ids(words) if preserve else {}
     else:
         words = tokenize(text)
         numbered = numeric_ids(words) if preserve else {}

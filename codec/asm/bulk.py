@@ -82,7 +82,8 @@ class _Entries:
         return (
             np.concatenate([self.numbers, np.array(self.words, np.uint32), run]),
             np.concatenate([np.arange(self.base, dtype=np.int64), np.array(self.starts, np.int64), run_starts]),
-            np.concatenate([np.ones(self.base, np.int64), np.array(self.lengths, np.int64), run_lengths]),
+            np.concatenate([np.ones(self.base, np.int32), np.array(self.lengths, np.int32),
+                            run_lengths.astype(np.int32)]),
             first,
         )
 
@@ -94,7 +95,8 @@ _ID_CHARS[np.frombuffer(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz01
 
 class Words:
     """The words of a text as the engines read them (`toks[i]`, `toks[a:b]`), made from
-    their numbers on demand, with the two empty words the engines look ahead to."""
+    their numbers (`lexer.word_codes`'s list, then the bulk path's array) on demand,
+    with the two empty words the engines look ahead to."""
 
     __slots__ = ("codes", "unique", "n")
 
@@ -181,16 +183,14 @@ class Distinct:
         return dict(zip([unique[i] for i in at.tolist()], self.numeric[at].tolist()))
 
 
-def run_bulk(
-    encoder: QuickEncoder, codes: list[int], distinct: Distinct, numeric: bool, hints: dict[str, int],
-) -> bool:
-    """Assembles the encoder's words (given also as `lexer.word_codes` numbers them) as
+def run_bulk(encoder: QuickEncoder, distinct: Distinct, numeric: bool, hints: dict[str, int]) -> bool:
+    """Assembles the encoder's words (`Words`, whose numbers it turns into an array) as
     `encoder.run()` would, leaving the same `out`, `inst_words`, `inst_first` and id
     bound; returns False, having changed the encoder in unknown ways, when the plan
     does not hold or the text has an error. `numeric` and `hints` say which ids are
     pinned in the encoder's id table: the numeric ids (if True) and the hints."""
     try:
-        return _Bulk(encoder).run(codes, distinct, numeric, hints)
+        return _Bulk(encoder).run(distinct, numeric, hints)
     except AssemblyError:
         return False
 
@@ -202,14 +202,15 @@ class _Bulk:
         self.encoder = encoder
         self.plans = encoder.plans
 
-    def run(self, word_codes: list[int], distinct: Distinct, numeric: bool, hints: dict[str, int]) -> bool:
+    def run(self, distinct: Distinct, numeric: bool, hints: dict[str, int]) -> bool:
         encoder = self.encoder
         n = encoder.n
         unique = distinct.unique
         padding = len(unique)
         codes = np.empty(n + 2, np.int32)
-        codes[:n] = word_codes
+        codes[:n] = encoder.toks.codes
         codes[n:] = padding
+        encoder.toks.codes = codes  # the engines read the array; the list goes
         cls_of, ops = distinct.cls, distinct.ops
         cls = cls_of[codes]
 
@@ -351,7 +352,7 @@ class _Bulk:
             return False
         offsets = np.zeros(len(counts), np.int64)
         np.cumsum(counts[:-1], out=offsets[1:])
-        result = np.empty(int(counts.sum()), np.uint32)
+        result = np.empty(int(counts.sum(dtype=np.int64)), np.uint32)
         # The output, a chunk of whole instructions at a time.
         at = np.searchsorted(starts, np.arange(0, n, _CHUNK))
         chunk_starts = starts[at[at < len(starts)]]
@@ -361,13 +362,13 @@ class _Bulk:
             part = lengths[a:b]
             first = np.zeros(len(part), np.int64)
             np.cumsum(part[:-1], out=first[1:])
-            total = int(first[-1] + part[-1]) if len(part) else 0
+            total = int(first[-1]) + int(part[-1]) if len(part) else 0
             take = np.repeat(entry_start[v[a:b]] - first, part) + np.arange(total)
             result[written:written + total] = flat[take]
             written += total
         del lengths, flat, v
         b_idx = np.flatnonzero(bulk)
-        result[offsets[b_idx]] = (counts[b_idx] << 16) | opcode_of[op_code[b_idx]]
+        result[offsets[b_idx]] = (counts[b_idx].astype(np.int64) << 16) | opcode_of[op_code[b_idx]]
 
         emitted = counts > 0
         encoder.out = array("I", result.tobytes())
