@@ -133,7 +133,8 @@ def _encoder(
 
 def _run(text: str, source: SourceMap, version: int, preserve: bool, hints: dict[str, int]) -> QuickEncoder:
     if len(text) >= BULK_MIN_CHARS:
-        from spvinspect.codec.asm.bulk import Distinct, Words, run_bulk
+        from spvinspect.codec.asm.bulk import run_bulk
+        from spvinspect.codec.asm.bulk_words import Distinct, Words
 
         words = Words(*word_codes(text))
         distinct = Distinct(words.unique)

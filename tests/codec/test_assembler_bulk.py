@@ -12,7 +12,7 @@ from unittest.mock import patch
 import pytest
 from oracle import corpus_files, corpus_sample, run_tool
 
-from spvinspect.codec.asm import assembler, bulk
+from spvinspect.codec.asm import assembler, bulk, bulk_words
 from spvinspect.codec.asm.assembler import assemble
 from spvinspect.codec.asm.declarations import FLOAT, INT
 from spvinspect.codec.asm.ids import numeric_ids
@@ -149,7 +149,7 @@ def test_numeric_ids_found_as_the_engines_find_them() -> None:
     words = ["%0", "%0x1f", "%017", "%1", "%4294967295", "%4294967296", "%99999999999", "%12abc", "%main",
              "%0x100000000", "OpNop", "=", "%9_", "%00"]
     codes, unique = word_codes(" ".join(words))
-    assert bulk.Distinct(unique).numeric_ids() == numeric_ids(words)
+    assert bulk_words.Distinct(unique).numeric_ids() == numeric_ids(words)
 
 
 SPV = corpus_sample(corpus_files("spv", "*.spv"))[::2]
@@ -191,14 +191,14 @@ def test_plain_numbers_by_array_passes_as_encode_typed() -> None:
               "340282356779733661637539395458142568448", "1.", ".5", "+1", "0x1p3", "nan"]
     ints = ["0", "-0", "5", "-5", "123456789", "-123456789", "1234567890", "4294967295", "0x10", "+3", "1e3"]
     for info, toks in (((FLOAT, 32, None), floats), ((INT, 32, True), ints), ((INT, 32, False), ints)):
-        values, at = bulk._plain_number_words(info, toks)
+        values, at = bulk_words.plain_number_words(info, toks)
         handled = dict(zip(at.tolist(), values.tolist()))
         for i, tok in enumerate(toks):
             if i in handled:
                 assert [handled[i]] == encode_typed(tok, info)[0], (info, tok)
         assert len(handled) >= len(toks) // 3
     # The ties and the overflow are left to encode_typed.
-    values, at = bulk._plain_number_words((FLOAT, 32, None), floats)
+    values, at = bulk_words.plain_number_words((FLOAT, 32, None), floats)
     assert not {floats.index("1.000000059604644775390625"), floats.index("1.0000000596046447753906251"),
                 floats.index("340282356779733661637539395458142568448")} & set(at.tolist())
-    assert bulk._plain_number_words((FLOAT, 16, None), floats) is None
+    assert bulk_words.plain_number_words((FLOAT, 16, None), floats) is None
