@@ -19,6 +19,7 @@ words and diagnostics.
 from __future__ import annotations
 
 from array import array
+from collections import deque
 
 import numpy as np
 
@@ -143,9 +144,6 @@ class _Bulk:
             opcode_of[i] = plan.opcode
         is_typed = assign & typed[op_code]
 
-        if assign.any() and np.bincount(codes[starts[assign]]).max() > 1:
-            return False  # a result defined twice: the engines keep its first type
-
         numbers = number_ids(encoder, distinct, numeric, hints, codes, starts[is_typed])
         if numbers is None:
             return False
@@ -198,7 +196,8 @@ class _Bulk:
         encode_one = encoder.encode_one
         for k, s, e, upto in zip(slow.tolist(), starts[slow].tolist(), ends[slow].tolist(), vt_upto):
             if upto > done:
-                value_types.update(zip(vt_results[done:upto], vt_types[done:upto]))
+                # The first definition's type stays (a result may be defined again).
+                deque(map(value_types.setdefault, vt_results[done:upto], vt_types[done:upto]), 0)
                 done = upto
             before = len(out)
             known = len(types) + len(imports)
@@ -363,21 +362,26 @@ class _Bulk:
 
     def selector_types(self, selectors: np.ndarray, group: np.ndarray, type_at: dict[int, int]) -> np.ndarray | None:
         """The result type of each OpSwitch selector (for the OpSwitch `group`), from
-        the value's definition, which must come before; None if one does not."""
+        the value's first definition (by either path), which must come before; None if
+        one does not."""
         results, types, defined_at = self.typed_values
-        order = np.argsort(results, kind="stable")
+        order = np.argsort(results, kind="stable")  # a value's first definition first
         results, types, defined_at = results[order], types[order], defined_at[order]
-        at = np.minimum(np.searchsorted(results, selectors), max(len(results) - 1, 0))
-        found = (results[at] == selectors) if len(results) else np.zeros(len(selectors), bool)
-        found &= defined_at[at] < group if len(results) else found
-        selector_type = np.where(found, types[at] if len(results) else 0, 0).astype(np.int64)
+        first = np.full(len(selectors), np.iinfo(np.int64).max, np.int64)
+        selector_type = np.zeros(len(selectors), np.int64)
+        if len(results):
+            at = np.minimum(np.searchsorted(results, selectors), len(results) - 1)
+            found = results[at] == selectors
+            first[found] = defined_at[at][found]
+            selector_type[found] = types[at][found]
         value_types = self.encoder.declared.value_types
-        for i in np.flatnonzero(~found).tolist():
-            selector = int(selectors[i])
-            k = self.value_at.get(selector)
-            if k is None or k >= group[i]:
-                return None
-            selector_type[i] = value_types[selector]
+        for i, selector in enumerate(selectors.tolist()):
+            k = self.value_at.get(selector)  # where the engines defined it first, if they did
+            if k is not None and k < first[i]:
+                first[i] = k
+                selector_type[i] = value_types[selector]
+        if not (first < group).all():
+            return None
         return selector_type
 
     def encode_deferred(self, type_at: dict[int, int], import_at: dict[int, int]) -> bool:

@@ -95,6 +95,8 @@ VARIANTS = {
     .replace("%v = OpVariable %ptr Function", "%v = OpVariable %ptr Function\n%iv = OpVariable %iptr Function")
     .replace("%optr = ", "%iptr = OpTypePointer Function %int\n%optr = "),
     "a switch on a value defined after it": MODULE.replace("OpSwitch %sel", "OpSwitch %later"),
+    "a selector defined twice": MODULE.replace("%sel = OpCopyObject %int %c2",
+                                               "%sel = OpCopyObject %int %c2\n%sel = OpCopyObject %long %c3"),
     "a switch on a 64-bit value": MODULE.replace("%sel = OpCopyObject %int %c2", "%sel = OpCopyObject %long %c3"),
 }
 
@@ -131,9 +133,10 @@ def test_bulk_path_on_each_case() -> None:
     assert outcome(assemble(MODULE))[0] is not None
     # Where it can, the bulk path holds; where it cannot, the engines answer.
     assert [name for name, held in held_for.items() if held] == [
-        "the module", "a result type first seen in its assignment", "an enumerant with parameters",
+        "the module", "a result type first seen in its assignment", "a result defined twice",
+        "an enumerant with parameters",
         "a string with an escape", "no header comments", "a switch on a value the engines define",
-        "a switch on a 64-bit value",
+        "a selector defined twice", "a switch on a 64-bit value",
     ]
 
 
