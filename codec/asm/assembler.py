@@ -3,8 +3,9 @@
 `assemble(text)` is what the live editor calls on every keystroke: it never raises and
 returns the words (or None), the diagnostics and, for each emitted instruction, the
 source lines it came from. The syntax is SPIRV-Tools' assembly syntax; see
-`codec.asm.encoder` for the engine, `codec.asm.quick` for its quick paths and
-`codec.asm.lexer` for how words are split.
+`codec.asm.encoder` for the engine, `codec.asm.quick` for its quick paths,
+`codec.asm.bulk` for the array passes that take big texts (`spvinspect as` on a whole
+module) and `codec.asm.lexer` for how words are split.
 
 When the text starts with the header comments `spirv-dis` prints and no target
 environment is given, the version, generator, bound and schema come from them, so that
@@ -23,7 +24,7 @@ from spvinspect.codec.asm.header import (
     read_header_comment,
 )
 from spvinspect.codec.asm.ids import numeric_ids
-from spvinspect.codec.asm.lexer import SourceMap, source_text, tokenize
+from spvinspect.codec.asm.lexer import SourceMap, source_text, tokenize, word_codes
 from spvinspect.codec.asm.plans import load_plans
 from spvinspect.codec.asm.quick import QuickEncoder
 from spvinspect.codec.binary.words import file_bytes
@@ -111,18 +112,45 @@ def placed_diagnostic(message: str, where: Where, source: SourceMap) -> Diagnost
     return Diagnostic(message, Severity.ERROR, line=line, column=column)
 
 
-def _run(
-    words: list[str], source: SourceMap, version: int, preserve: bool, hints: dict[str, int]
+BULK_MIN_CHARS = 2_000_000
+"""Texts of this many characters and more take the bulk path (`codec.asm.bulk`,
+numpy's array passes); below it, those cost more than they save."""
+
+
+def _encoder(
+    words, source: SourceMap, version: int, numbered: dict[str, int], hints: dict[str, int]
 ) -> QuickEncoder:
     def punctuation(index: int) -> str:
         offset = source.word_start(index)
         return source.text[offset : offset + 1]
 
-    numbered = numeric_ids(words) if preserve else {}
     kept = frozenset(numbered.values()) | frozenset(hints.values())
     encoder = QuickEncoder(words, load_plans(), version, kept, punctuation)
     encoder.ids.pin(numbered)
     encoder.ids.pin(hints)
+    return encoder
+
+
+def _run(text: str, source: SourceMap, version: int, preserve: bool, hints: dict[str, int]) -> QuickEncoder:
+    if len(text) >= BULK_MIN_CHARS:
+        from spvinspect.codec.asm.bulk import run_bulk
+        from spvinspect.codec.asm.bulk_words import Distinct, Words
+
+        words = Words(*word_codes(text))
+        distinct = Distinct(words.unique)
+        if distinct.ok:
+            # The bulk path pins the numeric ids and the hints itself.
+            encoder = _encoder(words, source, version, {}, {})
+            if run_bulk(encoder, distinct, preserve, hints):
+                return encoder
+            del encoder
+        del words, distinct
+        words = tokenize(text)  # the engines' list, from the text again (errors are rare)
+        numbered = numeric_ids(words) if preserve else {}
+    else:
+        words = tokenize(text)
+        numbered = numeric_ids(words) if preserve else {}
+    encoder = _encoder(words, source, version, numbered, hints)
     encoder.run()
     return encoder
 
@@ -161,7 +189,7 @@ def assemble(
     version = header.version if header is not None else accepted
     try:
         round_trip = header is not None
-        encoder = _run(tokenize(text), source, accepted, preserve_numeric_ids or round_trip, hints)
+        encoder = _run(text, source, accepted, preserve_numeric_ids or round_trip, hints)
     except AssemblyError as error:
         return AssemblyResult(None, [placed_diagnostic(error.message, error.where, source)], source)
     if header is not None and header.words is not None and len(header.words) < 5 and encoder.n:

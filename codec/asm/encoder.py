@@ -43,10 +43,12 @@ class Encoder:
         preserve: frozenset[int] = frozenset(),
         punctuation=None,
     ) -> None:
-        words += ("", "")
+        if isinstance(words, list):
+            words += ("", "")
         self.toks = words
-        """The words, to which two empty ones are added (`words` itself grows by them)
-        so that looking two words ahead needs no bounds check."""
+        """The words, to which two empty ones are added (a list itself grows by them;
+        any other sequence must end with them) so that looking two words ahead needs
+        no bounds check."""
         self.n = len(words) - 2
         self.plans = plans
         self.version = version

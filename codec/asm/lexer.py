@@ -18,7 +18,10 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
+from collections import defaultdict
+from collections.abc import Iterator
 from dataclasses import dataclass, field
+from itertools import count
 
 _WORD = r"""[,()]|(?:[^ \t\r\n;,()"\\]++|\\[\s\S]?|"(?:[^"\\]++|\\[\s\S]?)*+"?)++"""
 """One word. Its repeats are possessive: a word never gives characters back, and
@@ -29,11 +32,12 @@ _STEP = re.compile(r"[ \t\r]*(?:;[^\n]*)?(?:(" + _WORD + r")|\n|\Z)")
 
 _SPLIT_BREAKS = "\x0b\x0c\x1c-\x1f\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000"
 """Characters `str.split` splits at and spirv-as does not."""
-_SPECIAL = re.compile('["\\\\;,()' + _SPLIT_BREAKS + "]")
-"""Characters after which `str.split` may not split as spirv-as does."""
 _PLAIN_STRING = re.compile(r'"[^"\s;\\,()]*"')
 """A quoted string that `str.split` splits around as spirv-as does: nothing inside it
 that either would split at, and no backslash."""
+_PLAIN_RUN = re.compile('(?:[^"\\\\;,()' + _SPLIT_BREAKS + ']++|' + _PLAIN_STRING.pattern + ")*+")
+"""Text that `str.split` splits as spirv-as does: no special character but in plain
+quoted strings. Its match ends at the first special character that is not."""
 
 PUNCTUATION = frozenset(",()")
 
@@ -63,42 +67,48 @@ _BLOCK = 1 << 20
 """Characters split at a time: a block's new string objects live only until interned."""
 
 
-def _plain_words(text: str, start: int, stop: int, words: list[str], unique: dict[str, str]) -> None:
-    """Appends the words of `text[start:stop]` (no special characters), a block of lines
-    at a time, each word as the one string object kept for its spelling, so that a
-    word written a million times is held once."""
-    intern = unique.setdefault
-    while start < stop:
-        cut = text.find("\n", min(start + _BLOCK, stop), stop) + 1 if stop - start > _BLOCK else 0
-        cut = cut or stop
-        block = text[start:cut].split()
-        words += map(intern, block, block)
-        start = cut
+def _blocks(text: str) -> Iterator[list[str]]:
+    """The words of `text` (already cut at its NUL) in order, a list at a time: blocks
+    of lines without special characters split plainly, and the lines that hold such
+    characters split exactly."""
+    pos = 0
+    end = len(text)
+    plain_run = _PLAIN_RUN.match
+    while pos < end:
+        special = plain_run(text, pos).end()
+        stop = end if special == end else text.rfind("\n", pos, special) + 1
+        while pos < stop:
+            cut = text.find("\n", min(pos + _BLOCK, stop), stop) + 1 if stop - pos > _BLOCK else 0
+            cut = cut or stop
+            yield text[pos:cut].split()
+            pos = cut
+        if special == end:
+            break
+        words: list[str] = []
+        pos = _exact_words(text, pos, special, words)
+        yield words
 
 
 def tokenize(text: str) -> list[str]:
-    """Every word of `text` (already cut at its NUL), in order."""
+    """Every word of `text` (already cut at its NUL), in order. Each word is the one
+    string object kept for its spelling, so that a word written a million times is
+    held once."""
     words: list[str] = []
-    unique: dict[str, str] = {}
-    pos = 0
-    end = len(text)
-    search = _SPECIAL.search
-    plain_string = _PLAIN_STRING.match
-    while pos < end:
-        m = search(text, pos)
-        while m is not None and (plain := plain_string(text, m.start())) is not None:
-            m = search(text, plain.end())
-        if m is None:
-            _plain_words(text, pos, end, words, unique)
-            break
-        special = m.start()
-        line_start = text.rfind("\n", pos, special) + 1
-        if line_start > pos:
-            _plain_words(text, pos, line_start, words, unique)
-        else:
-            line_start = pos
-        pos = _exact_words(text, line_start, special, words)
+    intern = {}.setdefault
+    for block in _blocks(text):
+        words += map(intern, block, block)
     return words
+
+
+def word_codes(text: str) -> tuple[list[int], list[str]]:
+    """Every word of `text` (already cut at its NUL) as a number: each word's index
+    among the distinct words, and those in order of first appearance."""
+    index: defaultdict[str, int] = defaultdict(count().__next__)
+    code = index.__getitem__  # numbers a new spelling in C, without a Python call
+    codes: list[int] = []
+    for block in _blocks(text):
+        codes += map(code, block)
+    return codes, list(index)
 
 
 def word_offsets(text: str) -> list[int]:

@@ -16,8 +16,19 @@ from spvinspect.codec.asm import literals as lit
 from spvinspect.codec.asm.encoder import Encoder
 from spvinspect.codec.asm.enums import plain_enum_value
 from spvinspect.codec.asm.literal_operands import MAX_WORD_COUNT, encode_typed, plain_string_words
-from spvinspect.codec.asm.plans import TAIL_CASES, TAIL_IDS, QuickShape
+from spvinspect.codec.asm.plans import TAIL_CASES, TAIL_IDS, Plans, QuickShape
 from spvinspect.codec.program import ENUM_BASE, EXT_INST_NUM, LIT_INT, LIT_STR, TYPE_ID, TYPED_NUM
+
+
+def plain_literal(plans: Plans, code: int, tok: str) -> list[int] | None:
+    """The words of a plain string, a 32-bit integer literal or an enumerant without
+    parameters (operand `code`), or None when `tok` is not that plainly written."""
+    if code == LIT_STR:
+        return plain_string_words(tok)
+    if code == LIT_INT:
+        return lit.encode_integer(tok, 32, False)[0]
+    value = plain_enum_value(plans.enums[(code - ENUM_BASE) >> 1], tok)
+    return None if value is None else [value]
 
 
 class QuickEncoder(Encoder):
@@ -93,6 +104,25 @@ class QuickEncoder(Encoder):
             out.extend(numbers)
             i = j
 
+    def encode_one(self, i: int) -> int:
+        """Assembles the one instruction at word `i` as `run` would, but that id-only
+        shapes go straight to `encode_at` (which encodes them the same); returns the
+        next word index."""
+        toks = self.toks
+        if toks[i + 1] == "=":
+            shape = self.plans.quick(self.version)[0].get(toks[i + 2])
+            result = toks[i]
+            k = i + 3
+        else:
+            shape = self.plans.quick(self.version)[1].get(toks[i])
+            result = None
+            k = i + 1
+        if shape is not None and shape.codes is not None:
+            j = self.simple(i, k, result, shape)
+            if j >= 0:
+                return j
+        return self.encode_at(i)
+
     def tail_end(self, j: int, tail: int) -> int:
         """Where an instruction of a quick shape ends, its fixed run ending before word
         `j`: past the list of ids (TAIL_IDS) or at `j` (TAIL_OPTIONAL), if the next
@@ -155,11 +185,7 @@ class QuickEncoder(Encoder):
                         return -1
                     words.append(number)
                 continue
-            if code == LIT_STR:
-                encoded = plain_string_words(tok)
-            elif code == LIT_INT:
-                encoded = lit.encode_integer(tok, 32, False)[0]
-            elif code == TYPED_NUM:
+            if code == TYPED_NUM:
                 info = declared.constant_type(words[0])
                 encoded = None if info is None else encode_typed(tok, info)[0]
             elif code == EXT_INST_NUM:
@@ -170,8 +196,7 @@ class QuickEncoder(Encoder):
                 encoded = [found.number]
                 ext_ids = found.ids
             else:
-                value = plain_enum_value(self.plans.enums[(code - ENUM_BASE) >> 1], tok)
-                encoded = None if value is None else [value]
+                encoded = plain_literal(self.plans, code, tok)
             if encoded is None:
                 return -1
             words += encoded

@@ -7,8 +7,6 @@ import sys
 
 from spvinspect.codec.asm.assembler import assemble
 from spvinspect.codec.asm.header import TARGET_ENV_VERSIONS
-from spvinspect.codec.binary.lazy import open_module
-from spvinspect.codec.text.names import module_names
 from spvinspect.commands.arguments import add_command
 from spvinspect.commands.io import read_input, report, write_output
 
@@ -75,6 +73,10 @@ def run_as(args: argparse.Namespace) -> int:
 def original_id_hints(path: str) -> dict[str, int] | None:
     """Friendly name → id in the module at `path`; None after saying why it cannot be
     used (unreadable, or not a SPIR-V module)."""
+    # Imported here: the decoder and the disassembler's names are only needed with --ids-from.
+    from spvinspect.codec.binary.lazy import open_module
+    from spvinspect.codec.text.names import module_names
+
     data = read_input(path)
     if data is None:
         return None
