@@ -19,7 +19,7 @@ from rich.segment import Segment
 from rich.style import Style
 from textual import events
 from textual.binding import Binding
-from textual.geometry import Size
+from textual.geometry import Region, Size
 from textual.message import Message
 from textual.reactive import var
 from textual.scroll_view import ScrollView
@@ -170,9 +170,10 @@ class LimaBreakdown(QuietScrollbars, StyleMemo, ScrollView, can_focus=True):
         if self.scroll_offset != scrolled:
             self.refresh()
             return
-        for row, cells in enumerate(self._lines):
-            if _on_row(cells, old) or _on_row(cells, new):
-                self.refresh_line(row)
+        top, width = self.scroll_offset.y, self.scrollable_content_region.width
+        rows = [Region(0, row - top, width, 1) for row, cells in enumerate(self._lines) if _on_row(cells, old) or _on_row(cells, new)]
+        if rows:
+            self.refresh(*rows)
 
     def on_resize(self) -> None:
         self._rebuild()
@@ -258,16 +259,25 @@ class LimaBreakdown(QuietScrollbars, StyleMemo, ScrollView, can_focus=True):
         if old_cursor is None or self.scroll_offset != scrolled or not self.is_mounted:
             self.refresh()
             return
-        top, height = self.scroll_offset.y, self.scrollable_content_region.height
+        top, (width, height) = self.scroll_offset.y, self.scrollable_content_region.size
+        changed = []
         for row in range(top, top + height):
             old = old_lines[row] if row < len(old_lines) else None
             new = self._lines[row] if row < len(self._lines) else None
             if old != new or (old is not None and (_on_row(old, old_cursor) or _on_row(new, self.cursor))):
-                self.refresh_line(row)
+                changed.append(Region(0, row - top, width, 1))
+        if changed:
+            self.refresh(*changed)
 
-    def _layout(self, width: int) -> tuple[Breakdown, list[Row], list[int]]:
-        """The shown breakdown's rows at `width` and the row of each entry (kept)."""
-        breakdown = self.breakdown
+    def prepare(self, breakdown: Breakdown) -> None:
+        """Lay out `breakdown` (another instruction's) now, so that showing it later is
+        quick (the view prepares the instructions next to the selected one)."""
+        if self._built_width > 0:
+            self._layout(self._built_width, breakdown)
+
+    def _layout(self, width: int, breakdown: Breakdown | None = None) -> tuple[Breakdown, list[Row], list[int]]:
+        """The rows of `breakdown` (the shown one) at `width` and the row of each entry (kept)."""
+        breakdown = self.breakdown if breakdown is None else breakdown
         key = (id(breakdown), width)
         kept = self._layouts.get(key)
         if kept is not None and kept[0] is breakdown:

@@ -125,7 +125,7 @@ class LimaRegisters(BuiltPane, RunFollower, Widget):
         self._dirty_regions.clear()
         if self.text_selection is not None or self.styles.content_align != ("left", "top"):
             return super().render_line(y)  # text selected with the mouse: Textual draws it
-        lines = self._lines_on_screen()
+        lines = self._screen_lines if self._screen_lines is not None else self._lines_on_screen()
         return lines[y] if y < len(lines) else Strip.blank(self.size.width, self.visual_style.rich_style)
 
     def _drawing_key(self) -> tuple:
@@ -135,7 +135,10 @@ class LimaRegisters(BuiltPane, RunFollower, Widget):
 
     def notify_style_update(self) -> None:
         super().notify_style_update()
-        self._drawn_for = ()  # a theme: every line is drawn anew
+        self._drawn_for, self._screen_lines = (), None  # a theme: every line is drawn anew
+
+    def on_resize(self) -> None:
+        self._screen_lines = None
 
     def _lines_on_screen(self) -> list[Strip]:
         """The text drawn into the content region, each line of it as Textual draws a

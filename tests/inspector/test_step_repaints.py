@@ -6,6 +6,8 @@ breakdown of another instruction, the SPIR-V values of a longer step)."""
 from __future__ import annotations
 
 from lima_apps import program_words, to_bytes
+from textual.strip import Strip
+from textual.visual import Visual
 
 from spvinspect.app import InspectorApp
 from spvinspect.commands.open import EXAMPLE_MODULE
@@ -31,14 +33,40 @@ async def _step_and_count_layouts(app: InspectorApp, panes: tuple[str, ...], ste
     return seen
 
 
+def _drawn_as_textual_draws(registers) -> bool:
+    """The registers pane's screen lines are what Textual draws for its text (colours,
+    wrapping and each cell's offset in the text, which selecting with the mouse reads)."""
+    width, height = registers.content_region.size
+    expected = Visual.to_strips(registers, registers._render(), width, height, registers.visual_style)
+    blank = Strip.blank(registers.size.width, registers.visual_style.rich_style)
+    expected += [blank] * (height - len(expected))
+    return all(list(registers.render_line(y)) == list(expected[y]) for y in range(height))
+
+
+def _bit_rows_segments(breakdown) -> list[tuple[int, int]]:
+    """(segments drawn, ranges in the row) for each row of bits of the breakdown."""
+    rows = []
+    for y, cells in enumerate(breakdown._lines):
+        ranges = {position for _, _, position in cells if position is not None}
+        if len(cells) > 1 and not cells[0][0].strip() and all(set(text) <= {"0", "1", " "} for text, _, _ in cells[1:]):
+            rows.append((len(list(breakdown.render_line(y - breakdown.scroll_offset.y))), len(ranges)))
+    return rows
+
+
 async def test_lima_steps_repaint_without_a_layout() -> None:
     app = InspectorApp(LimaDocument(to_bytes(program_words()), "shader.bin"), theme="spvinspect-dark")
 
     def shown(screen) -> tuple[tuple[str, str], tuple[str, str]]:
         run = screen.execution.run
-        registers = screen.query_one("#registers").render_text().plain.splitlines()[0]
+        registers = screen.query_one("#registers")
+        breakdown = screen.query_one("#breakdown")
+        # A row of bits is drawn as runs of ranges: its range's digits, a space (and the
+        # blank after the row), never a segment per bit.
+        bit_rows = _bit_rows_segments(breakdown)
+        assert bit_rows and all(segments <= 2 * ranges + 1 for segments, ranges in bit_rows), bit_rows
+        assert _drawn_as_textual_draws(registers)
         return (
-            (screen.query_one("#breakdown").border_title, registers.split(" · ")[1]),
+            (breakdown.border_title, registers.render_text().plain.splitlines()[0].split(" · ")[1]),
             (f"Breakdown · instruction {run.current_instruction}", f"step {run.steps}"),
         )
 
