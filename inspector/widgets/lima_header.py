@@ -13,9 +13,10 @@ from textual.widgets import Tree
 from textual.widgets.tree import TreeNode
 
 from spvinspect.lima_document import HeaderNode, LimaDocument
+from spvinspect.widgets.kept_lines import KeptLines
 
 
-class LimaHeader(Tree[HeaderNode]):
+class LimaHeader(KeptLines, Tree[HeaderNode]):
     """Length, instruction count, units used, diagnostics, and the MBS chunk tree."""
 
     class ByteSelected(Message):
