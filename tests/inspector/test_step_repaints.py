@@ -1,11 +1,13 @@
 """Stepping repaints the panes that changed and never lays the whole screen out again
 (#22, #26: a step within 16 ms; a new layout repaints every pane, in a frame of its own).
 Both formats, with their run panes shown, over steps whose panes change size (the Lima
-breakdown of another instruction, the SPIR-V values of a longer step)."""
+breakdown of another instruction, the SPIR-V values of a longer step); the widgets a step
+leaves as they were are not drawn again."""
 
 from __future__ import annotations
 
 from lima_apps import program_words, to_bytes
+from textual._styles_cache import StylesCache
 from textual.strip import Strip
 from textual.visual import Visual
 
@@ -15,21 +17,35 @@ from spvinspect.document import Document
 from spvinspect.lima_document import LimaDocument
 
 
-async def _step_and_count_layouts(app: InspectorApp, panes: tuple[str, ...], steps: int, shown) -> list[str]:
+UNCHANGED_BY_A_STEP = {"InspectorScreen", "LimaView", "SpirvView", "Column", "LimaHeader", "KeyFooter", "KeptCorner"}
+"""Widgets a step leaves as they were: the compositor gets their last lines (`KeptLines`),
+Textual works none of their styles out again."""
+
+
+async def _step_and_count_layouts(app: InspectorApp, panes: tuple[str, ...], steps: int, shown, monkeypatch) -> list[str]:
     """Show `panes`, take the first step (it opens the run: panes fill in), then count
     the screen's layouts over `steps` more; `shown()` is read after each step."""
     layouts: list[object] = []
     seen = []
+    drawn: list[str] = []
+    render_widget = StylesCache.render_widget
+
+    def spied(cache, widget, crop):
+        drawn.append(type(widget).__name__)
+        return render_widget(cache, widget, crop)
+
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.press(*panes, "full_stop")
         await pilot.pause()
         screen = app.screen
         screen.screen_layout_refresh_signal.subscribe(screen, layouts.append, immediate=True)
+        monkeypatch.setattr(StylesCache, "render_widget", spied)
         for _ in range(steps):
             await pilot.press("full_stop")
             await pilot.pause()
             seen.append(shown(screen))
     assert layouts == [], f"{len(layouts)} layouts in {steps} steps"
+    assert drawn and not UNCHANGED_BY_A_STEP & set(drawn), sorted(set(drawn))
     return seen
 
 
@@ -53,7 +69,7 @@ def _bit_rows_segments(breakdown) -> list[tuple[int, int]]:
     return rows
 
 
-async def test_lima_steps_repaint_without_a_layout() -> None:
+async def test_lima_steps_repaint_without_a_layout(monkeypatch) -> None:
     app = InspectorApp(LimaDocument(to_bytes(program_words()), "shader.bin"), theme="spvinspect-dark")
 
     def shown(screen) -> tuple[tuple[str, str], tuple[str, str]]:
@@ -70,20 +86,20 @@ async def test_lima_steps_repaint_without_a_layout() -> None:
             (f"Breakdown · instruction {run.current_instruction}", f"step {run.steps}"),
         )
 
-    seen = await _step_and_count_layouts(app, ("6",), 2, shown)
+    seen = await _step_and_count_layouts(app, ("6",), 2, shown, monkeypatch)
     # The breakdown followed the run to each instruction (of different shapes), and the
     # registers pane counted the steps.
     assert [drawn for drawn, _ in seen] == [expected for _, expected in seen]
     assert [expected[1] for _, expected in seen] == ["step 2", "step 3"]
 
 
-async def test_spirv_steps_repaint_without_a_layout() -> None:
+async def test_spirv_steps_repaint_without_a_layout(monkeypatch) -> None:
     document = Document(EXAMPLE_MODULE.read_bytes(), "example.spv")
     app = InspectorApp(document, theme="spvinspect-dark")
 
     def shown(screen) -> str:
         return screen.query_one("#status").place
 
-    seen = await _step_and_count_layouts(app, ("7", "8"), 5, shown)
+    seen = await _step_and_count_layouts(app, ("7", "8"), 5, shown, monkeypatch)
     # The list, and the status line with it, followed each step to another instruction.
     assert len(set(seen)) == 5 and all("instruction" in place for place in seen)
