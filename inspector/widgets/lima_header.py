@@ -14,9 +14,10 @@ from textual.widgets.tree import TreeNode
 
 from spvinspect.lima_document import HeaderNode, LimaDocument
 from spvinspect.widgets.kept_lines import KeptLines
+from spvinspect.widgets.scrollbars import KeptScrollbars
 
 
-class LimaHeader(KeptLines, Tree[HeaderNode]):
+class LimaHeader(KeptScrollbars, KeptLines, Tree[HeaderNode]):
     """Length, instruction count, units used, diagnostics, and the MBS chunk tree."""
 
     class ByteSelected(Message):

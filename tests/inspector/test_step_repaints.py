@@ -17,7 +17,7 @@ from spvinspect.document import Document
 from spvinspect.lima_document import LimaDocument
 
 
-UNCHANGED_BY_A_STEP = {"InspectorScreen", "LimaView", "SpirvView", "Column", "LimaHeader", "KeyFooter", "KeptCorner"}
+UNCHANGED_BY_A_STEP = {"InspectorScreen", "LimaView", "SpirvView", "Column", "LimaHeader", "KeyFooter", "KeptCorner", "KeptScrollBar"}
 """Widgets a step leaves as they were: the compositor gets their last lines (`KeptLines`),
 Textual works none of their styles out again."""
 
@@ -49,14 +49,15 @@ async def _step_and_count_layouts(app: InspectorApp, panes: tuple[str, ...], ste
     return seen
 
 
-def _drawn_as_textual_draws(registers) -> bool:
-    """The registers pane's screen lines are what Textual draws for its text (colours,
-    wrapping and each cell's offset in the text, which selecting with the mouse reads)."""
-    width, height = registers.content_region.size
-    expected = Visual.to_strips(registers, registers._render(), width, height, registers.visual_style)
-    blank = Strip.blank(registers.size.width, registers.visual_style.rich_style)
+def _drawn_as_textual_draws(pane) -> bool:
+    """The pane's (the registers', the status line's) screen lines are what Textual draws
+    for its text (colours, wrapping and each cell's offset in the text, which selecting
+    with the mouse reads)."""
+    width, height = pane.content_region.size
+    expected = Visual.to_strips(pane, pane._render(), width, height, pane.visual_style)
+    blank = Strip.blank(pane.size.width, pane.visual_style.rich_style)
     expected += [blank] * (height - len(expected))
-    return all(list(registers.render_line(y)) == list(expected[y]) for y in range(height))
+    return all(list(pane.render_line(y)) == list(expected[y]) for y in range(height))
 
 
 def _bit_rows_segments(breakdown) -> list[tuple[int, int]]:
@@ -80,7 +81,7 @@ async def test_lima_steps_repaint_without_a_layout(monkeypatch) -> None:
         # blank after the row), never a segment per bit.
         bit_rows = _bit_rows_segments(breakdown)
         assert bit_rows and all(segments <= 2 * ranges + 1 for segments, ranges in bit_rows), bit_rows
-        assert _drawn_as_textual_draws(registers)
+        assert _drawn_as_textual_draws(registers) and _drawn_as_textual_draws(screen.query_one("#status"))
         return (
             (breakdown.border_title, registers.render_text().plain.splitlines()[0].split(" · ")[1]),
             (f"Breakdown · instruction {run.current_instruction}", f"step {run.steps}"),
@@ -98,6 +99,7 @@ async def test_spirv_steps_repaint_without_a_layout(monkeypatch) -> None:
     app = InspectorApp(document, theme="spvinspect-dark")
 
     def shown(screen) -> str:
+        assert _drawn_as_textual_draws(screen.query_one("#status"))
         return screen.query_one("#status").place
 
     seen = await _step_and_count_layouts(app, ("7", "8"), 5, shown, monkeypatch)
