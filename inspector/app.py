@@ -116,6 +116,21 @@ class InspectorApp(App[None]):
         theme = super().get_theme(theme_name)
         return offered(theme) if theme is not None else None
 
+    @property
+    def current_theme(self) -> Theme:
+        """Textual's current theme, looked up once while the theme and the theme registered
+        under its name stay the same (Textual looks it up for every line it draws, through
+        `ansi_theme`, copying the registry each time)."""
+        name = self.theme
+        registered = self._registered_themes.get(name)
+        kept = self.__dict__.get("_current_theme_kept")
+        if kept is not None and kept[0] == name and kept[1] is registered:
+            return kept[2]
+        theme = App.current_theme.fget(self)
+        if registered is not None:  # a name list ("a,b") is looked up each time
+            self.__dict__["_current_theme_kept"] = (name, registered, theme)
+        return theme
+
     def get_theme_variable_defaults(self) -> dict[str, str]:
         """Our semantic variables for Textual's own themes too (our dark or light theme's,
         as bright as the theme), so switching to one works."""

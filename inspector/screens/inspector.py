@@ -23,12 +23,13 @@ from spvinspect.screens.editing import EditingController
 from spvinspect.screens.panes import HORIZONTAL_BREAKPOINTS, PaneLayout
 from spvinspect.screens.run_keys import RUN_BINDINGS, RunController
 from spvinspect.selection import JumpHistory, Selection
+from spvinspect.widgets.kept_lines import KeptLines
 from spvinspect.widgets.key_footer import KeyFooter
 from spvinspect.widgets.search_bar import SearchBar
 from spvinspect.widgets.status_line import StatusLine
 
 
-class InspectorScreen(Screen):
+class InspectorScreen(KeptLines, Screen):
     """The panes of one document, the selection they follow, editing, and the stepping
     keys (`RunController`: a format whose document opens no execution says so)."""
 

@@ -138,6 +138,17 @@ class LimaView(FormatView):
             cell = min(masks) if masks else self.document.hex_instruction_words(index).start
         hex_view.show_word(cell)
         self._update_status()
+        self.call_after_refresh(self._prepare_next_to, index)
+
+    def _prepare_next_to(self, index: int) -> None:
+        """Once the selection is drawn: the breakdowns of the instructions before and after
+        it, so that the next step or move shows them without working them out."""
+        if self.selected != index:
+            return
+        breakdown = self.query_one(LimaBreakdown)
+        for near in (index + 1, index - 1):
+            if 0 <= near < len(self.document.instructions):
+                breakdown.prepare(self.document.breakdown(near))
 
     def _chosen_masks(self, entry: Entry | None) -> dict[int, int]:
         if not self._picking or entry is None:

@@ -12,9 +12,14 @@ from textual.containers import Horizontal, Vertical
 from textual.widget import Widget
 
 from spvinspect.selection import Selection
+from spvinspect.widgets.kept_lines import KeptLines
 
 
-class FormatView(Horizontal):
+class Column(KeptLines, Vertical):
+    """A column of panes (drawn again only when it changed: the panes cover it)."""
+
+
+class FormatView(KeptLines, Horizontal):
     """What the screen asks of a format's view. The screen owns the selection, history,
     panes and editing; the view owns its widgets and how a selection shows in them."""
 
@@ -35,9 +40,9 @@ class FormatView(Horizontal):
         `COLUMN_IDS`); the others are built into them when first shown."""
         built = self.screen.pane_layout.built_panes
         main_id, side_id = self.COLUMN_IDS
-        with Vertical(id=main_id) as main:
+        with Column(id=main_id) as main:
             yield from built("main", main)
-        with Vertical(id=side_id) as side:
+        with Column(id=side_id) as side:
             yield from built("side", side)
 
     def overlays(self) -> Iterable[Widget]:

@@ -36,3 +36,16 @@ def set_border_subtitle_alone(pane: Widget, text: str) -> None:
         pane.refresh()
         return
     pane.refresh(Region(-offset.x, outer.height - 1 - offset.y, outer.width, 1))
+
+
+def set_border_title_alone(pane: Widget, text: str) -> None:
+    """Give `pane` the border title `text`, repainting its top border line only (a pane
+    that repaints just the rows that changed, with a title that changes each time)."""
+    if text == _shown(pane._border_title):
+        return
+    pane._border_title = pane.render_str(Content(text)).expand_tabs(4).split()[0]
+    offset, outer = pane.content_offset, pane.outer_size
+    if not outer:
+        pane.refresh()
+        return
+    pane.refresh(Region(-offset.x, -offset.y, outer.width, 1))

@@ -16,6 +16,9 @@ from textual.reactive import reactive, var
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
+from spvinspect.widgets.kept_lines import KeptLines
+from spvinspect.widgets.scrollbars import KeptScrollbars
+
 UPPER_HALF = "▀"
 DISCARDED = ((0.30, 0.30, 0.30), (0.18, 0.18, 0.18))
 """Discarded pixels: a grey checker, so they stand apart from black ones."""
@@ -38,7 +41,7 @@ def _number(value: float) -> str:
     return f"{value:.4g}"
 
 
-class FragmentImage(ScrollView, can_focus=True):
+class FragmentImage(KeptScrollbars, KeptLines, ScrollView, can_focus=True):
     """A grid's colours, two pixels a cell, with a cursor on one pixel."""
 
     DEFAULT_CSS = """

@@ -18,11 +18,13 @@ from textual.app import ComposeResult
 from textual.widgets import Footer
 from textual.widgets._footer import FooterKey
 
+from spvinspect.widgets.kept_lines import KeptLines
+
 PALETTE_EXTRA = 2
 """Columns the palette key takes beyond an ordinary key: its separator bar and padding."""
 
 
-class KeyFooter(Footer):
+class KeyFooter(KeptLines, Footer):
     """A `Footer` that skips a rebuild when the keys it would show are the ones shown, and
     shows only the keys that fit its width, the app's first."""
 

@@ -5,7 +5,10 @@ width, where it starts), its bits high to low grouped by labelled range and colo
 unit (unknown bits in their own colour, never hidden), then one row per range with its
 bit range, name, raw value and meaning. A cursor walks the strips and their ranges;
 every move posts `FieldSelected` with exactly the bits under it, for the hex pane.
-Rendered on the Line API from rows built once per instruction and width.
+Rendered on the Line API from rows built once per instruction and width (a row is a few
+runs of text, one per range and style); each row drawn is kept, so a row seen before
+(another instruction's, or this one's again) costs nothing, and another instruction
+repaints only the rows that differ.
 """
 
 from __future__ import annotations
@@ -16,13 +19,14 @@ from rich.segment import Segment
 from rich.style import Style
 from textual import events
 from textual.binding import Binding
-from textual.geometry import Size
+from textual.geometry import Region, Size
 from textual.message import Message
 from textual.reactive import var
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from spvinspect.themes.tokens import LIMA_UNITS
+from spvinspect.widgets.border_text import set_border_title_alone
 from spvinspect.widgets.scrollbars import QuietScrollbars
 from spvinspect.widgets.style_memo import StyleMemo
 from spvinspect.widgets.virtual_size import set_virtual_size
@@ -30,6 +34,15 @@ from spvinspect.lima.breakdown import CONTROL_UNIT, BitSelection, BitStrip, Brea
 
 _INDENT = 2
 _PLAIN = Style()
+_KEPT_ROWS = 4096
+"""Drawn rows the pane keeps (a row is a few hundred bytes)."""
+_KEPT_LAYOUTS = 256
+"""Instructions whose rows the pane keeps, per width."""
+
+Cell = tuple[str, "str | None", "int | None"]
+"""A run of a row's text: the text, its unit (its colour) and the entry it belongs to
+(None: it selects nothing)."""
+Row = tuple[Cell, ...]
 _UNIT_CLASSES = {unit: f"lima-breakdown--{unit}" for unit in LIMA_UNITS}
 
 
@@ -111,11 +124,15 @@ class LimaBreakdown(QuietScrollbars, StyleMemo, ScrollView, can_focus=True):
         self.breakdown: Breakdown | None = None
         self.entries: tuple[Entry, ...] = ()
         """Every strip and range the cursor can stand on, in drawing order."""
-        self._lines: list[list[tuple[str, str | None, int | None]]] = []
+        self._lines: list[Row] = []
         self._entry_rows: list[int] = []
         self._built_width = -1
         self._drawn_key: tuple = ()
         self._drawn: dict = {}
+        self._strips: dict[tuple, Strip] = {}
+        """Rows drawn before: (row, the entry under the cursor if in the row, width) -> strip."""
+        self._layouts: dict[tuple[int, int], tuple[Breakdown, list[Row], list[int]]] = {}
+        """Rows of instructions shown before: (id of the breakdown, width) -> its rows."""
         self.border_title = "Breakdown"
 
     # -- what is shown -----------------------------------------------------------------
@@ -129,7 +146,7 @@ class LimaBreakdown(QuietScrollbars, StyleMemo, ScrollView, can_focus=True):
             entries.append(Entry(strip, None))
             entries += [Entry(strip, label) for label in strip.labels]
         self.entries = tuple(entries)
-        self.border_title = "Breakdown" if breakdown is None else f"Breakdown · instruction {breakdown.index}"
+        set_border_title_alone(self, "Breakdown" if breakdown is None else f"Breakdown · instruction {breakdown.index}")
         self._built_width = -1
         keep = 0
         if previous is not None:
@@ -138,17 +155,25 @@ class LimaBreakdown(QuietScrollbars, StyleMemo, ScrollView, can_focus=True):
                 if entry.strip.name == previous.strip.name and same_label:
                     keep = position
                     break
+        old_cursor = self.cursor
         self.set_reactive(LimaBreakdown.cursor, keep)
-        self._rebuild()
+        self._rebuild(old_cursor)
 
     @property
     def selected(self) -> Entry | None:
         """The strip or range under the cursor."""
         return self.entries[self.cursor] if 0 <= self.cursor < len(self.entries) else None
 
-    def watch_cursor(self) -> None:
+    def watch_cursor(self, old: int, new: int) -> None:
+        scrolled = self.scroll_offset
         self._scroll_to_cursor()
-        self.refresh()
+        if self.scroll_offset != scrolled:
+            self.refresh()
+            return
+        top, width = self.scroll_offset.y, self.scrollable_content_region.width
+        rows = [Region(0, row - top, width, 1) for row, cells in enumerate(self._lines) if _on_row(cells, old) or _on_row(cells, new)]
+        if rows:
+            self.refresh(*rows)
 
     def on_resize(self) -> None:
         self._rebuild()
@@ -219,57 +244,98 @@ class LimaBreakdown(QuietScrollbars, StyleMemo, ScrollView, can_focus=True):
 
     # -- layout ---------------------------------------------------------------------------
 
-    def _rebuild(self) -> None:
+    def _rebuild(self, old_cursor: int | None = None) -> None:
+        """Lay the breakdown out in rows for the pane's width, and repaint: only the rows
+        that differ from those on screen when the cursor was at `old_cursor` (another
+        instruction), else the whole pane."""
         width = max(20, self.scrollable_content_region.width or 80)
         self._built_width = width
-        self._lines = []
-        self._entry_rows = []
+        old_lines = self._lines
+        laid_out = self._layout(width)
+        self._lines, self._entry_rows = laid_out[1], laid_out[2]
+        widest = max((sum(len(text) for text, _, _ in line) for line in self._lines), default=0)
+        scrolled = self.scroll_offset
+        set_virtual_size(self, Size(max(widest, width), len(self._lines)), repaint=False)
+        if old_cursor is None or self.scroll_offset != scrolled or not self.is_mounted:
+            self.refresh()
+            return
+        top, (width, height) = self.scroll_offset.y, self.scrollable_content_region.size
+        changed = []
+        for row in range(top, top + height):
+            old = old_lines[row] if row < len(old_lines) else None
+            new = self._lines[row] if row < len(self._lines) else None
+            if old != new or (old is not None and (_on_row(old, old_cursor) or _on_row(new, self.cursor))):
+                changed.append(Region(0, row - top, width, 1))
+        if changed:
+            self.refresh(*changed)
+
+    def prepare(self, breakdown: Breakdown) -> None:
+        """Lay out `breakdown` (another instruction's) now, so that showing it later is
+        quick (the view prepares the instructions next to the selected one)."""
+        if self._built_width > 0:
+            self._layout(self._built_width, breakdown)
+
+    def _layout(self, width: int, breakdown: Breakdown | None = None) -> tuple[Breakdown, list[Row], list[int]]:
+        """The rows of `breakdown` (the shown one) at `width` and the row of each entry (kept)."""
+        breakdown = self.breakdown if breakdown is None else breakdown
+        key = (id(breakdown), width)
+        kept = self._layouts.get(key)
+        if kept is not None and kept[0] is breakdown:
+            return kept
+        lines: list[Row] = []
+        entry_rows: list[int] = []
         position = 0
-        for strip in self.breakdown.strips if self.breakdown is not None else ():
-            self._entry_rows.append(len(self._lines))
-            self._lines.append([(strip.title, strip.unit, position)])
-            self._lines += self._bit_rows(strip, position, width)
+        for strip in breakdown.strips if breakdown is not None else ():
+            entry_rows.append(len(lines))
+            lines.append(((strip.title, strip.unit, position),))
+            lines += self._bit_rows(strip, position, width)
             position += 1
             for label in strip.labels:
-                self._entry_rows.append(len(self._lines))
-                self._lines.append(self._label_row(strip, label, position))
+                entry_rows.append(len(lines))
+                lines.append(self._label_row(strip, label, position))
                 position += 1
-            self._lines.append([])
-        widest = max((sum(len(text) for text, _, _ in line) for line in self._lines), default=0)
-        set_virtual_size(self, Size(max(widest, width), len(self._lines)))
-        self.refresh()
+            lines.append(())
+        if len(self._layouts) >= _KEPT_LAYOUTS:
+            self._layouts.clear()
+        laid_out = self._layouts[key] = (breakdown, lines, entry_rows)
+        return laid_out
 
-    def _bit_rows(self, strip: BitStrip, first_entry: int, width: int) -> list[list]:
-        """The strip's bits, highest first, one group per range; a group starts a new row
-        when it does not fit the current one, and only a group longer than a row is split."""
+    def _bit_rows(self, strip: BitStrip, first_entry: int, width: int) -> list[Row]:
+        """The strip's bits, highest first, one run per range; a range starts a new row
+        when it does not fit the current one, and only a range longer than a row is split."""
         room = max(8, width - _INDENT)
-        rows: list[list] = []
-        row: list = []
+        rows: list[Row] = []
+        row: list[Cell] = []
+        used = 0
         for position, label in reversed(list(enumerate(strip.labels, start=first_entry + 1))):
             unit = "unknown" if label.unknown else strip.unit
-            cells = [(digit, unit, position) for digit in label.binary]
-            if row and len(row) + 1 + len(cells) > room:
-                rows.append(row)
-                row = []
+            digits = label.binary
+            if row and used + 1 + len(digits) > room:
+                rows.append(tuple(row))
+                row, used = [], 0
             elif row:
                 row.append((" ", None, None))
-            while len(row) + len(cells) > room:
-                cut = room - len(row)
-                rows.append(row + cells[:cut])
-                row, cells = [], cells[cut:]
-            row += cells
+                used += 1
+            while used + len(digits) > room:
+                cut = room - used
+                row.append((digits[:cut], unit, position))
+                rows.append(tuple(row))
+                row, used, digits = [], 0, digits[cut:]
+            if digits:
+                row.append((digits, unit, position))
+                used += len(digits)
         if row:
-            rows.append(row)
-        return [[(" " * _INDENT, None, None), *cells] for cells in rows]
+            rows.append(tuple(row))
+        return [((" " * _INDENT, None, None), *cells) for cells in rows]
 
-    def _label_row(self, strip: BitStrip, label: Label, position: int) -> list:
+    def _label_row(self, strip: BitStrip, label: Label, position: int) -> Row:
         unit = "unknown" if label.unknown else strip.unit
-        return [
+        return (
             (f"{' ' * _INDENT}{label.bit_range_text:>5} ", "muted", position),
             (f"{label.name:<18}", unit, position),
             (f"{label.value_text:>10}  ", None, position),
             (label.meaning, "unknown" if label.unknown else None, position),
-        ]
+        )
 
     def _scroll_to_cursor(self) -> None:
         if not self._entry_rows or self.cursor >= len(self._entry_rows):
@@ -305,12 +371,33 @@ class LimaBreakdown(QuietScrollbars, StyleMemo, ScrollView, can_focus=True):
         if row >= len(self._lines):
             return Strip.blank(width, base)
         cells = self._lines[row]
+        cursor = self.cursor
+        drawn = self._drawn_styles(base)
+        key = (cells, cursor if _on_row(cells, cursor) else None, scroll_x, width)
+        strip = self._strips.get(key)
+        if strip is None:
+            if len(self._strips) >= _KEPT_ROWS:
+                self._strips.clear()
+            strip = self._strips[key] = self._draw_row(cells, cursor, scroll_x, width, base, drawn)
+        return strip
+
+    def _draw_row(self, cells: Row, cursor: int, scroll_x: int, width: int, base: Style, drawn: dict) -> Strip:
+        """A row as a strip `width` cells wide: a segment per run of one style."""
         length = sum(len(text) for text, _, _ in cells)
         if scroll_x or length > width:
             return self._cut_line(cells, scroll_x, width, base)
-        drawn = self._drawn_styles(base)
-        cursor = self.cursor
-        segments = [Segment(text, drawn[unit, position == cursor]) for text, unit, position in cells]
+        segments: list[Segment] = []
+        texts: list[str] = []
+        style = None
+        for text, unit, position in cells:
+            cell_style = drawn[unit, position == cursor]
+            if cell_style is not style and texts:
+                segments.append(Segment("".join(texts), style))
+                texts = []
+            texts.append(text)
+            style = cell_style
+        if texts:
+            segments.append(Segment("".join(texts), style))
         if length < width:
             segments.append(Segment(" " * (width - length), base))
         return Strip(segments, width)
@@ -323,6 +410,7 @@ class LimaBreakdown(QuietScrollbars, StyleMemo, ScrollView, can_focus=True):
         if self._drawn_key != key:
             self._drawn_key = key
             self._drawn = _UnitStyles(self, base)
+            self._strips = {}
         return self._drawn
 
     def _cut_line(self, cells: list, scroll_x: int, width: int, base: Style) -> Strip:
@@ -340,3 +428,8 @@ class LimaBreakdown(QuietScrollbars, StyleMemo, ScrollView, can_focus=True):
     def rendered_text(self) -> list[str]:
         """Every row as plain text (for tests and copying), whatever is on screen."""
         return ["".join(text for text, _, _ in line) for line in self._lines]
+
+
+def _on_row(cells: Row, entry: int) -> bool:
+    """True when entry `entry` (the cursor's) is drawn on the row of `cells`."""
+    return any(position == entry for _, _, position in cells)

@@ -13,9 +13,11 @@ from textual.widgets import Tree
 from textual.widgets.tree import TreeNode
 
 from spvinspect.lima_document import HeaderNode, LimaDocument
+from spvinspect.widgets.kept_lines import KeptLines
+from spvinspect.widgets.scrollbars import KeptScrollbars
 
 
-class LimaHeader(Tree[HeaderNode]):
+class LimaHeader(KeptScrollbars, KeptLines, Tree[HeaderNode]):
     """Length, instruction count, units used, diagnostics, and the MBS chunk tree."""
 
     class ByteSelected(Message):

@@ -1,7 +1,11 @@
 """Lima mode's registers pane: the stepped fragment's `$0`-`$5` as vec4s, the pipeline
 registers and temporaries the last step wrote, a branch's condition, and the output
 colour (numbers and a swatch); what the last step changed is highlighted. `b` shows
-every fp16 value's bits instead of its number."""
+every fp16 value's bits instead of its number.
+
+Drawn line by line: each line of the text is drawn once (as Textual draws a widget's
+text, wrapped to the pane's width) and kept, so a step draws only the lines it changed
+and repaints only the screen lines whose drawing differs."""
 
 from __future__ import annotations
 
@@ -9,11 +13,15 @@ import re
 from functools import lru_cache
 
 import numpy as np
+from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
 from textual.binding import Binding
 from textual.geometry import Region
 from textual.reactive import var
+from textual.strip import Strip
+from textual.content import Content
+from textual.visual import RenderOptions
 from textual.widget import Widget
 
 from spvinspect.execution import Execution
@@ -24,6 +32,8 @@ SHOWN_REGISTERS = 6
 """`$0`-`$5`, the registers Mesa's compiler allocates; higher ones only once written."""
 _REGISTER = re.compile(r"^\$(\d+)(?:\.([xyzw]+))?$")
 PIPELINE_ORDER = ("^coords", "^texture", "^uniform", "^const0", "^const1", "^v0", "^s0")
+_KEPT_LINES = 2048
+"""Drawn lines of text the pane keeps."""
 
 
 @lru_cache(maxsize=4096)
@@ -51,22 +61,21 @@ def changed_components(change, register: int) -> set[int]:
     return written
 
 
-def changed_lines(old: Text, new: Text, width: int, height: int) -> list[int] | None:
-    """The screen lines (of `height`) that differ between `old` and `new` drawn `width`
-    cells wide: the text lines that changed, and every line from the first one wider than
-    `width` (it wraps, moving those after it); None when there is no width."""
-    if width <= 0:
-        return None
-    old_lines, new_lines = old.split("\n", allow_blank=True), new.split("\n", allow_blank=True)
-    lines = []
-    for y in range(max(len(old_lines), len(new_lines))):
-        before = old_lines[y] if y < len(old_lines) else None
-        after = new_lines[y] if y < len(new_lines) else None
-        if any(line is not None and line.cell_len > width for line in (before, after)):
-            return lines + list(range(y, max(y, height)))
-        if before != after:
-            lines.append(y)
-    return lines
+def _as_line(strips: list[Strip], index: int) -> list[Strip]:
+    """A line of text drawn alone (`strips`) as it is drawn as line `index` of the whole
+    text: Textual marks each cell with its offset in the text, for selecting it."""
+    if not index:
+        return strips
+    moved = []
+    for strip in strips:
+        segments = []
+        for text, style, control in strip:
+            offset = style.meta.get("offset") if style is not None and style._meta else None
+            if offset is not None:
+                style = style + Style.from_meta({"offset": (offset[0], index)})
+            segments.append(Segment(text, style, control))
+        moved.append(Strip(segments, strip.cell_length))
+    return moved
 
 
 class LimaRegisters(BuiltPane, RunFollower, Widget):
@@ -88,20 +97,77 @@ class LimaRegisters(BuiltPane, RunFollower, Widget):
         self.border_title = "Registers"
         self.execution: Execution | None = None
         self._text = Text()
+        self._screen_lines: list[Strip] | None = None
+        """The text drawn for the pane's content region (None: to be drawn)."""
+        self._drawn_for: tuple = ()
+        """What `_screen_lines` were drawn for: the content size and style."""
+        self._kept: dict[tuple, list[Strip]] = {}
+        """A line of text drawn before -> its screen lines (more than one when it wraps)."""
 
     def update(self, text: Text) -> None:
         """Show `text` (a repaint, never a new layout: the pane's size does not change);
-        only the lines that changed are repainted when the others stay where they were."""
-        old, self._text = self._text, text
+        only the screen lines whose drawing changed are repainted."""
+        old, self._text = self._screen_lines, text
+        self._screen_lines = None
         width, height = self.content_region.size
-        lines = changed_lines(old, text, width, height)
-        if lines is None:
+        if old is None or not width or self._drawn_for != self._drawing_key():
             self.refresh()
-        elif lines:
-            self.refresh(*(Region(0, y, width, 1) for y in lines))
+            return
+        new = self._lines_on_screen()
+        changed = [y for y in range(height) if y >= len(old) or y >= len(new) or old[y] is not new[y]]
+        if changed:
+            self.refresh(*(Region(0, y, width, 1) for y in changed))
 
     def render(self) -> Text:
         return self._text
+
+    def render_line(self, y: int) -> Strip:
+        self._dirty_regions.clear()
+        if self.text_selection is not None or self.styles.content_align != ("left", "top"):
+            return super().render_line(y)  # text selected with the mouse: Textual draws it
+        lines = self._screen_lines if self._screen_lines is not None else self._lines_on_screen()
+        return lines[y] if y < len(lines) else Strip.blank(self.size.width, self.visual_style.rich_style)
+
+    def _drawing_key(self) -> tuple:
+        """What the drawn lines depend on besides the text: the size and the styles (Textual
+        makes the styles anew when a rule, a class or the theme changes them)."""
+        return (self.size, self.styles._cache_key)
+
+    def notify_style_update(self) -> None:
+        super().notify_style_update()
+        self._drawn_for, self._screen_lines = (), None  # a theme: every line is drawn anew
+
+    def on_resize(self) -> None:
+        self._screen_lines = None
+
+    def _lines_on_screen(self) -> list[Strip]:
+        """The text drawn into the content region, each line of it as Textual draws a
+        widget's text (wrapped to the width), from the lines drawn before when it can."""
+        key = self._drawing_key()
+        if self._screen_lines is not None and self._drawn_for == key:
+            return self._screen_lines
+        if self._drawn_for != key:
+            self._kept = {}
+        self._drawn_for = key
+        width, height = self.content_region.size
+        style = self.visual_style
+        # What `Visual.to_strips` does for a widget's text, without its per-call work that
+        # has no effect here (no text selected, no links, the text at the top left).
+        options = RenderOptions(self._get_style, self.styles, None, None)
+        screen: list[Strip] = []
+        for index, line in enumerate(self._text.split("\n", allow_blank=True)):
+            if len(screen) >= height:
+                break
+            line_key = (index, line.plain, tuple(line.spans), line.style)
+            drawn = self._kept.get(line_key)
+            if drawn is None:
+                if len(self._kept) >= _KEPT_LINES:
+                    self._kept = {}
+                drawn = Content.from_rich_text(line).render_strips(width, None, style, options)
+                drawn = self._kept[line_key] = _as_line(drawn, index)
+            screen.extend(drawn)
+        self._screen_lines = screen[:height]
+        return self._screen_lines
 
     def on_mount(self) -> None:
         screen = self.screen

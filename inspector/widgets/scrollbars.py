@@ -16,9 +16,11 @@ from math import ceil
 
 from rich.style import Style
 from textual.reactive import Reactive
-from textual.scrollbar import ScrollBar, ScrollBarRender
+from textual.scrollbar import ScrollBar, ScrollBarCorner, ScrollBarRender
 from textual.geometry import Region
 from textual.strip import Strip
+
+from spvinspect.widgets.kept_lines import KeptLines
 
 _KEPT_BARS = 32
 """Bars drawn before that a scrollbar keeps the lines of (one per range and size)."""
@@ -99,8 +101,52 @@ class QuietScrollBar(ScrollBar):
         return lines
 
 
+class KeptCorner(KeptLines, ScrollBarCorner):
+    """The corner between two scrollbars, drawn again only when it changed."""
+
+
+class KeptScrollBar(KeptLines, ScrollBar):
+    """Textual's scrollbar, drawn again only when it changed."""
+
+
+class KeptScrollbars:
+    """Mix in before a scrolling widget class whose bars seldom change (a header, an
+    image): its scrollbars are `KeptScrollBar`s, its corner a `KeptCorner`."""
+
+    @property
+    def vertical_scrollbar(self) -> ScrollBar:
+        if self._vertical_scrollbar is None:
+            self._vertical_scrollbar = KeptScrollBar(vertical=True, name="vertical", thickness=self.scrollbar_size_vertical)
+            self._vertical_scrollbar.display = False
+            self.app._start_widget(self, self._vertical_scrollbar)
+        return self._vertical_scrollbar
+
+    @property
+    def horizontal_scrollbar(self) -> ScrollBar:
+        if self._horizontal_scrollbar is None:
+            self._horizontal_scrollbar = KeptScrollBar(vertical=False, name="horizontal", thickness=self.scrollbar_size_horizontal)
+            self._horizontal_scrollbar.display = False
+            self.app._start_widget(self, self._horizontal_scrollbar)
+        return self._horizontal_scrollbar
+
+    @property
+    def scrollbar_corner(self) -> ScrollBarCorner:
+        if self._scrollbar_corner is None:
+            self._scrollbar_corner = KeptCorner()
+            self.app._start_widget(self, self._scrollbar_corner)
+        return self._scrollbar_corner
+
+
 class QuietScrollbars:
-    """Mix in before a scrolling widget class: its scrollbars are `QuietScrollBar`s."""
+    """Mix in before a scrolling widget class: its scrollbars are `QuietScrollBar`s (and
+    the corner between them a `KeptCorner`)."""
+
+    @property
+    def scrollbar_corner(self) -> ScrollBarCorner:
+        if self._scrollbar_corner is None:
+            self._scrollbar_corner = KeptCorner()
+            self.app._start_widget(self, self._scrollbar_corner)
+        return self._scrollbar_corner
 
     @property
     def vertical_scrollbar(self) -> ScrollBar:

@@ -1,9 +1,14 @@
-"""The status line: where the selection is, the naming mode, search and indexing state."""
+"""The status line: where the selection is, the naming mode, search and indexing state.
+Its one line is drawn as Textual draws a widget's text, without the work per frame that
+has no effect on it (no text selected, no links, the text at the top left)."""
 
 from __future__ import annotations
 
 from rich.text import Text
+from textual.content import Content
 from textual.reactive import reactive
+from textual.strip import Strip
+from textual.visual import RenderOptions
 from textual.widget import Widget
 
 from spvinspect.widgets.style_memo import StyleMemo
@@ -37,3 +42,16 @@ class StatusLine(StyleMemo, Widget):
             left.append("  " + self.detail)
         left.truncate(max(0, self.content_size.width - right.cell_len), overflow="ellipsis", pad=True)
         return Text.assemble(left, right, no_wrap=True, end="")
+
+    def render_line(self, y: int) -> Strip:
+        self._dirty_regions.clear()
+        if self.text_selection is not None or self.styles.content_align != ("left", "top"):
+            return super().render_line(y)  # text selected with the mouse: Textual draws it
+        width, height = self.size
+        style = self.visual_style
+        if y == 0 and width:
+            options = RenderOptions(self._get_style, self.styles, None, None)
+            drawn = Content.from_rich_text(self.render()).render_strips(width, height, style, options)
+            if drawn:
+                return drawn[0]
+        return Strip.blank(width, style.rich_style)

@@ -14,9 +14,11 @@ from textual.scroll_view import ScrollView
 from textual.widget import Widget
 
 
-def set_virtual_size(pane: ScrollView, size: Size) -> None:
+def set_virtual_size(pane: ScrollView, size: Size, repaint: bool = True) -> None:
     """Give `pane` the virtual size `size`; the screen is laid out again only when a
-    scrollbar of the pane appears or goes (or the pane has no size yet)."""
+    scrollbar of the pane appears or goes (or the pane has no size yet). With `repaint`
+    False the pane is not repainted here: it repaints what changed itself (it must
+    repaint whole when the scroll offset moved)."""
     if pane.virtual_size == size:
         return
     if not pane.is_mounted or not pane.container_size:
@@ -24,6 +26,17 @@ def set_virtual_size(pane: ScrollView, size: Size) -> None:
         return
     pane.set_reactive(Widget.virtual_size, size)
     # Shows or hides the scrollbars (their layout reactives lay out the screen when they
-    # change), sets their range and clamps the scroll offset.
-    pane._scroll_update(size)
-    pane.refresh()
+    # change), then gives them their range: a scrollbar repaints itself when its range
+    # moves its thumb (Textual's `_scroll_update` would repaint both bars every time).
+    pane._refresh_scrollbars()
+    width, height = pane.container_size
+    if pane.show_vertical_scrollbar and pane.styles.scrollbar_size_vertical:
+        pane.vertical_scrollbar.window_virtual_size = size.height
+        pane.vertical_scrollbar.window_size = height - pane.scrollbar_size_horizontal
+    if pane.show_horizontal_scrollbar and pane.styles.scrollbar_size_horizontal:
+        pane.horizontal_scrollbar.window_virtual_size = size.width
+        pane.horizontal_scrollbar.window_size = width - pane.scrollbar_size_vertical
+    pane.scroll_x = pane.validate_scroll_x(pane.scroll_x)
+    pane.scroll_y = pane.validate_scroll_y(pane.scroll_y)
+    if repaint:
+        pane.refresh()

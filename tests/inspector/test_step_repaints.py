@@ -1,11 +1,15 @@
 """Stepping repaints the panes that changed and never lays the whole screen out again
 (#22, #26: a step within 16 ms; a new layout repaints every pane, in a frame of its own).
 Both formats, with their run panes shown, over steps whose panes change size (the Lima
-breakdown of another instruction, the SPIR-V values of a longer step)."""
+breakdown of another instruction, the SPIR-V values of a longer step); the widgets a step
+leaves as they were are not drawn again."""
 
 from __future__ import annotations
 
 from lima_apps import program_words, to_bytes
+from textual._styles_cache import StylesCache
+from textual.strip import Strip
+from textual.visual import Visual
 
 from spvinspect.app import InspectorApp
 from spvinspect.commands.open import EXAMPLE_MODULE
@@ -13,49 +17,91 @@ from spvinspect.document import Document
 from spvinspect.lima_document import LimaDocument
 
 
-async def _step_and_count_layouts(app: InspectorApp, panes: tuple[str, ...], steps: int, shown) -> list[str]:
+UNCHANGED_BY_A_STEP = {"InspectorScreen", "LimaView", "SpirvView", "Column", "LimaHeader", "KeyFooter", "KeptCorner", "KeptScrollBar"}
+"""Widgets a step leaves as they were: the compositor gets their last lines (`KeptLines`),
+Textual works none of their styles out again."""
+
+
+async def _step_and_count_layouts(app: InspectorApp, panes: tuple[str, ...], steps: int, shown, monkeypatch) -> list[str]:
     """Show `panes`, take the first step (it opens the run: panes fill in), then count
     the screen's layouts over `steps` more; `shown()` is read after each step."""
     layouts: list[object] = []
     seen = []
+    drawn: list[str] = []
+    render_widget = StylesCache.render_widget
+
+    def spied(cache, widget, crop):
+        drawn.append(type(widget).__name__)
+        return render_widget(cache, widget, crop)
+
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.press(*panes, "full_stop")
         await pilot.pause()
         screen = app.screen
         screen.screen_layout_refresh_signal.subscribe(screen, layouts.append, immediate=True)
+        monkeypatch.setattr(StylesCache, "render_widget", spied)
         for _ in range(steps):
             await pilot.press("full_stop")
             await pilot.pause()
             seen.append(shown(screen))
     assert layouts == [], f"{len(layouts)} layouts in {steps} steps"
+    assert drawn and not UNCHANGED_BY_A_STEP & set(drawn), sorted(set(drawn))
     return seen
 
 
-async def test_lima_steps_repaint_without_a_layout() -> None:
+def _drawn_as_textual_draws(pane) -> bool:
+    """The pane's (the registers', the status line's) screen lines are what Textual draws
+    for its text (colours, wrapping and each cell's offset in the text, which selecting
+    with the mouse reads)."""
+    width, height = pane.content_region.size
+    expected = Visual.to_strips(pane, pane._render(), width, height, pane.visual_style)
+    blank = Strip.blank(pane.size.width, pane.visual_style.rich_style)
+    expected += [blank] * (height - len(expected))
+    return all(list(pane.render_line(y)) == list(expected[y]) for y in range(height))
+
+
+def _bit_rows_segments(breakdown) -> list[tuple[int, int]]:
+    """(segments drawn, ranges in the row) for each row of bits of the breakdown."""
+    rows = []
+    for y, cells in enumerate(breakdown._lines):
+        ranges = {position for _, _, position in cells if position is not None}
+        if len(cells) > 1 and not cells[0][0].strip() and all(set(text) <= {"0", "1", " "} for text, _, _ in cells[1:]):
+            rows.append((len(list(breakdown.render_line(y - breakdown.scroll_offset.y))), len(ranges)))
+    return rows
+
+
+async def test_lima_steps_repaint_without_a_layout(monkeypatch) -> None:
     app = InspectorApp(LimaDocument(to_bytes(program_words()), "shader.bin"), theme="spvinspect-dark")
 
     def shown(screen) -> tuple[tuple[str, str], tuple[str, str]]:
         run = screen.execution.run
-        registers = screen.query_one("#registers").render_text().plain.splitlines()[0]
+        registers = screen.query_one("#registers")
+        breakdown = screen.query_one("#breakdown")
+        # A row of bits is drawn as runs of ranges: its range's digits, a space (and the
+        # blank after the row), never a segment per bit.
+        bit_rows = _bit_rows_segments(breakdown)
+        assert bit_rows and all(segments <= 2 * ranges + 1 for segments, ranges in bit_rows), bit_rows
+        assert _drawn_as_textual_draws(registers) and _drawn_as_textual_draws(screen.query_one("#status"))
         return (
-            (screen.query_one("#breakdown").border_title, registers.split(" · ")[1]),
+            (breakdown.border_title, registers.render_text().plain.splitlines()[0].split(" · ")[1]),
             (f"Breakdown · instruction {run.current_instruction}", f"step {run.steps}"),
         )
 
-    seen = await _step_and_count_layouts(app, ("6",), 2, shown)
+    seen = await _step_and_count_layouts(app, ("6",), 2, shown, monkeypatch)
     # The breakdown followed the run to each instruction (of different shapes), and the
     # registers pane counted the steps.
     assert [drawn for drawn, _ in seen] == [expected for _, expected in seen]
     assert [expected[1] for _, expected in seen] == ["step 2", "step 3"]
 
 
-async def test_spirv_steps_repaint_without_a_layout() -> None:
+async def test_spirv_steps_repaint_without_a_layout(monkeypatch) -> None:
     document = Document(EXAMPLE_MODULE.read_bytes(), "example.spv")
     app = InspectorApp(document, theme="spvinspect-dark")
 
     def shown(screen) -> str:
+        assert _drawn_as_textual_draws(screen.query_one("#status"))
         return screen.query_one("#status").place
 
-    seen = await _step_and_count_layouts(app, ("7", "8"), 5, shown)
+    seen = await _step_and_count_layouts(app, ("7", "8"), 5, shown, monkeypatch)
     # The list, and the status line with it, followed each step to another instruction.
     assert len(set(seen)) == 5 and all("instruction" in place for place in seen)
