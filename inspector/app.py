@@ -138,7 +138,7 @@ class InspectorApp(App[None]):
 
     def _collect_when_idle(self) -> None:
         if time.monotonic() - last_input(self) >= IDLE_AFTER:
-            self._collections.collect_if_idle()
+            self._collections.collect_if_idle() or self._collections.freeze_if_due()
 
     def _use_keys(self, keys: KeySettings) -> None:
         """Remap the keys the config file gives; one notice lists what could not be used."""
