@@ -11,7 +11,7 @@ from textual.binding import Binding
 from textual.screen import Screen
 from textual.theme import Theme
 
-from spvinspect.responsive import IDLE_AFTER, last_input
+from spvinspect.responsive import IDLE_AFTER, last_input, memory
 from spvinspect.responsive.collector import IdleCollections
 from spvinspect.config import KeySettings, save_theme
 from spvinspect.formats import Format
@@ -125,6 +125,7 @@ class InspectorApp(App[None]):
         return screen_for(self.document, at=self._at, pane=self._pane, raw=self._raw)
 
     def on_mount(self) -> None:
+        memory.large_blocks_mapped()
         self._collections.start()
         self.set_interval(IDLE_AFTER / 2, self._collect_when_idle)
         self.theme_changed_signal.subscribe(self, self._remember_theme)
