@@ -65,7 +65,8 @@ class InspectorApp(App[None]):
         tour: Tour | None = None,
     ) -> None:
         super().__init__()
-        self.document = document
+        self._opened: Format | None = document
+        self._main: Screen | None = None
         self.tour = tour
         """The guided tour `t` steps through (`--tour FILE`, or the bundled example's); None: none."""
         self._keys = keys
@@ -121,8 +122,16 @@ class InspectorApp(App[None]):
         as bright as the theme), so switching to one works."""
         return variable_defaults(self.current_theme.dark)
 
+    @property
+    def document(self) -> Format:
+        """The document the main screen shows (the opened one until an edit replaces it).
+        The app keeps no other: the opened one, with its index, is freed once replaced."""
+        return self._main.document if self._main is not None else self._opened
+
     def get_default_screen(self) -> Screen:
-        return screen_for(self.document, at=self._at, pane=self._pane, raw=self._raw)
+        self._main = screen_for(self._opened, at=self._at, pane=self._pane, raw=self._raw)
+        self._opened = None
+        return self._main
 
     def on_mount(self) -> None:
         memory.large_blocks_mapped()
