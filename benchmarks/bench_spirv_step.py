@@ -13,8 +13,11 @@ the updated panes), with the values, source and CFG panes shown:
 
 With `--profile`, the step keys run under cProfile instead, and the CPU per step of each
 SPIR-V pane's share (word detail, values, source, CFG) is printed beside the whole.
+With `--frames`, the first frame after each step key is taken apart instead: the CPU each
+widget takes to give its lines (Textual's borders, styles and caches included), beside
+the whole frame (the rest is Textual cutting the screen's lines where widgets meet).
 
-Usage: python benchmarks/bench_spirv_step.py [--steps N] [--module PATH] [--profile]
+Usage: python benchmarks/bench_spirv_step.py [--steps N] [--module PATH] [--profile | --frames]
 
 The machine is shared with other agents (2 cores): compare figures within one run; the
 CPU time says more than the wall time when the machine is loaded.
@@ -31,6 +34,9 @@ import statistics
 import sys
 import time
 from pathlib import Path
+
+from textual._compositor import Compositor
+from textual.widget import Widget
 
 from spvinspect.app import InspectorApp
 from spvinspect.commands.open import EXAMPLE_MODULE
@@ -123,14 +129,69 @@ def profile(label: str, document: Document, steps: int) -> None:
         pstats.Stats(profiler).sort_stats("cumulative").print_stats(int(os.environ["BENCH_PROFILE_TOP"]))
 
 
+def frames(label: str, document: Document, steps: int) -> None:
+    """Each widget's CPU in the first frame after a step key, and the whole frame's, in
+    ms per step (widgets that draw nothing in it are left out)."""
+    shares: dict[str, float] = {}
+    whole = [0.0]
+    first = [False]
+    render_lines, render_chops = Widget.render_lines, Compositor._render_chops
+
+    def timed_lines(widget, crop):
+        start = time.process_time()
+        try:
+            return render_lines(widget, crop)
+        finally:
+            if first[0]:
+                name = type(widget).__name__ + (f"#{widget.id}" if widget.id else "")
+                shares[name] = shares.get(name, 0.0) + time.process_time() - start
+
+    def timed_chops(compositor, *args):
+        start = time.process_time()
+        try:
+            return render_chops(compositor, *args)
+        finally:
+            if first[0]:
+                whole[0] += time.process_time() - start
+                first[0] = False
+
+    async def run() -> int:
+        app = InspectorApp(document)
+        clock = FrameClock(app)
+        async with app.run_test(size=(120, 40)) as pilot:
+            await pilot.press(*PANES)
+            await pilot.pause()
+            await app.workers.wait_for_complete()
+            for number in range(steps):
+                first[0] = True
+                await clock.press(pilot, "full_stop")
+            return steps
+
+    Widget.render_lines, Compositor._render_chops = timed_lines, timed_chops
+    try:
+        keys = asyncio.run(run())
+    finally:
+        Widget.render_lines, Compositor._render_chops = render_lines, render_chops
+    print(f"{label}: the first frame after a step, CPU {whole[0] / keys * 1e3:.1f} ms per step, of which")
+    for name, seconds in sorted(shares.items(), key=lambda item: -item[1]):
+        if seconds / keys >= 5e-5:
+            print(f"  {name:<28} {seconds / keys * 1e3:6.2f} ms")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--steps", type=int, default=100)
     parser.add_argument("--module", type=Path, default=CORPUS_MODULE if CORPUS_MODULE.is_file() else None)
     parser.add_argument("--profile", action="store_true", help="each pane's share of a step, from cProfile")
+    parser.add_argument("--frames", action="store_true", help="each widget's share of a step's first frame")
     args = parser.parse_args()
     example = Document(EXAMPLE_MODULE.read_bytes(), "example.spv")
     example.run_inputs = BLUR
+    if args.frames:
+        frames("example, blur branch", example, args.steps)
+        if args.module is not None:
+            frames(args.module.name, Document(args.module.read_bytes(), args.module.name), args.steps)
+        return 0
     if args.profile:
         profile("example, blur branch", example, args.steps)
         if args.module is not None:

@@ -228,6 +228,12 @@ class Document(ModuleIndex):
         edit of `other`'s module that keeps its ids (the editor's re-assembly)."""
         self._names = dict(other._names)
 
+    def rename_from(self, other: Document, names: NameMap) -> None:
+        """Name ids as `names` does (an edit's renaming of `other`'s friendly names, see
+        `codec.text.names_update`), and by number as `other` does."""
+        self._names = {raw: kept for raw, kept in other._names.items() if raw}
+        self._names[False] = names
+
     def listing(self, raw: bool = False) -> Listing:
         """The lines `spvinspect dis` prints, with raw ids or friendly names."""
         if raw not in self._listings:

@@ -54,6 +54,15 @@ class Frame:
         self.ret_id = ret_id
         self.phis: dict[int, object] = {}
 
+    def __deepcopy__(self, memo: dict) -> Frame:
+        """A copy for a saved state: the function shared, the values copied (`memory.copied`)."""
+        new = Frame.__new__(Frame)
+        memo[id(self)] = new
+        new.fn, new.pc, new.block, new.prev_block, new.ret_id = self.fn, self.pc, self.block, self.prev_block, self.ret_id
+        new.ids = {id_: memory.copied(v, memo) for id_, v in self.ids.items()}
+        new.phis = {id_: memory.copied(v, memo) for id_, v in self.phis.items()}
+        return new
+
 
 def position(frames: list[Frame]) -> tuple:
     """Where a stack of frames is, comparable between invocations (and lanes): its call

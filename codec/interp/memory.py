@@ -5,9 +5,15 @@ both are reported, never raised."""
 
 from __future__ import annotations
 
+import copy
 from typing import NamedTuple
 
-from spvinspect.codec.interp.types import UNDEF, Type, undef
+import numpy as np
+
+from spvinspect.codec.interp.types import UNDEF, Type, _Undef, undef
+
+_IMMUTABLE = (int, float, str, bytes, np.generic, _Undef)
+"""Values a copy of the state shares with the original (numbers, numpy scalars, undef)."""
 
 
 class Cell:
@@ -24,6 +30,38 @@ class Cell:
 
     def snapshot(self):
         return freeze(self.value)
+
+    def __deepcopy__(self, memo: dict) -> Cell:
+        new = Cell.__new__(Cell)
+        memo[id(self)] = new
+        new.value = copied(self.value, memo)
+        new.type, new.name, new.storage, new.var_id = self.type, self.name, self.storage, self.var_id
+        return new
+
+
+def copied(value, memo: dict):
+    """`value` deep-copied for a saved state (`copy.deepcopy` with `memo`), the cheap way
+    for what states hold most: numbers and undef shared, tuples of them kept, lists of
+    them copied, a pointer to its cell's copy; anything else (a texture) as `copy.deepcopy`
+    copies it."""
+    if isinstance(value, _IMMUTABLE):
+        return value
+    kind = type(value)
+    if kind is Pointer:
+        cell = memo.get(id(value.cell))
+        return Pointer(copy.deepcopy(value.cell, memo) if cell is None else cell, value.path, value.type)
+    if kind is tuple:
+        parts = [copied(part, memo) for part in value]
+        return value if all(new is old for new, old in zip(parts, value)) else tuple(parts)
+    if kind is list:
+        kept = memo.get(id(value))
+        if kept is not None:
+            return kept
+        new: list = []
+        memo[id(value)] = new
+        new.extend(copied(part, memo) for part in value)
+        return new
+    return copy.deepcopy(value, memo)
 
 
 class Pointer(NamedTuple):

@@ -115,6 +115,13 @@ class FriendlyNames:
         """Every K whose number `K` OpName gave as the name of another id (so that id K,
         if it is named later, gets `K_0` or the like instead)."""
         self.next_suffix: dict[str, int] = {}
+        self.suffixed: dict[int, str] = {}
+        """The base name of every id whose name got a suffix (`int_0` from `int`)."""
+        self.targeted: set[int] = set()
+        """Ids named by an OpName or a BuiltIn decoration (not by their definer)."""
+        self.lookups: tuple[dict[int, int], dict[str, int]] | None = None
+        """For a finished pass, once asked for (`codec.text.names_update`): each named
+        id's place in naming order, and each name's id."""
         builtin = self.grammar.operand_kinds["BuiltIn"]
         self.builtin_names = {
             builtin.by_name[key].value: value
@@ -142,6 +149,7 @@ class FriendlyNames:
                 index += 1
             self.next_suffix[base] = index + 1
             name = f"{base}_{index}"
+            self.suffixed[id_] = base
         used.add(name)
         self.names[id_] = name
 
@@ -187,14 +195,16 @@ class FriendlyNames:
             target = values[0]
             if target not in self.names:
                 save(target, values[1])
+                self.targeted.add(target)
                 given = self.names[target]
                 if given.isdigit() and (given[0] != "0" or given == "0") and given != str(target):
                     self.number_names.add(int(given))
         elif op == "OpDecorate":
             if values[1] == 11 and len(values) > 2:  # Decoration BuiltIn
                 suggested = self.builtin_names.get(values[2])
-                if suggested is not None:
+                if suggested is not None and values[0] not in self.names:
                     save(values[0], suggested)
+                    self.targeted.add(values[0])
         elif op in _SIMPLE_TYPE_NAMES:
             save(result, _SIMPLE_TYPE_NAMES[op])
         elif op == "OpTypeInt":
@@ -325,6 +335,27 @@ class NameMap:
             self._pass = module.in_order(FastForms(module.tables, _naming_form))
             grammar = module.grammar
             self._naming_opcodes = frozenset(grammar.by_name[n].opcode for n in NAMING_OPNAMES if n in grammar.by_name)
+
+    @classmethod
+    def of_pass(cls, module: LazyModule, namer: FriendlyNames) -> NameMap:
+        """The friendly names of `module` given by `namer`, a finished pass over its part
+        before the functions (whose bodies name nothing): no pass of its own."""
+        made = cls(module)
+        made._namer = namer
+        made._settled = True
+        made._bodies_name_nothing = True
+        return made
+
+    def finished_pass(self) -> FriendlyNames | None:
+        """The naming pass run over the part before the functions (run here if need be),
+        for deriving an edited module's names from it; None for raw numbers, or when the
+        bodies name something or an OpName gave a number (then only a new pass will do)."""
+        if not self.friendly or not isinstance(self._module, LazyModule):
+            return None
+        self.table()
+        if self._namer.number_names or not self._bodies_silent():
+            return None
+        return self._namer
 
     def name(self, id_: int) -> str:
         """The id's name without `%`: `main`, `v4float`, or the number `42`."""

@@ -15,7 +15,9 @@ module does not index the whole module again; otherwise the new module is indexe
 from __future__ import annotations
 
 from spvinspect.codec.binary.splice import WordChange, splice_module
-from spvinspect.codec.text.names import words_name_ids
+from spvinspect.codec.binary.lazy import LazyModule
+from spvinspect.codec.text.names import NameMap, words_name_ids
+from spvinspect.codec.text.names_update import names_after_edit
 from spvinspect.document import Document
 
 
@@ -26,10 +28,20 @@ def edited_document(previous: Document, binary: bytes, change: WordChange | tupl
     document = Document(binary, previous.path, previous.grammar, module=module)
     if names_kept(previous, document, change):
         document.share_names(previous)
+    elif (renamed := renamed_names(previous, document, change)) is not None:
+        document.rename_from(previous, renamed)
     else:
         document.names(False).prepare()
     document.module.functions()  # here rather than on the UI thread, if not spliced
     return document
+
+
+def renamed_names(previous: Document, edited: Document, change: WordChange | tuple[()] | None) -> NameMap | None:
+    """The edited module's friendly names derived from the shown ones (an edit of a
+    constant or a type renames a few ids), or None when a new naming pass is needed."""
+    if not change or not isinstance(previous.module, LazyModule) or not isinstance(edited.module, LazyModule):
+        return None
+    return names_after_edit(previous.names(False), previous.module, edited.module, change)
 
 
 def names_kept(previous: Document, edited: Document, change: WordChange | tuple[()] | None) -> bool:

@@ -133,6 +133,9 @@ class CfgView(RunFollower, StyleMemo, ScrollView, can_focus=True):
         """(function, drawing) shown before `set_graphs`: kept up until the function's
         graph over the new module is built."""
         self._strips: LRUCache[tuple[int, int], Strip] = LRUCache(1024)
+        self._lines: LRUCache[tuple, Strip] = LRUCache(512)
+        """Lines drawn, by the drawing's row, its highlights, the view and the style: a
+        step that scrolls the pane, or goes round a loop, draws lines it drew before."""
         self.visited: frozenset[int] = frozenset()
         """Blocks (label ids) the stepped invocation has entered, marked while a run is open."""
 
@@ -258,6 +261,7 @@ class CfgView(RunFollower, StyleMemo, ScrollView, can_focus=True):
 
     def watch_drawing(self, drawing: CfgDrawing | None) -> None:
         self._strips.clear()
+        self._lines.clear()
         self.virtual_size = Size(drawing.width, drawing.height) if drawing is not None else Size(0, 0)
         self._update_title()
         self.refresh()
@@ -337,6 +341,7 @@ class CfgView(RunFollower, StyleMemo, ScrollView, can_focus=True):
     def notify_style_update(self) -> None:
         super().notify_style_update()
         self._strips.clear()
+        self._lines.clear()
         self.refresh()
 
     # -- rendering -----------------------------------------------------------------
@@ -352,10 +357,16 @@ class CfgView(RunFollower, StyleMemo, ScrollView, can_focus=True):
             return message.extend_cell_length(width, self.memo_style(""))
         if row >= drawing.height:
             return Strip.blank(width, self.memo_style(""))
-        strip = self._row_strip(drawing, row)
-        for x0, x1, name in self._highlights(drawing, row):
-            strip = _restyle(strip, x0, x1, self.memo_style(name))
-        return strip.crop(scroll_x, scroll_x + width).extend_cell_length(width).apply_style(self.memo_style(""))
+        highlights = tuple((x0, x1, self.memo_style(name)) for x0, x1, name in self._highlights(drawing, row))
+        base = self.memo_style("")
+        key = (id(drawing), row, highlights, scroll_x, width, base)
+        line = self._lines.get(key)
+        if line is None:
+            strip = self._row_strip(drawing, row)
+            for x0, x1, style in highlights:
+                strip = _restyle(strip, x0, x1, style)
+            line = self._lines[key] = strip.crop(scroll_x, scroll_x + width).extend_cell_length(width).apply_style(base)
+        return line
 
     def _message(self) -> str:
         """What the pane says when it has nothing to draw."""

@@ -34,6 +34,11 @@ GUTTER_WIDTH = 11
 """Eight hex digits, a diagnostic mark and two spaces."""
 ID_ROLES = frozenset({Role.RESULT_ID, Role.ID, Role.TYPE_ID})
 """Roles of segments that name an id."""
+PARTIAL_COMPONENTS = tuple(f"instruction-list--{name}" for name in ("gutter", "mark", "run-mark", "operand", "same-id", "tail"))
+"""Components a row takes its own styles from (laid over the roles' colours)."""
+ROWS_KEPT = 512
+"""Rows drawn kept by everything that decides how they look: a step that scrolls the list
+a row, or the cursor going round a loop, draws rows it drew a moment ago."""
 
 
 class InstructionList(RowList):
@@ -82,12 +87,17 @@ class InstructionList(RowList):
         self._run_marks: dict[int, str] = {}
         """Instruction index -> its run mark in the gutter (`spvinspect.execution.gutter_marks`)."""
         self._segments: LRUCache[tuple[int, bool], tuple] = LRUCache(4096)
+        self._strips: LRUCache[tuple, Strip] = LRUCache(ROWS_KEPT)
+        """Rows drawn (`render_row`); forgotten with the rows, the naming and the styles."""
         self._rows_replaced = False
         """The rows changed since the last selection (whose row then names an old row)."""
         self._pending_g = False
         self._center_next = False
         self._requested: tuple[int, int | None] | None = None
         self._unanswered = 0
+        self._partial_memo: dict[str, tuple[object, Style]] = {}
+        self._partial_key = -1
+        """Components' own styles, while the list's styles stay the same (`_partial_style`)."""
         self._page_top: int | None = None
         """Where a page key scrolls the list once its move is answered: the page and the
         cursor move in one frame (scrolling at once would show a frame of the old cursor)."""
@@ -144,9 +154,12 @@ class InstructionList(RowList):
 
     def watch_raw(self) -> None:
         self._segments.clear()
+        self._strips.clear()
         self.refresh()
 
     def notify_style_update(self) -> None:
+        self._partial_memo.clear()
+        self._strips.clear()
         super().notify_style_update()
         self.refresh()
 
@@ -173,6 +186,7 @@ class InstructionList(RowList):
     def rows_changed(self) -> None:
         """The document's rows changed (another layout, an edit): resize and redraw."""
         self._segments.clear()
+        self._strips.clear()
         self._rows_replaced = True
         self.reset_rows()
 
@@ -218,15 +232,29 @@ class InstructionList(RowList):
         return None
 
     def render_row(self, row: int, scroll_x: int, width: int, base: Style) -> Strip:
-        styles = role_styles(self.app.theme, self.app.current_theme.dark)
+        app = self.app
+        styles = role_styles(app.theme, app.current_theme.dark)
         selection = self.selection
         on_cursor = selection is not None and selection.row == row
         operand_cursor = selection.operand if on_cursor and selection is not None else None
         same_id = self._selected_id_text()
+        run_mark = self._run_marks.get(self.document.row_instruction(row)) if self._run_marks else None
+        component = self._partial_style
+        looks = (id(styles), base, self.memo_style("instruction-list--cursor") if on_cursor else None,
+                 *(component(name) for name in PARTIAL_COMPONENTS))
+        key = (row, self.raw, on_cursor, operand_cursor, same_id, row in self.diagnostic_rows, run_mark, scroll_x, width, looks)
+        line = self._strips.get(key)
+        if line is None:
+            line = self._strips[key] = self._draw_row(row, scroll_x, width, base, styles, on_cursor, operand_cursor,
+                                                      same_id, run_mark)
+        return line
 
-        def component(name: str) -> Style:
-            return self.get_component_rich_style(name, partial=True)
-
+    def _draw_row(self, row: int, scroll_x: int, width: int, base: Style, styles: dict, on_cursor: bool,
+                  operand_cursor: int | None, same_id: str | None, run_mark: str | None) -> Strip:
+        """Row `row` drawn: its gutter (byte offset, diagnostic and run marks) and its
+        text coloured by role, with the cursor, the operand under it and the other uses of
+        its id (`same_id`) marked."""
+        component = self._partial_style
         same_id_style = component("instruction-list--same-id")
         operand_style = component("instruction-list--operand")
         parts = []
@@ -242,7 +270,6 @@ class InstructionList(RowList):
         text_strip = fit_row(text_strip, scroll_x, width - GUTTER_WIDTH)
         word = self.document.row_word(row)
         mark = "●" if row in self.diagnostic_rows else " "
-        run_mark = self._run_marks.get(self.document.row_instruction(row)) if self._run_marks else None
         gutter = Strip(
             [
                 RichSegment(f"{word * 4:08x}" if word is not None else " " * 8, component("instruction-list--gutter")),
@@ -252,8 +279,21 @@ class InstructionList(RowList):
         )
         line = Strip.join([gutter, text_strip]).extend_cell_length(width)
         if on_cursor:
-            line = line.apply_style(self.get_component_rich_style("instruction-list--cursor"))
+            line = line.apply_style(self.memo_style("instruction-list--cursor"))
         return line.apply_style(base)
+
+    def _partial_style(self, name: str) -> Style:
+        """Component `name`'s own style (not combined with the list's), worked out once
+        while the styles are the same (as `memo_style` keeps the combined ones)."""
+        memo, key = self._partial_memo, self.styles._cache_key
+        if key != self._partial_key:
+            memo.clear()
+            self._partial_key = key
+        source = self._component_styles.get(name)
+        kept = memo.get(name)
+        if kept is None or kept[0] is not source:
+            kept = memo[name] = (source, self.get_component_rich_style(name, partial=True))
+        return kept[1]
 
     # -- keys: each becomes an intent ----------------------------------------------
 

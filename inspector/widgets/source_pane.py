@@ -12,6 +12,7 @@ from rich.cells import cell_len
 from rich.segment import Segment
 from rich.style import Style
 from textual.binding import Binding
+from textual.cache import LRUCache
 from textual.geometry import Size
 from textual.strip import Strip
 from textual.content import Content
@@ -76,6 +77,8 @@ class SourcePane(BuiltPane, RowCursorKeys, RowList):
         self._reading = False
         self._sized_for: tuple[int, int] | None = None
         """The source map and file the virtual size was set for."""
+        self._strips: LRUCache[tuple, Strip] = LRUCache(256)
+        """Lines drawn, by everything that decides how they look (`render_row`)."""
 
     # -- what the screen tells ---------------------------------------------------------
 
@@ -139,6 +142,7 @@ class SourcePane(BuiltPane, RowCursorKeys, RowList):
 
     def _take(self, sources: SourceMap) -> None:
         self._map = sources
+        self._strips.clear()
         self._file = 0
         self._follow()
 
@@ -158,7 +162,8 @@ class SourcePane(BuiltPane, RowCursorKeys, RowList):
             self.reset_rows()  # another file: a new virtual size (which lays the screen out again)
             self.call_after_refresh(self.scroll_to_row, self._cursor, True)
             return
-        self.refresh_rows((*before, self._current, self._cursor))
+        if (self._current, self._cursor) != before:
+            self.refresh_rows((*before, self._current, self._cursor))
         if self.size.height:
             self.scroll_to_row(self._cursor, True)  # in this frame, not one after it
         else:
@@ -218,6 +223,23 @@ class SourcePane(BuiltPane, RowCursorKeys, RowList):
         if not sources or not sources.files[self._file].lines:
             message = self._empty_message()
             return Strip([Segment(message, component("source-pane--muted"))]).crop(scroll_x, scroll_x + width).extend_cell_length(width).apply_style(base)
+        app = self.app
+        theme, dark = app.theme, app.current_theme.dark
+        current = component("source-pane--current") if row == self._current else None
+        cursor = component("source-pane--cursor") if row == self._cursor else None
+        key = (id(sources), self._file, row, current, cursor, scroll_x, width, base, theme, dark,
+               component("source-pane--gutter"), component("source-pane--mark"))
+        line = self._strips.get(key)
+        if line is None:
+            line = self._strips[key] = self._line(sources, row, scroll_x, width, base, theme, dark, current, cursor)
+        return line
+
+    def _line(self, sources: SourceMap, row: int, scroll_x: int, width: int, base: Style, theme: str, dark: bool,
+              current: Style | None, cursor: Style | None) -> Strip:
+        """Line `row` of the shown file drawn: its number, its mark, its coloured text;
+        the `current` and `cursor` styles when it is the selected instruction's line or
+        under the pane's cursor."""
+        component = self.memo_style
         shown = sources.files[self._file]
         tied = row + 1 in shown.lines_to_instructions
         gutter = Strip([
@@ -225,14 +247,17 @@ class SourcePane(BuiltPane, RowCursorKeys, RowList):
             Segment("•" if tied else " ", component("source-pane--mark")),
             Segment(" "),
         ])
-        text = Strip(list(_coloured(shown.language.split(" ")[0], shown.text, self.app.theme, self.app.current_theme.dark)[row]))
-        self.note_width(text.cell_length)
+        text = Strip(list(_coloured(shown.language.split(" ")[0], shown.text, theme, dark)[row]))
         line = Strip.join([gutter, text.crop(scroll_x, scroll_x + width - self.GUTTER_WIDTH)]).extend_cell_length(width)
-        if row == self._current:
-            line = line.apply_style(component("source-pane--current"))
-        if row == self._cursor:
-            line = line.apply_style(component("source-pane--cursor"))
+        if current is not None:
+            line = line.apply_style(current)
+        if cursor is not None:
+            line = line.apply_style(cursor)
         return line.apply_style(base)
+
+    def notify_style_update(self) -> None:
+        self._strips.clear()
+        super().notify_style_update()
 
     def _empty_message(self) -> str:
         sources = self._map

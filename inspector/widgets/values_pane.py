@@ -7,7 +7,8 @@ from __future__ import annotations
 from rich.segment import Segment
 from rich.style import Style
 from textual.binding import Binding
-from textual.geometry import Size
+from textual.cache import LRUCache
+from textual.geometry import Region, Size
 from textual.strip import Strip
 
 from spvinspect.codec.plural import counted
@@ -23,6 +24,9 @@ LABEL_WIDTH = 24
 """Columns the labels (indented by depth) take at most before the type and value."""
 ROWS_GRAIN = 64
 """The pane's virtual height grows and shrinks by this many rows."""
+STRIPS_KEPT = 512
+"""Rows drawn kept by what they show: a step shifts rows up or down, and going back
+draws rows drawn before."""
 NO_RUN = "No run yet: . or F11 steps the entry point, F5 runs it to the end (? lists the keys)."
 
 
@@ -63,6 +67,8 @@ class ValuesPane(BuiltPane, RunFollower, RowCursorKeys, RowList):
         self.message = NO_RUN
         self._cursor = 0
         self._label_width = LABEL_WIDTH
+        self._strips: LRUCache[tuple, Strip] = LRUCache(STRIPS_KEPT)
+        """Rows drawn, by everything that decides how they look (`_strip_key`)."""
 
     # -- what the screen tells -------------------------------------------------------------
 
@@ -98,14 +104,19 @@ class ValuesPane(BuiltPane, RunFollower, RowCursorKeys, RowList):
             return
         new, new_changed = self.rows, self.changed
         top = round(self.scroll_offset.y)
+        redrawn = {cursor, self._cursor} if cursor != self._cursor else set()
         for row in range(top, min(top + self.size.height, max(len(rows), len(new)))):
             if row >= len(rows) or row >= len(new):
-                self.refresh_line(row)
+                redrawn.add(row)
                 continue
             old_row, new_row = rows[row], new[row]
             if old_row != new_row or (old_row.key in changed) != (new_row.key in new_changed):
-                self.refresh_line(row)
-        self.refresh_rows((cursor, self._cursor) if cursor != self._cursor else ())
+                redrawn.add(row)
+        # One refresh for them all (each refresh call clears the widget's style caches).
+        width = max(self.virtual_size.width, self.size.width)
+        regions = [Region(0, row - top, width, 1) for row in sorted(redrawn) if top <= row < top + self.size.height]
+        if regions:
+            self.refresh(*regions)
 
     def _fit_virtual_size(self, repaint: bool = True) -> bool:
         """The width from every row (not the rows drawn so far), rounded up like the
@@ -175,11 +186,30 @@ class ValuesPane(BuiltPane, RunFollower, RowCursorKeys, RowList):
     def render_row(self, row: int, scroll_x: int, width: int, base: Style) -> Strip:
         if row >= max(1, len(self.rows)):
             return Strip.blank(width, base)
-        strip = Strip(self._segments(row))
-        line = strip.crop(scroll_x, scroll_x + width).extend_cell_length(width)
-        if row == self._cursor and self.rows:
-            line = line.apply_style(self.memo_style("values-pane--cursor"))
-        return line.apply_style(base)
+        key = self._strip_key(row, scroll_x, width, base)
+        line = self._strips.get(key)
+        if line is None:
+            line = Strip(self._segments(row)).crop(scroll_x, scroll_x + width).extend_cell_length(width)
+            if row == self._cursor and self.rows:
+                line = line.apply_style(self.memo_style("values-pane--cursor"))
+            line = self._strips[key] = line.apply_style(base)
+        return line
+
+    def _strip_key(self, row: int, scroll_x: int, width: int, base: Style) -> tuple:
+        """What row `row` looks like drawn: its value (or the message), whether it changed
+        and has the cursor, how values and labels are shown, the view and the styles."""
+        component = self.memo_style
+        styles = (base, component("values-pane--heading"), component("values-pane--type"),
+                  component("values-pane--changed"), component("values-pane--muted"))
+        if not self.rows:
+            return (None, self.message, scroll_x, width, styles)
+        value = self.rows[row]
+        cursor = component("values-pane--cursor") if row == self._cursor else None
+        return (value, value.key in self.changed, cursor, self.bits, self._label_width, scroll_x, width, styles)
+
+    def notify_style_update(self) -> None:
+        self._strips.clear()
+        super().notify_style_update()
 
     # -- keys ---------------------------------------------------------------------------------
 

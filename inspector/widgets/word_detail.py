@@ -7,6 +7,8 @@ repaints only the lines that differ from the word before."""
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from rich.cells import cell_len
 from rich.segment import Segment
 from rich.style import Style
@@ -41,6 +43,9 @@ class WordDetailPanel(Widget):
         """The lines drawn for `detail` at `_laid_out_for` (None: to lay out again)."""
         self._laid_out_for: tuple | None = None
         """(content width, the styles' key) the lines were laid out for."""
+        self._styled: tuple[Style, Style] | None = None
+        self._styled_for: tuple | None = None
+        """The label and diagnostic styles (`_styles`), and what they were worked out for."""
 
     def show(self, detail: WordDetail | None) -> None:
         """Show `detail` (None: nothing selected yet), repainting the lines that changed."""
@@ -52,9 +57,10 @@ class WordDetailPanel(Widget):
             return
         after = self._laid_out()
         width = self.size.width
-        for y in range(max(len(before), len(after))):
-            if y >= len(before) or y >= len(after) or before[y] != after[y]:
-                self.refresh(Region(0, y, width, 1))
+        changed = [Region(0, y, width, 1) for y in range(max(len(before), len(after)))
+                   if y >= len(before) or y >= len(after) or before[y] != after[y]]
+        if changed:
+            self.refresh(*changed)  # one call: each clears the widget's cached styles and sizes
 
     def get_content_height(self, container, viewport, width: int) -> int:
         """As many lines as the detail takes at `width` (the panel's height is fixed in the
@@ -63,6 +69,7 @@ class WordDetailPanel(Widget):
 
     def notify_style_update(self) -> None:
         self._lines = None
+        self._styled_for = None
         super().notify_style_update()
 
     def render_line(self, y: int) -> Strip:
@@ -94,8 +101,7 @@ class WordDetailPanel(Widget):
         if detail is None:
             italic = base + Style(italic=True)
             return [Strip([Segment(line.plain, italic)]) for line in Text(HINT).wrap(console, width)]
-        label_style = base + self.get_component_rich_style("word-detail--label", partial=True)
-        error = base + self.get_component_rich_style("word-detail--diagnostic", partial=True)
+        label_style, error = self._styles(base)
         rows = detail.rows()
         label_width = min(width, max((cell_len(name) for name, _ in rows), default=0))
         value_width = width - label_width - 1
@@ -112,9 +118,28 @@ class WordDetailPanel(Widget):
                 lines.append(Strip([label, gap, Segment(value + " " * (value_width - length), style)], width))
                 continue
             blank = Segment(" " * label_width, base)
-            for number, line in enumerate(Text(value).wrap(console, value_width, justify="left", overflow="ellipsis")):
-                lines.append(Strip([blank if number else label, gap, Segment(line.plain, style)]))
+            for number, line in enumerate(_wrapped(console, value, value_width)):
+                lines.append(Strip([blank if number else label, gap, Segment(line, style)]))
         return lines
+
+    def _styles(self, base: Style) -> tuple[Style, Style]:
+        """The labels' and the diagnostics' styles over `base`, worked out once for the
+        styles a layout is for (Textual works a component's style out anew each time)."""
+        components = self._component_styles
+        key = (base, self.styles._cache_key, components.get("word-detail--label"), components.get("word-detail--diagnostic"))
+        kept = self._styled_for
+        if kept is None or kept[:2] != key[:2] or kept[2] is not key[2] or kept[3] is not key[3]:
+            self._styled = (base + self.get_component_rich_style("word-detail--label", partial=True),
+                            base + self.get_component_rich_style("word-detail--diagnostic", partial=True))
+            self._styled_for = key
+        return self._styled
+
+
+@lru_cache(maxsize=512)
+def _wrapped(console, value: str, width: int) -> tuple[str, ...]:
+    """`value` wrapped word by word within `width` cells (a word too long cut with an
+    ellipsis): the same words come back as the cursor goes round a loop."""
+    return tuple(line.plain for line in Text(value).wrap(console, width, justify="left", overflow="ellipsis"))
 
 
 def _fitted(console, text: str, width: int) -> str:

@@ -1,0 +1,241 @@
+"""An edited module's friendly names derived from the unedited module's, without a new pass.
+
+Typing into a constant's literal or a type's operands renames ids (`%uint_37` becomes
+`%uint_377`), and a fresh naming pass over the part before the functions of a huge module
+takes a good part of a second. The pass gives each id its name once, in module order, so
+an edit that keeps every instruction's opcode and result id keeps the order in which ids
+are named; only ids whose suggested name changes, or whose suffix search (`_0`, `_1`, …)
+meets a name that was freed or newly taken before them, can be named differently. Those
+are found from the edit outwards (the changed instructions, the types and constants that
+spell a renamed id's name into their own, and the ids whose name shares a renamed one's
+base) and named again in order, each against the names given before it. The result is the
+names a fresh pass gives (tests/codec/test_names_update.py compares them on the corpus).
+"""
+
+from __future__ import annotations
+
+import copy
+import heapq
+import re
+
+import numpy as np
+
+from spvinspect.codec.binary.lazy import LazyModule
+from spvinspect.codec.text.names import NAMING_OPNAMES, FriendlyNames, NameMap, sanitize
+
+MAX_RENAMED = 20_000
+"""Ids looked at again before a new pass is judged cheaper."""
+_SUFFIX = re.compile(r"^(.*)_(0|[1-9][0-9]*)$")
+_UNCHANGED_BY_TARGET = frozenset({"OpName", "OpDecorate"})
+
+
+def names_after_edit(
+    previous: NameMap, old: LazyModule, new: LazyModule, change: tuple[int, int, int]
+) -> NameMap | None:
+    """`new`'s friendly names, where `new` is `old` with words [start, old_end) replaced by
+    words [start, new_end) (`change`) and `previous` names `old`; None when the edit is not
+    one this can follow (instructions added, removed or changed in kind or result, an
+    OpName or decoration edited, a body edited that names something): then a new pass."""
+    namer = previous.finished_pass()
+    if namer is None or not new.indexed or not old.indexed:
+        return None
+    changed = _changed_results(old, new, change)
+    if changed is None:
+        return None
+    try:
+        return NameMap.of_pass(new, _Renaming(namer, new).run(changed))
+    except _Unfollowable:
+        return None
+
+
+def _changed_results(old: LazyModule, new: LazyModule, change: tuple[int, int, int]) -> list[int] | None:
+    """The result ids of the edited instructions, when the edit keeps every instruction's
+    opcode and result id and lies before the functions; else None."""
+    start, old_end, new_end = change
+    if old.instruction_count != new.instruction_count or old.first_function != new.first_function:
+        return None
+    first = old.index_at(start)
+    if first is None or old.offset(first) != start:
+        return None
+    limit = old.first_function if old.first_function is not None else old.instruction_count
+    results = []
+    index = first
+    while index < limit and old.offset(index) < old_end:
+        before, after = old.instruction(index), new.instruction(index)
+        if not (before.valid and after.valid) or before.opcode != after.opcode:
+            return None
+        if before.result_id != after.result_id or before.opname in _UNCHANGED_BY_TARGET:
+            return None
+        if before.result_id:
+            results.append(before.result_id)
+        index += 1
+    count = old.instruction_count
+    if (old.offset(index) if index < count else old.tail_offset) != old_end:
+        return None
+    if (new.offset(index) if index < count else new.tail_offset) != new_end:
+        return None
+    return results
+
+
+class _Renaming:
+    """One edit's renaming: the old pass's names, and the ids named again in order."""
+
+    def __init__(self, namer: FriendlyNames, module: LazyModule) -> None:
+        self.namer = namer
+        self.module = module
+        self.old = namer.names
+        if namer.lookups is None:
+            namer.lookups = ({id_: k for k, id_ in enumerate(namer.names)}, {name: id_ for id_, name in namer.names.items()})
+        self.position, self.owner = namer.lookups
+        self.collided: dict[str, list[int]] = {}
+        for id_, base in namer.suffixed.items():
+            self.collided.setdefault(base, []).append(id_)
+        self.renamed: dict[int, str] = {}
+        self.taken: dict[str, int] = {}
+        """New names of renamed ids, with their ids."""
+        self.suffixed = dict(namer.suffixed)
+        self.probe = copy.copy(namer)
+        self.probe.save = self._suggest  # type: ignore[method-assign]
+        self.suggested: str | None = None
+        self.at = 0
+        naming = module.grammar.by_name
+        self.naming_opcodes = {naming[n].opcode for n in NAMING_OPNAMES if n in naming} - {
+            naming[n].opcode for n in _UNCHANGED_BY_TARGET
+        }
+        words = np.frombuffer(module.words, dtype=np.uint32)
+        end = module.offset(module.first_function) if module.first_function is not None else module.tail_offset
+        self.words = words[:end]
+        self.offsets = np.frombuffer(module.index.offsets, dtype=np.uint32)
+
+    def run(self, changed: list[int]) -> FriendlyNames:
+        """Name again the changed ids and whatever their new names reach; the new pass."""
+        queue = [(self.position[id_], id_) for id_ in set(changed) if id_ in self.position]
+        if len(queue) != len(set(changed)):
+            raise _Unfollowable
+        heapq.heapify(queue)
+        seen = set()
+        while queue:
+            at, id_ = heapq.heappop(queue)
+            if id_ in seen:
+                continue
+            seen.add(id_)
+            if len(seen) > MAX_RENAMED:
+                raise _Unfollowable
+            name = self._name_again(id_, at)
+            if name == self.old[id_]:
+                continue
+            self.renamed[id_] = name
+            self.taken[name] = id_
+            for later in self._reached(id_, at, self.old[id_], name):
+                heapq.heappush(queue, (self.position[later], later))
+        return self._new_pass()
+
+    def _name_again(self, id_: int, at: int) -> str:
+        """The name the pass gives `id_` at its place, given the names before it."""
+        if id_ in self.namer.targeted:
+            raise _Unfollowable
+        definers = self.module.definers(id_)
+        if len(definers) != 1:
+            raise _Unfollowable
+        instruction = self.module.instruction(definers[0])
+        if not instruction.valid:
+            raise _Unfollowable
+        if instruction.opname in NAMING_OPNAMES:
+            operands = instruction.operands
+            literal = None
+            if instruction.opname == "OpConstant":
+                literal = (operands[2].value, operands[2].number_type, operands[2].num_words)
+            self.at, self.suggested = at, None
+            self.probe.name = self._name_before  # type: ignore[method-assign]
+            self.probe.visit(instruction.opname, id_, instruction.type_id, [o.value for o in operands], literal)
+            suggested = self.suggested
+            if suggested is None:
+                raise _Unfollowable
+        else:
+            suggested = str(id_)
+        base = sanitize(suggested)
+        if not self._used_before(base, at):
+            self.suffixed.pop(id_, None)
+            return base
+        index = 0
+        while self._used_before(f"{base}_{index}", at):
+            index += 1
+        self.suffixed[id_] = base
+        return f"{base}_{index}"
+
+    def _suggest(self, id_: int, suggested: str) -> None:
+        self.suggested = suggested
+
+    def _name_before(self, id_: int) -> str:
+        """An id's name as the pass knows it at the place being named again."""
+        position = self.position.get(id_)
+        if position is None or position >= self.at:
+            return str(id_)
+        return self.renamed.get(id_) or self.old[id_]
+
+    def _used_before(self, name: str, at: int) -> bool:
+        """Whether the new pass has given `name` to an id named before place `at`."""
+        owner = self.owner.get(name)
+        if owner is not None and self.position[owner] < at and owner not in self.renamed:
+            return True
+        owner = self.taken.get(name)
+        return owner is not None and self.position[owner] < at
+
+    def _reached(self, id_: int, at: int, old_name: str, new_name: str) -> set[int]:
+        """Ids named after `id_` whose names a rename of `id_` may change: those that
+        spell its name into theirs, the one that held the new name, and those whose
+        suffix search passed the old name or may meet the new one."""
+        reached = set(self._spelling(id_))
+        holder = self.owner.get(new_name)
+        if holder is not None:
+            reached.add(holder)
+        for name in (old_name, new_name):
+            for base in _bases_reaching(name):
+                reached.update(self.collided.get(base, ()))
+        return {other for other in reached if other != id_ and self.position.get(other, -1) > at}
+
+    def _spelling(self, id_: int) -> set[int]:
+        """The results of the naming instructions before the functions whose words hold
+        `id_` (a type's operand, a constant's type): their names may spell `id_`'s."""
+        hits = np.flatnonzero(self.words == id_)
+        if not len(hits):
+            return set()
+        found = set()
+        for index in np.unique(np.searchsorted(self.offsets, hits, side="right") - 1).tolist():
+            if index >= 0 and self.module.opcode(index) in self.naming_opcodes:
+                result = self.module.instruction(index).result_id
+                if result and result != id_:
+                    found.add(result)
+        return found
+
+    def _new_pass(self) -> FriendlyNames:
+        """The edited module's finished pass: the old one with the renamed ids' names."""
+        old = self.namer
+        made = copy.copy(old)
+        made.names = dict(old.names)
+        made.names.update(self.renamed)
+        made.used = set(old.used)
+        freed = {old.names[id_] for id_ in self.renamed}
+        made.used.difference_update(freed)
+        made.used.update(self.renamed.values())
+        made.suffixed = self.suffixed
+        made.next_suffix = dict(old.next_suffix)
+        owner = dict(self.owner)
+        for name in freed:
+            del owner[name]
+        owner.update(self.taken)
+        made.lookups = (self.position, owner)
+        for name in freed:
+            for base in _bases_reaching(name):
+                made.next_suffix.pop(base, None)
+        return made
+
+
+class _Unfollowable(Exception):
+    """The edit reaches something the renaming cannot follow: a new pass is needed."""
+
+
+def _bases_reaching(name: str) -> tuple[str, ...]:
+    """The bases whose suffix search can give `name`: itself, and `x` for `x_N`."""
+    match = _SUFFIX.match(name)
+    return (name, match.group(1)) if match else (name,)
