@@ -1,7 +1,7 @@
 """Benchmark: keystroke to updated panes in the app, on a 5,000-line module and on the
 468,000-instruction large module, next to spirv-as assembling the same text.
 
-Run: python benchmarks/bench_edit.py [--keys N] [--no-large]
+Run: python benchmarks/bench_edit.py [--keys N] [--no-large] [--only-large] [--whole-only]
 
 The app runs headless (Textual's Pilot, 120x40) over the module, and the editor is
 opened (`e`) at places spread through the module; at each, keys are pressed as a user
@@ -18,8 +18,9 @@ old one's), the swap into the header, list, hex and CFG panes, and the repaint
 
 Before the keys, and with the same app: the time from `e` to an editable editor on
 screen (target 1.0 s, goal 0.5 s on the large module), scrolling the editor a page at
-a time (50 ms a page), edits that need a whole assembly (a character typed into the
-header comments: 250 ms p95 from key to panes, the whole assembly on a worker), and
+a time (50 ms a page), edits that needed a whole assembly (a character typed into the
+header comments, after the import, into a switch selector's type: 250 ms p95 from key to
+panes) and one that still does (a new numeric id: on a worker, beside spirv-as), and
 the process's RSS (now and peak) after 100 edits (500 MB peak on the large module).
 
 A module of 1 MiB or more is edited a region at a time (`editing.region_assembler`): `e`
@@ -27,9 +28,7 @@ shows the function around the selection (or a window), and typing at a place out
 moves the region there (escape, select, `e`). Places are chosen by instruction, so the
 same run measures both kinds of session. On the large module the figures also give the
 region's first job (its tables read off the binary, in the background) and `e` on a
-module already indexed (a region moved). Whole-assembly edits there are edits of the
-extended-set import (no region edit can splice those: the module's whole text is
-assembled on the job thread).
+module already indexed (a region moved).
 
 p50, p95 and max are printed with the targets (100 ms p95 at 5,000 lines, 250 ms on the
 large module) and with spirv-as (the real binary, not cmeel's launcher) on spirv-dis's text of the
@@ -100,10 +99,10 @@ def spirv_as_seconds(source: Path, tmp: Path) -> float:
     return best
 
 
-async def settle(pilot) -> None:
+async def settle(pilot, seconds: float = SETTLE_SECONDS) -> None:
     """Wait until the newest text is assembled and shown."""
     screen = pilot.app.screen
-    deadline = time.monotonic() + SETTLE_SECONDS
+    deadline = time.monotonic() + seconds
     while screen.editing.edit_session is None or screen.editing.editor is None or screen.editing.edit_session.busy:
         if time.monotonic() > deadline:
             raise TimeoutError("the editor did not settle")
@@ -206,39 +205,115 @@ async def bench_scrolling(pilot) -> None:
                        f"  p50 {statistics.median(ms):.1f} ms, max {ms[-1]:.1f} ms"))
 
 
-async def bench_whole_assembly(pilot, reference: float, count: int = 3) -> None:
-    """Type into the header comments (a whole text) or after the extended-set import (a
-    region): edits the incremental path cannot splice, so the whole text is assembled;
-    then delete it: key to panes, each."""
+def _p95_line(what: str, ms: list[float], extra: str) -> str:
+    ms = sorted(ms)
+    p95 = ms[min(len(ms) - 1, int(round(0.95 * (len(ms) - 1))))]
+    return verdict_line(f"{what} (p95 of {len(ms)})", p95, 250.0, "ms", f"  max {ms[-1]:.0f} ms; {extra}")
+
+
+async def _typed_back_and_forth(pilot, at, keys: list[str], undo: list[str], count: int) -> tuple[list[float], str]:
+    """`keys` then `undo` typed at `at()` (an instruction, or a line of the whole text),
+    `count` times: key to panes (ms) of each, and how many took a whole assembly."""
     screen = pilot.app.screen
     before = len(screen.editing.edit_latencies)
-    incremental = []
-    partial = screen.editing.edit_session.partial
-    if partial:
-        module = screen.document.module
-        importing = module.grammar.by_name["OpExtInstImport"].opcode
-        index = next(k for k, opcode in enumerate(module.opcodes()) if opcode == importing)
-        what = "import-line edits (whole assembly)"
-    else:
-        comment = next(k for k, line in enumerate(screen.editing.edit_session.lines) if line.startswith(";"))
-        what = "header-comment edits"
+    whole = 0
     for _ in range(count):
-        if partial:
-            await type_at_instruction(pilot, index, len, ["x"])
-        else:
-            text = screen.editing.edit_session.lines[comment]
-            await type_at(pilot, comment, len(text), ["x"])
-        state = screen.editing.edit_session.state
-        incremental.append(state is not None and not state.full)
-        if partial:
-            await type_at_instruction(pilot, index, len, ["backspace"])
-        else:
-            await type_at(pilot, comment, len(text) + 1, ["backspace"])
-    ms = sorted(s * 1000 for s in screen.editing.edit_latencies[before:])
-    p95 = ms[min(len(ms) - 1, int(round(0.95 * (len(ms) - 1))))]
-    print(verdict_line(f"{what} (p95 of {len(ms)})", p95, 250.0, "ms",
-                       f"  max {ms[-1]:.0f} ms; spliced {sum(incremental)}/{count}; "
-                       f"spirv-as whole text {reference * 1000:.0f} ms"))
+        for typed in (keys, undo):
+            await at([])  # the editor there first (a region moved there is not the edit's)
+            state = screen.editing.edit_session.state
+            await at(typed)
+            now = screen.editing.edit_session.state
+            whole += now is not state and now is not None and now.full
+    return [s * 1000 for s in screen.editing.edit_latencies[before:]], f"whole assemblies {whole}/{2 * count} edits"
+
+
+async def bench_whole_assembly(pilot, reference: float, count: int = 3) -> None:
+    """Edits that needed the whole text's assembly before they were spliced (`editing.
+    dependents`, `editing.header_comments`): a character typed into the header comments
+    (a whole text) or after the extended-set import (a region), and a switch selector's
+    type changed (a region); then one edit that still needs the whole assembly (a new
+    numeric id, in a region), from key to panes, beside spirv-as on the whole text."""
+    screen = pilot.app.screen
+    session = screen.editing.edit_session
+    same = f"spirv-as whole text {reference * 1000:.0f} ms"
+    if not session.partial:
+        comment = next(k for k, line in enumerate(session.lines) if line.startswith(";"))
+        text = session.lines[comment]
+
+        async def at_comment(keys):
+            column = len(text) + (1 if keys == ["backspace"] else 0)
+            await type_at(pilot, comment, column, keys)
+
+        ms, whole = await _typed_back_and_forth(pilot, at_comment, ["x"], ["backspace"], count)
+        print(_p95_line("header-comment edits", ms, f"{whole}; {same}"))
+        return
+    module = screen.document.module
+    grammar = module.grammar
+    importing = grammar.by_name["OpExtInstImport"].opcode
+    index = next(k for k, opcode in enumerate(module.opcodes()) if opcode == importing)
+    ms, whole = await _typed_back_and_forth(
+        pilot, lambda keys: type_at_instruction(pilot, index, len, keys), ["x"], ["backspace"], count)
+    print(_p95_line("import-line edits", ms, f"{whole}; {same}"))
+    found = _selector_load(screen.document)
+    if found is not None:
+        load, old_type, new_type = found
+
+        prefix = new_type[1 : len(new_type) - len(old_type) + 1]
+
+        def column(text):
+            if " " + new_type + " " in text:  # after the typed prefix, to delete it
+                return text.index(" " + new_type + " ") + 2 + len(prefix)
+            return text.index(" " + old_type + " ") + 2
+
+        ms, whole = await _typed_back_and_forth(
+            pilot, lambda keys: type_at_instruction(pilot, load, column, keys), list(prefix),
+            ["backspace"] * len(prefix), count)
+        print(_p95_line(f"switch selector's type {old_type} -> {new_type}", ms, f"{whole}; {same}"))
+    await type_at_instruction(pilot, index, len, [])
+    editor = screen.editing.editor
+    before = len(screen.editing.edit_latencies)
+    row, _ = editor.cursor_location
+    editor.insert(f"\n%4000000000 = OpUndef {_int_types(screen.document)[0]}")
+    await settle(pilot, OPEN_SECONDS)
+    state = screen.editing.edit_session.state
+    whole = state is not None and state.full
+    editor.undo()
+    await settle(pilot, OPEN_SECONDS)
+    ms = [s * 1000 for s in screen.editing.edit_latencies[before:]]
+    print(verdict_line("a new numeric id (whole assembly)", ms[0], reference * 1000, "ms",
+                       f"  then undone {ms[-1]:.0f} ms; whole: {whole}; target: {same}"))
+
+
+def _int_types(document) -> list[str]:
+    """The id words of the module's integer types."""
+    module = document.module
+    wanted = module.grammar.by_name["OpTypeInt"].opcode
+    listing = Listing(module, document.names(False), DisassemblyOptions())
+    end = module.first_function or module.instruction_count
+    return [listing.line(k).split()[0] for k, opcode in zip(range(end), module.opcodes()) if opcode == wanted]
+
+
+def _selector_load(document) -> tuple[int, str, str] | None:
+    """An OpLoad in a function defining an OpSwitch's selector whose type word has a
+    longer type name ending in it (`%int` and `%uint`): (its instruction, the two names)."""
+    module = document.module
+    grammar = module.grammar
+    switch, load = grammar.by_name["OpSwitch"].opcode, grammar.by_name["OpLoad"].opcode
+    listing = Listing(module, document.names(False), DisassemblyOptions())
+    types = _int_types(document)
+    start = module.first_function or 0
+    for k, opcode in enumerate(module.opcodes(start), start):
+        if opcode != switch:
+            continue
+        selector = listing.line(k).split()[1]
+        for j in range(k - 1, max(start, k - 200), -1):
+            words = listing.line(j).split()
+            if words[:1] == [selector] and words[2:3] == ["OpLoad"] and module.opcode(j) == load:
+                longer = [t for t in types if t != words[3] and t.endswith(words[3][1:])]
+                if longer:
+                    return j, words[3], longer[0]
+                return None
+    return None
 
 
 def rss_mb() -> tuple[float, float]:
@@ -291,7 +366,7 @@ def row(label: str, ms: list[float], target: float | None, reference: float, sho
             f"  p95 {p95:7.1f}  max {ms[-1]:7.1f} ms  ({goal}{verdict}; spirv-as whole text {reference * 1000:.0f} ms)")
 
 
-async def bench(label: str, path: Path, keys: int, tmp: Path, rng: random.Random) -> None:
+async def bench(label: str, path: Path, keys: int, tmp: Path, rng: random.Random, whole_only: bool = False) -> None:
     document = Document(path.read_bytes(), path)
     app = InspectorApp(document)
     async with app.run_test(size=(120, 40)) as pilot:
@@ -311,7 +386,8 @@ async def bench(label: str, path: Path, keys: int, tmp: Path, rng: random.Random
         dis = spirv_dis_seconds(path, tmp)
         reference = spirv_as_seconds(tmp / "bench-dis.spvasm", tmp)
         print(f"  spirv-dis {dis:.2f} s, spirv-as on its text {reference:.2f} s (same run)")
-        await bench_scrolling(pilot)
+        if not whole_only:
+            await bench_scrolling(pilot)
         constants = places(screen.document, {"OpConstant"}, max(keys, EDITS_FOR_RSS // 2), _CONSTANT)
         if session.partial:
             moved = time.perf_counter()
@@ -326,6 +402,8 @@ async def bench(label: str, path: Path, keys: int, tmp: Path, rng: random.Random
                                OPEN_TARGET_S[label], "s"))
             await settle(pilot)
         await bench_whole_assembly(pilot, reference)
+        if whole_only:
+            return
         await bench_rss(pilot, label, constants)
         kinds = [
             ("digit after a literal", constants[:keys], "digit"),
@@ -357,6 +435,8 @@ def main() -> None:
     parser.add_argument("--keys", type=int, default=20, help="places typed at per kind (two keystrokes each)")
     parser.add_argument("--no-large", action="store_true", help="skip the large module")
     parser.add_argument("--only-large", action="store_true", help="skip the 5,000-line module (a clean RSS peak)")
+    parser.add_argument("--whole-only", action="store_true",
+                        help="only `e` and the edits that need (or needed) a whole assembly")
     args = parser.parse_args()
     rng = random.Random(4)
     print("keystroke -> panes painted with the new binary, in the app (headless, 120x40); "
@@ -364,9 +444,9 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as name:
         tmp = Path(name)
         if not args.only_large:
-            asyncio.run(bench("5,000 lines", editor_module(tmp), args.keys, tmp, rng))
+            asyncio.run(bench("5,000 lines", editor_module(tmp), args.keys, tmp, rng, args.whole_only))
         if not args.no_large:
-            asyncio.run(bench("large module", build_large_module(), args.keys, tmp, rng))
+            asyncio.run(bench("large module", build_large_module(), args.keys, tmp, rng, args.whole_only))
 
 
 if __name__ == "__main__":

@@ -75,6 +75,8 @@ class DeclaredChanges:
     stale: set[int]
     selectors: dict[str, int]
     """Changes to the selectors' counts."""
+    imports: dict = field(default_factory=dict)
+    """Imports whose set an edit changed (result id → the new set)."""
 
 
 @dataclass(slots=True)
@@ -131,6 +133,7 @@ class AssemblyState:
         declared.value_types.update(changes.value_types)
         declared.stale |= changes.stale
         declared.selectors.update(changes.selectors)
+        declared.imports.update(changes.imports)
 
     @property
     def binary(self) -> bytes:

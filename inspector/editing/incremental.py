@@ -7,16 +7,19 @@ alone against the tables the whole run declared (ids, types, imports, value type
 The result is the whole assembly's words, or None when it cannot be sure of that —
 then the caller assembles the whole text. It is sure when the edit
 
-- lies after the header comments and the text before the first instruction, and
-  leaves no string open at the stretch's end,
+- lies after the text before the first instruction (an edit there, the header
+  comments, rewrites the header words only: `header_comments`), and leaves no string
+  open at the stretch's end,
 - neither introduces a numeric id nor removes the last use of one (the numbers kept
   from names would change), and numbers the names it brings in, renames or drops as
   the whole run would without changing the numbers of names outside it
   (`new_names`: the disassembler's names and numeric ids are pinned; a name the user
   typed is numbered on first sight),
-- defines what it defined before with the same number types, or defines new numbers
-  and drops definitions that later operands cannot have read (`new_names`), and
-  imports no extended set,
+- defines what it defined before, or defines new numbers and drops definitions that
+  later operands cannot have read, and imports the ids it imported before; a type, a
+  switch selector's value type or an import that it changes is read by instructions
+  outside the stretch, which are re-encoded from their own lines (`dependents`: those
+  after the stretch; outside a region's text, only when their size stays),
 - and the stretch assembles. When it does not, its first error is returned
   (`StretchError`); the session shows it at once on a huge text and otherwise assembles
   the whole text for the whole run's own diagnostic.
@@ -38,7 +41,7 @@ from spvinspect.codec.asm.lexer import SourceMap, tokenize
 from spvinspect.codec.asm.plans import load_plans
 from spvinspect.codec.asm.quick import QuickEncoder
 from spvinspect.codec.diagnostics import Diagnostic
-from spvinspect.editing import new_names
+from spvinspect.editing import dependents, header_comments, new_names
 from spvinspect.editing.assembly_state import (
     AssemblyState, error_diagnostic, instruction_groups, switch_selectors,
 )
@@ -121,13 +124,15 @@ def merge_changes(change: tuple[int, int, int] | None, edit: tuple[int, int, int
 
 
 def splice(
-    state: AssemblyState, lines: list[str], change: tuple[int, int, int] | None = None
+    state: AssemblyState, lines: list[str], change: tuple[int, int, int] | None = None,
+    outside: dependents.ModuleOutside | None = None,
 ) -> AssemblyState | StretchError | None:
     """The assembly of `lines` made from `state` by re-assembling the changed
     instructions only; `state` itself when nothing changed; the stretch's first error
     when it does not assemble; None when the whole text must be assembled (see the
     module's docstring for when). `change` says which lines changed (as
-    `changed_lines` gives it), when the caller knows."""
+    `changed_lines` gives it), when the caller knows; `outside` gives a region's text
+    the module's instructions around it (for the instructions an edit re-encodes)."""
     group_lines, group_words = state.group_lines, state.group_words
     if group_lines is None or group_words is None or not group_lines:
         return None
@@ -137,7 +142,7 @@ def splice(
             return state
     first, old_end, new_end = change
     if first < group_lines[0]:
-        return None
+        return header_comments.spliced(state, lines, change)
     count = len(group_lines)
     g0 = max(bisect_right(group_lines, first) - 2, 0)
     g1 = min(bisect_right(group_lines, max(first, old_end - 1)), count - 1)
@@ -155,15 +160,17 @@ def splice(
         return None
     changes = _count_changes(state, old_toks, new_toks)
     names = new_names.plan(state, old_toks, new_toks, line0)
-    if changes is None or names is None:
+    old_imports = dependents.imported(old_toks, state.declared.numbers)
+    if changes is None or names is None or old_imports is None:
         return None
-    encoder = _stretch_encoder(state, new_toks, new_text, names)
+    encoder = _stretch_encoder(state, new_toks, new_text, names, set(old_imports))
     try:
         encoder.run()
     except AssemblyError as error:
         return _stretch_error(error, encoder, new_text, line0)
     declared = encoder.declared
-    if declared.imports.maps[0]:
+    imports = dependents.import_changes(state.declared.imports, old_imports, declared.imports.maps[0])
+    if imports is None:
         return None
     del new_toks[encoder.n :]
     numbered = new_names.renumbered(
@@ -176,12 +183,13 @@ def splice(
     old_number = state.declared.numbers.get
     selectors = switch_selectors(new_toks)
     selectors.subtract(switch_selectors(old_toks))
-    tables = new_names.definition_changes(
+    found = dependents.changed_definitions(
         state, {old_number(name) for name in _defined(old_toks)}, {number(name) for name in _defined(new_toks)},
-        dict(declared.types), dict(declared.value_types), selectors, number, assigned, dropped,
+        dict(declared.types), dict(declared.value_types), selectors, number, assigned, dropped, imports,
     )
-    if tables is None:
+    if found is None:
         return None
+    tables, reading = found
     groups = instruction_groups(new_stretch, new_toks, encoder.inst_first, encoder.inst_words, word0, line0)
     if not groups[0] or (groups[0][0] != line0 and not _region_top(state, g0, word0)):
         return None
@@ -190,13 +198,26 @@ def splice(
     words = state.words[:word0] + out + state.words[word1:]
     if bound is not None and state.declared.header_bound is not None:
         words[3] = max(bound, state.declared.header_bound)
+    new_group_lines = group_lines[:g0] + groups[0] + _shifted(group_lines[g1 + 1 :], line_delta)
+    new_group_words = group_words[:g0] + groups[1] + _shifted(group_words[g1 + 1 :], word_delta)
+    new_words_end = None if state.words_end is None else words_end + word_delta
+    word_change = (word0, word1, word0 + len(out))
+    if reading:
+        again = dependents.reencode(state, lines, words, new_group_lines, new_group_words, new_words_end,
+                                    (word0, word0 + len(out)), tables, reading, outside)
+        if again is None:
+            return None
+        if isinstance(again, tuple):
+            diagnostic, line, outside_text = again
+            return StretchError(Diagnostic(diagnostic.message, diagnostic.severity,
+                                           line=(diagnostic.line or 1) + line, column=diagnostic.column), outside_text)
+        words, new_group_words, new_words_end = again.words, again.group_words, again.words_end
+        word_change = (word0, again.old_end - word_delta, again.new_end)
     return AssemblyState(
         lines, words, state.big_endian, state.trailing_bytes, state.declared, state.counts,
-        group_lines[:g0] + groups[0] + _shifted(group_lines[g1 + 1 :], line_delta),
-        group_words[:g0] + groups[1] + _shifted(group_words[g1 + 1 :], word_delta),
+        new_group_lines, new_group_words,
         unpinned=unpinned, count_changes=changes, declared_changes=tables, full=False,
-        word_change=(word0, word1, word0 + len(out)),
-        words_end=None if state.words_end is None else words_end + word_delta,
+        word_change=word_change, words_end=new_words_end,
     )
 
 
@@ -217,6 +238,9 @@ class StretchError:
     import seen again) is not given here (splice returns None for those)."""
 
     diagnostic: Diagnostic
+    outside: bool = False
+    """True when the error is outside a region's text (at its line of the whole text):
+    an instruction there that reads what the stretch changed (`dependents`)."""
 
 
 def _stretch_error(error: AssemblyError, encoder: QuickEncoder, text: str, line0: int) -> StretchError | None:
@@ -241,11 +265,13 @@ def _count_changes(state: AssemblyState, old_toks: list[str], new_toks: list[str
     return {tok: change for tok, change in changes.items() if change}
 
 
-def _stretch_encoder(state: AssemblyState, toks: list[str], text: str, names: new_names.NamePlan) -> QuickEncoder:
+def _stretch_encoder(
+    state: AssemblyState, toks: list[str], text: str, names: new_names.NamePlan, imported: set[int]
+) -> QuickEncoder:
     """An encoder over a stretch of the text that reads ids, types and imports from
     the whole run's tables and writes what it declares (and the names it numbers, see
-    `new_names`) to tables of its own. (An OpExtInstImport in the stretch is refused as
-    importing twice: edits next to one are assembled whole.)"""
+    `new_names`) to tables of its own. The imports the stretch made before (`imported`)
+    are hidden from it: it makes them again."""
     source = SourceMap(text)
 
     def punctuation(index: int) -> str:
@@ -257,6 +283,7 @@ def _stretch_encoder(state: AssemblyState, toks: list[str], text: str, names: ne
     encoder.ids.numbers = new_names.StretchIds(declared.numbers, names.masked)
     encoder.ids.next_id = names.next_id
     encoder.declared.types = _Overlay(declared.types)
-    encoder.declared.imports = ChainMap({}, declared.imports)
+    encoder.declared.imports = ChainMap({}, dependents.Masked(declared.imports, imported) if imported
+                                        else declared.imports)
     encoder.declared.value_types = _Overlay(declared.value_types)
     return encoder

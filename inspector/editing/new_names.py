@@ -4,12 +4,8 @@ A name the original module does not pin (one the user typed) is numbered where i
 appears, with the next number no pinned id holds, as spirv-as numbers names; so a new
 name in a stretch gets the number the whole run would give it when every such name that
 appears first before the stretch keeps its place, and the names first appearing after the
-stretch keep theirs (checked by numbering on past the stretch). The stretch's definitions
-may then differ from the old ones: a number newly defined records its type and value type
-(it was defined nowhere else: the tables had no entry), a number no longer defined must
-not have been a type. Value types are read only for OpSwitch selectors: a value type
-that changes is left as it was and marked stale, unless it is a selector's (then, and
-when a stale one becomes a selector, the whole text is assembled).
+stretch keep theirs (checked by numbering on past the stretch). How the stretch's
+definitions change the tables is `dependents.changed_definitions`'s.
 """
 
 from __future__ import annotations
@@ -19,7 +15,7 @@ from collections import Counter
 from dataclasses import dataclass
 
 from spvinspect.codec.asm.ids import numeric_ids
-from spvinspect.editing.assembly_state import AssemblyState, DeclaredChanges, _line_start_words
+from spvinspect.editing.assembly_state import AssemblyState, _line_start_words
 
 
 class StretchIds(dict):
@@ -120,35 +116,3 @@ def renumbered(
     top = max((ids.numbers.get(name, numbers.get(name, 0)) for name in placed), default=0)
     bound = max(state.declared.pin_bound, top + 1)
     return assigned, placed, dropped, bound
-
-
-def definition_changes(
-    state: AssemblyState, old_numbers: set[int], new_numbers: set[int], own_types: dict, own_value_types: dict,
-    selector_changes: Counter, number_of, assigned: dict[str, int], dropped: list[str],
-) -> DeclaredChanges | None:
-    """The tables' changes for a stretch that defined `new_numbers` where it defined
-    `old_numbers` (`number_of`: an id word's number after the edit); None when a later
-    operand could read them differently: a type changed, or the value type of an
-    OpSwitch selector."""
-    declared = state.declared
-    types, value_types = declared.types, declared.value_types
-    kept, added, removed = new_numbers & old_numbers, new_numbers - old_numbers, old_numbers - new_numbers
-    if any(types.get(n) != own_types.get(n) for n in kept):
-        return None
-    if any(n in types for n in added) or any(n in types for n in removed):
-        return None
-    selectors = declared.selectors.copy()
-    selectors.update(selector_changes)
-    watched = {number_of(word) for word, count in selectors.items() if count > 0}
-    if any(number_of(word) in declared.stale for word in selector_changes if selectors[word] > 0):
-        return None
-    stale = {n for n in kept if value_types.get(n) != own_value_types.get(n)} | (removed & value_types.keys())
-    stale |= {n for n in added if n in value_types}
-    if stale & watched:
-        return None
-    return DeclaredChanges(
-        assigned, dropped,
-        {n: own_types[n] for n in added if n in own_types},
-        {n: own_value_types[n] for n in added if n in own_value_types and n not in value_types},
-        stale, {word: change for word, change in selector_changes.items() if change},
-    )

@@ -5,12 +5,14 @@ lines) is disassembled from the module's words with the module's friendly names;
 rest of the text is never made. Its lines map to words through the module's index. The
 first job reads the assembler's tables off the binary (`region_state`), then each edit
 is assembled against them and spliced into the module's words (`incremental.splice`),
-with the bytes the whole text's assembly would give. An edit the splice cannot be sure
-of (one that changes a type the module depends on, imports a set, or drops the last use
-of a numbered id) takes the whole text's assembly, on the job thread: the module's text
-outside the region, as the whole-text editor would hold it, with the region's lines
-in place. The user is told first (`RegionJob.tell`), and the region then continues from
-that assembly's tables.
+with the bytes the whole text's assembly would give (an edit of a type, a selector's
+type or an import re-encodes the module's instructions that read it: `dependents`). An
+edit the splice cannot be sure of (a new numbered id or the last use of one, a size
+change outside the region) takes the whole text's assembly, on the job thread: the
+module's text outside the region, as the whole-text editor would hold it, with the
+region's lines in place. The user is told first (`RegionJob.tell`), the instructions it
+changed are found from the words (`whole_change`, so the panes' module keeps its index),
+and the region then continues from that assembly's tables.
 """
 
 from __future__ import annotations
@@ -31,13 +33,16 @@ from spvinspect.codec.text.names import NameMap
 from spvinspect.codec.text.region import REGION_FROM_BYTES, Region, region_around, region_lines, region_texts
 from spvinspect.editing.assembly_state import AssemblyState, assemble_full
 from spvinspect.editing.changes import changed_words
+from spvinspect.editing.dependents import ModuleOutside
+from spvinspect.editing.whole_change import whole_change
 from spvinspect.editing.incremental import StretchError, splice
 from spvinspect.editing.region_state import region_state
 from spvinspect.editing.session import AssemblyOutcome, Change, EditSession, LineMessage
 from spvinspect.editing.spirv_assembler import SpirvAssembler
 
-WHOLE_ASSEMBLY = ("This edit changes what the rest of the module depends on (an import, a type, a numbered "
-                  "id's last use): assembling the whole module's text in the background; the panes follow when it is done")
+WHOLE_ASSEMBLY = ("This edit changes what the rest of the module depends on (a new numbered id or the last use "
+                  "of one, a size outside the region): assembling the whole module's text in the background; "
+                  "the panes follow when it is done")
 
 
 class RegionSource:
@@ -55,6 +60,8 @@ class RegionSource:
         self.group_words = array("I", [module.offset(k) for k in range(region.first, region.end)])
         self._outside: tuple[str, str] | None = None
         """The text around the region, once made (two strings: compact, and split at will)."""
+        self.around = ModuleOutside(module, names, region)
+        """The module's instructions around the region (those an edit re-encodes)."""
 
     def state(self) -> AssemblyState | None:
         """The region's assembly state read off the module (the job thread: the whole
@@ -135,9 +142,10 @@ class RegionJob:
         base = self.base if self.base is not None else self.source.state()
         state: AssemblyState | StretchError | None = None
         if base is not None:
-            state = base if self.change is None else splice(base, self.lines, self.change)
+            state = base if self.change is None else splice(base, self.lines, self.change, self.source.around)
         if isinstance(state, StretchError):
-            return AssemblyOutcome(self.generation, None, [state.diagnostic], incremental=True,
+            diagnostic = _placed(state.diagnostic, 0, 0) if state.outside else state.diagnostic
+            return AssemblyOutcome(self.generation, None, [diagnostic], incremental=True,
                                    seconds=time.perf_counter() - began)
         incremental = state is not None
         diagnostics: list[Diagnostic] = []
@@ -147,6 +155,8 @@ class RegionJob:
             if self.tell is not None:
                 self.tell(WHOLE_ASSEMBLY)
             state, diagnostics = self.source.whole(self.lines)
+            if state is not None and base is not None:
+                state.word_change = whole_change(base, state.words, self.source.around)
         if state is None:
             return AssemblyOutcome(self.generation, None, diagnostics, seconds=time.perf_counter() - began)
         binary = state.binary

@@ -223,7 +223,7 @@ class EditingController:
             self.drop_edit_session()
         self.edit_session = session
         app = self._screen.app
-        session.tell_long_steps(lambda text: app.call_from_thread(self._screen.notify, text, timeout=8))
+        session.tell_long_steps(lambda text: self._on_ui(self._long_step, session, text))
         self._shown_text = ShownText.for_lines(session.lines)
         self._freeze()
         self._show_editor()
@@ -231,6 +231,19 @@ class EditingController:
         if self._shown_text.note:
             self._screen.notify(self._shown_text.note, timeout=8)
         self._screen.call_after_refresh(self._assemble_next)  # a part's first job: once the editor is on screen
+
+    def _long_step(self, session: EditSession, text: str) -> None:
+        """A job began a long step (a whole assembly): the user is told, and the editor's
+        title says so until the outcome is shown."""
+        if session is not self.edit_session:
+            return
+        self._screen.notify(text, timeout=8)
+        editor = self.editor
+        if editor is not None:
+            editor.border_title = Content(self._title(session) + " · assembling the whole module…")
+
+    def _title(self, session: EditSession) -> str:
+        return f"Editing · {getattr(self._screen.document, 'name', '')}" + (" ●" if session.modified else "")
 
     def _show_editor(self) -> None:
         session = self.edit_session
@@ -422,7 +435,7 @@ class EditingController:
         if listed.display != shown:
             listed.display = shown
         state = "" if session.assembles else " · does not assemble: the last good binary is shown"
-        editor.border_title = Content(f"Editing · {getattr(self._screen.document, 'name', '')}" + (" ●" if session.modified else "") + state)
+        editor.border_title = Content(self._title(session) + state)
 
     def _validate(self) -> None:
         """spirv-val on the binary on screen, one run at a time."""

@@ -1,14 +1,16 @@
 """Region editing in the app (the bundled example edited as a big module would be: a region
 at a time): `e` shows the function around the selection; edits spliced into the module
-give the bytes the same edits in the whole text give, new names included; an edit that
-needs the whole text is assembled whole, and the user is told; undoing every edit is clean; `e` elsewhere
+give the bytes the same edits in the whole text give, new names included (an import's too); an
+edit that needs the whole text is assembled whole, and the user is told; undoing every edit is clean; `e` elsewhere
 moves the region, keeping what was edited."""
 
 from __future__ import annotations
 
 import re
+import threading
+import time
 
-from edit_pilot import opened_from, settled
+from edit_pilot import TIMEOUT, opened_from, settled
 
 from spvinspect.editing import region_assembler
 from spvinspect.editing.session import EditSession
@@ -64,17 +66,41 @@ async def test_region_edits_splice_as_whole_text_edits(monkeypatch, tmp_path, ex
         await settled(pilot)
         assert session.lines == screen.editing.edit_session.lines and session.binary == example_bytes
         assert not screen.editing.unsaved and "●" not in editor.border_title
-        # An edit of the import needs the whole text: assembled whole, the same bytes.
+        # An edit of the import splices (what reads the import is re-encoded): the same bytes.
         await pilot.press("escape", "g", "g", "e")
         await settled(pilot)
         session, editor = screen.editing.edit_session, screen.editing.editor
         assert session.assembler.region.first == 0 and session.lines[0].strip() == "OpCapability Shader"
         row = next(k for k, line in enumerate(session.lines) if "OpExtInstImport" in line)
-        editor.move_cursor((row, len(session.lines[row])))
+        imported = session.lines[row]
+        editor.move_cursor((row, len(imported)))
         await pilot.press("space")
         await settled(pilot)
-        assert session.state.full and session.binary == example_bytes and session.assembles
+        assert not session.state.full and session.binary == example_bytes and session.assembles
+        # A new numeric id needs the whole text: assembled on the job thread (the user is told,
+        # the editor's title says so, keys are answered meanwhile), then undone.
+        release = threading.Event()
+        whole = region_assembler.RegionSource.whole
+        monkeypatch.setattr(region_assembler.RegionSource, "whole",
+                            lambda source, lines: release.wait(TIMEOUT) and whole(source, lines))
+        added = '         %900 = OpExtInstImport "GLSL.std.450"'
+        editor.move_cursor((row + 1, 0))
+        editor.insert(added + "\n")
+        deadline = time.monotonic() + TIMEOUT
+        while "assembling the whole module" not in str(editor.border_title) and time.monotonic() < deadline:
+            await pilot.pause(0.02)
+        assert "assembling the whole module" in str(editor.border_title) and session.busy
+        at = editor.cursor_location
+        await pilot.press("down")
+        assert editor.cursor_location == (at[0] + 1, 0) and session.busy
+        release.set()
+        await settled(pilot)
+        assert "assembling" not in str(editor.border_title)
+        assert session.state.full and session.binary == whole_text_edit(example_bytes, [imported], [imported, added])
         assert any("assembling the whole module's text" in str(n.message) for n in app._notifications)
+        await pilot.press("ctrl+z")
+        await settled(pilot)
+        assert session.binary == example_bytes
         # A constant edited in the global section: the whole text's bytes, then the region
         # moves to a function and the edit stays (unsaved), as the panes show.
         row = next(k for k, line in enumerate(session.lines) if re.search(r"= OpConstant %int \d+$", line))

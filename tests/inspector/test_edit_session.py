@@ -123,7 +123,8 @@ def test_stale_outcomes_are_not_shown_but_become_the_base(session):
 
 
 def test_a_skipped_job_comes_back_for_the_newest_text(session):
-    session.edit((4, len(session.lines[4])), (4, len(session.lines[4])), "\n; a note")  # before the code: whole
+    last = len(session.lines) - 1
+    session.edit((last, len(session.lines[last])), (last, len(session.lines[last])), "\n%900 = OpUndef %float")  # whole
     job = session.request()
     session.edit((0, 0), (0, 0), " ")
     outcome = job.run(session.cancelled(job.generation))

@@ -1,0 +1,487 @@
+"""Re-encoding the instructions whose words depend on what an edited stretch declares.
+
+Three of the whole run's tables decide how an operand encodes: a number type gives the
+literal of an OpConstant or OpSpecConstant of that type its width, the value type of an
+OpSwitch's selector gives the case literals theirs, and an import gives an OpExtInst's
+instruction name its number. An edit that changes such an entry (a type declared anew,
+a selector defined with another type, an import of another set) changes those
+instructions' words in the whole run, and nothing else. `changed_definitions` tells
+which entries changed; `reencode` finds the instructions that read them (one vectorised
+pass over the instruction heads) and assembles each from its own line against the
+edited tables, giving the words the whole text's assembly gives. It gives up (None:
+assemble the whole text) where it cannot be sure: a dependent before the stretch, a new
+name in a dependent's line, or, outside a region's text, a dependent whose size changes
+or that does not assemble (its diagnostic's line is the whole text's).
+"""
+
+from __future__ import annotations
+
+from array import array
+from bisect import bisect_right
+from collections import Counter
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from spvinspect.codec.asm.errors import AssemblyError
+from spvinspect.codec.asm.lexer import SourceMap, tokenize
+from spvinspect.codec.asm.plans import load_plans
+from spvinspect.codec.asm.quick import QuickEncoder
+from spvinspect.codec.binary.lazy import LazyModule
+from spvinspect.codec.diagnostics import Diagnostic
+from spvinspect.codec.text.listing import DisassemblyOptions, Listing
+from spvinspect.codec.text.names import NameMap
+from spvinspect.codec.text.region import Region, region_words
+from spvinspect.editing.assembly_state import AssemblyState, DeclaredChanges, error_diagnostic
+from spvinspect.editing.new_names import StretchIds
+
+
+@dataclass(slots=True)
+class Dependents:
+    """The table entries an edit changed that other instructions' words read."""
+
+    types: set[int] = field(default_factory=set)
+    """Type ids whose number type changed (their constants, and switches on their values)."""
+    selectors: set[int] = field(default_factory=set)
+    """Selector values whose value type changed (their switches)."""
+    imports: set[int] = field(default_factory=set)
+    """Import ids whose set changed (their OpExtInst instructions)."""
+
+    def __bool__(self) -> bool:
+        return bool(self.types or self.selectors or self.imports)
+
+
+class Masked(Mapping):
+    """A table without some keys: the whole run's imports less the ones an edited
+    stretch imported before (the stretch imports them again)."""
+
+    __slots__ = ("base", "hidden")
+
+    def __init__(self, base: Mapping, hidden: set) -> None:
+        self.base = base
+        self.hidden = hidden
+
+    def __getitem__(self, key):
+        if key in self.hidden:
+            raise KeyError(key)
+        return self.base[key]
+
+    def __contains__(self, key) -> bool:
+        return key not in self.hidden and key in self.base
+
+    def __iter__(self):
+        return (key for key in self.base if key not in self.hidden)
+
+    def __len__(self) -> int:
+        return sum(1 for _ in self)
+
+
+def imported(toks: list[str], numbers) -> dict[int, str] | None:
+    """The results of the OpExtInstImport instructions in `toks` (number → id word); None
+    when one's id word has no number yet."""
+    found: dict[int, str] = {}
+    at = -1
+    try:
+        while True:
+            at = toks.index("OpExtInstImport", at + 1)
+            if at >= 2 and toks[at - 1] == "=":
+                number = numbers.get(toks[at - 2])
+                if number is None:
+                    return None
+                found[number] = toks[at - 2]
+    except ValueError:
+        return found
+
+
+def _set_key(ext) -> str | None:
+    return None if ext is None else ext.import_name
+
+
+def import_changes(before: Mapping, old: dict[int, str], own: dict) -> dict | None:
+    """The imports a stretch changed (number → new set): it imported `own` where it
+    imported `old`, whose sets `before` holds; None when it imports other ids (the
+    numbers a later OpExtInst names would come and go)."""
+    if set(own) != set(old):
+        return None
+    return {number: ext for number, ext in own.items() if _set_key(ext) != _set_key(before.get(number))}
+
+
+def changed_definitions(
+    state: AssemblyState, old_numbers: set[int], new_numbers: set[int], own_types: dict, own_value_types: dict,
+    selector_changes: Counter, number_of, assigned: dict[str, int], dropped: list[str], imports: dict,
+) -> tuple[DeclaredChanges, Dependents] | None:
+    """The tables' changes for a stretch that defined `new_numbers` where it defined
+    `old_numbers`, with the entries other instructions read that changed; None when a
+    later operand could read them in a way not re-encoded here.
+
+    A number newly defined records its type and value type (it was defined nowhere else:
+    the tables had no entry); a number no longer defined must not have been a type, and
+    a type kept may change what it is (its constants and switches are re-encoded). Value
+    types are read only for OpSwitch selectors: a value type that changes is left as it
+    was and marked stale, unless it is a selector's (its switches are re-encoded); a
+    stale one becoming a selector takes the whole assembly."""
+    declared = state.declared
+    types, value_types = declared.types, declared.value_types
+    kept, added, removed = new_numbers & old_numbers, new_numbers - old_numbers, old_numbers - new_numbers
+    retyped = {n for n in kept if types.get(n) != own_types.get(n)}
+    if any(n not in own_types for n in retyped):
+        return None
+    if any(n in types for n in added) or any(n in types for n in removed):
+        return None
+    counts = declared.selectors
+    if any(number_of(word) in declared.stale for word, change in selector_changes.items()
+           if counts.get(word, 0) + change > 0):
+        return None
+    stale = {n for n in kept if value_types.get(n) != own_value_types.get(n)} | (removed & value_types.keys())
+    stale |= {n for n in added if n in value_types}
+    reselected: set[int] = set()
+    if stale:
+        selectors = counts.copy()
+        selectors.update(selector_changes)
+        watched = {number_of(word) for word, count in selectors.items() if count > 0} & stale
+        reselected = {n for n in watched & kept if own_value_types.get(n) is not None}
+        if watched - reselected:
+            return None
+        stale -= reselected
+    new_types = {n: own_types[n] for n in added if n in own_types}
+    new_types.update((n, own_types[n]) for n in retyped)
+    new_value_types = {n: own_value_types[n] for n in added if n in own_value_types and n not in value_types}
+    new_value_types.update((n, own_value_types[n]) for n in reselected)
+    changes = DeclaredChanges(
+        assigned, dropped, new_types, new_value_types, stale,
+        {word: change for word, change in selector_changes.items() if change}, imports,
+    )
+    return changes, Dependents(retyped, reselected, set(imports))
+
+
+_DECORATING = {"OpDecorate": 2, "OpMemberDecorate": 3, "OpDecorateString": 2, "OpMemberDecorateString": 3}
+"""The instructions whose decoration (at that word) may take a string parameter."""
+
+
+def _parameter_kinds(enumerant) -> list[str]:
+    return [getattr(parameter, "kind", parameter) for parameter in enumerant.parameters]
+
+
+def _between(at: np.ndarray, cumulated: np.ndarray, first: int, end: int) -> int:
+    """The line breaks of the instructions [first, end) (`at`, `cumulated`: see
+    `ModuleOutside._line_breaks`)."""
+    return int(cumulated[np.searchsorted(at, end)] - cumulated[np.searchsorted(at, first)])
+
+
+class ModuleOutside:
+    """The instructions of a region's module outside the region: where they are in an
+    edited module's words (the module's own, shifted after the region) and their lines."""
+
+    def __init__(self, module: LazyModule, names: NameMap, region: Region) -> None:
+        self.module = module
+        self.names = names
+        self.region = region
+        self._listing: Listing | None = None
+        self._breaks: tuple[np.ndarray, np.ndarray] | None = None
+
+    def instructions(self, words: np.ndarray, text_start: int, text_end: int) -> tuple[np.ndarray, np.ndarray] | None:
+        """The offsets in `words` of the module's instructions outside the region, and
+        their indexes in the module; None when the words outside the region's
+        [text_start, text_end) are not laid out as the module's."""
+        module = self.module
+        region = self.region
+        start, end = region_words(module, region)
+        if text_start != start or len(words) - text_end != len(module.words) - end:
+            return None
+        offsets = np.frombuffer(module.index.offsets, dtype=np.uint32).astype(np.int64)
+        indexes = np.concatenate([np.arange(region.first), np.arange(region.end, len(offsets))])
+        at = offsets[indexes]
+        at[region.first :] += text_end - end
+        own = np.frombuffer(module.words, dtype=np.uint32)[offsets[indexes]]
+        if not np.array_equal(words[at], own):
+            return None
+        return at, indexes
+
+    @property
+    def listing(self) -> Listing:
+        if self._listing is None:
+            self._listing = Listing(self.module, self.names, DisassemblyOptions())
+        return self._listing
+
+    def line(self, index: int) -> str:
+        """Instruction `index`'s line, as the whole text holds it."""
+        inst = self.module.instruction(index)
+        return "".join(s.text for s in self.listing.instruction_segments(inst))
+
+    def whole_line(self, index: int, region_lines: int) -> int:
+        """The line (0-based) instruction `index`, outside the region, starts at in the
+        whole text whose region holds `region_lines` lines: the header comments, then
+        a line per instruction and one more per line break in a string."""
+        region = self.region
+        if self._breaks is None:
+            self._breaks = self._line_breaks()
+        at, extra = self._breaks
+        if index < region.first:
+            before = index + _between(at, extra, 0, index)
+        else:
+            before = (region.first + _between(at, extra, 0, region.first) + region_lines
+                      + index - region.end + _between(at, extra, region.end, index))
+        return len(self.listing.header_lines()) + before
+
+    def _line_breaks(self) -> tuple[np.ndarray, np.ndarray]:
+        """The instructions whose text breaks lines (a string holding a line feed), in
+        order, with how many times each does (cumulated)."""
+        module = self.module
+        grammar = module.grammar
+        stringy = [op.opcode for op in grammar.by_name.values()
+                   if any(operand.kind == "LiteralString" for operand in op.operands)]
+        with_strings = [e.value for e in grammar.operand_kinds["Decoration"].enumerants
+                        if any(kind == "LiteralString" for kind in _parameter_kinds(e))]
+        decorations = {grammar.by_name[name].opcode: at for name, at in _DECORATING.items() if name in grammar.by_name}
+        data = np.frombuffer(module.words, dtype=np.uint8)
+        words = np.frombuffer(module.words, dtype=np.uint32)
+        feeds = np.unique(np.flatnonzero(data == 0x0A) // 4)
+        offsets = np.frombuffer(module.index.offsets, dtype=np.uint32).astype(np.int64)
+        holders = np.unique(np.searchsorted(offsets, feeds, side="right") - 1)
+        holders = holders[holders >= 0]
+        heads = words[offsets[holders]]
+        opcodes = heads & 0xFFFF
+        keep = np.isin(opcodes, stringy)
+        for opcode, at in decorations.items():
+            decorating = (opcodes == opcode) & ((heads >> 16) > at)
+            keep[decorating] = np.isin(words[offsets[holders[decorating]] + at], with_strings)
+        found, counts = [], []
+        for index in holders[keep].tolist():
+            breaks = self.line(index).count("\n")
+            if breaks:
+                found.append(index)
+                counts.append(breaks)
+        return np.array(found, dtype=np.int64), np.cumsum(np.array([0] + counts, dtype=np.int64))
+
+
+@dataclass(slots=True)
+class Reencoded:
+    """The words with the dependents re-encoded, the text's groups' words, and how far the
+    change reaches."""
+
+    words: array
+    group_words: array
+    words_end: int | None
+    old_end: int
+    """In the words given, where the last re-encoded instruction ended."""
+    new_end: int
+
+
+def reencode(
+    state: AssemblyState, lines: list[str], words: array, group_lines: array, group_words: array,
+    words_end: int | None, stretch: tuple[int, int], changes: DeclaredChanges, dependents: Dependents,
+    outside: ModuleOutside | None,
+) -> Reencoded | tuple[Diagnostic, int, bool] | None:
+    """The dependents of `words` (a stretch spliced into `state`'s at words `stretch`,
+    the text now `lines` with its groups at `group_lines`/`group_words`, its last group
+    ending at `words_end`) re-encoded against `state`'s tables with `changes`; when one
+    does not assemble, the first one's diagnostic with the line it starts at (in the
+    text, or True and in the whole text outside a region's); None when it cannot be
+    sure (see the module's docstring)."""
+    view = np.frombuffer(words, dtype=np.uint32)
+    end = len(words) if words_end is None else words_end
+    text_starts = instruction_starts(view, group_words, end)
+    if text_starts is None:
+        return None
+    outer = outer_indexes = None
+    if outside is not None:
+        found = outside.instructions(view, int(group_words[0]) if len(group_words) else end, end)
+        if found is None:
+            return None
+        outer, outer_indexes = found
+    elif len(group_words) and (group_words[0] != 5 or (words_end is not None and words_end != len(words))):
+        return None
+    every = text_starts if outer is None else np.concatenate([text_starts, outer])
+    hits = _dependents(view, every, state, changes, dependents)
+    before, after = stretch
+    if hits.size and int(hits.min()) < before:
+        return None
+    hits = hits[hits >= after]
+    plan = _plan(view, hits, outer, outer_indexes, group_lines, group_words, end, len(lines))
+    if plan is None:
+        return None
+    if not plan:
+        return Reencoded(words, group_words, words_end, after, after)
+    tables = _Tables(state, changes)
+    pieces: list = []
+    at = 0
+    delta = 0
+    group_shift: list[tuple[int, int]] = []
+    for start, stop, source in plan:
+        if isinstance(source, tuple):
+            first_line, end_line = source
+            text = "\n".join(lines[first_line:end_line])
+        else:
+            first_line, text = None, outside.line(source)
+        encoded = tables.encode(text)
+        if isinstance(encoded, Diagnostic):
+            if first_line is None:  # at its line of the whole text (0-based)
+                return encoded, outside.whole_line(source, len(lines)), True
+            return encoded, first_line, False
+        if encoded is None or (first_line is None and len(encoded) != stop - start):
+            return None
+        pieces.append(words[at:start])
+        pieces.append(encoded)
+        at = stop
+        delta += len(encoded) - (stop - start)
+        group_shift.append((stop, delta))
+    pieces.append(words[at:])
+    new_words = array("I")
+    for piece in pieces:
+        new_words += piece
+    last_stop = plan[-1][1]
+    shifted = group_words
+    if any(d for _, d in group_shift):
+        stops = np.array([s for s, _ in group_shift], dtype=np.int64)
+        deltas = np.array([d for _, d in group_shift], dtype=np.int64)
+        groups = np.frombuffer(group_words, dtype=np.uint32).astype(np.int64)
+        which = np.searchsorted(stops, groups, side="right") - 1
+        moved = groups + np.where(which >= 0, deltas[np.maximum(which, 0)], 0)
+        shifted = array("I", moved.astype(np.uint32).tobytes())
+    # Outside a region's text no size changes: the growth is the text's.
+    new_words_end = None if words_end is None else words_end + delta
+    return Reencoded(new_words, shifted, new_words_end, last_stop, last_stop + delta)
+
+
+def instruction_starts(view: np.ndarray, group_words: array, end: int) -> np.ndarray | None:
+    """Every instruction's first word in the text's words (its groups' words, walked
+    where a group holds more than one instruction); None when the words do not walk."""
+    groups = np.frombuffer(group_words, dtype=np.uint32).astype(np.int64)
+    if not len(groups):
+        return groups
+    counts = (view[groups] >> 16).astype(np.int64)
+    if not counts.all():
+        return None
+    following = np.append(groups[1:], end)
+    nxt = groups + counts
+    if np.array_equal(nxt, following):
+        return groups
+    found = []
+    for first, stop in zip(groups.tolist(), following.tolist()):
+        at = first
+        while at < stop:
+            found.append(at)
+            count = int(view[at]) >> 16
+            if not count:
+                return None
+            at += count
+        if at != stop:
+            return None
+    return np.array(found, dtype=np.int64)
+
+
+def _dependents(view: np.ndarray, starts: np.ndarray, state: AssemblyState, changes: DeclaredChanges,
+                dependents: Dependents) -> np.ndarray:
+    """The first words of the instructions that read a changed entry, sorted."""
+    program = load_plans().program
+    ops = program.opcodes
+    heads = view[starts]
+    opcodes = (heads & 0xFFFF).astype(np.int64)
+    counts = (heads >> 16).astype(np.int64)
+    found = np.zeros(len(starts), dtype=bool)
+    if dependents.imports:
+        ext = np.isin(opcodes, list(program.ext_inst_opcodes)) & (counts >= 5)
+        found[ext] = np.isin(view[starts[ext] + 3], list(dependents.imports))
+    if dependents.types:
+        constant = np.isin(opcodes, [ops.OpConstant, ops.OpSpecConstant]) & (counts >= 3)
+        found[constant] |= np.isin(view[starts[constant] + 1], list(dependents.types))
+    if dependents.types or dependents.selectors:
+        switch = np.flatnonzero((opcodes == ops.OpSwitch) & (counts >= 3))
+        selectors = view[starts[switch] + 1]
+        found[switch] = np.isin(selectors, list(dependents.selectors))
+        if dependents.types:
+            value_types = state.declared.value_types
+            for k, selector in zip(switch.tolist(), selectors.tolist()):
+                value_type = changes.value_types.get(selector)
+                if value_type is None:
+                    value_type = value_types.get(selector)
+                if value_type in dependents.types:
+                    found[k] = True
+    return np.sort(starts[found])
+
+
+def _plan(view: np.ndarray, hits: np.ndarray, outer, outer_indexes, group_lines: array, group_words: array,
+          end: int, line_count: int) -> list[tuple[int, int, object]] | None:
+    """What to re-encode, in order: (first word, end word, and the lines [first, end) of
+    a group of the text or the module's index of an instruction outside it); None when a
+    group holds more than one instruction."""
+    plan: list[tuple[int, int, object]] = []
+    first = group_words[0] if len(group_words) else end
+    indexes = None
+    if outer is not None and len(outer):  # the outside's starts, sorted
+        indexes = outer_indexes[np.minimum(np.searchsorted(outer, hits), len(outer) - 1)]
+    for k, word in enumerate(hits.tolist()):
+        if indexes is not None and not first <= word < end:
+            plan.append((word, word + (int(view[word]) >> 16), int(indexes[k])))
+            continue
+        g = bisect_right(group_words, word) - 1
+        start = group_words[g]
+        stop = group_words[g + 1] if g + 1 < len(group_words) else end
+        if start + (int(view[start]) >> 16) != stop:
+            return None  # a line of several instructions, which may declare what the others read
+        last = group_lines[g + 1] if g + 1 < len(group_lines) else line_count
+        plan.append((start, stop, (group_lines[g], last)))
+    return plan
+
+
+class _Tables:
+    """An encoder's tables for one dependent: the whole run's with the edit's changes."""
+
+    def __init__(self, state: AssemblyState, changes: DeclaredChanges) -> None:
+        self.base = state.declared
+        self.types = dict(changes.types)
+        self.value_types = dict(changes.value_types)
+        self.imports = dict(changes.imports)
+        self.numbers = changes.numbers
+        self.plans = load_plans()
+
+    def encode(self, text: str) -> array | Diagnostic | None:
+        """The words of `text` (one group of instructions), or its first error placed in
+        it; None when it names an id that has no number yet."""
+        declared = self.base
+        toks = tokenize(text)
+        source = SourceMap(text)
+
+        def punctuation(index: int) -> str:
+            offset = source.word_start(index)
+            return text[offset : offset + 1]
+
+        encoder = QuickEncoder(toks, self.plans, declared.version, declared.preserve, punctuation)
+        ids = StretchIds(declared.numbers, frozenset())
+        ids.update(self.numbers)
+        encoder.ids.numbers = ids
+        encoder.declared.types = _Through(self.types, declared.types)
+        encoder.declared.value_types = _Through(dict(self.value_types), declared.value_types)
+        encoder.declared.imports = _Through(self.imports, declared.imports)
+        known = len(ids)
+        try:
+            encoder.run()
+        except AssemblyError as error:
+            return error_diagnostic(error, source)
+        if len(ids) != known:
+            return None
+        return encoder.out
+
+
+class _Through(dict):
+    """A table read through to the whole run's: the edit's entries first."""
+
+    __slots__ = ("base",)
+
+    def __init__(self, own: dict, base) -> None:
+        super().__init__(own)
+        self.base = base
+
+    def get(self, key, default=None):
+        if dict.__contains__(self, key):
+            return dict.__getitem__(self, key)
+        return self.base.get(key, default)
+
+    def __contains__(self, key) -> bool:
+        return dict.__contains__(self, key) or key in self.base
+
+    def __getitem__(self, key):
+        if dict.__contains__(self, key):
+            return dict.__getitem__(self, key)
+        return self.base[key]

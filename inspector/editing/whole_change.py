@@ -1,0 +1,47 @@
+"""Which instructions a whole assembly of a region's module changed, from the words alone.
+
+A whole assembly gives every word of the module anew, though an edit that needed one
+usually changes a few instructions. The panes' new document reuses the shown module's
+index when told which words changed (`editing.follow`); without that, it indexes and
+names the whole module again, seconds on a big one. The change is found by comparing the
+words before and after (numpy: the first and the last word that differ), widened to the
+instructions around them, whose starts the region's text and its module give.
+"""
+
+from __future__ import annotations
+
+from array import array
+
+import numpy as np
+
+from spvinspect.editing.assembly_state import AssemblyState
+from spvinspect.editing.dependents import ModuleOutside, instruction_starts
+
+
+def whole_change(base: AssemblyState, words: array, around: ModuleOutside) -> tuple[int, int, int] | None:
+    """Words [start, old end) of `base`'s words that are words [start, new end) of
+    `words` (instruction boundaries of the base), all else equal; None when the base's
+    instructions cannot be placed (an empty change when only the header differs)."""
+    old = np.frombuffer(base.words, dtype=np.uint32)
+    new = np.frombuffer(words, dtype=np.uint32)
+    shortest = min(len(old), len(new))
+    if shortest <= 5:
+        return None
+    differ = np.flatnonzero(old[5:shortest] != new[5:shortest])
+    first = 5 + int(differ[0]) if len(differ) else shortest
+    tail_differ = np.flatnonzero(old[::-1][:shortest - 5] != new[::-1][:shortest - 5])
+    same_tail = min(int(tail_differ[0]) if len(tail_differ) else shortest - 5, shortest - first)
+    if first == len(old) == len(new):
+        return 5, 5, 5
+    end = len(base.words) if base.words_end is None else base.words_end
+    starts = instruction_starts(old, base.group_words, end)
+    if starts is None or not len(base.group_words):
+        return None
+    outside = around.instructions(old, int(base.group_words[0]), end)
+    if outside is None:
+        return None
+    every = np.sort(np.concatenate([starts, outside[0], [len(old)]]))
+    start = int(every[np.searchsorted(every, first, side="right") - 1])
+    after = np.searchsorted(every, max(len(old) - same_tail, start + 1), side="left")
+    old_end = int(every[min(int(after), len(every) - 1)])
+    return start, old_end, old_end + len(new) - len(old)

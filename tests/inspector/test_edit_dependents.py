@@ -1,0 +1,147 @@
+"""Edits that change what other instructions' words read (a type's width, a switch
+selector's type, an import's set) or the header comments: spliced without assembling the
+whole text, with the bytes (or the first error) the whole text's assembly gives."""
+
+from __future__ import annotations
+
+import re
+
+from spvinspect.codec.asm.assembler import assemble
+from spvinspect.codec.binary.lazy import open_module
+from spvinspect.codec.binary.splice import splice_module
+from spvinspect.codec.text.names import module_names
+from spvinspect.editing import session as editing_session
+from spvinspect.editing.assembly_state import assemble_full
+from spvinspect.editing.region_assembler import region_session
+from spvinspect.editing.spirv_assembler import open_spirv_session
+
+SOURCE = """\
+OpCapability Shader
+OpCapability Int64
+%1 = OpExtInstImport "GLSL.std.450"
+OpMemoryModel Logical GLSL450
+OpEntryPoint Fragment %main "main"
+OpExecutionMode %main OriginUpperLeft
+%void = OpTypeVoid
+%fn = OpTypeFunction %void
+%int = OpTypeInt 32 1
+%long = OpTypeInt 64 1
+%float = OpTypeFloat 32
+%ptr = OpTypePointer Function %int
+%c7 = OpConstant %int 7
+%big = OpConstant %int -1000
+%f1 = OpConstant %float 1.5
+%main = OpFunction %void None %fn
+%entry = OpLabel
+%v = OpVariable %ptr Function
+%sel = OpLoad %int %v
+%s = OpExtInst %float %1 Sin %f1
+OpSelectionMerge %merge None
+OpSwitch %sel %merge 1 %a -3 %b
+%a = OpLabel
+OpBranch %merge
+%b = OpLabel
+OpBranch %merge
+%merge = OpLabel
+OpReturn
+OpFunctionEnd
+"""
+
+
+def _run(session):
+    outcome = session.request().run()
+    session.accept(outcome)
+    return outcome
+
+
+def _edit(session, pattern: str, replacement: str):
+    """Replace the first match of `pattern` on its line; the outcome."""
+    row = next(k for k, line in enumerate(session.lines) if re.search(pattern, line))
+    session.replace_lines(row, row + 1, [re.sub(pattern, replacement, session.lines[row], count=1)])
+    return _run(session)
+
+
+def _placed(diagnostics):
+    return [(d.message, d.line, d.column) for d in diagnostics[:1]]
+
+
+def test_dependent_edits_splice_as_the_whole_text_assembles(monkeypatch):
+    monkeypatch.setattr(editing_session, "HUGE_LINES", 0)  # the spliced stretch's error is shown
+    data = assemble(SOURCE).binary
+    session = open_spirv_session(data)
+    hints = session.assembler.hints
+    _run(session)
+    edits = [
+        (r"OpTypeInt 32 1$", "OpTypeInt 16 1"),  # constants and switch literals narrow
+        (r"OpTypeInt 16 1$", "OpTypeInt 32 1"),
+        (r"= OpLoad %int", "= OpLoad %long"),  # the selector's type: case literals widen
+        (r"= OpLoad %long", "= OpLoad %int"),
+        (r"= OpLoad %int", "= OpLoad %float"),  # an error at the switch
+        (r"= OpLoad %float", "= OpLoad %int"),
+        (r'"GLSL.std.450"', '"OpenCL.std"'),  # an error at the OpExtInst
+        (r'"OpenCL.std"', '"GLSL.std.450"'),
+        (r"; Bound: \d+", "; Bound: 999"),  # header words
+        (r"; Generator: .*", "; Generator: Khronos SPIR-V Tools Assembler; 3"),
+        (r"; SPIR-V$", "; SPIR-Vx"),  # no header comment: another version, spirv-as's own header
+        (r"; SPIR-Vx$", "; SPIR-V"),
+    ]
+    for pattern, replacement in edits:
+        shown = open_module(session.binary)
+        shown.ensure_indexed()
+        outcome = _edit(session, pattern, replacement)
+        whole = assemble_full(session.lines, hints)
+        if pattern.startswith(";"):  # no instruction changed: the panes' module keeps the shown one's index
+            assert outcome.state.word_change == (5, 5, 5) and splice_module(shown, outcome.binary, (5, 5, 5))
+        assert outcome.incremental, (pattern, replacement)
+        expected = whole.state.binary if whole.state is not None else None
+        assert outcome.binary == expected, (pattern, replacement)
+        assert _placed(outcome.diagnostics) == _placed(whole.diagnostics), (pattern, replacement)
+    assert session.binary != data and session.binary[20:] == data[20:]
+
+
+def test_region_dependent_edits_splice_as_the_whole_text_assembles():
+    data = assemble(SOURCE).binary
+    module = open_module(data)
+    names = module_names(module)
+    module.ensure_indexed()
+    spliced, whole = True, False
+    for at, edits in [
+        (module.first_function, [(r"= OpLoad %int", "= OpLoad %long", spliced),  # the switch in the region
+                                 (r"= OpLoad %long", "= OpLoad %int", spliced)]),
+        (0, [(r'"GLSL.std.450"', '"GLSL.std.450" ', spliced),
+             (r'"GLSL.std.450" ', '"OpenCL.std"', spliced),  # an error outside the region, at its line
+             (r'"OpenCL.std"', '"GLSL.std.450"', spliced),
+             (r"OpTypeFloat 32", "OpTypeFloat 16", spliced),  # a constant in the region re-encoded
+             (r"OpTypeFloat 16", "OpTypeFloat 32", spliced),
+             (r"%int = OpTypeInt 32 1", "%int = OpTypeInt 64 1", whole)]),  # the switch outside grows
+    ]:
+        session = region_session(module, names, at, data)
+        _run(session)
+        source = session.assembler.source
+        for pattern, replacement, incremental in edits:
+            outcome = _edit(session, pattern, replacement)
+            state, diagnostics = source.whole(session.lines)
+            assert outcome.binary == (state.binary if state is not None else None), (pattern, replacement)
+            assert _placed(outcome.diagnostics) == _placed(diagnostics)
+            assert outcome.incremental == incremental, (pattern, replacement)
+    assert session.binary != data
+
+
+def test_a_whole_assembly_of_a_region_says_which_instructions_changed():
+    """The panes' new module reuses the shown one's index (`splice_module`), as a fresh open gives it."""
+    data = assemble(SOURCE).binary
+    module = open_module(data)
+    names = module_names(module)
+    module.ensure_indexed()
+    session = region_session(module, names, 0, data)
+    _run(session)
+    row = next(k for k, line in enumerate(session.lines) if "OpTypeFloat" in line)
+    session.replace_lines(row, row, ["%4000000000 = OpUndef %int"])  # a new numeric id: the whole text
+    outcome = _run(session)
+    assert outcome.state.full and outcome.binary == session.assembler.source.whole(session.lines)[0].binary
+    change = outcome.state.word_change
+    spliced = splice_module(module, outcome.binary, change)
+    fresh = open_module(outcome.binary)
+    fresh.ensure_indexed()
+    assert spliced is not None and list(spliced.index.offsets) == list(fresh.index.offsets)
+    assert change[0] == module.offset(row) and change[2] - change[1] == 3  # OpUndef's words
