@@ -400,15 +400,18 @@ def rss_mb() -> tuple[float, float]:
 
 
 async def bench_rss(pilot, label: str, constants: list[int]) -> None:
-    """EDITS_FOR_RSS edits (a digit typed after constants, deleted every other time), then RSS."""
+    """EDITS_FOR_RSS edits (a digit typed after constants, deleted every other time; the
+    region moves to each), then RSS: the peak (`ru_maxrss`) and now, and both before the
+    edits."""
+    before, peak_before = rss_mb()
     for index in constants[: EDITS_FOR_RSS // 2]:
         await type_at_instruction(pilot, index, len, ["7"])
         await type_at_instruction(pilot, index, len, ["backspace"])
     now, peak = rss_mb()
     count = 2 * len(constants[: EDITS_FOR_RSS // 2])
     print(verdict_line(f"peak RSS after {count} edits", peak, RSS_TARGET_MB[label], "MB",
-                       f"  (now {now:.0f} MB; the peak is the process's, earlier modules included;"
-                       f" {gc.get_freeze_count():,} objects frozen)"))
+                       f"  (now {now:.0f} MB; before the edits now {before:.0f} MB, peak {peak_before:.0f} MB;"
+                       f" the peak is the process's, earlier modules included; {gc.get_freeze_count():,} objects frozen)"))
 
 
 def places(document, opcodes: set[str], count: int, pattern: re.Pattern | None = None,

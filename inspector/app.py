@@ -11,7 +11,7 @@ from textual.binding import Binding
 from textual.screen import Screen
 from textual.theme import Theme
 
-from spvinspect.responsive import IDLE_AFTER, last_input
+from spvinspect.responsive import IDLE_AFTER, last_input, memory
 from spvinspect.responsive.collector import IdleCollections
 from spvinspect.config import KeySettings, save_theme
 from spvinspect.formats import Format
@@ -65,7 +65,8 @@ class InspectorApp(App[None]):
         tour: Tour | None = None,
     ) -> None:
         super().__init__()
-        self.document = document
+        self._opened: Format | None = document
+        self._main: Screen | None = None
         self.tour = tour
         """The guided tour `t` steps through (`--tour FILE`, or the bundled example's); None: none."""
         self._keys = keys
@@ -136,10 +137,19 @@ class InspectorApp(App[None]):
         as bright as the theme), so switching to one works."""
         return variable_defaults(self.current_theme.dark)
 
+    @property
+    def document(self) -> Format:
+        """The document the main screen shows (the opened one until an edit replaces it).
+        The app keeps no other: the opened one, with its index, is freed once replaced."""
+        return self._main.document if self._main is not None else self._opened
+
     def get_default_screen(self) -> Screen:
-        return screen_for(self.document, at=self._at, pane=self._pane, raw=self._raw)
+        self._main = screen_for(self._opened, at=self._at, pane=self._pane, raw=self._raw)
+        self._opened = None
+        return self._main
 
     def on_mount(self) -> None:
+        memory.large_blocks_mapped()
         self._collections.start()
         self.set_interval(IDLE_AFTER / 2, self._collect_when_idle)
         self.theme_changed_signal.subscribe(self, self._remember_theme)
@@ -153,7 +163,7 @@ class InspectorApp(App[None]):
 
     def _collect_when_idle(self) -> None:
         if time.monotonic() - last_input(self) >= IDLE_AFTER:
-            self._collections.collect_if_idle()
+            self._collections.collect_if_idle() or self._collections.freeze_if_due()
 
     def _use_keys(self, keys: KeySettings) -> None:
         """Remap the keys the config file gives; one notice lists what could not be used."""

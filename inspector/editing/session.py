@@ -131,7 +131,7 @@ class LineMessage:
     diagnostic: Diagnostic
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, weakref_slot=True)
 class EditSession:
     """One file's editing session (see the module's docstring)."""
 

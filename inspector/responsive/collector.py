@@ -13,7 +13,11 @@ Whatever is frozen is out of reach even once it is garbage, so each freeze after
 first collects first: the cycles made since the last freeze (drawn strips and their
 caches, a replaced document's parts) would otherwise be kept for as long as the editor
 is open, a few megabytes an edit on a large module. That collection walks only what is
-not frozen yet, what was made since the last freeze, not the whole module.
+not frozen yet, but it is a full one (tens of milliseconds under load), and the editor
+asks for a freeze after every edit: while the app runs its idle collections, a freeze
+asked for waits for the user to pause (`IdleCollections.freeze_if_due`). Nothing is
+lost meanwhile: with the third threshold out of reach, what is not frozen yet is walked
+by no collection of the collector's own either.
 
 What is not frozen still grows between keys (decoded chunks, drawn strips, graphs): the
 collector's own full collections over it paused whatever key came next. While
@@ -28,6 +32,10 @@ import gc
 from collections.abc import Hashable
 
 _holders: set[Hashable] = set()
+_deferred = False
+"""True while an app's idle collections run: `keep_out` then leaves the freeze to them."""
+_freeze_due = False
+"""A freeze asked for that waits for an idle moment."""
 
 NEVER = 1 << 30
 """A third threshold no count reaches: no full collection but `collect_if_idle`'s."""
@@ -38,17 +46,30 @@ collector's own default rule, without its timing)."""
 
 def keep_out(holder: Hashable) -> None:
     """Freeze what lives now, on behalf of `holder` (e.g. `(screen, "index")`), after
-    collecting the garbage made since the last freeze."""
+    collecting the garbage made since the last freeze: at the next idle moment while an
+    app's idle collections run (any thread may ask), else at once."""
+    global _freeze_due
+    _holders.add(holder)
+    if _deferred:
+        _freeze_due = True
+    else:
+        _freeze()
+
+
+def _freeze() -> None:
+    global _freeze_due
+    _freeze_due = False
     if gc.get_freeze_count():
         gc.collect()
     gc.freeze()
-    _holders.add(holder)
 
 
 def let_in(holder: Hashable) -> None:
     """`holder` no longer needs it; once no holder does, unfreeze."""
+    global _freeze_due
     _holders.discard(holder)
     if not _holders:
+        _freeze_due = False
         gc.unfreeze()
 
 
@@ -61,16 +82,30 @@ class IdleCollections:
         self._middle_at_last_full = 0
 
     def start(self) -> None:
+        global _deferred
         if self._thresholds is None:
             self._thresholds = gc.get_threshold()
             young, middle, _ = self._thresholds
             gc.set_threshold(young, middle, NEVER)
             self._middle_at_last_full = _middle_collections()
+            _deferred = True
 
     def stop(self) -> None:
+        global _deferred
         if self._thresholds is not None:
             gc.set_threshold(*self._thresholds)
             self._thresholds = None
+            _deferred = False
+            if _freeze_due and _holders:
+                _freeze()
+
+    def freeze_if_due(self) -> bool:
+        """Run the freeze `keep_out` left for an idle moment (for the caller: the user is
+        idle), with its collection; True when it ran."""
+        if not _freeze_due or not _holders:
+            return False
+        _freeze()
+        return True
 
     def collect_if_idle(self) -> bool:
         """Run a full collection when one is due (for the caller: the user is idle);
@@ -84,13 +119,16 @@ class IdleCollections:
 
 def collect_all() -> None:
     """A full collection of everything, frozen or not, and what lives after it frozen again
-    for whoever still holds it: what was frozen alive and has become garbage since (a
-    replaced document, strips evicted from a cache) is freed here, not kept until the
-    editor closes. Cheap enough for an idle moment: the codec keeps a module in arrays,
-    not objects (a full collection over the large module and its index walks some 50,000)."""
+    for whoever still holds it (a freeze that was due included): what was frozen alive and
+    has become garbage since (a replaced document, strips evicted from a cache) is freed
+    here, not kept until the editor closes. Cheap enough for an idle moment: the codec
+    keeps a module in arrays, not objects (a full collection over the large module and its
+    index walks some 50,000)."""
+    global _freeze_due
     gc.unfreeze()
     gc.collect()
     if _holders:
+        _freeze_due = False
         gc.freeze()
 
 

@@ -24,6 +24,7 @@ with unsaved changes.
 from __future__ import annotations
 
 import time
+import weakref
 from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -143,7 +144,9 @@ class EditingController:
         """Open the editor (preparing the session in a worker the first time)."""
         session = self.edit_session
         if session is None:
-            opening = partial(self._open_session, self._screen.document)
+            # Weakly: Textual's context keeps a finished worker (with what it was given) for
+            # as long as the timers started from its callbacks, the editor's among them.
+            opening = partial(self._open_session, weakref.ref(self._screen.document))
             self._screen.view.pause_background(True)
             # A description, or Textual describes the worker by repr(): of the whole document.
             self._screen.run_worker(opening, thread=True, exclusive=True, group="edit-open",
@@ -166,18 +169,24 @@ class EditingController:
                                 "(fix it, or undo)", severity="warning", timeout=6)
             self._show_editor()
             return
-        opening = partial(self._open_session, self._screen.document, session)
+        opening = partial(self._open_session, weakref.ref(self._screen.document), weakref.ref(session))
         self._screen.view.pause_background(True)
         # A description, or Textual describes the worker by repr(): of the session's whole state.
         self._screen.run_worker(opening, thread=True, exclusive=True, group="edit-open",
                                 description="move the editor's region")
 
-    def _open_session(self, document, continuing=None) -> None:
+    def _open_session(self, document_ref, continuing_ref=None) -> None:
         """The session, and its first assembly when the editor needs it to place lines (a
         whole text's: seconds on a huge module). A session over a part of a big module
         shows at once: its first job runs after, like any other. The view's background
-        work rests meanwhile, until the editor is on screen (`_opened`)."""
+        work rests meanwhile, until the editor is on screen (`_opened`). The document (and
+        the session continued) come by weak reference: nothing to open once they are gone."""
+        document = document_ref()
+        continuing = continuing_ref() if continuing_ref is not None else None
         try:
+            if document is None or (continuing_ref is not None and continuing is None):
+                self._on_ui(self._screen.view.pause_background, False)
+                return
             self._make_session(document, continuing)
         except BaseException:
             self._on_ui(self._screen.view.pause_background, False)

@@ -71,6 +71,13 @@ class ModuleIndexing:
         """The view goes: what the index built may be collected again."""
         let_in((self, "index"))
 
+    def drop(self) -> None:
+        """The view shows another document (an edit's): a worker still indexing the one
+        before stops, or it would hold that document and its half-built index (a module's
+        worth of search text) until done, for nothing. The new one is indexed when the
+        editor closes."""
+        self._view.workers.cancel_group(self._view, "index")
+
     def _index_worker(self) -> None:
         """Index the whole module, paced (see `spvinspect.responsive.pacing`): checked
         after every step, so a key waits for one step, not for a slice."""

@@ -282,6 +282,7 @@ class SpirvView(FormatView):
     def show_document(self, document: Document) -> None:
         """Put the document of an edit's binary into the panes, with the folds the list had."""
         anchors = fold_anchors(self.document)
+        self.indexing.drop()
         self.document = document
         if anchors:
             document.use_layout(refold(document, anchors, self.raw))

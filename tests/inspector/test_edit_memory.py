@@ -1,32 +1,63 @@
 """Memory stays bounded while editing: what an edit replaces (the document, the strips
-drawn for it and their caches) is freed while the editor stays open, at the latest by
+drawn for it and their caches, the index being built for it) is freed while the editor stays open, at the latest by
 the collection of an idle moment, not kept out of the collector's reach (frozen) until
-the editor closes (`spvinspect.responsive.collector`)."""
+the editor closes; and no key waits for a full collection: those (and the collection
+before a freeze) wait for the user to pause (`spvinspect.responsive.collector`)."""
 
 from __future__ import annotations
 
 import gc
+import threading
+import time
 import weakref
 
+from spvinspect import app as app_module
 from spvinspect.responsive import collector
+from spvinspect.screens import module_indexing
 from edit_pilot import open_editor, opened_from, settled
 
 
+class IndexWaitingForAPause:
+    """The index worker's pace while the user never pauses: it waits until cancelled
+    (as on a big module indexed while the user types)."""
+
+    def __init__(self, last_input, cancelled) -> None:
+        self._cancelled = cancelled
+
+    def __call__(self) -> bool:
+        while not self._cancelled():
+            time.sleep(0.005)
+        return False
+
+
 async def test_edits_leave_no_garbage_out_of_the_collectors_reach(monkeypatch, tmp_path, example_bytes):
-    monkeypatch.setattr(collector, "FULL_AFTER", 0)  # the idle moment's collection is due
+    monkeypatch.setattr(collector, "FULL_AFTER", 0)  # the idle moment's collection is due …
+    monkeypatch.setattr(app_module, "IDLE_AFTER", 1e9)  # … but the user never pauses: the test calls it
+    monkeypatch.setattr(module_indexing, "Pace", IndexWaitingForAPause)
     app = opened_from(tmp_path / "module.spv", example_bytes)
     async with app.run_test(size=(120, 40)) as pilot:
         await open_editor(pilot, r"= OpConstant %float \d")
         screen = app.screen
-        documents = []
-        for key in ["5", "backspace", "6", "backspace", "7", "backspace"]:
-            await pilot.press(key)
-            await settled(pilot)
-            documents.append(weakref.ref(screen.document))
+        documents = [weakref.ref(screen.document)]  # the opened one, its index not built yet
+        full_on_keys = []
+
+        def note_full(phase: str, info: dict) -> None:
+            if phase == "start" and info["generation"] == 2 and threading.current_thread() is threading.main_thread():
+                full_on_keys.append(info)
+
+        gc.callbacks.append(note_full)
+        try:
+            for key in ["5", "backspace", "6", "backspace", "7", "backspace"]:
+                await pilot.press(key)
+                await settled(pilot)
+                documents.append(weakref.ref(screen.document))
+        finally:
+            gc.callbacks.remove(note_full)
+        assert not full_on_keys, f"{len(full_on_keys)} full collections while the user was at the keys"
         alive = sum(ref() is not None for ref in documents)
-        assert alive == 1, f"{alive} of the edits' documents are still alive"
-        assert gc.get_freeze_count() > 0  # the editor's tables are out of the collector
+        assert alive == 1, f"{alive} of the documents shown are still alive"
         assert app._collections.collect_if_idle()
+        assert gc.get_freeze_count() > 0  # the editor's tables are out of the collector
         gc.unfreeze()
         gc.set_debug(gc.DEBUG_SAVEALL)
         try:

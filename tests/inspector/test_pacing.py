@@ -7,8 +7,9 @@ import gc
 import threading
 import time
 
-from spvinspect.responsive import pacing
+from spvinspect.responsive import collector, memory, pacing
 from spvinspect.responsive.collector import FULL_AFTER, IdleCollections
+from spvinspect.responsive.jobs import JobThread
 from spvinspect.responsive.pacing import Pace, user_active
 
 from cfg_functions import NESTED_LOOPS, graphs_of, main_id
@@ -65,6 +66,43 @@ def test_full_collections_wait_for_the_idle_call():
     finally:
         collections.stop()
     assert gc.get_threshold() == before
+
+
+def test_a_freeze_asked_for_while_the_app_runs_waits_for_the_idle_call(monkeypatch):
+    monkeypatch.setattr(collector, "_holders", set())  # no other test's
+    collections = IdleCollections()
+    collections.start()
+    holder = object()
+    try:
+        gc.unfreeze()
+        collector.keep_out(holder)
+        assert gc.get_freeze_count() == 0, "no collection nor freeze on the asking thread"
+        assert collections.freeze_if_due()
+        assert gc.get_freeze_count() > 0
+        assert not collections.freeze_if_due(), "done once"
+    finally:
+        collections.stop()
+        collector.let_in(holder)
+    assert gc.get_freeze_count() == 0
+
+
+def test_the_job_thread_gives_memory_back_once_its_jobs_are_done(monkeypatch):
+    trims = []
+    monkeypatch.setattr(memory, "trim", lambda: trims.append(len(ran)))
+    ran = []
+    submitted = threading.Event()
+    done = threading.Event()
+    jobs = JobThread("test-jobs", lambda error: None)
+    jobs.submit(lambda: submitted.wait(10) and ran.append(1))
+    jobs.submit(lambda: ran.append(2))
+    jobs.submit(lambda: ran.append(3) or done.set())
+    submitted.set()
+    assert done.wait(10)
+    deadline = time.monotonic() + 10
+    while not trims and time.monotonic() < deadline:
+        time.sleep(0.01)
+    jobs.stop()
+    assert trims == [3], "once, after the last job queued"
 
 
 def test_a_paced_graph_build_stops_when_told_and_keeps_nothing():
