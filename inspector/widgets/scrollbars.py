@@ -109,37 +109,11 @@ class KeptScrollBar(KeptLines, ScrollBar):
     """Textual's scrollbar, drawn again only when it changed."""
 
 
-class KeptScrollbars:
-    """Mix in before a scrolling widget class whose bars seldom change (a header, an
-    image): its scrollbars are `KeptScrollBar`s, its corner a `KeptCorner`."""
+class _MadeScrollbars:
+    """Mix in before a scrolling widget class: its scrollbars are `BAR`s, the corner
+    between them a `KeptCorner` (Textual's own properties, with the classes swapped)."""
 
-    @property
-    def vertical_scrollbar(self) -> ScrollBar:
-        if self._vertical_scrollbar is None:
-            self._vertical_scrollbar = KeptScrollBar(vertical=True, name="vertical", thickness=self.scrollbar_size_vertical)
-            self._vertical_scrollbar.display = False
-            self.app._start_widget(self, self._vertical_scrollbar)
-        return self._vertical_scrollbar
-
-    @property
-    def horizontal_scrollbar(self) -> ScrollBar:
-        if self._horizontal_scrollbar is None:
-            self._horizontal_scrollbar = KeptScrollBar(vertical=False, name="horizontal", thickness=self.scrollbar_size_horizontal)
-            self._horizontal_scrollbar.display = False
-            self.app._start_widget(self, self._horizontal_scrollbar)
-        return self._horizontal_scrollbar
-
-    @property
-    def scrollbar_corner(self) -> ScrollBarCorner:
-        if self._scrollbar_corner is None:
-            self._scrollbar_corner = KeptCorner()
-            self.app._start_widget(self, self._scrollbar_corner)
-        return self._scrollbar_corner
-
-
-class QuietScrollbars:
-    """Mix in before a scrolling widget class: its scrollbars are `QuietScrollBar`s (and
-    the corner between them a `KeptCorner`)."""
+    BAR: type[ScrollBar] = ScrollBar
 
     @property
     def scrollbar_corner(self) -> ScrollBarCorner:
@@ -151,9 +125,7 @@ class QuietScrollbars:
     @property
     def vertical_scrollbar(self) -> ScrollBar:
         if self._vertical_scrollbar is None:
-            self._vertical_scrollbar = QuietScrollBar(
-                vertical=True, name="vertical", thickness=self.scrollbar_size_vertical
-            )
+            self._vertical_scrollbar = self.BAR(vertical=True, name="vertical", thickness=self.scrollbar_size_vertical)
             self._vertical_scrollbar.display = False
             self.app._start_widget(self, self._vertical_scrollbar)
         return self._vertical_scrollbar
@@ -161,9 +133,23 @@ class QuietScrollbars:
     @property
     def horizontal_scrollbar(self) -> ScrollBar:
         if self._horizontal_scrollbar is None:
-            self._horizontal_scrollbar = QuietScrollBar(
+            self._horizontal_scrollbar = self.BAR(
                 vertical=False, name="horizontal", thickness=self.scrollbar_size_horizontal
             )
             self._horizontal_scrollbar.display = False
             self.app._start_widget(self, self._horizontal_scrollbar)
         return self._horizontal_scrollbar
+
+
+class KeptScrollbars(_MadeScrollbars):
+    """Mix in before a scrolling widget class whose bars seldom change (a header, an
+    image): its scrollbars are `KeptScrollBar`s, its corner a `KeptCorner`."""
+
+    BAR = KeptScrollBar
+
+
+class QuietScrollbars(_MadeScrollbars):
+    """Mix in before a scrolling widget class: its scrollbars are `QuietScrollBar`s (and
+    the corner between them a `KeptCorner`)."""
+
+    BAR = QuietScrollBar
