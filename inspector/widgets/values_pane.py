@@ -12,7 +12,7 @@ from textual.geometry import Region, Size
 from textual.strip import Strip
 
 from spvinspect.codec.plural import counted
-from spvinspect.codec.interp.values_view import ValueRow, changed_keys, invocation_rows
+from spvinspect.codec.interp.values_view import KeptRows, ValueRow, changed_keys, invocation_rows
 from spvinspect.screens.panes import BuiltPane
 from spvinspect.screens.run_keys import RunFollower
 from spvinspect.widgets.border_text import set_border_subtitle_alone
@@ -69,6 +69,8 @@ class ValuesPane(FramedLines, KeptLines, BuiltPane, RunFollower, RowCursorKeys, 
         self.message = NO_RUN
         self._cursor = 0
         self._label_width = LABEL_WIDTH
+        self._kept_rows = KeptRows()
+        """The rows of the values the last step showed (`invocation_rows`)."""
         self._strips: LRUCache[tuple, Strip] = LRUCache(STRIPS_KEPT)
         """Rows drawn, by everything that decides how they look (`_strip_key`)."""
 
@@ -84,7 +86,7 @@ class ValuesPane(FramedLines, KeptLines, BuiltPane, RunFollower, RowCursorKeys, 
         else:
             debugger = run.debugger
             names = self._document.names(False)
-            rows = invocation_rows(debugger, names.name)
+            rows = invocation_rows(debugger, names.name, self._kept_rows)
             # The live ids and variables: the next/last sections change with every step.
             changed = changed_keys(self.rows, rows) if self.rows else set()
             self.changed = {key for key in changed if key.startswith(("id:", "var:"))}
