@@ -96,6 +96,8 @@ class InstructionList(FramedLines, RowList):
         self._center_next = False
         self._requested: tuple[int, int | None] | None = None
         self._unanswered = 0
+        self._looks_kept: tuple | None = None
+        """What `_looks` worked out, and for what."""
         self._partial_memo: dict[str, tuple[object, Style]] = {}
         self._partial_key = -1
         """Components' own styles, while the list's styles stay the same (`_partial_style`)."""
@@ -154,11 +156,13 @@ class InstructionList(FramedLines, RowList):
             self.scroll_to_row(self.cursor_row, center=True)
 
     def watch_raw(self) -> None:
+        self._looks_kept = None
         self._segments.clear()
         self._strips.clear()
         self.refresh()
 
     def notify_style_update(self) -> None:
+        self._looks_kept = None
         self._partial_memo.clear()
         self._strips.clear()
         super().notify_style_update()
@@ -188,6 +192,7 @@ class InstructionList(FramedLines, RowList):
         """The document's rows changed (another layout, an edit): resize and redraw."""
         self._segments.clear()
         self._strips.clear()
+        self._looks_kept = None
         self._rows_replaced = True
         self.reset_rows()
 
@@ -233,22 +238,33 @@ class InstructionList(FramedLines, RowList):
         return None
 
     def render_row(self, row: int, scroll_x: int, width: int, base: Style) -> Strip:
-        app = self.app
-        styles = role_styles(app.theme, app.current_theme.dark)
+        styles, same_id, looks = self._looks(base)
         selection = self.selection
         on_cursor = selection is not None and selection.row == row
         operand_cursor = selection.operand if on_cursor and selection is not None else None
-        same_id = self._selected_id_text()
         run_mark = self._run_marks.get(self.document.row_instruction(row)) if self._run_marks else None
-        component = self._partial_style
-        looks = (id(styles), base, self.memo_style("instruction-list--cursor") if on_cursor else None,
-                 *(component(name) for name in PARTIAL_COMPONENTS))
-        key = (row, self.raw, on_cursor, operand_cursor, same_id, row in self.diagnostic_rows, run_mark, scroll_x, width, looks)
+        key = (row, self.raw, on_cursor, operand_cursor, same_id, row in self.diagnostic_rows, run_mark, scroll_x, width,
+               looks, self.memo_style("instruction-list--cursor") if on_cursor else None)
         line = self._strips.get(key)
         if line is None:
             line = self._strips[key] = self._draw_row(row, scroll_x, width, base, styles, on_cursor, operand_cursor,
                                                       same_id, run_mark)
         return line
+
+    def _looks(self, base: Style) -> tuple[dict, str | None, tuple]:
+        """The roles' styles, the id every row marks and the styles a row is drawn with,
+        worked out once for all the rows drawn while they stay the same (the theme, the
+        list's styles and component styles, the selection)."""
+        app, components = self.app, self._component_styles
+        sources = [components.get(name) for name in PARTIAL_COMPONENTS]
+        key = (app.theme, self.styles._cache_key, base, self.selection, self.raw, self.document)
+        kept = self._looks_kept
+        if kept is None or kept[0] != key or any(new is not old for new, old in zip(sources, kept[1])):
+            styles = role_styles(app.theme, app.current_theme.dark)
+            component = self._partial_style
+            looks = (id(styles), base, *(component(name) for name in PARTIAL_COMPONENTS))
+            kept = self._looks_kept = (key, sources, (styles, self._selected_id_text(), looks))
+        return kept[2]
 
     def _draw_row(self, row: int, scroll_x: int, width: int, base: Style, styles: dict, on_cursor: bool,
                   operand_cursor: int | None, same_id: str | None, run_mark: str | None) -> Strip:
