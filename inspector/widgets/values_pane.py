@@ -4,6 +4,7 @@ last move changed are highlighted, `b` shows each value's bits."""
 
 from __future__ import annotations
 
+from rich.cells import cell_len
 from rich.segment import Segment
 from rich.style import Style
 from textual.binding import Binding
@@ -193,10 +194,8 @@ class ValuesPane(FramedLines, KeptLines, BuiltPane, RunFollower, RowCursorKeys, 
         key = self._strip_key(row, scroll_x, width, base)
         line = self._strips.get(key)
         if line is None:
-            line = Strip(self._segments(row)).crop(scroll_x, scroll_x + width).extend_cell_length(width)
-            if row == self._cursor and self.rows:
-                line = line.apply_style(self.memo_style("values-pane--cursor"))
-            line = self._strips[key] = line.apply_style(base)
+            cursor = self.memo_style("values-pane--cursor") if row == self._cursor and self.rows else None
+            line = self._strips[key] = _drawn(self._segments(row), scroll_x, width, base, cursor)
         return line
 
     def _strip_key(self, row: int, scroll_x: int, width: int, base: Style) -> tuple:
@@ -222,3 +221,18 @@ class ValuesPane(FramedLines, KeptLines, BuiltPane, RunFollower, RowCursorKeys, 
         self.bits = not self.bits
         self.border_title = "Values · bits" if self.bits else "Values"
         self._fit_virtual_size()
+
+
+def _drawn(segments: list[Segment], scroll_x: int, width: int, base: Style, cursor: Style | None) -> Strip:
+    """A row's segments scrolled `scroll_x` cells, `width` wide, under the `cursor`'s style
+    (when it has the cursor) and the pane's `base`: as one strip of as many segments (and
+    one of padding) when the row fits unscrolled, the common case."""
+    over = base + cursor if cursor is not None else base
+    length = sum(cell_len(segment.text) for segment in segments)
+    if scroll_x or length > width:
+        line = Strip(segments).crop(scroll_x, scroll_x + width).extend_cell_length(width)
+        return (line.apply_style(cursor) if cursor is not None else line).apply_style(base)
+    drawn = [Segment(text, over + style if style else over) for text, style, _ in segments if text]
+    if length < width:
+        drawn.append(Segment(" " * (width - length), over))
+    return Strip(drawn, width)
