@@ -10,6 +10,7 @@ which sets `selection` back.
 
 from __future__ import annotations
 
+from rich.cells import cell_len
 from rich.segment import Segment as RichSegment
 from rich.style import Style
 from textual import events
@@ -283,20 +284,29 @@ class InstructionList(FramedLines, RowList):
                 style = style + operand_style
             parts.append(RichSegment(text, style))
         text_strip = Strip(parts)
-        self.note_width(text_strip.cell_length)
-        text_strip = fit_row(text_strip, scroll_x, width - GUTTER_WIDTH)
+        length = text_strip.cell_length
+        self.note_width(length)
         word = self.document.row_word(row)
         mark = "●" if row in self.diagnostic_rows else " "
-        gutter = Strip(
-            [
-                RichSegment(f"{word * 4:08x}" if word is not None else " " * 8, component("instruction-list--gutter")),
-                RichSegment(mark, component("instruction-list--mark")),
-                *((RichSegment(run_mark, component("instruction-list--run-mark")), RichSegment(" ")) if run_mark else (RichSegment("  "),)),
-            ]
-        )
-        line = Strip.join([gutter, text_strip]).extend_cell_length(width)
-        if on_cursor:
-            line = line.apply_style(self.memo_style("instruction-list--cursor"))
+        gutter = [
+            RichSegment(f"{word * 4:08x}" if word is not None else " " * 8, component("instruction-list--gutter")),
+            RichSegment(mark, component("instruction-list--mark")),
+            *((RichSegment(run_mark, component("instruction-list--run-mark")), RichSegment(" ")) if run_mark else (RichSegment("  "),)),
+        ]
+        cursor = self.memo_style("instruction-list--cursor") if on_cursor else None
+        used = sum(cell_len(segment.text) for segment in gutter) + length
+        if not scroll_x and used <= width:
+            # The row fits unscrolled (most do): one strip, each segment under the
+            # cursor's and the list's styles, and one segment of padding.
+            over = base + cursor if cursor is not None else base
+            drawn = [RichSegment(text, over + style if style else over) for text, style, _ in (*gutter, *parts) if text]
+            if used < width:
+                drawn.append(RichSegment(" " * (width - used), over))
+            return Strip(drawn, width)
+        text_strip = fit_row(text_strip, scroll_x, width - GUTTER_WIDTH)
+        line = Strip.join([Strip(gutter), text_strip]).extend_cell_length(width)
+        if cursor is not None:
+            line = line.apply_style(cursor)
         return line.apply_style(base)
 
     def _partial_style(self, name: str) -> Style:
