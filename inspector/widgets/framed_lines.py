@@ -3,8 +3,8 @@ line work.
 
 Textual draws each changed line of a widget through its styles cache, which works out the
 border, padding, hatch, tint, opacity and outline again for every line. A pane with a
-plain frame (a border on both sides, no hatch, tint, outline or transparency) draws a
-content line as its text fitted between the padding and the two border cells;
+plain frame (side borders or none, no hatch, tint, outline or transparency) draws a
+content line as its text fitted between its padding and side borders;
 `FramedLines` draws the changed content lines that way into the same cache, and leaves
 everything else (the top and bottom borders with their titles, padding rows, line filters,
 cropping) to Textual, so the screen is the same either way.
@@ -59,8 +59,8 @@ class FramedLines:
             return {}
         width = self.region.width
         padding = self.styles.padding
-        left = [left, make_blank(padding.left, inner)] if padding.left else [left]
-        right = [make_blank(padding.right, inner), right] if padding.right else [right]
+        left = ([left] if left else []) + ([make_blank(padding.left, inner)] if padding.left else [])
+        right = ([make_blank(padding.right, inner)] if padding.right else []) + ([right] if right else [])
         lines = cache._cache
         drawn = {}
         for y in rows:
@@ -72,15 +72,13 @@ class FramedLines:
         return drawn
 
     def _plain_frame(self, cache) -> tuple | None:
-        """The side border cells, the text's background, the first content row, the
+        """The side border cells (None: no border), the text's background, the first content row, the
         content's width and height, and the pane's background; None when the frame is not
         plain."""
         styles = self.styles
         (_, _), (right_type, right_color), (_, _), (left_type, left_color) = styles.border
         if (
-            not left_type
-            or not right_type
-            or styles.tint.a
+            styles.tint.a
             or styles.text_opacity != 1.0
             or any(edge for edge, _ in styles.outline)
             or (styles.has_rule("hatch") and styles.hatch != "none")
@@ -89,7 +87,7 @@ class FramedLines:
             return None
         base_background, background = self.background_colors
         inner, outer = cache.get_inner_outer(base_background, background)
-        left = get_box(left_type, inner, outer, Style(foreground=base_background + left_color))[1][0]
-        right = get_box(right_type, inner, outer, Style(foreground=base_background + right_color))[1][2]
+        left = get_box(left_type, inner, outer, Style(foreground=base_background + left_color))[1][0] if left_type else None
+        right = get_box(right_type, inner, outer, Style(foreground=base_background + right_color))[1][2] if right_type else None
         content_width, content_height = self.content_region.size
         return left, right, inner.rich_style, styles.gutter.top, content_width, content_height, background

@@ -45,10 +45,10 @@ async def _steps_drawn_as_from_scratch(app: InspectorApp, keys: tuple[str, ...],
 async def test_lima_steps_draw_what_textual_draws() -> None:
     app = InspectorApp(LimaDocument(to_bytes(program_words()), "shader.bin"), theme="spvinspect-dark")
     framed = await _steps_drawn_as_from_scratch(app, ("6",), 4)
-    assert {"LimaRegisters", "LimaBreakdown", "LimaInstructionList", "HexView"} <= framed
+    assert {"LimaRegisters", "LimaBreakdown", "LimaInstructionList", "HexView", "StatusLine"} <= framed
 
 
 async def test_spirv_steps_draw_what_textual_draws() -> None:
     app = InspectorApp(Document(EXAMPLE_MODULE.read_bytes(), "example.spv"), theme="spvinspect-dark")
     framed = await _steps_drawn_as_from_scratch(app, ("7", "8"), 4)
-    assert {"InstructionList", "ValuesPane", "HexView", "WordDetailPanel"} <= framed
+    assert {"InstructionList", "ValuesPane", "HexView", "WordDetailPanel", "StatusLine"} <= framed
