@@ -1,59 +1,93 @@
-"""A pane's content lines framed (border, padding, Textual's styles) once per content line.
+"""A pane's changed content lines put between its side borders without Textual's general
+line work.
 
-Textual frames each line of a widget anew whenever it is repainted: the borders, the
-padding, the tint and opacity, then the terminal's colour filter on the result. A pane
-whose rows move (a step shifts the values pane's rows, the list scrolls a row) repaints
-lines it has framed before. A pane that keeps the rows it draws (the same `Strip` for the
-same row) mixes in `FramedLines`: a content line drawn from a strip it framed before,
-under the same styles, size and colours, is the framed line of then (whose colour filter
-and cuts Textual keeps on it too). Border and padding lines are framed as Textual frames them.
+Textual draws each changed line of a widget through its styles cache, which works out the
+border, padding, hatch, tint, opacity and outline again for every line. A pane with a
+plain frame (side borders or none, no hatch, tint, outline or transparency) draws a
+content line as its text fitted between its padding and side borders;
+`FramedLines` draws the changed content lines that way into the same cache, and leaves
+everything else (the top and bottom borders with their titles, padding rows, line filters,
+cropping) to Textual, so the screen is the same either way.
 """
 
 from __future__ import annotations
 
-from textual._styles_cache import StylesCache
-from textual.cache import LRUCache
+from textual._border import get_box
+from textual._segment_tools import make_blank
+from textual.geometry import Region
 from textual.strip import Strip
-
-LINES_KEPT = 256
-"""Framed lines kept per pane (a few screens of rows)."""
-
-
-class FramingCache(StylesCache):
-    """Textual's styles cache, keeping each content line's framed strip by the content
-    strip it framed (held, so the identity cannot be reused) and all that frames it. A
-    full repaint (a scroll) keeps them: what framed a line is in its key."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self._framed: LRUCache[tuple, tuple[Strip, Strip]] = LRUCache(LINES_KEPT)
-
-    def render_line(self, styles, y, size, content_size, padding, base_background, background, render_content_line,
-                    border_title, border_subtitle, opacity, ansi_theme, native_ansi) -> Strip:
-        gutter = styles.gutter
-        content_y = y - gutter.top
-        if y < gutter.top or y >= size.height - gutter.bottom or content_y >= content_size.height:
-            return super().render_line(styles, y, size, content_size, padding, base_background, background,
-                                       render_content_line, border_title, border_subtitle, opacity, ansi_theme,
-                                       native_ansi)
-        content = render_content_line(content_y)
-        # The outline's first and last lines differ from the rest: y takes part then.
-        outlined = y if y in (0, size.height - 1) and any(edge for edge, _ in styles.outline) else None
-        key = (id(content), outlined, styles._cache_key, size, content_size, padding, base_background, background,
-               opacity, id(ansi_theme), native_ansi)
-        kept = self._framed.get(key)
-        if kept is not None and kept[0] is content:
-            return kept[1]
-        line = super().render_line(styles, y, size, content_size, padding, base_background, background,
-                                   lambda _: content, border_title, border_subtitle, opacity, ansi_theme, native_ansi)
-        self._framed[key] = (content, line)
-        return line
+from textual.style import Style
 
 
 class FramedLines:
-    """Mix in before a Textual widget class whose `render_line` gives the same strip for a
-    line that looks the same."""
+    """Mix in before a Textual widget class whose pane has a plain frame."""
 
-    def __init__(self, *args, **kwargs) -> None:
-        super().__init__(*args, **kwargs)
-        self._styles_cache = FramingCache()
+    _framed_lines: list[Strip] | None = None
+    """The lines last handed to the compositor, and what they were drawn for."""
+    _framed_for: tuple = ()
+
+    def render_lines(self, crop: Region) -> list[Strip]:
+        cache = self._styles_cache
+        frame = self._plain_frame(cache) if cache._cache and self.region.width == cache._width else None
+        if frame is None:
+            self._framed_lines = None
+            return super().render_lines(crop)
+        drawn = self._frame_dirty_lines(crop, cache, frame)
+        filters, background = tuple(self.get_line_filters()), frame[-1]
+        key = (crop, self.region.size, filters, background)
+        kept = self._framed_lines
+        if kept is None or self._framed_for != key or cache._dirty_lines:
+            lines = super().render_lines(crop)
+            self._framed_lines, self._framed_for = lines, key
+            return lines
+        # Only content lines changed: put them, filtered as Textual would, into the
+        # lines handed over last time.
+        for y, strip in drawn.items():
+            for line_filter in filters:
+                strip = strip.apply_filter(line_filter, background)
+            kept[y - crop.y] = strip.crop(crop.x, crop.right) if crop.x or crop.right != self.region.width else strip
+        return kept
+
+    def _frame_dirty_lines(self, crop: Region, cache, frame: tuple) -> dict[int, Strip]:
+        """Draw the changed content lines inside `crop` into Textual's line cache; the
+        lines drawn, by their row in the pane."""
+        left, right, inner, top, content_width, content_height, _ = frame
+        dirty = cache._dirty_lines
+        start, end = max(crop.y, top), min(crop.bottom, top + content_height)
+        rows = [y for y in dirty if start <= y < end]
+        if not rows:
+            return {}
+        width = self.region.width
+        padding = self.styles.padding
+        left = ([left] if left else []) + ([make_blank(padding.left, inner)] if padding.left else [])
+        right = ([make_blank(padding.right, inner)] if padding.right else []) + ([right] if right else [])
+        lines = cache._cache
+        drawn = {}
+        for y in rows:
+            line = self.render_line(y - top).adjust_cell_length(content_width, inner)
+            lines[y] = drawn[y] = Strip([*left, *line, *right], width)
+        dirty.difference_update(rows)
+        if hasattr(self, "_kept_lines"):
+            self._kept_lines = None
+        return drawn
+
+    def _plain_frame(self, cache) -> tuple | None:
+        """The side border cells (None: no border), the text's background, the first content row, the
+        content's width and height, and the pane's background; None when the frame is not
+        plain."""
+        styles = self.styles
+        (_, _), (right_type, right_color), (_, _), (left_type, left_color) = styles.border
+        if (
+            styles.tint.a
+            or styles.text_opacity != 1.0
+            or any(edge for edge, _ in styles.outline)
+            or (styles.has_rule("hatch") and styles.hatch != "none")
+            or self.opacity != 1.0
+        ):
+            return None
+        base_background, background = self.background_colors
+        inner, outer = cache.get_inner_outer(base_background, background)
+        left = get_box(left_type, inner, outer, Style(foreground=base_background + left_color))[1][0] if left_type else None
+        right = get_box(right_type, inner, outer, Style(foreground=base_background + right_color))[1][2] if right_type else None
+        content_width, content_height = self.content_region.size
+        return left, right, inner.rich_style, styles.gutter.top, content_width, content_height, background

@@ -24,7 +24,6 @@ from spvinspect.codec.text.listing import Role
 from spvinspect.document import Document
 from spvinspect.messages import GoToDefinition, ListUses, SelectRow, SelectWord
 from spvinspect.selection import Selection
-from spvinspect.widgets.framed_lines import FramedLines
 from spvinspect.widgets.role_styles import role_styles
 from spvinspect.widgets.row_keys import row_move_bindings
 from spvinspect.widgets.row_list import RowList, fit_row
@@ -43,7 +42,7 @@ ROWS_KEPT = 512
 a row, or the cursor going round a loop, draws rows it drew a moment ago."""
 
 
-class InstructionList(FramedLines, RowList):
+class InstructionList(RowList):
     """Every instruction of the module as `spvinspect dis` prints it, with a cursor."""
 
     GUTTER_WIDTH = GUTTER_WIDTH

@@ -23,8 +23,6 @@ from spvinspect.screens.panes import BuiltPane
 from spvinspect.selection import Selection
 from spvinspect.themes import token_style
 from spvinspect.widgets.border_text import set_border_subtitle, set_border_subtitle_alone, set_border_title
-from spvinspect.widgets.framed_lines import FramedLines
-from spvinspect.widgets.kept_lines import KeptLines
 from spvinspect.widgets.row_keys import row_move_bindings
 from spvinspect.widgets.row_list import RowCursorKeys, RowList
 
@@ -36,7 +34,7 @@ LEXERS = {"GLSL": "glsl", "ESSL": "glsl", "HLSL": "hlsl", "OpenCL_C": "c", "Open
 """SourceLanguage → the Pygments lexer that colours it (WGSL's nearest is Rust's)."""
 
 
-class SourcePane(FramedLines, KeptLines, BuiltPane, RowCursorKeys, RowList):
+class SourcePane(BuiltPane, RowCursorKeys, RowList):
     """One source file's lines with their numbers; `•` marks lines tied to instructions."""
 
     GUTTER_WIDTH = 7

@@ -17,8 +17,6 @@ from spvinspect.codec.interp.values_view import KeptRows, ValueRow, changed_keys
 from spvinspect.screens.panes import BuiltPane
 from spvinspect.screens.run_keys import RunFollower
 from spvinspect.widgets.border_text import set_border_subtitle_alone
-from spvinspect.widgets.framed_lines import FramedLines
-from spvinspect.widgets.kept_lines import KeptLines
 from spvinspect.widgets.row_list import RowCursorKeys, RowList
 from spvinspect.widgets.row_keys import row_move_bindings
 from spvinspect.widgets.virtual_size import set_virtual_size
@@ -33,7 +31,7 @@ draws rows drawn before."""
 NO_RUN = "No run yet: . or F11 steps the entry point, F5 runs it to the end (? lists the keys)."
 
 
-class ValuesPane(FramedLines, KeptLines, BuiltPane, RunFollower, RowCursorKeys, RowList):
+class ValuesPane(BuiltPane, RunFollower, RowCursorKeys, RowList):
     """Rows of `codec.interp.values_view`, drawn on demand (a buffer may have thousands)."""
 
     DEFAULT_CSS = """

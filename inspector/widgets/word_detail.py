@@ -20,7 +20,6 @@ from textual.widget import Widget
 
 from spvinspect.codec.text.word_detail import WordDetail
 from spvinspect.widgets.framed_lines import FramedLines
-from spvinspect.widgets.kept_lines import KeptLines
 
 ROWS_KEPT = 256
 """Facts laid out kept (a loop's words, a few dozen facts each)."""
@@ -28,7 +27,7 @@ HINT = "Move the hex cursor to a word to see what it is."
 """What the panel says before any word is selected."""
 
 
-class WordDetailPanel(FramedLines, KeptLines, Widget):
+class WordDetailPanel(FramedLines, Widget):
     """Renders a `WordDetail`: one labelled row per fact (a long value wraps within its
     column), diagnostics in the error colour."""
 

@@ -1,85 +1,54 @@
-"""A pane framing its content lines once (#26: a step shifts the values pane's rows and
-scrolls the list a row, repainting lines framed before): a shifted row is not framed
-anew, a focus or a theme frames every line anew, and what is on screen is what Textual
-draws for the same pane without the mixin."""
+"""Panes that put their changed lines between their borders themselves (`FramedLines`), and
+hand the compositor lines kept from the last frame (`KeptLines`), show what Textual draws
+for them from scratch, step after step, in both formats (#22, #26)."""
 
 from __future__ import annotations
 
-from textual._styles_cache import StylesCache
-from textual.app import App, ComposeResult
-from textual.containers import Horizontal
-from textual.geometry import Size
-from textual.scroll_view import ScrollView
-from textual.strip import Strip
-from rich.segment import Segment
-from rich.style import Style
+from lima_apps import program_words, to_bytes
 
-from spvinspect.widgets.framed_lines import FramedLines
+from spvinspect.app import InspectorApp
+from spvinspect.commands.open import EXAMPLE_MODULE
+from spvinspect.document import Document
+from spvinspect.lima_document import LimaDocument
 
 
-class Rows(ScrollView, can_focus=True):
-    """Rows of text, one kept strip per row, in a border whose colour the focus changes."""
-
-    DEFAULT_CSS = """
-    Rows { width: 1fr; border: round $border-blurred; padding: 0 1; }
-    Rows:focus { border: round $primary; }
-    """
-
-    def on_mount(self) -> None:
-        self.virtual_size = Size(20, 40)
-        self.strips = {row: Strip([Segment(f"row {row}", Style(bold=row % 3 == 0))]) for row in range(40)}
-
-    def render_line(self, y: int) -> Strip:
-        return self.strips[self.scroll_offset.y + y]
+def _screen(screen) -> list[list]:
+    return [list(strip) for strip in screen._compositor.render_strips()]
 
 
-class FramedRows(FramedLines, Rows):
-    pass
+def _drawn_from_scratch(screen) -> list[list]:
+    """The screen once every widget forgot what it drew."""
+    for widget in screen.walk_children(with_self=True):
+        widget._styles_cache.clear()
+        for kept in ("_framed_lines", "_kept_lines"):
+            if kept in vars(widget):
+                setattr(widget, kept, None)
+    return _screen(screen)
 
 
-class RowsApp(App):
-    AUTO_FOCUS = None
+async def _steps_drawn_as_from_scratch(app: InspectorApp, keys: tuple[str, ...], steps: int) -> set[str]:
+    """Press `keys`, then step `steps` times; after each step the screen drawn from what the
+    panes kept equals the screen drawn from scratch. The framed panes that drew lines."""
+    framed: set[str] = set()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press(*keys)
+        for _ in range(steps):
+            await pilot.press("full_stop")
+            await pilot.pause()
+            screen = app.screen
+            framed |= {type(w).__name__ for w in screen.walk_children() if getattr(w, "_framed_lines", None)}
+            kept = _screen(screen)
+            assert kept == _drawn_from_scratch(screen)
+    return framed
 
-    def compose(self) -> ComposeResult:
-        with Horizontal():
-            yield FramedRows()
-            yield Rows()
+
+async def test_lima_steps_draw_what_textual_draws() -> None:
+    app = InspectorApp(LimaDocument(to_bytes(program_words()), "shader.bin"), theme="spvinspect-dark")
+    framed = await _steps_drawn_as_from_scratch(app, ("6",), 4)
+    assert {"LimaRegisters", "LimaBreakdown", "LimaInstructionList", "HexView", "StatusLine"} <= framed
 
 
-def _lines(app: App, widget) -> list[list[tuple[str, Style]]]:
-    region = widget.region
-    strips = app.screen._compositor.render_strips()[region.y:region.bottom]
-    return [[(char, segment.style) for segment in strip.crop(region.x, region.right) for char in segment.text] for strip in strips]
-
-
-async def test_shifted_rows_are_framed_once_and_drawn_as_textual_draws_them(monkeypatch) -> None:
-    framed = []
-    render_line = StylesCache.render_line
-    monkeypatch.setattr(StylesCache, "render_line", lambda self, *args: framed.append(self) or render_line(self, *args))
-    app = RowsApp()
-    async with app.run_test(size=(60, 10)) as pilot:
-        await pilot.pause()
-        ours = app.query_one(FramedRows)
-        textual = next(view for view in app.query(Rows) if type(view) is Rows)
-        assert _lines(app, ours) == _lines(app, textual)
-        for view in (ours, textual):
-            view.scroll_to(y=1, animate=False, immediate=True)
-        framed.clear()
-        for view in (ours, textual):
-            view.scroll_to(y=0, animate=False, immediate=True)
-        await pilot.pause()
-        assert _lines(app, ours) == _lines(app, textual)
-        # The rows came back: none is framed again (Textual frames every one).
-        assert framed.count(ours._styles_cache) == 0 < framed.count(textual._styles_cache)
-        ours.focus()
-        await pilot.pause()
-        assert _lines(app, ours)[3] != _lines(app, textual)[3], "the focused border is another colour"
-        ours.scroll_to(y=1, animate=False, immediate=True)
-        await pilot.pause()
-        ours.scroll_to(y=0, animate=False, immediate=True)
-        app.screen.set_focus(None)
-        await pilot.pause()
-        assert _lines(app, ours) == _lines(app, textual), "rows framed when focused are not shown blurred"
-        app.theme = "textual-light"
-        await pilot.pause()
-        assert _lines(app, ours) == _lines(app, textual)
+async def test_spirv_steps_draw_what_textual_draws() -> None:
+    app = InspectorApp(Document(EXAMPLE_MODULE.read_bytes(), "example.spv"), theme="spvinspect-dark")
+    framed = await _steps_drawn_as_from_scratch(app, ("7", "8"), 4)
+    assert {"InstructionList", "ValuesPane", "HexView", "WordDetailPanel", "StatusLine"} <= framed
