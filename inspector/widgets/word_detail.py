@@ -49,7 +49,7 @@ class WordDetailPanel(FramedLines, Widget):
         """(content width, the styles' key) the lines were laid out for."""
         self._rows_drawn: LRUCache[tuple, list[Strip]] = LRUCache(ROWS_KEPT)
         """Each fact's lines by what decides them: a word seen before (the cursor going
-        round a loop) gives the same strips, which the panel then frames from memory."""
+        round a loop) gives the same strips again, not laid out anew."""
         self._styled: tuple[Style, Style] | None = None
         self._styled_for: tuple | None = None
         """The label and diagnostic styles (`_styles`), and what they were worked out for."""
