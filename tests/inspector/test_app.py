@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from spvinspect.codec.binary.decoder import decode
 from inspector_apps import make_app, settle
+from waiting import search_palette
 from spvinspect.screens.help import HelpScreen
 from spvinspect.screens.uses import UsesScreen
 from spvinspect.widgets.diagnostics_panel import DiagnosticsPanel
@@ -290,8 +291,7 @@ async def test_command_palette_goes_to_a_function(example_bytes):
         await pilot.pause()
         await pilot.press("ctrl+p")
         await pilot.pause()
-        await pilot.press(*"Go to function %blur")
-        await pilot.pause(0.5)
+        await search_palette(pilot, "Go to function %blur")
         await pilot.press("enter")
         await pilot.pause()
         assert app.screen.selection.row == row_of(app, "%blur_vf2_ = OpFunction")
