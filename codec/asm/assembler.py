@@ -134,9 +134,10 @@ def _encoder(
 def _run(text: str, source: SourceMap, version: int, preserve: bool, hints: dict[str, int]) -> QuickEncoder:
     if len(text) >= BULK_MIN_CHARS:
         from spvinspect.codec.asm.bulk import run_bulk
+        from spvinspect.codec.asm.bulk_lexer import word_codes_array
         from spvinspect.codec.asm.bulk_words import Distinct, Words
 
-        words = Words(*word_codes(text))
+        words = Words(*(word_codes_array(text) or word_codes(text)))
         distinct = Distinct(words.unique)
         if distinct.ok:
             # The bulk path pins the numeric ids and the hints itself.
