@@ -137,8 +137,10 @@ def _run(text: str, source: SourceMap, version: int, preserve: bool, hints: dict
         from spvinspect.codec.asm.bulk_lexer import word_codes_array
         from spvinspect.codec.asm.bulk_words import Distinct, Words
 
-        words = Words(*(word_codes_array(text) or word_codes(text)))
-        distinct = Distinct(words.unique)
+        codes, unique, chars = word_codes_array(text) or (*word_codes(text), None)
+        words = Words(codes, unique)
+        distinct = Distinct(unique, chars)
+        del codes, unique, chars
         if distinct.ok:
             # The bulk path pins the numeric ids and the hints itself.
             encoder = _encoder(words, source, version, {}, {})

@@ -34,11 +34,12 @@ _LONG_IN_PYTHON = 64
 """Words longer than this (long quoted strings) are hashed one by one."""
 
 
-def word_codes_array(text: str) -> tuple[np.ndarray, list[str]] | None:
+def word_codes_array(text: str) -> tuple[np.ndarray, list[str], np.ndarray] | None:
     """Every word of `text` (already cut at its NUL) as a number, as `lexer.word_codes`
     gives them (each word's index among the distinct words, those in order of first
-    appearance), the numbers as an int32 array; None when the text is not ASCII or two
-    different words got one key."""
+    appearance), the numbers as an int32 array; and the distinct words' bytes, each
+    followed by a NUL. None when the text is not ASCII or two different words got one
+    key."""
     if not text.isascii() or len(text) < 16:
         return None
     starts_parts, lengths_parts, keys_parts = [], [], []
@@ -61,14 +62,14 @@ def word_codes_array(text: str) -> tuple[np.ndarray, list[str]] | None:
     data = text.encode("ascii") + bytes(8)
     if not _same_words(data, text, starts, lengths, codes, firsts):
         return None
-    return codes, _spellings(data, starts[firsts], lengths[firsts])
+    return (codes, *_spellings(data, starts[firsts], lengths[firsts]))
 
 
-def _spellings(data: bytes, starts: np.ndarray, lengths: np.ndarray) -> list[str]:
-    """The words at `starts` of `lengths` in `data`, as strings: gathered into one
-    text, NUL after each (no word holds one), and split there."""
+def _spellings(data: bytes, starts: np.ndarray, lengths: np.ndarray) -> tuple[list[str], np.ndarray]:
+    """The words at `starts` of `lengths` in `data`, as strings, and their bytes each
+    followed by a NUL (no word holds one): gathered at once, and split at the NULs."""
     if not len(starts):
-        return []
+        return [], np.zeros(0, np.uint8)
     spans = lengths.astype(np.int64) + 1
     out_starts = np.zeros(len(spans), np.int64)
     np.cumsum(spans[:-1], out=out_starts[1:])
@@ -76,7 +77,7 @@ def _spellings(data: bytes, starts: np.ndarray, lengths: np.ndarray) -> list[str
     take = np.repeat(starts - out_starts, spans) + np.arange(total)
     joined = np.frombuffer(data, np.uint8)[take]
     joined[out_starts + spans - 1] = 0
-    return joined.tobytes().decode("ascii").split("\0")[:-1]
+    return joined.tobytes().decode("ascii").split("\0")[:-1], joined
 
 
 def _block_words(text: str, pos: int, end: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:

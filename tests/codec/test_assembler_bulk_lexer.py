@@ -14,6 +14,7 @@ from oracle import corpus_files, corpus_sample
 
 from spvinspect.codec.asm import bulk_lexer
 from spvinspect.codec.asm.bulk_lexer import word_codes_array
+from spvinspect.codec.asm.bulk_words import Distinct
 from spvinspect.codec.asm.lexer import source_text, word_codes
 
 HOSTILE = (
@@ -28,15 +29,21 @@ HOSTILE = (
     'OpFoo(1, 2) %x;comment after a word\n'
     '%a\x0bb = OpUndef %c\x1fd ; a control character in a word\n'
     'OpUnknown(7,3) "unterminated, (string)\n\n'
-    '%a_longer_id %a_longer_ie %a_longer_id\\ %12345678 %123456789 "" ,,, ( ) \\\n'
+    '%a_longer_id %a_longer_ie %a_longer_id\\ %12345678 %123456789 %0x1f %017 %0 !3 "" ,,, ( ) \\\n'
 )
 """Every kind of word the exact rule splits, and long words beside near twins."""
 
 
 def both(text: str) -> tuple:
+    """`word_codes_array`'s numbers and words; what it says of the distinct words
+    (from their bytes) checked against what they say from their strings."""
     got = word_codes_array(text)
     assert got is not None
-    return got[0].tolist(), got[1]
+    codes, unique, chars = got
+    ours, theirs = Distinct(unique, chars), Distinct(unique)
+    assert (ours.ok, ours.ops, ours.cls.tolist(), ours.numeric.tolist()) == (
+        theirs.ok, theirs.ops, theirs.cls.tolist(), theirs.numeric.tolist())
+    return codes.tolist(), unique
 
 
 def test_hostile_words_in_blocks_of_every_size() -> None:
@@ -77,6 +84,6 @@ def test_corpus_texts_split_as_the_lexer_splits_them() -> None:
         text = source_text(path.read_bytes().decode("utf-8", "surrogateescape"))
         got = word_codes_array(text)
         if text.isascii() and len(text) >= 16:
-            assert got is not None and (got[0].tolist(), got[1]) == word_codes(text), path.name
+            assert got is not None and both(text) == word_codes(text), path.name
         else:
             assert got is None, path.name
