@@ -54,10 +54,7 @@ def word_codes_array(text: str) -> tuple[np.ndarray, list[str], np.ndarray] | No
     lengths = np.concatenate(lengths_parts)
     keys = np.concatenate(keys_parts)
     del starts_parts, lengths_parts, keys_parts
-    found = _factorize(keys)
-    if found is None:
-        return None
-    codes, firsts = found
+    codes, firsts = _factorize(keys)
     del keys
     data = text.encode("ascii") + bytes(8)
     if not _same_words(data, text, starts, lengths, codes, firsts):
@@ -200,7 +197,7 @@ def _keys(data: bytes, text: str, pos: int, starts: np.ndarray, lengths: np.ndar
     return keys
 
 
-def _factorize(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
+def _factorize(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Each key's number (distinct keys numbered in order of first appearance, int32)
     and each number's first position."""
     n = len(keys)
@@ -212,7 +209,7 @@ def _factorize(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
     count = len(distinct)
     # A hash table: each distinct key in its slot, if no other took it; the keys of
     # shared slots found by a search among the sorted distinct keys.
-    bits = min(max(count * 4, 1 << 10).bit_length(), 28)
+    bits = min(max(count * 4, 1 << 10).bit_length(), 25)
     shift = np.uint64(64 - bits)
     table = np.zeros(1 << bits, np.int32)
     table[(distinct * _MULTIPLIER) >> shift] = np.arange(count, dtype=np.int32)
@@ -222,10 +219,8 @@ def _factorize(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
     if len(missed):
         inverse[missed] = np.searchsorted(distinct, keys[missed])
     del distinct, missed
-    firsts = np.empty(count, np.int64)
-    firsts[inverse[::-1]] = np.arange(n - 1, -1, -1, dtype=np.int64)
-    if not (firsts[inverse] <= np.arange(n)).all():
-        return None
+    firsts = np.full(count, n, np.int64)
+    np.minimum.at(firsts, inverse, np.arange(n, dtype=np.int64))
     order = np.argsort(firsts)
     rank = np.empty(count, np.int32)
     rank[order] = np.arange(count, dtype=np.int32)
