@@ -5,7 +5,8 @@ returns the words (or None), the diagnostics and, for each emitted instruction, 
 source lines it came from. The syntax is SPIRV-Tools' assembly syntax; see
 `codec.asm.encoder` for the engine, `codec.asm.quick` for its quick paths,
 `codec.asm.bulk` for the array passes that take big texts (`spvinspect as` on a whole
-module) and `codec.asm.lexer` for how words are split.
+module), `codec.asm.lexer` for how words are split and `codec.asm.bulk_lexer` for
+how a big text's words are split and numbered by array passes.
 
 When the text starts with the header comments `spirv-dis` prints and no target
 environment is given, the version, generator, bound and schema come from them, so that

@@ -21,9 +21,10 @@ _ID_CHARS[np.frombuffer(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz01
 
 
 class Words:
-    """The words of a text as the engines read them (`toks[i]`, `toks[a:b]`), made from
-    their numbers (`lexer.word_codes`'s list, then the bulk path's array) on demand,
-    with the two empty words the engines look ahead to."""
+    """The words of a text as the engines read them (`toks[i]`, `toks[a:b]`), made on
+    demand from their numbers (`bulk_lexer.word_codes_array`'s array, or
+    `lexer.word_codes`'s list until the bulk path makes it an array), with the two
+    empty words the engines look ahead to."""
 
     __slots__ = ("codes", "unique", "n")
 
