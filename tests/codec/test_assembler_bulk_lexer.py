@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 from oracle import corpus_files, corpus_sample
 
-from spvinspect.codec.asm import bulk_lexer
+from spvinspect.codec.asm import assembler, bulk_lexer
 from spvinspect.codec.asm.bulk_lexer import word_codes_array
 from spvinspect.codec.asm.bulk_words import Distinct
 from spvinspect.codec.asm.lexer import source_text, word_codes
@@ -59,7 +59,11 @@ def test_hostile_words_in_blocks_of_every_size() -> None:
 def test_gives_way_when_it_cannot_be_sure() -> None:
     """A text that is not ASCII, and two long words that got one key, go back to
     `lexer.word_codes` (None)."""
-    assert word_codes_array("OpName %main \"caf\u00e9\" " * 4) is None
+    cafe = "OpCapability Shader\nOpMemoryModel Logical GLSL450\nOpName %main \"caf\u00e9\"\n%void = OpTypeVoid\n"
+    assert word_codes_array(cafe) is None
+    with patch.object(assembler, "BULK_MIN_CHARS", 0):
+        forced = assembler.assemble(cafe)
+    assert forced.ok and forced.binary == assembler.assemble(cafe).binary
     same_key = np.uint64(12345)
 
     def colliding(data, text, pos, starts, lengths):
