@@ -77,6 +77,8 @@ class DeclaredChanges:
     """Changes to the selectors' counts."""
     imports: dict = field(default_factory=dict)
     """Imports whose set an edit changed (result id → the new set)."""
+    numeric: object | None = None
+    """The numeric ids a region's edit brought in or dropped (`numeric_ids.NumericChange`)."""
 
 
 @dataclass(slots=True)
@@ -134,6 +136,9 @@ class AssemblyState:
         declared.stale |= changes.stale
         declared.selectors.update(changes.selectors)
         declared.imports.update(changes.imports)
+        if changes.numeric is not None:
+            declared.preserve.apply(changes.numeric)
+            declared.pin_bound = max(declared.preserve.top + 1, 1)
 
     @property
     def binary(self) -> bytes:

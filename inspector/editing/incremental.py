@@ -41,7 +41,7 @@ from spvinspect.codec.asm.lexer import SourceMap, tokenize
 from spvinspect.codec.asm.plans import load_plans
 from spvinspect.codec.asm.quick import QuickEncoder
 from spvinspect.codec.diagnostics import Diagnostic
-from spvinspect.editing import dependents, header_comments, new_names
+from spvinspect.editing import dependents, header_comments, new_names, numeric_ids
 from spvinspect.editing.assembly_state import (
     AssemblyState, error_diagnostic, instruction_groups, switch_selectors,
 )
@@ -159,11 +159,20 @@ def splice(
     if not _closed(new_text, new_toks):
         return None
     changes = _count_changes(state, old_toks, new_toks)
-    names = new_names.plan(state, old_toks, new_toks, line0)
+    numeric = None
+    if changes is None:  # a numeric id comes in or goes: a region without names of its own splices it
+        changes = _count_changes(state, old_toks, new_toks, any_numeric=True)
+        numeric = numeric_ids.numeric_change(state, changes)
+        if numeric is None:
+            return None
+    names = new_names.plan(state, old_toks, new_toks, line0) if numeric is None else numeric_ids.plan(
+        state, old_toks, new_toks, numeric)
     old_imports = dependents.imported(old_toks, state.declared.numbers)
     if changes is None or names is None or old_imports is None:
         return None
     encoder = _stretch_encoder(state, new_toks, new_text, names, set(old_imports))
+    if numeric is not None:
+        dict.update(encoder.ids.numbers, numeric.added)
     try:
         encoder.run()
     except AssemblyError as error:
@@ -190,6 +199,8 @@ def splice(
     if found is None:
         return None
     tables, reading = found
+    if numeric is not None:
+        tables.numeric = numeric
     groups = instruction_groups(new_stretch, new_toks, encoder.inst_first, encoder.inst_words, word0, line0)
     if not groups[0] or (groups[0][0] != line0 and not _region_top(state, g0, word0)):
         return None
@@ -198,6 +209,8 @@ def splice(
     words = state.words[:word0] + out + state.words[word1:]
     if bound is not None and state.declared.header_bound is not None:
         words[3] = max(bound, state.declared.header_bound)
+    if numeric is not None and state.declared.header_bound is not None:
+        words[3] = max(state.declared.preserve.top_after(numeric) + 1, state.declared.header_bound)
     new_group_lines = group_lines[:g0] + groups[0] + _shifted(group_lines[g1 + 1 :], line_delta)
     new_group_words = group_words[:g0] + groups[1] + _shifted(group_words[g1 + 1 :], word_delta)
     new_words_end = None if state.words_end is None else words_end + word_delta
@@ -251,13 +264,15 @@ def _stretch_error(error: AssemblyError, encoder: QuickEncoder, text: str, line0
     return StretchError(Diagnostic(found.message, found.severity, line=(found.line or 1) + line0, column=found.column))
 
 
-def _count_changes(state: AssemblyState, old_toks: list[str], new_toks: list[str]) -> dict[str, int] | None:
+def _count_changes(
+    state: AssemblyState, old_toks: list[str], new_toks: list[str], any_numeric: bool = False
+) -> dict[str, int] | None:
     """How the id words' counts change; None when a numeric id appears in the text or
-    leaves it (the numbers kept from names would change)."""
+    leaves it (the numbers kept from names would change), unless `any_numeric`."""
     changes = Counter(tok for tok in new_toks if tok[:1] == "%")
     changes.subtract(tok for tok in old_toks if tok[:1] == "%")
     counts, numeric = state.counts, state.declared.numeric
-    for tok, change in changes.items():
+    for tok, change in changes.items() if not any_numeric else ():
         if change and tok in numeric:
             before = counts.get(tok, 0)
             if before == 0 or before + change <= 0:
