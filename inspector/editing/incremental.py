@@ -206,7 +206,8 @@ def splice(
         return None
     out = encoder.out
     word_delta = len(out) - (word1 - word0)
-    words = state.words[:word0] + out + state.words[word1:]
+    words = array("I", state.words)
+    words[word0:word1] = out
     if bound is not None and state.declared.header_bound is not None:
         words[3] = max(bound, state.declared.header_bound)
     if numeric is not None and state.declared.header_bound is not None:
