@@ -137,8 +137,7 @@ class AssemblyState:
         declared.selectors.update(changes.selectors)
         declared.imports.update(changes.imports)
         if changes.numeric is not None:
-            declared.preserve.apply(changes.numeric)
-            declared.pin_bound = max(declared.preserve.top + 1, 1)
+            changes.numeric.commit(declared)
 
     @property
     def binary(self) -> bytes:

@@ -158,13 +158,13 @@ def splice(
     new_toks = tokenize(new_text)
     if not _closed(new_text, new_toks):
         return None
-    changes = _count_changes(state, old_toks, new_toks)
-    numeric = None
-    if changes is None:  # a numeric id comes in or goes: a region without names of its own splices it
-        changes = _count_changes(state, old_toks, new_toks, any_numeric=True)
-        numeric = numeric_ids.numeric_change(state, changes)
-        if numeric is None:
-            return None
+    changes = _count_changes(state, old_toks, new_toks, any_numeric=True)
+    numeric = numeric_ids.numeric_change(state, changes)  # a numeric id coming in or going
+    if numeric is None:
+        return None
+    if not numeric:
+        numeric = None
+        changes = _count_changes(state, old_toks, new_toks)
     names = new_names.plan(state, old_toks, new_toks, line0) if numeric is None else numeric_ids.plan(
         state, old_toks, new_toks, numeric)
     old_imports = dependents.imported(old_toks, state.declared.numbers)
@@ -211,7 +211,7 @@ def splice(
     if bound is not None and state.declared.header_bound is not None:
         words[3] = max(bound, state.declared.header_bound)
     if numeric is not None and state.declared.header_bound is not None:
-        words[3] = max(state.declared.preserve.top_after(numeric) + 1, state.declared.header_bound)
+        words[3] = max(numeric_ids.top_after(state.declared, numeric) + 1, state.declared.header_bound)
     new_group_lines = group_lines[:g0] + groups[0] + _shifted(group_lines[g1 + 1 :], line_delta)
     new_group_words = group_words[:g0] + groups[1] + _shifted(group_words[g1 + 1 :], word_delta)
     new_words_end = None if state.words_end is None else words_end + word_delta

@@ -1,4 +1,4 @@
-"""A region edit that brings in a numeric id (`%4000000000`) or drops the last use of one
+"""An edit (of a region, or of the whole text) that brings in a numeric id (`%4000000000`) or drops the last use of one
 it brought in: spliced into the module's words, with the bytes the whole text's assembly
 gives (the numbers kept from names, the header's bound), not a whole assembly."""
 
@@ -7,7 +7,9 @@ from __future__ import annotations
 from spvinspect.codec.asm.assembler import assemble
 from spvinspect.codec.binary.lazy import open_module
 from spvinspect.codec.text.names import module_names
+from spvinspect.editing.assembly_state import assemble_full
 from spvinspect.editing.region_assembler import region_session
+from spvinspect.editing.spirv_assembler import open_spirv_session
 
 from tests.inspector.test_edit_dependents import SOURCE, _run
 
@@ -48,3 +50,22 @@ def test_region_edits_of_numeric_ids_splice_as_the_whole_text_assembles():
             assert not diagnostics, (after, new, diagnostics)
             assert outcome.binary == state.binary, (after, new)
             assert outcome.incremental == incremental, (after, new)
+
+
+def test_whole_text_edits_of_numeric_ids_splice_as_the_whole_text_assembles():
+    data = assemble(SOURCE).binary
+    session = open_spirv_session(data)
+    hints = session.assembler.hints
+    _run(session)
+    for after, old, new, incremental in [
+        ("OpTypeFloat", 0, ["%4000000000 = OpUndef %int"], True),
+        ("OpTypeFloat", 0, ["%0x30 = OpUndef %int"], True),
+        ("OpTypeFloat", 1, [], True),
+        ("OpTypeFloat", 1, [], True),  # the bound back to the header's
+        ("OpTypeFloat", 0, ["%4294967295 = OpUndef %int"], False),  # a bound past 32 bits
+        ("OpTypeFloat", 1, [], False),
+    ]:
+        outcome = _replace(session, after, old, new)
+        assert outcome.binary == assemble_full(session.lines, hints).state.binary, (after, new)
+        assert outcome.incremental == incremental, (after, new)
+    assert session.binary == data
