@@ -10,8 +10,9 @@ then the caller assembles the whole text. It is sure when the edit
 - lies after the text before the first instruction (an edit there, the header
   comments, rewrites the header words only: `header_comments`), and leaves no string
   open at the stretch's end,
-- neither introduces a numeric id nor removes the last use of one (the numbers kept
-  from names would change), and numbers the names it brings in, renames or drops as
+- brings in a numeric id or drops the last use of one only while the text holds no
+  name the user typed (`numeric_ids`: the bound word follows), and numbers the names
+  it brings in, renames or drops as
   the whole run would without changing the numbers of names outside it
   (`new_names`: the disassembler's names and numeric ids are pinned; a name the user
   typed is numbered on first sight),
@@ -269,7 +270,7 @@ def _count_changes(
     state: AssemblyState, old_toks: list[str], new_toks: list[str], any_numeric: bool = False
 ) -> dict[str, int] | None:
     """How the id words' counts change; None when a numeric id appears in the text or
-    leaves it (the numbers kept from names would change), unless `any_numeric`."""
+    leaves it, unless `any_numeric` (then `numeric_ids` tells whether that splices)."""
     changes = Counter(tok for tok in new_toks if tok[:1] == "%")
     changes.subtract(tok for tok in old_toks if tok[:1] == "%")
     counts, numeric = state.counts, state.declared.numeric
