@@ -166,8 +166,7 @@ def splice(
     if not numeric:
         numeric = None
         changes = _count_changes(state, old_toks, new_toks)
-    names = new_names.plan(state, old_toks, new_toks, line0) if numeric is None else numeric_ids.plan(
-        state, old_toks, new_toks, numeric)
+    names = new_names.plan(state, old_toks, new_toks, line0, numeric.added if numeric is not None else {})
     old_imports = dependents.imported(old_toks, state.declared.numbers)
     if changes is None or names is None or old_imports is None:
         return None
@@ -183,12 +182,21 @@ def splice(
     if imports is None:
         return None
     del new_toks[encoder.n :]
+    if numeric is not None:  # not names the stretch numbered
+        for word in numeric.added:
+            dict.pop(encoder.ids.numbers, word, None)
     numbered = new_names.renumbered(
         state, names, encoder.ids, old_toks, new_toks, new_stretch, line0, line1, line_delta
     )
     if numbered is None:
         return None
     assigned, unpinned, dropped, bound = numbered
+    if numeric is not None:
+        named_top = numeric_ids.names_top(state.declared, assigned, unpinned)
+        if named_top is None or named_top >= numeric.lowest:  # the names would be numbered otherwise
+            return None
+        dict.update(encoder.ids.numbers, numeric.added)
+        bound = max(named_top + 1, numeric_ids.top_after(state.declared, numeric) + 1)
     number = encoder.ids.numbers.get
     old_number = state.declared.numbers.get
     selectors = switch_selectors(new_toks)
@@ -211,8 +219,6 @@ def splice(
     words[word0:word1] = out
     if bound is not None and state.declared.header_bound is not None:
         words[3] = max(bound, state.declared.header_bound)
-    if numeric is not None and state.declared.header_bound is not None:
-        words[3] = max(numeric_ids.top_after(state.declared, numeric) + 1, state.declared.header_bound)
     new_group_lines = group_lines[:g0] + groups[0] + _shifted(group_lines[g1 + 1 :], line_delta)
     new_group_words = group_words[:g0] + groups[1] + _shifted(group_words[g1 + 1 :], word_delta)
     new_words_end = None if state.words_end is None else words_end + word_delta

@@ -5,9 +5,11 @@ number, makes names it numbers skip it, and raises the header's bound to one pas
 largest number. While the text holds no name the user typed (each one the run numbers
 on first sight), a numeric id coming in or going changes only its own words and the
 bound: the stretch is spliced and the bound word set, with the bytes the whole text's
-assembly gives. An id may leave only when the edits brought it in (its count is then
-exact, and no name or other spelling pins its number). Anything else takes the whole
-assembly. The tables learn the ids on commit (`NumericChange.commit`).
+assembly gives. With such names, the same holds when each one's number stays below
+every number coming in or going (names are numbered from the lowest free number up, so
+they never reached it). An id may leave only when the edits brought it in (its count is
+then exact, and no name or other spelling pins its number). Anything else takes the
+whole assembly. The tables learn the ids on commit (`NumericChange.commit`).
 """
 
 from __future__ import annotations
@@ -16,7 +18,6 @@ from collections import Counter
 from dataclasses import dataclass
 
 from spvinspect.codec.asm.ids import numeric_ids
-from spvinspect.editing.new_names import NamePlan, free_words
 
 MAX_NUMBER = 0xFFFFFFFE
 """The largest number taken: one past it (the bound) must fit in a word."""
@@ -103,6 +104,11 @@ class NumericChange:
     def __bool__(self) -> bool:
         return bool(self.added or self.removed)
 
+    @property
+    def lowest(self) -> int:
+        """The lowest number coming in or going."""
+        return min([*self.added.values(), *self.removed.values()])
+
     def commit(self, declared) -> None:
         """Record the change in the run's tables (`assembly_state.Declared`), once."""
         preserve = declared.preserve
@@ -124,6 +130,15 @@ def top_after(declared, change: NumericChange) -> int:
     if isinstance(preserve, NumberedInUse):
         return preserve.top_after(change)
     return max(declared.pin_bound - 1, max(change.added.values(), default=0))
+
+
+def names_top(declared, assigned: dict[str, int], unpinned: dict[str, int] | None) -> int | None:
+    """The largest number of a name the user typed (`unpinned`, numbered as `assigned`
+    or as before; 0 when none); None when not known."""
+    if unpinned is None:
+        return None
+    numbers = declared.numbers
+    return max((assigned.get(name, numbers.get(name, 0)) for name in unpinned), default=0)
 
 
 def numeric_change(state, changes: dict[str, int]) -> NumericChange | None:
@@ -153,19 +168,10 @@ def numeric_change(state, changes: dict[str, int]) -> NumericChange | None:
         return change
     preserve = declared.preserve
     numbered = preserve.words if isinstance(preserve, NumberedInUse) else {}
-    if state.unpinned or state.unpinned is None or declared.pin_bound == 0 or not declared.numbers:
+    if state.unpinned is None or declared.pin_bound == 0 or not declared.numbers:
         return None
     if any(not 0 < number <= MAX_NUMBER or number in preserve for number in added.values()):
         return None
     if any(word not in numbered for word in removed):
         return None
     return change
-
-
-def plan(state, old_toks: list[str], new_toks: list[str], change: NumericChange) -> NamePlan | None:
-    """The stretch's naming with `change`: it numbers nothing (None when it holds a
-    name the user typed, old or new, other than the numeric ids coming in)."""
-    pinned = state.declared.pinned
-    if any(word not in change.added for word in free_words(new_toks, pinned)) or free_words(old_toks, pinned):
-        return None
-    return NamePlan(frozenset(), 1, [], involved=False)

@@ -136,8 +136,8 @@ def test_a_whole_assembly_of_a_region_says_which_instructions_changed():
     session = region_session(module, names, 0, data)
     _run(session)
     row = next(k for k, line in enumerate(session.lines) if "OpTypeFloat" in line)
-    # a new numeric id and a name numbered after it: the whole text
-    session.replace_lines(row, row, ["%4000000000 = OpUndef %int", "%new = OpUndef %int"])
+    # a name and a numeric id at the number the name would take (11): the whole text
+    session.replace_lines(row, row, ["%new = OpUndef %int", "%11 = OpUndef %int"])
     outcome = _run(session)
     assert outcome.state.full and outcome.binary == session.assembler.source.whole(session.lines)[0].binary
     change = outcome.state.word_change

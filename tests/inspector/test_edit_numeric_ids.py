@@ -35,7 +35,11 @@ def test_region_edits_of_numeric_ids_splice_as_the_whole_text_assembles():
              ("OpTypeFloat", 0, ["%0x30 = OpUndef %int", "%48 = OpUndef %int"], spliced),  # one number
              ("OpTypeFloat", 1, [], spliced),
              ("OpTypeFloat", 1, [], spliced),
-             ("OpTypeFloat", 0, ["%900 = OpUndef %int", "%new = OpUndef %int"], whole)]),  # a name numbered too
+             ("OpTypeFloat", 0, ["%900 = OpUndef %int", "%new = OpUndef %int"], spliced),  # a name numbered below
+             ("OpTypeFloat", 2, [], spliced),
+             ("OpTypeFloat", 0, ["%new = OpUndef %int"], spliced),  # numbered 11
+             ("OpTypeFloat", 0, ["%11 = OpUndef %int"], whole),  # the name would be 12
+             ("OpTypeFloat", 2, [], whole)]),
         (module.first_function, [("%12 = OpLabel", 0, ["%70 = OpUndef %int", "%71 = OpIAdd %int %70 %int_7"], spliced),
                                  ("%12 = OpLabel", 1, [], spliced),  # %70 still used by %71
                                  ("%12 = OpLabel", 1, [], spliced),
