@@ -11,8 +11,6 @@ from __future__ import annotations
 
 from array import array
 
-import numpy as np
-
 from spvinspect.codec.binary.tables import DecoderTables
 
 _DENSE_LIMIT = 1 << 24
@@ -87,6 +85,8 @@ class Definitions:
         after = cls(old.tables, words, bound)
         delta = added - (i1 - i0)
         dense = after._dense
+        import numpy as np  # here: opening a module never loads numpy
+
         shifted = np.frombuffer(old._first, dtype=np.int32).copy()
         if delta:
             shifted[shifted > i1] += delta

@@ -10,8 +10,6 @@ from __future__ import annotations
 
 from array import array
 
-import numpy as np
-
 from spvinspect.codec.diagnostics import Diagnostic, Severity
 
 
@@ -98,6 +96,8 @@ class InstructionIndex:
         shift = new_end - old_end
         tail = old_offsets[i1:]
         if shift:
+            import numpy as np  # here: opening a module never loads numpy
+
             moved = np.frombuffer(old_offsets, dtype=np.uint32)[i1:].astype(np.int64) + shift
             tail = array("I", moved.astype(np.uint32).tobytes())
         index = cls(words, start, old._op_function, scan=False)
