@@ -76,6 +76,8 @@ def _spliced_functions(
     if any(words[offsets[k]] & 0xFFFF in bounds for k in range(i0, i0 + added)):
         return None
     delta = added - (i1 - i0)
+    if not delta:
+        return list(spans)  # the same places (spans are immutable)
     return [
         span if span.end <= i0 else
         FunctionSpan(span.first + delta, span.end + delta, span.result_id) if span.first >= i1 else

@@ -85,11 +85,14 @@ class _Renaming:
         self.module = module
         self.old = namer.names
         if namer.lookups is None:
-            namer.lookups = ({id_: k for k, id_ in enumerate(namer.names)}, {name: id_ for id_, name in namer.names.items()})
-        self.position, self.owner = namer.lookups
-        self.collided: dict[str, list[int]] = {}
-        for id_, base in namer.suffixed.items():
-            self.collided.setdefault(base, []).append(id_)
+            collided: dict[str, list[int]] = {}
+            for id_, base in namer.suffixed.items():
+                collided.setdefault(base, []).append(id_)
+            namer.lookups = ({id_: k for k, id_ in enumerate(namer.names)},
+                             {name: id_ for id_, name in namer.names.items()}, collided)
+        self.position, self.owner, self.collided = namer.lookups
+        self.seen: set[int] = set()
+        """Ids named again (their suffixed base may have changed, even with the name kept)."""
         self.renamed: dict[int, str] = {}
         self.taken: dict[str, int] = {}
         """New names of renamed ids, with their ids."""
@@ -113,7 +116,7 @@ class _Renaming:
         if len(queue) != len(set(changed)):
             raise _Unfollowable
         heapq.heapify(queue)
-        seen = set()
+        seen = self.seen
         while queue:
             at, id_ = heapq.heappop(queue)
             if id_ in seen:
@@ -224,11 +227,32 @@ class _Renaming:
         for name in freed:
             del owner[name]
         owner.update(self.taken)
-        made.lookups = (self.position, owner)
+        made.lookups = (self.position, owner, self._collided_after())
         for name in freed:
             for base in _bases_reaching(name):
                 made.next_suffix.pop(base, None)
         return made
+
+
+    def _collided_after(self) -> dict[str, list[int]]:
+        """The suffixed ids of each base after the renaming: the old pass's lists, new
+        ones only for the bases an id named again left or joined (the old pass keeps its own)."""
+        before, after = self.namer.suffixed, self.suffixed
+        moved = [id_ for id_ in self.seen if before.get(id_) != after.get(id_)]
+        if not moved:
+            return self.collided
+        collided = dict(self.collided)
+        for id_ in moved:
+            for base in {before.get(id_), after.get(id_)} - {None}:
+                collided[base] = [other for other in collided.get(base, ()) if other != id_]
+            base = after.get(id_)
+            if base is not None:
+                collided[base].append(id_)
+        for id_ in moved:
+            base = before.get(id_)
+            if base is not None and not collided.get(base):
+                collided.pop(base, None)
+        return collided
 
 
 class _Unfollowable(Exception):
