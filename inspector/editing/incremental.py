@@ -195,7 +195,8 @@ def splice(
         return None
     out = encoder.out
     word_delta = len(out) - (word1 - word0)
-    words = state.words[:word0] + out + state.words[word1:]
+    words = state.words[:]  # one copy of the module's words, the stretch's put in place
+    words[word0:word1] = out
     if bound is not None and state.declared.header_bound is not None:
         words[3] = max(bound, state.declared.header_bound)
     new_group_lines = group_lines[:g0] + groups[0] + _shifted(group_lines[g1 + 1 :], line_delta)
