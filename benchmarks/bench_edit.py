@@ -1,7 +1,7 @@
 """Benchmark: keystroke to updated panes in the app, on a 5,000-line module and on the
 468,000-instruction large module, next to spirv-as assembling the same text.
 
-Run: python benchmarks/bench_edit.py [--keys N] [--no-large | --only-large] [--open-only | --whole-only]
+Run: python benchmarks/bench_edit.py [--keys N] [--no-large | --only-large] [--open-only | --whole-only | --keys-only]
 
 The app runs headless (Textual's Pilot, 120x40) over the module, and the editor is
 opened (`e`) at places spread through the module; at each, keys are pressed as a user
@@ -470,7 +470,7 @@ def row(label: str, ms: list[float], target: float | None, reference: float, sho
 
 
 async def bench(label: str, path: Path, keys: int, tmp: Path, rng: random.Random, open_only: bool = False,
-                whole_only: bool = False) -> None:
+                whole_only: bool = False, keys_only: bool = False) -> None:
     document = Document(path.read_bytes(), path)
     app = InspectorApp(document)
     async with app.run_test(size=(120, 40)) as pilot:
@@ -490,12 +490,12 @@ async def bench(label: str, path: Path, keys: int, tmp: Path, rng: random.Random
         dis = spirv_dis_seconds(path, tmp)
         reference = spirv_as_seconds(tmp / "bench-dis.spvasm", tmp)
         print(f"  spirv-dis {dis:.2f} s, spirv-as on its text {reference:.2f} s (same run)")
-        if not whole_only:
+        if not whole_only and not keys_only:
             await bench_scrolling(pilot)
         if open_only:
             return
         constants = places(screen.document, {"OpConstant"}, max(keys, EDITS_FOR_RSS // 2), _CONSTANT)
-        if session.partial:
+        if session.partial and not keys_only:
             far = constants[len(constants) // 2]
             await pilot.press("escape")
             screen.select(screen.document.select_word(screen.document.module.offset(far)))
@@ -504,10 +504,12 @@ async def bench(label: str, path: Path, keys: int, tmp: Path, rng: random.Random
             print(verdict_line("e elsewhere -> the region moved, editable", moved, OPEN_TARGET_S[label], "s",
                                f"  (the UI thread's CPU {moved_cpu:.2f} s)"))
             await settle(pilot)
-        await bench_whole_assembly(pilot, reference)
+        if not keys_only:
+            await bench_whole_assembly(pilot, reference)
         if whole_only:
             return
-        await bench_rss(pilot, label, constants)
+        if not keys_only:
+            await bench_rss(pilot, label, constants)
         kinds = [
             ("digit after a literal", constants[:keys], "digit"),
             ("letter in a result's name", places(screen.document, {"OpLoad"}, keys, functions_only=True), "name"),
@@ -516,6 +518,7 @@ async def bench(label: str, path: Path, keys: int, tmp: Path, rng: random.Random
         for name, indexes, kind in kinds:
             before = len(screen.editing.edit_latencies)
             swaps = 0
+            cpu: list[float] = []
             for index in indexes:
                 if kind == "digit":
                     column, key = len, rng.choice("0123456789")
@@ -525,12 +528,19 @@ async def bench(label: str, path: Path, keys: int, tmp: Path, rng: random.Random
                     at = rng.random()
                     column, key = (lambda text, at=at: int(at * len(text))), rng.choice("0123456789abcxyz%=,;")
                 document = screen.document
+                await type_at_instruction(pilot, index, column, [])
+                used = time.process_time()
                 await type_at_instruction(pilot, index, column, [key])
+                cpu.append(time.process_time() - used)
                 swaps += screen.document is not document
+                used = time.process_time()
                 await pilot.press("backspace")
                 await settle(pilot)
+                cpu.append(time.process_time() - used)
             ms = [s * 1000 for s in screen.editing.edit_latencies[before:]]
             print(row(name, ms, TARGETS_MS[label] if kind != "any" else None, reference, swaps))
+            print(f"  {'':<30} the process's CPU a key (all threads, key to settled): p50 "
+                  f"{statistics.median(cpu) * 1000:.1f}  p95 {p95([c * 1000 for c in cpu]):.1f} ms")
 
 
 def main() -> None:
@@ -540,6 +550,8 @@ def main() -> None:
     parser.add_argument("--only-large", action="store_true", help="skip the 5,000-line module (a clean RSS peak)")
     parser.add_argument("--whole-only", action="store_true",
                         help="only `e` and the edits that need (or needed) a whole assembly")
+    parser.add_argument("--keys-only", action="store_true",
+                        help="only the keystroke rows (digit, name, any character), beside spirv-as")
     parser.add_argument("--open-only", action="store_true",
                         help="only opening the editor and scrolling it (not the edits, RSS and the e elsewhere)")
     args = parser.parse_args()
@@ -549,10 +561,11 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as name:
         tmp = Path(name)
         if not args.only_large:
-            asyncio.run(bench("5,000 lines", editor_module(tmp), args.keys, tmp, rng, args.open_only, args.whole_only))
+            asyncio.run(bench("5,000 lines", editor_module(tmp), args.keys, tmp, rng, args.open_only, args.whole_only,
+                                  args.keys_only))
         if not args.no_large:
             asyncio.run(bench("large module", build_large_module(), args.keys, tmp, rng, args.open_only,
-                              args.whole_only))
+                              args.whole_only, args.keys_only))
 
 
 if __name__ == "__main__":

@@ -215,7 +215,7 @@ def splice(
         return None
     out = encoder.out
     word_delta = len(out) - (word1 - word0)
-    words = array("I", state.words)
+    words = state.words[:]  # one copy of the module's words, the stretch's put in place
     words[word0:word1] = out
     if bound is not None and state.declared.header_bound is not None:
         words[3] = max(bound, state.declared.header_bound)
