@@ -15,7 +15,7 @@ old one decoded that decode alike, so the panes do not decode them again after e
 
 from __future__ import annotations
 
-from bisect import bisect_left
+from bisect import bisect_left, bisect_right
 from typing import NamedTuple
 
 from spvinspect.codec.binary.definitions import Definitions
@@ -109,9 +109,15 @@ def _spliced_functions(
     delta = added - (i1 - i0)
     if not delta:
         return list(spans)  # the same places (spans are immutable)
-    return [
-        span if span.end <= i0 else
-        FunctionSpan(span.first + delta, span.end + delta, span.result_id) if span.first >= i1 else
-        FunctionSpan(span.first, span.end + delta, span.result_id)
-        for span in spans
-    ]
+    before = bisect_right(spans, i0, key=_end)
+    after = bisect_left(spans, i1, lo=before, key=_first)
+    return (spans[:before] + [FunctionSpan(first, end + delta, id_) for first, end, id_ in spans[before:after]]
+            + [FunctionSpan(first + delta, end + delta, id_) for first, end, id_ in spans[after:]])
+
+
+def _end(span: FunctionSpan) -> int:
+    return span.end
+
+
+def _first(span: FunctionSpan) -> int:
+    return span.first
