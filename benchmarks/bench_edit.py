@@ -2,6 +2,7 @@
 468,000-instruction large module, next to spirv-as assembling the same text.
 
 Run: python benchmarks/bench_edit.py [--keys N] [--no-large | --only-large] [--open-only | --whole-only]
+       [--no-new-id] [--rss-stages]
 
 The app runs headless (Textual's Pilot, 120x40) over the module, and the editor is
 opened (`e`) at places spread through the module; at each, keys are pressed as a user
@@ -24,6 +25,9 @@ edits that needed a whole assembly (a character typed into the header comments, 
 the import, into a switch selector's type: 250 ms p95 from key to panes) and one that
 still does (a new numeric id: on a worker, beside spirv-as), and
 the process's RSS (now and peak) after 100 edits (500 MB peak on the large module).
+`--no-new-id` leaves out the new-numeric-id edit (its whole assembly is the RSS peak);
+`--rss-stages` instead prints the RSS (now and peak) and the collector's object count at
+each stage: the app open and indexed, `e`, 10 and 100 edits, and escape + `e` elsewhere.
 
 A module of 1 MiB or more is edited a region at a time (`editing.region_assembler`): `e`
 shows the function around the selection (or a window), and typing at a place outside it
@@ -300,7 +304,7 @@ async def _typed_back_and_forth(pilot, at, keys: list[str], undo: list[str], cou
     return [s * 1000 for s in screen.editing.edit_latencies[before:]], f"whole assemblies {whole}/{2 * count} edits"
 
 
-async def bench_whole_assembly(pilot, reference: float, count: int = 3) -> None:
+async def bench_whole_assembly(pilot, reference: float, count: int = 3, new_id: bool = True) -> None:
     """Edits that needed the whole text's assembly before they were spliced (`editing.
     dependents`, `editing.header_comments`): a character typed into the header comments
     (a whole text) or after the extended-set import (a region), and a switch selector's
@@ -342,6 +346,8 @@ async def bench_whole_assembly(pilot, reference: float, count: int = 3) -> None:
             pilot, lambda keys: type_at_instruction(pilot, load, column, keys), list(prefix),
             ["backspace"] * len(prefix), count)
         print(_p95_line(f"switch selector's type {old_type} -> {new_type}", ms, f"{whole}; {same}"))
+    if not new_id:
+        return
     await type_at_instruction(pilot, index, len, [])
     editor = screen.editing.editor
     before = len(screen.editing.edit_latencies)
@@ -399,6 +405,56 @@ def rss_mb() -> tuple[float, float]:
     return now, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
+def print_stage(what: str) -> None:
+    """One line of `--rss-stages`: RSS now and peak, and the objects the collector tracks."""
+    now, peak = rss_mb()
+    print(f"  {what:<44} RSS now {now:6.0f} MB  peak {peak:6.0f} MB  objects {len(gc.get_objects()):>10,}"
+          f"  frozen {gc.get_freeze_count():>10,}", flush=True)
+
+
+async def indexed(pilot) -> None:
+    """Wait until the screen's module index is built (it is built while the user pauses)."""
+    screen = pilot.app.screen
+    deadline = time.monotonic() + OPEN_SECONDS
+    while screen.document.search_index(screen.raw) is None:
+        if time.monotonic() > deadline:
+            raise TimeoutError("the module was not indexed")
+        await pilot.pause(0.05)
+
+
+async def bench_rss_stages(label: str, path: Path) -> None:
+    """RSS at each stage of editing `path` (see the module's docstring, `--rss-stages`)."""
+    print(f"{label}: RSS by stage")
+    print_stage("before the app")
+    document = Document(path.read_bytes(), path)
+    app = InspectorApp(document)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = app.screen
+        await pilot.pause()
+        await indexed(pilot)
+        print_stage("app open and indexed")
+        constants = places(screen.document, {"OpConstant"}, EDITS_FOR_RSS // 2, _CONSTANT)
+        screen.select(screen.document.select_word(screen.document.module.offset(constants[0])))
+        await pilot.pause()
+        await editable_after_e(pilot)
+        await settle(pilot)
+        print_stage("e (the editor open)")
+        for done, index in enumerate(constants, 1):
+            await type_at_instruction(pilot, index, len, ["7"])
+            await type_at_instruction(pilot, index, len, ["backspace"])
+            if 2 * done in (10, EDITS_FOR_RSS):
+                print_stage(f"{2 * done} edits")
+        for far in constants[len(constants) // 3 :: len(constants) // 3][:2]:
+            await pilot.press("escape")
+            await pilot.pause()
+            await indexed(pilot)
+            screen.select(screen.document.select_word(screen.document.module.offset(far)))
+            await pilot.pause()
+            await editable_after_e(pilot, screen.editing.edit_session)
+            await settle(pilot)
+            print_stage("escape, indexed, e elsewhere")
+
+
 async def bench_rss(pilot, label: str, constants: list[int]) -> None:
     """EDITS_FOR_RSS edits (a digit typed after constants, deleted every other time; the
     region moves to each), then RSS: the peak (`ru_maxrss`) and now, and both before the
@@ -440,7 +496,7 @@ def row(label: str, ms: list[float], target: float | None, reference: float, sho
 
 
 async def bench(label: str, path: Path, keys: int, tmp: Path, rng: random.Random, open_only: bool = False,
-                whole_only: bool = False) -> None:
+                whole_only: bool = False, new_id: bool = True) -> None:
     document = Document(path.read_bytes(), path)
     app = InspectorApp(document)
     async with app.run_test(size=(120, 40)) as pilot:
@@ -474,7 +530,7 @@ async def bench(label: str, path: Path, keys: int, tmp: Path, rng: random.Random
             print(verdict_line("e elsewhere -> the region moved, editable", moved, OPEN_TARGET_S[label], "s",
                                f"  (the UI thread's CPU {moved_cpu:.2f} s)"))
             await settle(pilot)
-        await bench_whole_assembly(pilot, reference)
+        await bench_whole_assembly(pilot, reference, new_id=new_id)
         if whole_only:
             return
         await bench_rss(pilot, label, constants)
@@ -512,17 +568,28 @@ def main() -> None:
                         help="only `e` and the edits that need (or needed) a whole assembly")
     parser.add_argument("--open-only", action="store_true",
                         help="only opening the editor and scrolling it (not the edits, RSS and the e elsewhere)")
+    parser.add_argument("--no-new-id", action="store_true",
+                        help="leave out the new-numeric-id edit (a whole assembly: the RSS peak)")
+    parser.add_argument("--rss-stages", action="store_true",
+                        help="only the RSS at each stage (open, e, 10 and 100 edits, e elsewhere)")
     args = parser.parse_args()
     rng = random.Random(4)
     print("keystroke -> panes painted with the new binary, in the app (headless, 120x40); "
           "shared machine: compare within a run")
     with tempfile.TemporaryDirectory() as name:
         tmp = Path(name)
+        if args.rss_stages:
+            if not args.only_large:
+                asyncio.run(bench_rss_stages("5,000 lines", editor_module(tmp)))
+            if not args.no_large:
+                asyncio.run(bench_rss_stages("large module", build_large_module()))
+            return
         if not args.only_large:
-            asyncio.run(bench("5,000 lines", editor_module(tmp), args.keys, tmp, rng, args.open_only, args.whole_only))
+            asyncio.run(bench("5,000 lines", editor_module(tmp), args.keys, tmp, rng, args.open_only, args.whole_only,
+                              not args.no_new_id))
         if not args.no_large:
             asyncio.run(bench("large module", build_large_module(), args.keys, tmp, rng, args.open_only,
-                              args.whole_only))
+                              args.whole_only, not args.no_new_id))
 
 
 if __name__ == "__main__":
