@@ -2,7 +2,7 @@
 468,000-instruction large module, next to spirv-as assembling the same text.
 
 Run: python benchmarks/bench_edit.py [--keys N] [--no-large | --only-large] [--open-only | --whole-only]
-       [--no-new-id] [--rss-stages]
+       [--no-new-id] [--rss-stages [--collect]]
 
 The app runs headless (Textual's Pilot, 120x40) over the module, and the editor is
 opened (`e`) at places spread through the module; at each, keys are pressed as a user
@@ -27,7 +27,9 @@ still does (a new numeric id: on a worker, beside spirv-as), and
 the process's RSS (now and peak) after 100 edits (500 MB peak on the large module).
 `--no-new-id` leaves out the new-numeric-id edit (its whole assembly is the RSS peak);
 `--rss-stages` instead prints the RSS (now and peak) and the collector's object count at
-each stage: the app open and indexed, `e`, 10 and 100 edits, and escape + `e` elsewhere.
+each stage: the app open and indexed, `e`, 10 and 100 edits, and escape + `e` elsewhere
+(with `--collect`, each also after a full collection and the C heap trimmed: live versus
+garbage not collected yet).
 
 A module of 1 MiB or more is edited a region at a time (`editing.region_assembler`): `e`
 shows the function around the selection (or a window), and typing at a place outside it
@@ -67,6 +69,7 @@ from textual import events  # noqa: E402
 from spvinspect.app import InspectorApp  # noqa: E402
 from spvinspect.codec.text.listing import DisassemblyOptions, Listing  # noqa: E402
 from spvinspect.document import Document  # noqa: E402
+from spvinspect.responsive import collector, memory  # noqa: E402
 
 EDITOR_LINES = 5_000
 TARGETS_MS = {"5,000 lines": 100.0, "large module": 250.0}
@@ -405,11 +408,17 @@ def rss_mb() -> tuple[float, float]:
     return now, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
-def print_stage(what: str) -> None:
-    """One line of `--rss-stages`: RSS now and peak, and the objects the collector tracks."""
+def print_stage(what: str, collect: bool = False) -> None:
+    """One line of `--rss-stages`: RSS now and peak, and the objects the collector tracks;
+    with `collect`, a second line after a full collection (frozen objects included) and
+    the C heap trimmed (what was garbage, not live)."""
     now, peak = rss_mb()
     print(f"  {what:<44} RSS now {now:6.0f} MB  peak {peak:6.0f} MB  objects {len(gc.get_objects()):>10,}"
           f"  frozen {gc.get_freeze_count():>10,}", flush=True)
+    if collect:
+        collector.collect_all()
+        memory.trim()
+        print_stage("  then collected (all) and trimmed")
 
 
 async def indexed(pilot) -> None:
@@ -422,8 +431,9 @@ async def indexed(pilot) -> None:
         await pilot.pause(0.05)
 
 
-async def bench_rss_stages(label: str, path: Path) -> None:
-    """RSS at each stage of editing `path` (see the module's docstring, `--rss-stages`)."""
+async def bench_rss_stages(label: str, path: Path, collect: bool = False) -> None:
+    """RSS at each stage of editing `path` (see the module's docstring, `--rss-stages`);
+    with `collect`, also after a full collection at each stage (`--collect`)."""
     print(f"{label}: RSS by stage")
     print_stage("before the app")
     document = Document(path.read_bytes(), path)
@@ -432,18 +442,18 @@ async def bench_rss_stages(label: str, path: Path) -> None:
         screen = app.screen
         await pilot.pause()
         await indexed(pilot)
-        print_stage("app open and indexed")
+        print_stage("app open and indexed", collect)
         constants = places(screen.document, {"OpConstant"}, EDITS_FOR_RSS // 2, _CONSTANT)
         screen.select(screen.document.select_word(screen.document.module.offset(constants[0])))
         await pilot.pause()
         await editable_after_e(pilot)
         await settle(pilot)
-        print_stage("e (the editor open)")
+        print_stage("e (the editor open)", collect)
         for done, index in enumerate(constants, 1):
             await type_at_instruction(pilot, index, len, ["7"])
             await type_at_instruction(pilot, index, len, ["backspace"])
             if 2 * done in (10, EDITS_FOR_RSS):
-                print_stage(f"{2 * done} edits")
+                print_stage(f"{2 * done} edits", collect)
         for far in constants[len(constants) // 3 :: len(constants) // 3][:2]:
             await pilot.press("escape")
             await pilot.pause()
@@ -452,7 +462,7 @@ async def bench_rss_stages(label: str, path: Path) -> None:
             await pilot.pause()
             await editable_after_e(pilot, screen.editing.edit_session)
             await settle(pilot)
-            print_stage("escape, indexed, e elsewhere")
+            print_stage("escape, indexed, e elsewhere", collect)
 
 
 async def bench_rss(pilot, label: str, constants: list[int]) -> None:
@@ -572,6 +582,8 @@ def main() -> None:
                         help="leave out the new-numeric-id edit (a whole assembly: the RSS peak)")
     parser.add_argument("--rss-stages", action="store_true",
                         help="only the RSS at each stage (open, e, 10 and 100 edits, e elsewhere)")
+    parser.add_argument("--collect", action="store_true",
+                        help="with --rss-stages: also the RSS after a full collection and trim at each stage")
     args = parser.parse_args()
     rng = random.Random(4)
     print("keystroke -> panes painted with the new binary, in the app (headless, 120x40); "
@@ -580,9 +592,9 @@ def main() -> None:
         tmp = Path(name)
         if args.rss_stages:
             if not args.only_large:
-                asyncio.run(bench_rss_stages("5,000 lines", editor_module(tmp)))
+                asyncio.run(bench_rss_stages("5,000 lines", editor_module(tmp), args.collect))
             if not args.no_large:
-                asyncio.run(bench_rss_stages("large module", build_large_module()))
+                asyncio.run(bench_rss_stages("large module", build_large_module(), args.collect))
             return
         if not args.only_large:
             asyncio.run(bench("5,000 lines", editor_module(tmp), args.keys, tmp, rng, args.open_only, args.whole_only,
