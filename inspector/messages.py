@@ -43,9 +43,12 @@ class SelectInstruction(OperandSelection):
     """Select an instruction by its index in the module (a CFG block's label, a use), and
     an operand of it; whatever row the list's layout gives it."""
 
-    def __init__(self, index: int, operand: int | None = None, jump: bool = False) -> None:
+    def __init__(self, index: int, operand: int | None = None, jump: bool = False, center: bool = False) -> None:
         super().__init__(operand, jump)
         self.index = index
+        self.center = center
+        """True to bring it mid-screen when it is off screen, without a jump (a run
+        following its current instruction: the view stays still while it is in sight)."""
 
 
 class GoToDefinition(Message):

@@ -105,11 +105,12 @@ class InspectorScreen(KeptLines, Screen):
 
     # -- the selection ------------------------------------------------------------
 
-    def select(self, selection: Selection, jump: bool = False) -> None:
-        """Make `selection` current; a jump remembers the place it leaves and centres."""
+    def select(self, selection: Selection, jump: bool = False, center: bool = False) -> None:
+        """Make `selection` current; a jump remembers the place it leaves and centres;
+        `center` alone centres (when off screen) without remembering."""
         if jump and self.selection is not None and selection != self.selection:
             self.history.record(self.selection)
-        self._center = jump
+        self._center = jump or center
         self.selection = selection
 
     def watch_selection(self, selection: Selection | None) -> None:
@@ -127,16 +128,17 @@ class InspectorScreen(KeptLines, Screen):
     @on(SelectInstruction)
     def _select_instruction(self, message: SelectInstruction) -> None:
         message.stop()
-        self._select_from(self.view.selection_of_instruction(message.index, message.operand), message.jump)
+        self._select_from(self.view.selection_of_instruction(message.index, message.operand), message.jump,
+                          message.center)
 
     @on(SelectWord)
     def _select_word(self, message: SelectWord) -> None:
         message.stop()
         self._select_from(self.view.selection_of_word(message.word), message.jump)
 
-    def _select_from(self, selection: Selection | None, jump: bool) -> None:
+    def _select_from(self, selection: Selection | None, jump: bool, center: bool = False) -> None:
         if selection is not None:
-            self.select(selection, jump)
+            self.select(selection, jump, center)
 
     def action_back(self) -> None:
         """Go back to where the last jump left."""

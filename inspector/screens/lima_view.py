@@ -127,7 +127,7 @@ class LimaView(FormatView):
     def show(self, selection: Selection, center: bool) -> None:
         index = selection.instruction
         cell, self._cell = self._cell, None
-        self.query_one(LimaInstructionList).selected = index
+        self.query_one(LimaInstructionList).show(index, center)
         breakdown = self.query_one(LimaBreakdown)
         breakdown.show(self.document.breakdown(index))
         hex_view = self.query_one(HexView)
@@ -136,7 +136,7 @@ class LimaView(FormatView):
         hex_view.highlight_bits(masks)
         if cell is None:
             cell = min(masks) if masks else self.document.hex_instruction_words(index).start
-        hex_view.show_word(cell)
+        hex_view.show_word(cell, center)
         self._update_status()
         self.call_after_refresh(self._prepare_next_to, index)
 

@@ -146,7 +146,7 @@ class RunController:
         screen = self._screen
         run = execution.run
         if select and run is not None and (index := run.current_instruction) is not None:
-            screen.post_message(SelectInstruction(index))
+            screen.post_message(SelectInstruction(index, center=True))
         marks = execution.marks()
         for widget in screen.walk_children():
             if hasattr(widget, "show_run_marks"):

@@ -157,7 +157,7 @@ class SpirvView(FormatView):
         module = self.document.module
         instruction = module.instruction(selection.instruction) if selection.instruction is not None else None
         hex_view = self.query_one(HexView)
-        hex_view.show_word(selection.word)
+        hex_view.show_word(selection.word, center)
         if instruction is None:
             hex_view.highlight(None)
         else:

@@ -28,6 +28,7 @@ from textual.strip import Strip
 from spvinspect.codec.text.word_detail import WordKind
 from spvinspect.screens.go_to import GoToDialog
 from spvinspect.widgets.scrollbars import QuietScrollbars
+from spvinspect.widgets.framed_lines import FramedLines
 
 GUTTER = 10
 """Columns of the byte-offset gutter: eight hex digits and two spaces."""
@@ -56,7 +57,7 @@ def words_for_width(width: int, bytes_mode: bool) -> int:
     return fits if fits < 8 else 1 << (fits.bit_length() - 1)
 
 
-class HexView(QuietScrollbars, ScrollView, can_focus=True):
+class HexView(FramedLines, QuietScrollbars, ScrollView, can_focus=True):
     """A module's words with byte offsets, the selected instruction framed and coloured
     by operand kind, diagnostic words marked, and a word cursor."""
 
@@ -179,10 +180,11 @@ class HexView(QuietScrollbars, ScrollView, can_focus=True):
         """Cells: every word, and one for the trailing bytes if there are any."""
         return len(self.words) + (1 if self.trailing_bytes else 0)
 
-    def show_word(self, word_offset: int) -> None:
+    def show_word(self, word_offset: int, center: bool = False) -> None:
         """Put the cursor on a word and scroll it into view, without posting anything
-        (the selection changed elsewhere; this pane follows)."""
-        self._set_cursor(word_offset)
+        (the selection changed elsewhere; this pane follows); `center` puts an off-screen
+        word's row mid-pane (a jump, a run's next instruction)."""
+        self._set_cursor(word_offset, center)
 
     def highlight(self, words: range | None, kinds: Sequence[str] = ()) -> None:
         """Frame `words` (the selected instruction) and colour them by `kinds` (style
@@ -269,13 +271,13 @@ class HexView(QuietScrollbars, ScrollView, can_focus=True):
 
     # -- cursor --------------------------------------------------------------------
 
-    def _set_cursor(self, word_offset: int) -> bool:
+    def _set_cursor(self, word_offset: int, center: bool = False) -> bool:
         """Move the cursor (clamped) and scroll to it; True when it moved."""
         last = max(self.cell_count - 1, 0)
         target = max(0, min(word_offset, last))
         moved = target != self.cursor
         self.cursor = target
-        self.scroll_to_cursor()
+        self.scroll_to_cursor(center)
         return moved
 
     def _move_and_post(self, word_offset: int, jump: bool = False) -> None:
@@ -292,8 +294,9 @@ class HexView(QuietScrollbars, ScrollView, can_focus=True):
         self._layout_rows()
         self.scroll_to_cursor()
 
-    def scroll_to_cursor(self) -> None:
-        """Scroll the least needed to show the cursor's word."""
+    def scroll_to_cursor(self, center: bool = False) -> None:
+        """Scroll the least needed to show the cursor's word (`center`: a row off screen
+        comes mid-pane)."""
         row, column = divmod(self.cursor, self.words_per_row)
         region = self.scrollable_content_region
         height, width = max(region.height, 1), max(region.width, 1)
@@ -301,7 +304,12 @@ class HexView(QuietScrollbars, ScrollView, can_focus=True):
         cell = BYTES_CELL if self.bytes_mode else WORD_CELL
         start = GUTTER + column * cell
         end = start + cell - 1
-        y = row if row < top else row - height + 1 if row >= top + height else top
+        if top <= row < top + height:
+            y = top
+        elif center:
+            y = max(0, row - height // 2)
+        else:
+            y = row if row < top else row - height + 1
         x = (0 if column == 0 else start) if start < left else end - width + 1 if end >= left + width else left
         if (x, y) != (left, top):
             self.scroll_to(x=x, y=y, animate=False, immediate=True)

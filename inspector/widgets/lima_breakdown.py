@@ -31,6 +31,7 @@ from spvinspect.widgets.scrollbars import QuietScrollbars
 from spvinspect.widgets.style_memo import StyleMemo
 from spvinspect.widgets.virtual_size import set_virtual_size
 from spvinspect.lima.breakdown import CONTROL_UNIT, BitSelection, BitStrip, Breakdown, Label
+from spvinspect.widgets.framed_lines import FramedLines
 
 _INDENT = 2
 _PLAIN = Style()
@@ -75,7 +76,7 @@ class _UnitStyles(dict):
         return drawn
 
 
-class LimaBreakdown(QuietScrollbars, StyleMemo, ScrollView, can_focus=True):
+class LimaBreakdown(FramedLines, QuietScrollbars, StyleMemo, ScrollView, can_focus=True):
     """The selected instruction's control word and fields as labelled bit strips."""
 
     DEFAULT_CSS = "\n".join(

@@ -86,6 +86,8 @@ class LimaInstructionList(RowList):
         self._strips: LRUCache[tuple[int, str], Strip] = LRUCache(1024)
         self._drawn_rows: dict[tuple, Strip] = {}
         """Rows drawn with their gutter and cursor, by what they are drawn from (`render_row`)."""
+        self._center_next = False
+        """Centre the row of the next `selected` when it is off screen (`show`)."""
         self._run_marks: dict[int, str] = {}
         """Instruction index -> its gutter mark (a breakpoint, the run's current instruction)."""
         self.virtual_size = Size(GUTTER_WIDTH + 80, document.row_count)
@@ -105,9 +107,16 @@ class LimaInstructionList(RowList):
 
     # -- what is shown ---------------------------------------------------------------
 
+    def show(self, index: int, center: bool = False) -> None:
+        """Select instruction `index`; `center` puts its row mid-list when it is off screen
+        (a jump, a run's next instruction)."""
+        self._center_next = center
+        self.selected = index
+        self._center_next = False
+
     def watch_selected(self, old: int | None, new: int | None) -> None:
         if new is not None:
-            self._scroll_to_row(self.document.instruction_row(new))
+            self._scroll_to_row(self.document.instruction_row(new), self._center_next)
         self.refresh_rows(self._row_of(index) for index in (old, new))
 
     def _row_of(self, index: int | None) -> int | None:
@@ -145,10 +154,10 @@ class LimaInstructionList(RowList):
         if self.cursor_row is not None:
             self._scroll_to_row(self.cursor_row)
 
-    def _scroll_to_row(self, row: int) -> None:
+    def _scroll_to_row(self, row: int, center: bool = False) -> None:
         """Bring a row into view, with the branch label above it."""
         label_above = row > 0 and self.document.rows[row - 1].kind is RowKind.LABEL
-        self.scroll_to_row(row, first=row - 1 if label_above else row)
+        self.scroll_to_row(row, center, first=row - 1 if label_above else row)
 
     # -- rendering ----------------------------------------------------------------------
 

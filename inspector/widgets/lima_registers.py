@@ -27,6 +27,7 @@ from textual.widget import Widget
 from spvinspect.execution import Execution
 from spvinspect.screens.panes import BuiltPane
 from spvinspect.screens.run_keys import RunFollower
+from spvinspect.widgets.framed_lines import FramedLines
 
 SHOWN_REGISTERS = 6
 """`$0`-`$5`, the registers Mesa's compiler allocates; higher ones only once written."""
@@ -47,6 +48,28 @@ def half_text(value: float, bits: bool = False) -> str:
     if np.isinf(half):
         return "+Inf" if half > 0 else "-Inf"
     return str(half)
+
+
+CELL = 7
+"""Characters of a value's column (one space follows it)."""
+
+
+def cell_text(value: float, bits: bool = False) -> str:
+    """`half_text` in at most `CELL` characters: a value that reads longer keeps as many
+    significant digits as fit (its bits show it exactly)."""
+    text = half_text(value, bits)
+    if len(text) <= CELL:
+        return text
+    half = float(np.float16(value))
+    if half.is_integer() and len(f"{half:.0f}") <= CELL:
+        return f"{half:.0f}"
+    for digits in (4, 3, 2, 1):
+        for kind in "ge":
+            mantissa, e, exponent = f"{half:.{digits - (kind == 'e')}{kind}}".partition("e")
+            shortened = f"{mantissa}e{int(exponent)}" if e else mantissa
+            if len(shortened) <= CELL:
+                return shortened
+    return text
 
 
 def changed_components(change, register: int) -> set[int]:
@@ -78,7 +101,7 @@ def _as_line(strips: list[Strip], index: int) -> list[Strip]:
     return moved
 
 
-class LimaRegisters(BuiltPane, RunFollower, Widget):
+class LimaRegisters(FramedLines, BuiltPane, RunFollower, Widget):
     """The registers of the stepped fragment (F11 or . steps; the pane starts the run)."""
 
     can_focus = True
@@ -198,9 +221,10 @@ class LimaRegisters(BuiltPane, RunFollower, Widget):
 
     def _vector(self, values, changed: set[int] | None = None) -> Text:
         """Four values in columns of 8; the `changed` components highlighted."""
-        text = Text("".join(half_text(float(value), self.bits).rjust(7) + " " for value in values))
-        for i in changed or ():
-            text.stylize("bold reverse", 8 * i, 8 * i + 7)
+        text = Text()
+        for i, value in enumerate(values):
+            text.append(cell_text(float(value), self.bits).rjust(CELL), "bold reverse" if changed and i in changed else None)
+            text.append(" ")
         return text
 
     def render_text(self) -> Text:
@@ -224,13 +248,10 @@ class LimaRegisters(BuiltPane, RunFollower, Widget):
             out.append(f"${register:<3}")
             out.append_text(self._vector(bank[register], changed_components(change, register)))
             out.append("\n")
-        pipeline = {value.name: value for value in change.values if value.kind == "pipeline"} if change else {}
-        if pipeline:
-            out.append(f"pipeline, instruction {change.instruction}:\n", "bold")
-            for name in sorted(pipeline, key=lambda n: PIPELINE_ORDER.index(n) if n in PIPELINE_ORDER else 99):
-                out.append(f"{name:<9}")
-                out.append_text(self._vector(pipeline[name].new))
-                out.append("\n")
+        # What stays from step to step first, what each step has of its own last, so that
+        # a step's lines keep their places.
+        out.append_text(self._output(run))
+        out.append("\n")
         temporaries = machine.temporaries()
         if temporaries:
             written = {value.name for value in change.values if value.kind == "temporary"} if change else set()
@@ -241,7 +262,14 @@ class LimaRegisters(BuiltPane, RunFollower, Widget):
                 out.append("\n")
         if change is not None and change.branch:
             out.append(f"branch: {change.branch} — {'taken' if change.taken else 'not taken'}\n")
-        out.append_text(self._output(run))
+        pipeline = {value.name: value for value in change.values if value.kind == "pipeline"} if change else {}
+        if pipeline:
+            out.append(f"pipeline, instruction {change.instruction}:\n", "bold")
+            for name in sorted(pipeline, key=lambda n: PIPELINE_ORDER.index(n) if n in PIPELINE_ORDER else 99):
+                out.append(f"{name:<9}")
+                out.append_text(self._vector(pipeline[name].new))
+                out.append("\n")
+        out.rstrip()
         return out
 
     def _output(self, run) -> Text:

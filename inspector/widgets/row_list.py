@@ -17,6 +17,7 @@ from textual.strip import Strip
 from spvinspect.responsive.pacing import WhenIdle
 from spvinspect.widgets.scrollbars import QuietScrollbars
 from spvinspect.widgets.style_memo import StyleMemo
+from spvinspect.widgets.framed_lines import FramedLines
 
 
 ELLIPSIS = "…"
@@ -50,7 +51,7 @@ def _style_at(strip: Strip, x: int) -> Style | None:
     return None
 
 
-class RowList(QuietScrollbars, StyleMemo, ScrollView, can_focus=True):
+class RowList(FramedLines, QuietScrollbars, StyleMemo, ScrollView, can_focus=True):
     """Rows of a document with a cursor row; subclasses draw a row (`render_row`) and say
     which row the cursor is on (`cursor_row`)."""
 

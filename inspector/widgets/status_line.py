@@ -11,10 +11,11 @@ from textual.strip import Strip
 from textual.visual import RenderOptions
 from textual.widget import Widget
 
+from spvinspect.widgets.framed_lines import FramedLines
 from spvinspect.widgets.style_memo import StyleMemo
 
 
-class StatusLine(StyleMemo, Widget):
+class StatusLine(FramedLines, StyleMemo, Widget):
     """One line: the selection on the left, modes and progress on the right."""
 
     COMPONENT_CLASSES = {"status-line--key", "status-line--busy"}

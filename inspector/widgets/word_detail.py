@@ -18,12 +18,13 @@ from textual.strip import Strip
 from textual.widget import Widget
 
 from spvinspect.codec.text.word_detail import WordDetail
+from spvinspect.widgets.framed_lines import FramedLines
 
 HINT = "Move the hex cursor to a word to see what it is."
 """What the panel says before any word is selected."""
 
 
-class WordDetailPanel(Widget):
+class WordDetailPanel(FramedLines, Widget):
     """Renders a `WordDetail`: one labelled row per fact (a long value wraps within its
     column), diagnostics in the error colour."""
 

@@ -1,0 +1,93 @@
+"""A pane's changed content lines put between its side borders without Textual's general
+line work.
+
+Textual draws each changed line of a widget through its styles cache, which works out the
+border, padding, hatch, tint, opacity and outline again for every line. A pane with a
+plain frame (side borders or none, no hatch, tint, outline or transparency) draws a
+content line as its text fitted between its padding and side borders;
+`FramedLines` draws the changed content lines that way into the same cache, and leaves
+everything else (the top and bottom borders with their titles, padding rows, line filters,
+cropping) to Textual, so the screen is the same either way.
+"""
+
+from __future__ import annotations
+
+from textual._border import get_box
+from textual._segment_tools import make_blank
+from textual.geometry import Region
+from textual.strip import Strip
+from textual.style import Style
+
+
+class FramedLines:
+    """Mix in before a Textual widget class whose pane has a plain frame."""
+
+    _framed_lines: list[Strip] | None = None
+    """The lines last handed to the compositor, and what they were drawn for."""
+    _framed_for: tuple = ()
+
+    def render_lines(self, crop: Region) -> list[Strip]:
+        cache = self._styles_cache
+        frame = self._plain_frame(cache) if cache._cache and self.region.width == cache._width else None
+        if frame is None:
+            self._framed_lines = None
+            return super().render_lines(crop)
+        drawn = self._frame_dirty_lines(crop, cache, frame)
+        filters, background = tuple(self.get_line_filters()), frame[-1]
+        key = (crop, self.region.size, filters, background)
+        kept = self._framed_lines
+        if kept is None or self._framed_for != key or cache._dirty_lines:
+            lines = super().render_lines(crop)
+            self._framed_lines, self._framed_for = lines, key
+            return lines
+        # Only content lines changed: put them, filtered as Textual would, into the
+        # lines handed over last time.
+        for y, strip in drawn.items():
+            for line_filter in filters:
+                strip = strip.apply_filter(line_filter, background)
+            kept[y - crop.y] = strip.crop(crop.x, crop.right) if crop.x or crop.right != self.region.width else strip
+        return kept
+
+    def _frame_dirty_lines(self, crop: Region, cache, frame: tuple) -> dict[int, Strip]:
+        """Draw the changed content lines inside `crop` into Textual's line cache; the
+        lines drawn, by their row in the pane."""
+        left, right, inner, top, content_width, content_height, _ = frame
+        dirty = cache._dirty_lines
+        start, end = max(crop.y, top), min(crop.bottom, top + content_height)
+        rows = [y for y in dirty if start <= y < end]
+        if not rows:
+            return {}
+        width = self.region.width
+        padding = self.styles.padding
+        left = ([left] if left else []) + ([make_blank(padding.left, inner)] if padding.left else [])
+        right = ([make_blank(padding.right, inner)] if padding.right else []) + ([right] if right else [])
+        lines = cache._cache
+        drawn = {}
+        for y in rows:
+            line = self.render_line(y - top).adjust_cell_length(content_width, inner)
+            lines[y] = drawn[y] = Strip([*left, *line, *right], width)
+        dirty.difference_update(rows)
+        if hasattr(self, "_kept_lines"):
+            self._kept_lines = None
+        return drawn
+
+    def _plain_frame(self, cache) -> tuple | None:
+        """The side border cells (None: no border), the text's background, the first content row, the
+        content's width and height, and the pane's background; None when the frame is not
+        plain."""
+        styles = self.styles
+        (_, _), (right_type, right_color), (_, _), (left_type, left_color) = styles.border
+        if (
+            styles.tint.a
+            or styles.text_opacity != 1.0
+            or any(edge for edge, _ in styles.outline)
+            or (styles.has_rule("hatch") and styles.hatch != "none")
+            or self.opacity != 1.0
+        ):
+            return None
+        base_background, background = self.background_colors
+        inner, outer = cache.get_inner_outer(base_background, background)
+        left = get_box(left_type, inner, outer, Style(foreground=base_background + left_color))[1][0] if left_type else None
+        right = get_box(right_type, inner, outer, Style(foreground=base_background + right_color))[1][2] if right_type else None
+        content_width, content_height = self.content_region.size
+        return left, right, inner.rich_style, styles.gutter.top, content_width, content_height, background

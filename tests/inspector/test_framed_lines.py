@@ -1,0 +1,54 @@
+"""Panes that put their changed lines between their borders themselves (`FramedLines`), and
+hand the compositor lines kept from the last frame (`KeptLines`), show what Textual draws
+for them from scratch, step after step, in both formats (#22, #26)."""
+
+from __future__ import annotations
+
+from lima_apps import program_words, to_bytes
+
+from spvinspect.app import InspectorApp
+from spvinspect.commands.open import EXAMPLE_MODULE
+from spvinspect.document import Document
+from spvinspect.lima_document import LimaDocument
+
+
+def _screen(screen) -> list[list]:
+    return [list(strip) for strip in screen._compositor.render_strips()]
+
+
+def _drawn_from_scratch(screen) -> list[list]:
+    """The screen once every widget forgot what it drew."""
+    for widget in screen.walk_children(with_self=True):
+        widget._styles_cache.clear()
+        for kept in ("_framed_lines", "_kept_lines"):
+            if kept in vars(widget):
+                setattr(widget, kept, None)
+    return _screen(screen)
+
+
+async def _steps_drawn_as_from_scratch(app: InspectorApp, keys: tuple[str, ...], steps: int) -> set[str]:
+    """Press `keys`, then step `steps` times; after each step the screen drawn from what the
+    panes kept equals the screen drawn from scratch. The framed panes that drew lines."""
+    framed: set[str] = set()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press(*keys)
+        for _ in range(steps):
+            await pilot.press("full_stop")
+            await pilot.pause()
+            screen = app.screen
+            framed |= {type(w).__name__ for w in screen.walk_children() if getattr(w, "_framed_lines", None)}
+            kept = _screen(screen)
+            assert kept == _drawn_from_scratch(screen)
+    return framed
+
+
+async def test_lima_steps_draw_what_textual_draws() -> None:
+    app = InspectorApp(LimaDocument(to_bytes(program_words()), "shader.bin"), theme="spvinspect-dark")
+    framed = await _steps_drawn_as_from_scratch(app, ("6",), 4)
+    assert {"LimaRegisters", "LimaBreakdown", "LimaInstructionList", "HexView", "StatusLine"} <= framed
+
+
+async def test_spirv_steps_draw_what_textual_draws() -> None:
+    app = InspectorApp(Document(EXAMPLE_MODULE.read_bytes(), "example.spv"), theme="spvinspect-dark")
+    framed = await _steps_drawn_as_from_scratch(app, ("7", "8"), 4)
+    assert {"InstructionList", "ValuesPane", "HexView", "WordDetailPanel", "StatusLine"} <= framed
