@@ -419,6 +419,12 @@ def print_stage(what: str, collect: bool = False) -> None:
         collector.collect_all()
         memory.trim()
         print_stage("  then collected (all) and trimmed")
+        frozen = gc.get_freeze_count()
+        gc.unfreeze()
+        documents = sum(isinstance(thing, Document) for thing in gc.get_objects())
+        if frozen:
+            gc.freeze()
+        print(f"    Documents alive: {documents}", flush=True)
 
 
 async def indexed(pilot) -> None:
