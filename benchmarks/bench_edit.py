@@ -1,7 +1,8 @@
 """Benchmark: keystroke to updated panes in the app, on a 5,000-line module and on the
 468,000-instruction large module, next to spirv-as assembling the same text.
 
-Run: python benchmarks/bench_edit.py [--keys N] [--no-large | --only-large] [--open-only | --whole-only]
+Run: python benchmarks/bench_edit.py [--keys N] [--no-large | --only-large] [--open-only | --whole-only | --keys-only]
+       [--no-new-id] [--rss-stages [--collect]]
 
 The app runs headless (Textual's Pilot, 120x40) over the module, and the editor is
 opened (`e`) at places spread through the module; at each, keys are pressed as a user
@@ -21,9 +22,15 @@ screen (target 1.0 s, goal 0.5 s on the large module), scrolling the editor a pa
 a time (50 ms a page), each from the key sent to the frame that shows it (`Frames`:
 the screen's paints, with what they showed; the UI thread's CPU time beside it), then
 edits that needed a whole assembly (a character typed into the header comments, after
-the import, into a switch selector's type: 250 ms p95 from key to panes) and one that
-still does (a new numeric id: on a worker, beside spirv-as), and
+the import, into a switch selector's type, a new numeric id: 250 ms p95 from key to
+panes) and one that still does (a numeric id at the number a name the user typed
+took: on a worker, beside spirv-as), and
 the process's RSS (now and peak) after 100 edits (500 MB peak on the large module).
+`--no-new-id` leaves out the edit that still needs a whole assembly (the RSS peak);
+`--rss-stages` instead prints the RSS (now and peak) and the collector's object count at
+each stage: the app open and indexed, `e`, 10 and 100 edits, and escape + `e` elsewhere
+(with `--collect`, each also after a full collection and the C heap trimmed: live versus
+garbage not collected yet).
 
 A module of 1 MiB or more is edited a region at a time (`editing.region_assembler`): `e`
 shows the function around the selection (or a window), and typing at a place outside it
@@ -63,6 +70,7 @@ from textual import events  # noqa: E402
 from spvinspect.app import InspectorApp  # noqa: E402
 from spvinspect.codec.text.listing import DisassemblyOptions, Listing  # noqa: E402
 from spvinspect.document import Document  # noqa: E402
+from spvinspect.responsive import collector, memory  # noqa: E402
 
 EDITOR_LINES = 5_000
 TARGETS_MS = {"5,000 lines": 100.0, "large module": 250.0}
@@ -112,6 +120,17 @@ async def settle(pilot, seconds: float = SETTLE_SECONDS) -> None:
             raise TimeoutError("the editor did not settle")
         await pilot.pause(0.01)
     await pilot.pause(0.05)
+
+
+async def shown_edits(pilot, count: int) -> None:
+    """Wait until `count` edits have reached the panes (`edit_latencies`), then settle."""
+    screen = pilot.app.screen
+    deadline = time.monotonic() + OPEN_SECONDS
+    while len(screen.editing.edit_latencies) < count:
+        if time.monotonic() > deadline:
+            raise TimeoutError("the edit did not reach the panes")
+        await pilot.pause(0.01)
+    await settle(pilot, OPEN_SECONDS)
 
 
 async def editor_on(pilot, index: int) -> int:
@@ -300,12 +319,13 @@ async def _typed_back_and_forth(pilot, at, keys: list[str], undo: list[str], cou
     return [s * 1000 for s in screen.editing.edit_latencies[before:]], f"whole assemblies {whole}/{2 * count} edits"
 
 
-async def bench_whole_assembly(pilot, reference: float, count: int = 3) -> None:
+async def bench_whole_assembly(pilot, reference: float, count: int = 3, new_id: bool = True) -> None:
     """Edits that needed the whole text's assembly before they were spliced (`editing.
     dependents`, `editing.header_comments`): a character typed into the header comments
     (a whole text) or after the extended-set import (a region), and a switch selector's
-    type changed (a region); then one edit that still needs the whole assembly (a new
-    numeric id, in a region), from key to panes, beside spirv-as on the whole text."""
+    type changed (a region), a new numeric id brought in and undone (a region); then one
+    edit that still needs the whole assembly (a numeric id at the number of a name the
+    user typed, in a region), from key to panes, beside spirv-as on the whole text."""
     screen = pilot.app.screen
     session = screen.editing.edit_session
     same = f"spirv-as whole text {reference * 1000:.0f} ms"
@@ -345,16 +365,35 @@ async def bench_whole_assembly(pilot, reference: float, count: int = 3) -> None:
     await type_at_instruction(pilot, index, len, [])
     editor = screen.editing.editor
     before = len(screen.editing.edit_latencies)
-    row, _ = editor.cursor_location
-    editor.insert(f"\n%4000000000 = OpUndef {_int_types(screen.document)[0]}")
-    await settle(pilot, OPEN_SECONDS)
-    state = screen.editing.edit_session.state
-    whole = state is not None and state.full
-    editor.undo()
-    await settle(pilot, OPEN_SECONDS)
+    whole = []
+    for edit in (lambda: editor.insert(f"\n%4000000000 = OpUndef {_int_types(screen.document)[0]}"), editor.undo):
+        state = screen.editing.edit_session.state
+        edit()
+        await shown_edits(pilot, len(screen.editing.edit_latencies) + 1)
+        now = screen.editing.edit_session.state
+        whole.append(now is not state and now is not None and now.full)
     ms = [s * 1000 for s in screen.editing.edit_latencies[before:]]
-    print(verdict_line("a new numeric id (whole assembly)", ms[0], reference * 1000, "ms",
-                       f"  then undone {ms[-1]:.0f} ms; whole: {whole}; target: {same}"))
+    print(verdict_line("a new numeric id (then undone)", max(ms), 250.0, "ms",
+                       f"  {ms[0]:.0f} ms, undone {ms[-1]:.0f} ms; whole assemblies {sum(whole)}/2; {same}"))
+    if not new_id:
+        return
+    original = list(screen.editing.edit_session.lines)
+    int_type = _int_types(screen.document)[0]
+    editor.insert(f"\n%bench_new = OpUndef {int_type}")
+    await shown_edits(pilot, len(screen.editing.edit_latencies) + 1)
+    number = screen.editing.edit_session.state.declared.numbers["%bench_new"]
+    before = len(screen.editing.edit_latencies)
+    state = screen.editing.edit_session.state
+    editor.insert(f"\n%{number} = OpUndef {int_type}")  # the name's number: it is numbered past it
+    await shown_edits(pilot, before + 1)
+    now = screen.editing.edit_session.state
+    whole = now is not state and now is not None and now.full
+    while screen.editing.edit_session.lines != original and editor.history.undo_stack:
+        editor.undo()
+        await shown_edits(pilot, len(screen.editing.edit_latencies) + 1)
+    ms = [s * 1000 for s in screen.editing.edit_latencies[before:]]
+    print(verdict_line("a name, then a numeric id at its number (whole)", ms[0], reference * 1000, "ms",
+                       f"  then undone {', '.join(f'{m:.0f}' for m in ms[1:])} ms; whole: {whole}; target: {same}"))
 
 
 def _int_types(document) -> list[str]:
@@ -399,6 +438,69 @@ def rss_mb() -> tuple[float, float]:
     return now, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
+def print_stage(what: str, collect: bool = False) -> None:
+    """One line of `--rss-stages`: RSS now and peak, and the objects the collector tracks;
+    with `collect`, a second line after a full collection (frozen objects included) and
+    the C heap trimmed (what was garbage, not live)."""
+    now, peak = rss_mb()
+    print(f"  {what:<44} RSS now {now:6.0f} MB  peak {peak:6.0f} MB  objects {len(gc.get_objects()):>10,}"
+          f"  frozen {gc.get_freeze_count():>10,}", flush=True)
+    if collect:
+        collector.collect_all()
+        memory.trim()
+        print_stage("  then collected (all) and trimmed")
+        frozen = gc.get_freeze_count()
+        gc.unfreeze()
+        documents = sum(isinstance(thing, Document) for thing in gc.get_objects())
+        if frozen:
+            gc.freeze()
+        print(f"    Documents alive: {documents}", flush=True)
+
+
+async def indexed(pilot) -> None:
+    """Wait until the screen's module index is built (it is built while the user pauses)."""
+    screen = pilot.app.screen
+    deadline = time.monotonic() + OPEN_SECONDS
+    while screen.document.search_index(screen.raw) is None:
+        if time.monotonic() > deadline:
+            raise TimeoutError("the module was not indexed")
+        await pilot.pause(0.05)
+
+
+async def bench_rss_stages(label: str, path: Path, collect: bool = False) -> None:
+    """RSS at each stage of editing `path` (see the module's docstring, `--rss-stages`);
+    with `collect`, also after a full collection at each stage (`--collect`)."""
+    print(f"{label}: RSS by stage")
+    print_stage("before the app")
+    document = Document(path.read_bytes(), path)
+    app = InspectorApp(document)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = app.screen
+        await pilot.pause()
+        await indexed(pilot)
+        print_stage("app open and indexed", collect)
+        constants = places(screen.document, {"OpConstant"}, EDITS_FOR_RSS // 2, _CONSTANT)
+        screen.select(screen.document.select_word(screen.document.module.offset(constants[0])))
+        await pilot.pause()
+        await editable_after_e(pilot)
+        await settle(pilot)
+        print_stage("e (the editor open)", collect)
+        for done, index in enumerate(constants, 1):
+            await type_at_instruction(pilot, index, len, ["7"])
+            await type_at_instruction(pilot, index, len, ["backspace"])
+            if 2 * done in (10, EDITS_FOR_RSS):
+                print_stage(f"{2 * done} edits", collect)
+        for far in constants[len(constants) // 3 :: len(constants) // 3][:2]:
+            await pilot.press("escape")
+            await pilot.pause()
+            await indexed(pilot)
+            screen.select(screen.document.select_word(screen.document.module.offset(far)))
+            await pilot.pause()
+            await editable_after_e(pilot, screen.editing.edit_session)
+            await settle(pilot)
+            print_stage("escape, indexed, e elsewhere", collect)
+
+
 async def bench_rss(pilot, label: str, constants: list[int]) -> None:
     """EDITS_FOR_RSS edits (a digit typed after constants, deleted every other time; the
     region moves to each), then RSS: the peak (`ru_maxrss`) and now, and both before the
@@ -440,7 +542,7 @@ def row(label: str, ms: list[float], target: float | None, reference: float, sho
 
 
 async def bench(label: str, path: Path, keys: int, tmp: Path, rng: random.Random, open_only: bool = False,
-                whole_only: bool = False) -> None:
+                whole_only: bool = False, keys_only: bool = False, new_id: bool = True) -> None:
     document = Document(path.read_bytes(), path)
     app = InspectorApp(document)
     async with app.run_test(size=(120, 40)) as pilot:
@@ -460,12 +562,12 @@ async def bench(label: str, path: Path, keys: int, tmp: Path, rng: random.Random
         dis = spirv_dis_seconds(path, tmp)
         reference = spirv_as_seconds(tmp / "bench-dis.spvasm", tmp)
         print(f"  spirv-dis {dis:.2f} s, spirv-as on its text {reference:.2f} s (same run)")
-        if not whole_only:
+        if not whole_only and not keys_only:
             await bench_scrolling(pilot)
         if open_only:
             return
         constants = places(screen.document, {"OpConstant"}, max(keys, EDITS_FOR_RSS // 2), _CONSTANT)
-        if session.partial:
+        if session.partial and not keys_only:
             far = constants[len(constants) // 2]
             await pilot.press("escape")
             screen.select(screen.document.select_word(screen.document.module.offset(far)))
@@ -474,10 +576,12 @@ async def bench(label: str, path: Path, keys: int, tmp: Path, rng: random.Random
             print(verdict_line("e elsewhere -> the region moved, editable", moved, OPEN_TARGET_S[label], "s",
                                f"  (the UI thread's CPU {moved_cpu:.2f} s)"))
             await settle(pilot)
-        await bench_whole_assembly(pilot, reference)
+        if not keys_only:
+            await bench_whole_assembly(pilot, reference, new_id=new_id)
         if whole_only:
             return
-        await bench_rss(pilot, label, constants)
+        if not keys_only:
+            await bench_rss(pilot, label, constants)
         kinds = [
             ("digit after a literal", constants[:keys], "digit"),
             ("letter in a result's name", places(screen.document, {"OpLoad"}, keys, functions_only=True), "name"),
@@ -486,6 +590,7 @@ async def bench(label: str, path: Path, keys: int, tmp: Path, rng: random.Random
         for name, indexes, kind in kinds:
             before = len(screen.editing.edit_latencies)
             swaps = 0
+            cpu: list[float] = []
             for index in indexes:
                 if kind == "digit":
                     column, key = len, rng.choice("0123456789")
@@ -495,12 +600,19 @@ async def bench(label: str, path: Path, keys: int, tmp: Path, rng: random.Random
                     at = rng.random()
                     column, key = (lambda text, at=at: int(at * len(text))), rng.choice("0123456789abcxyz%=,;")
                 document = screen.document
+                await type_at_instruction(pilot, index, column, [])
+                used = time.process_time()
                 await type_at_instruction(pilot, index, column, [key])
+                cpu.append(time.process_time() - used)
                 swaps += screen.document is not document
+                used = time.process_time()
                 await pilot.press("backspace")
                 await settle(pilot)
+                cpu.append(time.process_time() - used)
             ms = [s * 1000 for s in screen.editing.edit_latencies[before:]]
             print(row(name, ms, TARGETS_MS[label] if kind != "any" else None, reference, swaps))
+            print(f"  {'':<30} the process's CPU a key (all threads, key to settled): p50 "
+                  f"{statistics.median(cpu) * 1000:.1f}  p95 {p95([c * 1000 for c in cpu]):.1f} ms")
 
 
 def main() -> None:
@@ -510,19 +622,34 @@ def main() -> None:
     parser.add_argument("--only-large", action="store_true", help="skip the 5,000-line module (a clean RSS peak)")
     parser.add_argument("--whole-only", action="store_true",
                         help="only `e` and the edits that need (or needed) a whole assembly")
+    parser.add_argument("--keys-only", action="store_true",
+                        help="only the keystroke rows (digit, name, any character), beside spirv-as")
     parser.add_argument("--open-only", action="store_true",
                         help="only opening the editor and scrolling it (not the edits, RSS and the e elsewhere)")
+    parser.add_argument("--no-new-id", action="store_true",
+                        help="leave out the edit that still needs a whole assembly (the RSS peak)")
+    parser.add_argument("--rss-stages", action="store_true",
+                        help="only the RSS at each stage (open, e, 10 and 100 edits, e elsewhere)")
+    parser.add_argument("--collect", action="store_true",
+                        help="with --rss-stages: also the RSS after a full collection and trim at each stage")
     args = parser.parse_args()
     rng = random.Random(4)
     print("keystroke -> panes painted with the new binary, in the app (headless, 120x40); "
           "shared machine: compare within a run")
     with tempfile.TemporaryDirectory() as name:
         tmp = Path(name)
+        if args.rss_stages:
+            if not args.only_large:
+                asyncio.run(bench_rss_stages("5,000 lines", editor_module(tmp), args.collect))
+            if not args.no_large:
+                asyncio.run(bench_rss_stages("large module", build_large_module(), args.collect))
+            return
         if not args.only_large:
-            asyncio.run(bench("5,000 lines", editor_module(tmp), args.keys, tmp, rng, args.open_only, args.whole_only))
+            asyncio.run(bench("5,000 lines", editor_module(tmp), args.keys, tmp, rng, args.open_only, args.whole_only,
+                              args.keys_only, not args.no_new_id))
         if not args.no_large:
             asyncio.run(bench("large module", build_large_module(), args.keys, tmp, rng, args.open_only,
-                              args.whole_only))
+                              args.whole_only, args.keys_only, not args.no_new_id))
 
 
 if __name__ == "__main__":

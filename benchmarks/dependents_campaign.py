@@ -11,6 +11,8 @@ with the whole text's assembly (bytes, or the first diagnostic), then undone:
 - an OpExtInstImport's set replaced by each of a few others (known, unknown, non-semantic),
 - an integer or float type's width and signedness changed,
 - the type word of a switch selector's definition replaced by each scalar type,
+- a numeric id defined after a few lines (past the bound, in use, the largest), alone or
+  with a name the user types (the undo drops it again),
 - (whole text only) each header comment line edited, emptied, commented out or removed.
 
 Prints each mismatch and, per mode and kind, how many edits spliced and how many took a
@@ -59,6 +61,13 @@ def edits(lines: list[str], whole: bool) -> list[tuple[int, str | None, str]]:
         m = re.match(r"\s*(%\w+) = (Op\w+) (%\w+)", line)
         if m and m.group(1) in selectors:
             found += [(k, line.replace(" " + m.group(3), " " + t, 1), "selector") for t in scalars if t != m.group(3)]
+    if scalars:
+        rows = [k for k, line in enumerate(lines) if line.strip() and not line.startswith(";")]
+        for k in sorted({*rows[:2], *rows[-1:]}):
+            for number in ("%4000000000", "%0x7ffffff0", "%60000", "%1", "%4294967295"):
+                found.append((k, f"{lines[k]}\n{number} = OpUndef {scalars[0]}", "numeric"))
+            found.append((k, f"{lines[k]}\n%4000000000 = OpUndef {scalars[0]}\n%campaign_new = OpUndef {scalars[0]}",
+                          "numeric"))
     if whole:
         for k in range(min(6, len(lines))):
             line = lines[k]

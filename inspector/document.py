@@ -151,7 +151,7 @@ class Document(ModuleIndex):
             return None
         from spvinspect.editing.follow import edited_document
 
-        return edited_document(self, state.binary, session.assembler.change_since_shown(state))
+        return edited_document(self, outcome.binary, session.assembler.change_since_shown(state))
 
     def changed_cells(self, changed):
         """The hex pane's cells of an edit's changed words: the words themselves."""

@@ -5,7 +5,8 @@ returns the words (or None), the diagnostics and, for each emitted instruction, 
 source lines it came from. The syntax is SPIRV-Tools' assembly syntax; see
 `codec.asm.encoder` for the engine, `codec.asm.quick` for its quick paths,
 `codec.asm.bulk` for the array passes that take big texts (`spvinspect as` on a whole
-module) and `codec.asm.lexer` for how words are split.
+module), `codec.asm.lexer` for how words are split and `codec.asm.bulk_lexer` for
+how a big text's words are split and numbered by array passes.
 
 When the text starts with the header comments `spirv-dis` prints and no target
 environment is given, the version, generator, bound and schema come from them, so that
@@ -134,10 +135,13 @@ def _encoder(
 def _run(text: str, source: SourceMap, version: int, preserve: bool, hints: dict[str, int]) -> QuickEncoder:
     if len(text) >= BULK_MIN_CHARS:
         from spvinspect.codec.asm.bulk import run_bulk
+        from spvinspect.codec.asm.bulk_lexer import word_codes_array
         from spvinspect.codec.asm.bulk_words import Distinct, Words
 
-        words = Words(*word_codes(text))
-        distinct = Distinct(words.unique)
+        codes, unique, chars = word_codes_array(text) or (*word_codes(text), None)
+        words = Words(codes, unique)
+        distinct = Distinct(unique, chars)
+        del codes, unique, chars
         if distinct.ok:
             # The bulk path pins the numeric ids and the hints itself.
             encoder = _encoder(words, source, version, {}, {})

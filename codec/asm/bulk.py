@@ -176,8 +176,10 @@ class _Bulk:
         word_inst = np.repeat(np.arange(len(starts), dtype=np.int32), (ends - starts).astype(np.int64))
         slow_words = ~bulk[word_inst]
         del word_inst
-        slow_ids = np.unique(codes[:n][slow_words])
-        slow_ids = slow_ids[cls_of[slow_ids] == PCT].tolist()
+        held = np.zeros(padding + 1, bool)
+        held[codes[:n][slow_words]] = True
+        slow_ids = np.flatnonzero(held & (cls_of == PCT)).tolist()
+        del held
         encoder.ids.numbers = dict(zip([unique[i] for i in slow_ids], numbers[slow_ids].tolist()))
         encoder.ids.numbers.update(hints)
         typed_bulk = np.flatnonzero(bulk & is_typed)
@@ -253,7 +255,8 @@ class _Bulk:
         # The output, a chunk of whole instructions at a time.
         at = np.searchsorted(starts, np.arange(0, n, _CHUNK))
         chunk_starts = starts[at[at < len(starts)]]
-        bounds = np.unique(np.append(chunk_starts, n)).tolist()
+        bounds = np.append(chunk_starts, n)  # in order, a start repeated where an instruction is long
+        bounds = bounds[np.append(True, bounds[1:] != bounds[:-1])].tolist()
         written = 0
         for a, b in zip(bounds, bounds[1:]):
             part = lengths[a:b]

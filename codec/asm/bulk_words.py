@@ -21,9 +21,10 @@ _ID_CHARS[np.frombuffer(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz01
 
 
 class Words:
-    """The words of a text as the engines read them (`toks[i]`, `toks[a:b]`), made from
-    their numbers (`lexer.word_codes`'s list, then the bulk path's array) on demand,
-    with the two empty words the engines look ahead to."""
+    """The words of a text as the engines read them (`toks[i]`, `toks[a:b]`), made on
+    demand from their numbers (`bulk_lexer.word_codes_array`'s array, or
+    `lexer.word_codes`'s list until the bulk path makes it an array), with the two
+    empty words the engines look ahead to."""
 
     __slots__ = ("codes", "unique", "n")
 
@@ -47,11 +48,14 @@ class Distinct:
     characters: its class, and the number of an id written as a number (which
     --preserve-numeric-ids keeps, as `ids.numeric_ids` finds them)."""
 
-    def __init__(self, unique: list[str]) -> None:
+    def __init__(self, unique: list[str], chars: np.ndarray | None = None) -> None:
+        """`chars`, when given, are the words' characters (bytes of an ASCII text), each
+        word followed by a NUL, as `bulk_lexer.word_codes_array` gives them."""
         self.unique = unique
         count = len(unique)
-        # Characters as 32-bit numbers, each word followed by a NUL (no word has one).
-        chars = np.frombuffer(("\0".join(unique) + "\0").encode("utf-32-le", "surrogatepass"), np.uint32)
+        # Characters as numbers, each word followed by a NUL (no word has one).
+        if chars is None:
+            chars = np.frombuffer(("\0".join(unique) + "\0").encode("utf-32-le", "surrogatepass"), np.uint32)
         ends = np.flatnonzero(chars == 0)[:count]
         starts = np.zeros(count, np.int64)
         starts[1:] = ends[:-1] + 1

@@ -85,18 +85,21 @@ class Definitions:
         after = cls(old.tables, words, bound)
         delta = added - (i1 - i0)
         dense = after._dense
+        import numpy as np  # here: opening a module never loads numpy
+
+        shifted = np.frombuffer(old._first, dtype=np.int32).copy()
         if delta:
-            first = array("i", [value + delta if value > i1 else value for value in old._first])
-        else:
-            first = array("i", old._first)
+            shifted[shifted > i1] += delta
         sparse = {id_: value + delta if value > i1 else value for id_, value in old._sparse.items()}
-        if len(first) > dense:
-            sparse.update((id_, value) for id_, value in enumerate(first[dense:], dense) if value)
-            del first[dense:]
-        elif len(first) < dense:
-            first.extend(array("i", bytes(4 * (dense - len(first)))))
+        if len(shifted) > dense:
+            beyond = np.flatnonzero(shifted[dense:])
+            sparse.update(zip((beyond + dense).tolist(), shifted[dense:][beyond].tolist()))
+            shifted = shifted[:dense]
+        elif len(shifted) < dense:
+            shifted = np.concatenate([shifted, np.zeros(dense - len(shifted), dtype=np.int32)])
             for id_ in [id_ for id_ in sparse if id_ < dense]:
-                first[id_] = sparse.pop(id_)
+                shifted[id_] = sparse.pop(id_)
+        first = array("i", shifted.tobytes())
         repeated = {id_: [c + delta if c >= i1 else c for c in found] for id_, found in old.repeated.items()}
         touched = set(old._results_at(old_offsets, i0, i1))
         new_results = dict(zip(range(i0, i0 + added), after._results_at(offsets, i0, i0 + added)))

@@ -94,7 +94,12 @@ class InstructionIndex:
         old_offsets = old.offsets
         old_end = old_offsets[i1] if i1 < len(old_offsets) else old.next_offset
         shift = new_end - old_end
-        tail = old_offsets[i1:] if not shift else array("I", [at + shift for at in old_offsets[i1:]])
+        tail = old_offsets[i1:]
+        if shift:
+            import numpy as np  # here: opening a module never loads numpy
+
+            moved = np.frombuffer(old_offsets, dtype=np.uint32)[i1:].astype(np.int64) + shift
+            tail = array("I", moved.astype(np.uint32).tobytes())
         index = cls(words, start, old._op_function, scan=False)
         index.offsets = old_offsets[:i0] + middle + tail
         index.next_offset = old.next_offset + shift

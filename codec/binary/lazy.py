@@ -168,6 +168,42 @@ class LazyModule:
                 raise RuntimeError("adopt_index after decoding has started")
             self._index, self._definitions, self._functions = index, definitions, functions
 
+    def adopt_decoded(self, old: LazyModule, first: int, end: int, later: bool) -> None:
+        """Take what `old` decoded of the chunks these words decode alike (`splice_module`,
+        which checked that both have the same instruction boundaries and that only
+        instructions [first, end) differ): the chunks before the edit's, and with `later`
+        those after it too (the edit changes nothing they read). Adds to what is known
+        here; the edited chunks are decoded again when asked."""
+        with old._lock:
+            starts = array("I", old._starts)
+            cache = list(old._cache.items())
+            known = dict(old._chunk_diagnostics)
+            invalid = sorted(old._invalid)
+            imports = dict(old._import_names)
+        bounded = len(starts) - 1
+        low = bisect_right(starts, first) - 1
+        high = bisect_right(starts, max(first, end - 1))
+
+        def carried(chunk: int) -> bool:
+            return chunk < bounded and (chunk < low or (later and chunk >= high))
+
+        with self._lock:
+            if len(self._starts) == 1 and not self._chunk_diagnostics and not self._cache:
+                self._starts = starts
+            elif self._starts[: len(starts)] != starts[: len(self._starts)]:
+                return
+            for chunk, diagnostics in known.items():
+                if carried(chunk) and chunk not in self._chunk_diagnostics:
+                    self._chunk_diagnostics[chunk] = diagnostics
+                    self._invalid.update(k for k in invalid if starts[chunk] <= k < starts[chunk + 1])
+                    self._import_names.update(
+                        (k, name) for k, name in imports.items() if starts[chunk] <= k < starts[chunk + 1]
+                    )
+            for chunk, entries in cache:
+                if carried(chunk) and chunk not in self._cache and chunk in self._chunk_diagnostics:
+                    self._cache[chunk] = entries
+                    self._cached_words += _words_of(entries)
+
     def _index_all(self) -> None:
         """Every instruction boundary (and nothing more)."""
         self.ensure_indexed(1 << 62)

@@ -8,16 +8,19 @@ new end)); `splice_module` opens the new binary and gives it the old index with 
 re-scanned and what follows shifted. The result equals a fresh `open_module` of the new
 binary (boundary for boundary, candidate for candidate, span for span); when that cannot
 be guaranteed (an unindexed or damaged module, an edit not on instruction boundaries) it
-is None and the caller opens the binary afresh.
+is None and the caller opens the binary afresh. An edit that keeps every instruction's
+place (a literal's digit, a letter of a name) also hands the new module the chunks the
+old one decoded that decode alike, so the panes do not decode them again after each key.
 """
 
 from __future__ import annotations
 
-from bisect import bisect_left
+from bisect import bisect_left, bisect_right
 from typing import NamedTuple
 
 from spvinspect.codec.binary.definitions import Definitions
 from spvinspect.codec.binary.index import InstructionIndex
+from spvinspect.codec.binary.instruction_decoder import number_type_of
 from spvinspect.codec.binary.lazy import FunctionSpan, LazyModule, open_module
 from spvinspect.codec.binary.model import HEADER_WORDS
 
@@ -57,7 +60,35 @@ def splice_module(old: LazyModule, data: bytes, change: tuple[int, int, int]) ->
     if definitions is None:
         return None
     module.adopt_index(index, definitions, _spliced_functions(old, module, index, i0, i1, added))
+    if added == i1 - i0 and new_end == old_end and index.offsets[i0:i1] == offsets[i0:i1]:
+        module.adopt_decoded(old, i0, i1, later=False)
+        if _decoded_alike_after(old, module, i0, i1):
+            module.adopt_decoded(old, i0, i1, later=True)
     return module
+
+
+def _decoded_alike_after(old: LazyModule, new: LazyModule, i0: int, i1: int) -> bool:
+    """Whether the instructions after [i0, i1) decode alike in `old` and `new` (same
+    boundaries, only those instructions edited): the edited ones define the same ids,
+    with the same types, no numeric type or import among them, and they decode (a
+    definer that does not decode defines nothing for the later ones)."""
+    tables = old.tables
+    words_old, words_new = old.words, new.words
+    offsets = old.index.offsets
+    for k in range(i0, i1):
+        at = offsets[k]
+        head = words_old[at]
+        opcode = head & 0xFFFF
+        if head != words_new[at] or opcode == tables.opcodes.OpExtInstImport:
+            return False
+        if number_type_of(tables, words_old, at) is not None or number_type_of(tables, words_new, at) is not None:
+            return False
+        for position in (tables.result_positions[opcode], 1 if tables.type_positions[opcode] else 0):
+            if position and position < head >> 16 and words_old[at + position] != words_new[at + position]:
+                return False
+        if not (old.instruction(k).valid and new.instruction(k).valid):
+            return False
+    return True
 
 
 def _spliced_functions(
@@ -76,9 +107,17 @@ def _spliced_functions(
     if any(words[offsets[k]] & 0xFFFF in bounds for k in range(i0, i0 + added)):
         return None
     delta = added - (i1 - i0)
-    return [
-        span if span.end <= i0 else
-        FunctionSpan(span.first + delta, span.end + delta, span.result_id) if span.first >= i1 else
-        FunctionSpan(span.first, span.end + delta, span.result_id)
-        for span in spans
-    ]
+    if not delta:
+        return list(spans)  # the same places (spans are immutable)
+    before = bisect_right(spans, i0, key=_end)
+    after = bisect_left(spans, i1, lo=before, key=_first)
+    return (spans[:before] + [FunctionSpan(first, end + delta, id_) for first, end, id_ in spans[before:after]]
+            + [FunctionSpan(first + delta, end + delta, id_) for first, end, id_ in spans[after:]])
+
+
+def _end(span: FunctionSpan) -> int:
+    return span.end
+
+
+def _first(span: FunctionSpan) -> int:
+    return span.first

@@ -21,6 +21,7 @@ from __future__ import annotations
 import re
 import threading
 from collections.abc import Iterable, Iterator
+from typing import Any
 
 from spvinspect.codec.binary.decode_plans import WordPlan
 from spvinspect.codec.binary.fast_forms import FastForms, Form
@@ -119,9 +120,10 @@ class FriendlyNames:
         """The base name of every id whose name got a suffix (`int_0` from `int`)."""
         self.targeted: set[int] = set()
         """Ids named by an OpName or a BuiltIn decoration (not by their definer)."""
-        self.lookups: tuple[dict[int, int], dict[str, int]] | None = None
+        self.lookups: tuple[dict[int, int], Any, dict[str, list[int]]] | None = None
         """For a finished pass, once asked for (`codec.text.names_update`): each named
-        id's place in naming order, and each name's id."""
+        id's place in naming order, each name's id (`names_update.Owners`), and the
+        suffixed ids of each base. (A pass derived there has `used` made from them.)"""
         builtin = self.grammar.operand_kinds["BuiltIn"]
         self.builtin_names = {
             builtin.by_name[key].value: value

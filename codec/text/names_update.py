@@ -25,6 +25,8 @@ from spvinspect.codec.text.names import NAMING_OPNAMES, FriendlyNames, NameMap, 
 
 MAX_RENAMED = 20_000
 """Ids looked at again before a new pass is judged cheaper."""
+MAX_OWNER_CHANGES = 4_096
+"""Names changed since the first pass that a derived pass keeps apart from its table."""
 _SUFFIX = re.compile(r"^(.*)_(0|[1-9][0-9]*)$")
 _UNCHANGED_BY_TARGET = frozenset({"OpName", "OpDecorate"})
 
@@ -85,11 +87,14 @@ class _Renaming:
         self.module = module
         self.old = namer.names
         if namer.lookups is None:
-            namer.lookups = ({id_: k for k, id_ in enumerate(namer.names)}, {name: id_ for id_, name in namer.names.items()})
-        self.position, self.owner = namer.lookups
-        self.collided: dict[str, list[int]] = {}
-        for id_, base in namer.suffixed.items():
-            self.collided.setdefault(base, []).append(id_)
+            collided: dict[str, list[int]] = {}
+            for id_, base in namer.suffixed.items():
+                collided.setdefault(base, []).append(id_)
+            namer.lookups = ({id_: k for k, id_ in enumerate(namer.names)},
+                             Owners({name: id_ for id_, name in namer.names.items()}), collided)
+        self.position, self.owner, self.collided = namer.lookups
+        self.seen: set[int] = set()
+        """Ids named again (their suffixed base may have changed, even with the name kept)."""
         self.renamed: dict[int, str] = {}
         self.taken: dict[str, int] = {}
         """New names of renamed ids, with their ids."""
@@ -113,7 +118,7 @@ class _Renaming:
         if len(queue) != len(set(changed)):
             raise _Unfollowable
         heapq.heapify(queue)
-        seen = set()
+        seen = self.seen
         while queue:
             at, id_ = heapq.heappop(queue)
             if id_ in seen:
@@ -214,21 +219,90 @@ class _Renaming:
         made = copy.copy(old)
         made.names = dict(old.names)
         made.names.update(self.renamed)
-        made.used = set(old.used)
         freed = {old.names[id_] for id_ in self.renamed}
-        made.used.difference_update(freed)
-        made.used.update(self.renamed.values())
+        owner = self.owner.after(freed, self.taken)
+        made.used = UsedNames(owner)
         made.suffixed = self.suffixed
         made.next_suffix = dict(old.next_suffix)
-        owner = dict(self.owner)
-        for name in freed:
-            del owner[name]
-        owner.update(self.taken)
-        made.lookups = (self.position, owner)
+        made.lookups = (self.position, owner, self._collided_after())
         for name in freed:
             for base in _bases_reaching(name):
                 made.next_suffix.pop(base, None)
         return made
+
+
+    def _collided_after(self) -> dict[str, list[int]]:
+        """The suffixed ids of each base after the renaming: the old pass's lists, new
+        ones only for the bases an id named again left or joined (the old pass keeps its own)."""
+        before, after = self.namer.suffixed, self.suffixed
+        moved = [id_ for id_ in self.seen if before.get(id_) != after.get(id_)]
+        if not moved:
+            return self.collided
+        collided = dict(self.collided)
+        for id_ in moved:
+            for base in {before.get(id_), after.get(id_)} - {None}:
+                collided[base] = [other for other in collided.get(base, ()) if other != id_]
+            base = after.get(id_)
+            if base is not None:
+                collided[base].append(id_)
+        for id_ in moved:
+            base = before.get(id_)
+            if base is not None and not collided.get(base):
+                collided.pop(base, None)
+        return collided
+
+
+class Owners:
+    """Each name's id in a pass: the first pass's table and what the edits since changed
+    (a name freed: None), so that a keystroke does not copy the whole table (a copy
+    touches every name: tens of milliseconds on the large module)."""
+
+    __slots__ = ("base", "changes")
+
+    def __init__(self, base: dict[str, int], changes: dict[str, int | None] | None = None) -> None:
+        self.base = base
+        self.changes = changes if changes is not None else {}
+
+    def get(self, name: str, default: int | None = None) -> int | None:
+        """The id named `name`, else `default`."""
+        changes = self.changes
+        if name in changes:
+            found = changes[name]
+            return default if found is None else found
+        return self.base.get(name, default)
+
+    def after(self, freed: set[str], taken: dict[str, int]) -> Owners:
+        """The owners once `freed` names are given up and `taken` ones given (the base
+        copied once the changes grow large)."""
+        changes = dict(self.changes)
+        changes.update(dict.fromkeys(freed))
+        changes.update(taken)
+        if len(changes) <= MAX_OWNER_CHANGES:
+            return Owners(self.base, changes)
+        base = dict(self.base)
+        for name, id_ in changes.items():
+            if id_ is None:
+                base.pop(name, None)
+            else:
+                base[name] = id_
+        return Owners(base)
+
+
+class UsedNames:
+    """The names a derived pass has given, as its `used` (what `FriendlyNames.save` asks):
+    its owners' names, without a copy of them all."""
+
+    __slots__ = ("owners", "added")
+
+    def __init__(self, owners: Owners) -> None:
+        self.owners = owners
+        self.added: set[str] = set()
+
+    def __contains__(self, name: object) -> bool:
+        return name in self.added or (isinstance(name, str) and self.owners.get(name) is not None)
+
+    def add(self, name: str) -> None:
+        self.added.add(name)
 
 
 class _Unfollowable(Exception):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 
 from spvinspect.codec.asm.assembler import assemble
@@ -47,6 +48,9 @@ def register(subparsers) -> None:
 
 def run_as(args: argparse.Namespace) -> int:
     """Assemble; on errors print them to stderr, write nothing and return 1."""
+    # A big text's array passes (numpy) use no linear algebra: one BLAS thread, not one
+    # per core started (and spinning) as numpy is imported.
+    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
     data = read_input(args.file)
     if data is None:
         return 1

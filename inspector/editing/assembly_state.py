@@ -77,6 +77,8 @@ class DeclaredChanges:
     """Changes to the selectors' counts."""
     imports: dict = field(default_factory=dict)
     """Imports whose set an edit changed (result id → the new set)."""
+    numeric: object | None = None
+    """The numeric ids a region's edit brought in or dropped (`numeric_ids.NumericChange`)."""
 
 
 @dataclass(slots=True)
@@ -134,6 +136,8 @@ class AssemblyState:
         declared.stale |= changes.stale
         declared.selectors.update(changes.selectors)
         declared.imports.update(changes.imports)
+        if changes.numeric is not None:
+            changes.numeric.commit(declared)
 
     @property
     def binary(self) -> bytes:

@@ -268,6 +268,24 @@ class Reencoded:
     new_end: int
 
 
+def _replaced(words: array, pieces: list[tuple[int, int, array]], delta: int) -> array:
+    """A copy of `words` with words [start, stop) of each piece (ascending) replaced by
+    its encoding; `delta` is how the size changes (none: replaced in place in the copy)."""
+    if not delta and all(len(encoded) == stop - start for start, stop, encoded in pieces):
+        new_words = array("I", words)
+        for start, stop, encoded in pieces:
+            new_words[start:stop] = encoded
+        return new_words
+    new_words = array("I")
+    at = 0
+    for start, stop, encoded in pieces:
+        new_words += words[at:start]
+        new_words += encoded
+        at = stop
+    new_words += words[at:]
+    return new_words
+
+
 def reencode(
     state: AssemblyState, lines: list[str], words: array, group_lines: array, group_words: array,
     words_end: int | None, stretch: tuple[int, int], changes: DeclaredChanges, dependents: Dependents,
@@ -304,8 +322,7 @@ def reencode(
     if not plan:
         return Reencoded(words, group_words, words_end, after, after)
     tables = _Tables(state, changes)
-    pieces: list = []
-    at = 0
+    pieces: list[tuple[int, int, array]] = []
     delta = 0
     group_shift: list[tuple[int, int]] = []
     for start, stop, source in plan:
@@ -321,15 +338,10 @@ def reencode(
             return encoded, first_line, False
         if encoded is None or (first_line is None and len(encoded) != stop - start):
             return None
-        pieces.append(words[at:start])
-        pieces.append(encoded)
-        at = stop
+        pieces.append((start, stop, encoded))
         delta += len(encoded) - (stop - start)
         group_shift.append((stop, delta))
-    pieces.append(words[at:])
-    new_words = array("I")
-    for piece in pieces:
-        new_words += piece
+    new_words = _replaced(words, pieces, delta)
     last_stop = plan[-1][1]
     shifted = group_words
     if any(d for _, d in group_shift):

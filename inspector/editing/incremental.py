@@ -10,8 +10,9 @@ then the caller assembles the whole text. It is sure when the edit
 - lies after the text before the first instruction (an edit there, the header
   comments, rewrites the header words only: `header_comments`), and leaves no string
   open at the stretch's end,
-- neither introduces a numeric id nor removes the last use of one (the numbers kept
-  from names would change), and numbers the names it brings in, renames or drops as
+- brings in a numeric id or drops the last use of one only while the text holds no
+  name the user typed (`numeric_ids`: the bound word follows), and numbers the names
+  it brings in, renames or drops as
   the whole run would without changing the numbers of names outside it
   (`new_names`: the disassembler's names and numeric ids are pinned; a name the user
   typed is numbered on first sight),
@@ -41,7 +42,7 @@ from spvinspect.codec.asm.lexer import SourceMap, tokenize
 from spvinspect.codec.asm.plans import load_plans
 from spvinspect.codec.asm.quick import QuickEncoder
 from spvinspect.codec.diagnostics import Diagnostic
-from spvinspect.editing import dependents, header_comments, new_names
+from spvinspect.editing import dependents, header_comments, new_names, numeric_ids
 from spvinspect.editing.assembly_state import (
     AssemblyState, error_diagnostic, instruction_groups, switch_selectors,
 )
@@ -158,12 +159,20 @@ def splice(
     new_toks = tokenize(new_text)
     if not _closed(new_text, new_toks):
         return None
-    changes = _count_changes(state, old_toks, new_toks)
-    names = new_names.plan(state, old_toks, new_toks, line0)
+    changes = _count_changes(state, old_toks, new_toks, any_numeric=True)
+    numeric = numeric_ids.numeric_change(state, changes)  # a numeric id coming in or going
+    if numeric is None:
+        return None
+    if not numeric:
+        numeric = None
+        changes = _count_changes(state, old_toks, new_toks)
+    names = new_names.plan(state, old_toks, new_toks, line0, numeric.added if numeric is not None else {})
     old_imports = dependents.imported(old_toks, state.declared.numbers)
     if changes is None or names is None or old_imports is None:
         return None
     encoder = _stretch_encoder(state, new_toks, new_text, names, set(old_imports))
+    if numeric is not None:
+        dict.update(encoder.ids.numbers, numeric.added)
     try:
         encoder.run()
     except AssemblyError as error:
@@ -173,12 +182,21 @@ def splice(
     if imports is None:
         return None
     del new_toks[encoder.n :]
+    if numeric is not None:  # not names the stretch numbered
+        for word in numeric.added:
+            dict.pop(encoder.ids.numbers, word, None)
     numbered = new_names.renumbered(
         state, names, encoder.ids, old_toks, new_toks, new_stretch, line0, line1, line_delta
     )
     if numbered is None:
         return None
     assigned, unpinned, dropped, bound = numbered
+    if numeric is not None:
+        named_top = numeric_ids.names_top(state.declared, assigned, unpinned)
+        if named_top is None or named_top >= numeric.lowest:  # the names would be numbered otherwise
+            return None
+        dict.update(encoder.ids.numbers, numeric.added)
+        bound = max(named_top + 1, numeric_ids.top_after(state.declared, numeric) + 1)
     number = encoder.ids.numbers.get
     old_number = state.declared.numbers.get
     selectors = switch_selectors(new_toks)
@@ -190,12 +208,15 @@ def splice(
     if found is None:
         return None
     tables, reading = found
+    if numeric is not None:
+        tables.numeric = numeric
     groups = instruction_groups(new_stretch, new_toks, encoder.inst_first, encoder.inst_words, word0, line0)
     if not groups[0] or (groups[0][0] != line0 and not _region_top(state, g0, word0)):
         return None
     out = encoder.out
     word_delta = len(out) - (word1 - word0)
-    words = state.words[:word0] + out + state.words[word1:]
+    words = state.words[:]  # one copy of the module's words, the stretch's put in place
+    words[word0:word1] = out
     if bound is not None and state.declared.header_bound is not None:
         words[3] = max(bound, state.declared.header_bound)
     new_group_lines = group_lines[:g0] + groups[0] + _shifted(group_lines[g1 + 1 :], line_delta)
@@ -251,13 +272,15 @@ def _stretch_error(error: AssemblyError, encoder: QuickEncoder, text: str, line0
     return StretchError(Diagnostic(found.message, found.severity, line=(found.line or 1) + line0, column=found.column))
 
 
-def _count_changes(state: AssemblyState, old_toks: list[str], new_toks: list[str]) -> dict[str, int] | None:
+def _count_changes(
+    state: AssemblyState, old_toks: list[str], new_toks: list[str], any_numeric: bool = False
+) -> dict[str, int] | None:
     """How the id words' counts change; None when a numeric id appears in the text or
-    leaves it (the numbers kept from names would change)."""
+    leaves it, unless `any_numeric` (then `numeric_ids` tells whether that splices)."""
     changes = Counter(tok for tok in new_toks if tok[:1] == "%")
     changes.subtract(tok for tok in old_toks if tok[:1] == "%")
     counts, numeric = state.counts, state.declared.numeric
-    for tok, change in changes.items():
+    for tok, change in changes.items() if not any_numeric else ():
         if change and tok in numeric:
             before = counts.get(tok, 0)
             if before == 0 or before + change <= 0:

@@ -54,12 +54,15 @@ def free_words(toks: list[str], pinned: frozenset[str]) -> list[str]:
     return [tok for tok in dict.fromkeys(toks) if tok[:1] == "%" and tok not in pinned]
 
 
-def plan(state: AssemblyState, old_toks: list[str], new_toks: list[str], line0: int) -> NamePlan | None:
+def plan(
+    state: AssemblyState, old_toks: list[str], new_toks: list[str], line0: int, numbered: dict[str, int]
+) -> NamePlan | None:
     """How the stretch from line `line0` numbers names; None when it cannot (numbers
-    past 32 bits, first appearances unknown, a new numeric id)."""
+    past 32 bits, first appearances unknown, a new numeric id not in `numbered`: the
+    numeric ids the stretch brings in, see `numeric_ids`)."""
     declared = state.declared
     unpinned = state.unpinned
-    new_free = free_words(new_toks, declared.pinned)
+    new_free = [word for word in free_words(new_toks, declared.pinned) if word not in numbered]
     if not new_free and not free_words(old_toks, declared.pinned):
         return NamePlan(frozenset(), 1, [], involved=False)
     if unpinned is None or declared.pin_bound == 0 or any(numeric_ids([tok]) for tok in new_free):

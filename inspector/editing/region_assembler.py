@@ -7,7 +7,7 @@ first job reads the assembler's tables off the binary (`region_state`), then eac
 is assembled against them and spliced into the module's words (`incremental.splice`),
 with the bytes the whole text's assembly would give (an edit of a type, a selector's
 type or an import re-encodes the module's instructions that read it: `dependents`). An
-edit the splice cannot be sure of (a new numbered id or the last use of one, a size
+edit the splice cannot be sure of (a numeric id with a name the user typed, a size
 change outside the region) takes the whole text's assembly, on the job thread: the
 module's text outside the region, as the whole-text editor would hold it, with the
 region's lines in place. The user is told first (`RegionJob.tell`), the instructions it
@@ -40,8 +40,8 @@ from spvinspect.editing.region_state import region_state
 from spvinspect.editing.session import AssemblyOutcome, Change, EditSession, LineMessage
 from spvinspect.editing.spirv_assembler import SpirvAssembler
 
-WHOLE_ASSEMBLY = ("This edit changes what the rest of the module depends on (a new numbered id or the last use "
-                  "of one, a size outside the region): assembling the whole module's text in the background; "
+WHOLE_ASSEMBLY = ("This edit changes what the rest of the module depends on (a numeric id beside a name you typed, "
+                  "a size outside the region): assembling the whole module's text in the background; "
                   "the panes follow when it is done")
 
 

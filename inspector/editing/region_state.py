@@ -31,6 +31,7 @@ from spvinspect.codec.binary.lazy import LazyModule
 from spvinspect.codec.text.listing import header_reproduced
 from spvinspect.codec.text.region import Region, region_words
 from spvinspect.editing.assembly_state import AssemblyState, Declared
+from spvinspect.editing.numeric_ids import NumberedInUse
 
 _NUMERIC = re.compile(r"%[0-9]")
 
@@ -135,7 +136,7 @@ def region_state(
     if not header_reproduced(header, module.grammar):
         return None
     hints = {"%" + name: id_ for id_, name in names.items() if not name[0].isdigit() or name != str(id_)}
-    in_use = tables.in_use(set(hints.values()))
+    in_use = NumberedInUse(tables.in_use(set(hints.values())))
     numbers = RegionNumbers(hints, in_use)
     text = "\n".join(texts)
     lines = text.split("\n")

@@ -12,6 +12,7 @@ import pytest
 from oracle import corpus_files
 from spliced import assert_same_module
 
+from spvinspect.codec.binary import lazy
 from spvinspect.codec.binary.lazy import LazyModule, open_module
 from spvinspect.codec.binary.splice import WordChange, splice_module
 from spvinspect.commands.open import EXAMPLE_MODULE
@@ -135,3 +136,29 @@ def test_corpus_edits_splice_to_the_fresh_module(path):
         assert spliced is not None, change
         assert_same_module(spliced, open_module(data))
         module = spliced
+
+
+def test_decoded_chunks_carried_over_decode_as_a_fresh_module(monkeypatch):
+    """A spliced module takes the unedited one's decoded chunks that the edit leaves
+    alike (all before it; after it too when the edit changes no definition they read):
+    small chunks, many edits of one word (a literal, a type's width, a result id, a
+    result type), each module decoded whole before the next edit."""
+    monkeypatch.setattr(lazy, "CHUNK", 8)
+    module = indexed(EXAMPLE_MODULE.read_bytes())
+    module.check()
+    rng = random.Random(5)
+    carried = 0
+    for step in range(80):
+        words = words_of(module)
+        k = rng.randrange(module.instruction_count)
+        at, size = module.offset(k), words[module.offset(k)] >> 16
+        if size < 2:
+            continue
+        words[at + rng.randrange(1, size)] ^= 1 << rng.randrange(3)
+        data = pack(words)
+        spliced = splice_module(module, data, WordChange(at, at + size, at + size))
+        assert spliced is not None, step
+        carried += len(spliced._cache) > 1
+        assert_same_module(spliced, open_module(data))
+        module = spliced
+    assert carried > 40

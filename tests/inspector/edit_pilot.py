@@ -17,7 +17,7 @@ from spvinspect.document import Document
 from spvinspect.lima_document import LimaDocument
 from spvinspect.widgets.asm_editor import AsmEditor
 
-TIMEOUT = 20.0
+TIMEOUT = 60.0
 TWO_MOVES = "mov.v0 $0 $1\nstop, mov.v0 $1 $0"
 """A two-instruction Lima program."""
 

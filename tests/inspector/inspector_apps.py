@@ -12,6 +12,7 @@ from spvinspect.app import InspectorApp
 from spvinspect.commands.open import EXAMPLE_MODULE
 from spvinspect.document import Document
 from spvinspect.responsive.pacing import QUIET_AFTER_INPUT
+from waiting import until
 
 
 def broken_module_bytes() -> bytes:
@@ -67,10 +68,7 @@ async def settle(pilot) -> None:
 async def image_done(pilot, image) -> None:
     """Wait until the image pane (built and shown by its key) has started its grid, which it
     does once shown, then until the grid's worker is done."""
-    for _ in range(200):
-        if image.progress or image.pixels is not None:
-            break
-        await pilot.pause()
+    await until(pilot, lambda: image.progress or image.pixels is not None, "the image pane starting its grid")
     await pilot.app.workers.wait_for_complete()
     await pilot.pause()
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from spvinspect.codec.binary.decoder import decode
 from inspector_apps import make_app, settle
+from waiting import search_palette, until
 from spvinspect.screens.help import HelpScreen
 from spvinspect.screens.uses import UsesScreen
 from spvinspect.widgets.diagnostics_panel import DiagnosticsPanel
@@ -267,10 +268,8 @@ async def test_movement_by_line_page_function_and_block(example_bytes):
         await pilot.pause()
         assert document.row_text(app.screen.selection.row).endswith("OpLabel")
         box = app.screen.query_one("#cfg-box")
-        for _ in range(400):  # in a function, the CFG pane unfolds once the keys pause
-            if not box.has_class("-idle"):
-                break
-            await pilot.pause(0.05)
+        # in a function, the CFG pane unfolds once the keys pause
+        await until(pilot, lambda: not box.has_class("-idle"), "the CFG pane unfolding")
         await pilot.pause()
         height = app.screen.query_one(InstructionList).scrollable_content_region.height
         await pilot.press("pagedown")
@@ -290,8 +289,7 @@ async def test_command_palette_goes_to_a_function(example_bytes):
         await pilot.pause()
         await pilot.press("ctrl+p")
         await pilot.pause()
-        await pilot.press(*"Go to function %blur")
-        await pilot.pause(0.5)
+        await search_palette(pilot, "Go to function %blur")
         await pilot.press("enter")
         await pilot.pause()
         assert app.screen.selection.row == row_of(app, "%blur_vf2_ = OpFunction")

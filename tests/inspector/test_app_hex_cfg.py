@@ -25,6 +25,7 @@ from spvinspect.screens.go_to import GoToDialog
 from spvinspect.widgets.hex_view import HexView
 from spvinspect.widgets.instruction_list import InstructionList
 from spvinspect.widgets.word_detail import WordDetailPanel
+from waiting import until as wait_until
 
 SIZE = (120, 40)
 
@@ -317,12 +318,9 @@ async def test_the_cfg_pane_folds_outside_functions_once_the_keys_pause(monkeypa
         assert box.has_class("-idle")
 
 
-async def until(pilot, condition, tries: int = 400) -> None:
-    """Let the app run until `condition` holds (at most `tries` short pauses)."""
-    for _ in range(tries):
-        if condition():
-            return
-        await pilot.pause(0.05)
+async def until(pilot, condition) -> None:
+    """Let the app run until `condition` holds."""
+    await wait_until(pilot, condition, "the condition")
 
 
 async def test_a_page_key_moves_the_page_and_the_cursor_together():

@@ -15,6 +15,7 @@ from spvinspect.cfgview.block_list import list_function
 from spvinspect.cfgview.graphs import FunctionGraphs
 from spvinspect.document import Document
 from spvinspect.widgets.cfg_view import CfgView
+from waiting import until
 
 OTHER = "OpFunctionEnd\n%other = OpFunction %void None %fn\n" + NESTED_LOOPS.replace("%", "%o_").replace("%o_cond", "%cond")
 """A second function after `main`: the nested loops, its labels prefixed `o_`."""
@@ -73,11 +74,9 @@ def test_graphs_and_layouts_carried_across_edits():
 
 async def shown_after_edit(pilot, cfg: CfgView, before: FunctionGraphs) -> FunctionGraphs:
     """Wait until the pane shows a drawing from graphs over the edited module."""
-    for _ in range(500):
-        if cfg.graphs is not before and cfg.drawing is not None and cfg.function is not None and not cfg.laying_out:
-            return cfg.graphs
-        await pilot.pause(0.02)
-    raise AssertionError(f"the pane never showed the edited module; title {cfg.border_title!r}")
+    await until(pilot, lambda: cfg.graphs is not before and cfg.drawing is not None and cfg.function is not None
+                and not cfg.laying_out, "the pane showing the edited module")
+    return cfg.graphs
 
 
 async def test_editing_keeps_the_layout_of_blocks_and_edges_it_does_not_change():

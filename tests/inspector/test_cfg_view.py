@@ -13,6 +13,7 @@ from cfg_functions import NESTED_LOOPS, SWITCH, graphs_of, main_id
 from spvinspect.cfgview.graphs import FunctionGraphs
 from spvinspect.widgets.cfg_view import CfgView
 from spvinspect.themes import DEFAULT_THEME, THEMES
+from waiting import until
 
 
 class CfgHost(App):
@@ -175,10 +176,7 @@ class HeldGraphs(FunctionGraphs):
 
 async def shown(pilot, view: CfgView) -> None:
     """Wait until the pane shows a drawing."""
-    for _ in range(200):
-        if view.drawing is not None:
-            return
-        await pilot.pause(0.01)
+    await until(pilot, lambda: view.drawing is not None, "the pane shows a drawing")
 
 
 async def test_graph_is_built_in_a_worker():

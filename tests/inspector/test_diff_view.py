@@ -27,7 +27,7 @@ from spvinspect.screens.diff import DiffScreen  # noqa: E402
 from spvinspect.widgets.diff_hex import DiffHexView  # noqa: E402
 from spvinspect.widgets.diff_list import DiffList  # noqa: E402
 
-TIMEOUT = 20.0
+TIMEOUT = 60.0
 
 
 def example_pair() -> tuple[bytes, bytes, object]:

@@ -136,7 +136,8 @@ def test_a_whole_assembly_of_a_region_says_which_instructions_changed():
     session = region_session(module, names, 0, data)
     _run(session)
     row = next(k for k, line in enumerate(session.lines) if "OpTypeFloat" in line)
-    session.replace_lines(row, row, ["%4000000000 = OpUndef %int"])  # a new numeric id: the whole text
+    # a name and a numeric id at the number the name would take (11): the whole text
+    session.replace_lines(row, row, ["%new = OpUndef %int", "%11 = OpUndef %int"])
     outcome = _run(session)
     assert outcome.state.full and outcome.binary == session.assembler.source.whole(session.lines)[0].binary
     change = outcome.state.word_change
@@ -144,4 +145,4 @@ def test_a_whole_assembly_of_a_region_says_which_instructions_changed():
     fresh = open_module(outcome.binary)
     fresh.ensure_indexed()
     assert spliced is not None and list(spliced.index.offsets) == list(fresh.index.offsets)
-    assert change[0] == module.offset(row) and change[2] - change[1] == 3  # OpUndef's words
+    assert change[0] == module.offset(row) and change[2] - change[1] == 6  # the OpUndefs' words

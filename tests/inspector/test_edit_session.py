@@ -124,7 +124,7 @@ def test_stale_outcomes_are_not_shown_but_become_the_base(session):
 
 def test_a_skipped_job_comes_back_for_the_newest_text(session):
     last = len(session.lines) - 1
-    session.edit((last, len(session.lines[last])), (last, len(session.lines[last])), "\n%900 = OpUndef %float")  # whole
+    session.edit((last, len(session.lines[last])), (last, len(session.lines[last])), "\n%4294967295 = OpUndef %float")  # whole: a bound past 32 bits
     job = session.request()
     session.edit((0, 0), (0, 0), " ")
     outcome = job.run(session.cancelled(job.generation))

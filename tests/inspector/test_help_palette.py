@@ -20,6 +20,7 @@ from spvinspect.palette import ActionsProvider, GotoProvider, bound_actions
 from spvinspect.formats.panes import PaneSpec
 from spvinspect.screens.help import EVERYWHERE, HelpScreen
 from inspector_apps import make_app
+from waiting import search_palette
 
 
 class Listing(Widget, can_focus=True):
@@ -176,15 +177,13 @@ async def test_palette_offers_and_runs_bound_actions() -> None:
         assert {"Raw ids", "Down", "Definition", "Words", "Help", "Quit"} <= offered
         await pilot.press("ctrl+p")
         assert isinstance(app.screen, CommandPalette)
-        await pilot.press(*"raw ids")
-        await pilot.pause(0.3)
+        await search_palette(pilot, "raw ids")
         await pilot.press("enter")
         await pilot.pause()
         assert app.screen.raw is True
 
         await pilot.press("ctrl+p")
-        await pilot.press(*"definition")
-        await pilot.pause(0.3)
+        await search_palette(pilot, "definition")
         await pilot.press("enter")
         await pilot.pause()
         assert app.screen.query_one(Listing).defined, "a widget's action runs on that widget"
@@ -207,8 +206,7 @@ async def test_goto_provider_offers_the_places_and_goes_there() -> None:
     app = TinyApp()
     async with app.run_test() as pilot:
         await pilot.press("ctrl+p")
-        await pilot.press(*"go to helper")
-        await pilot.pause(0.3)
+        await search_palette(pilot, "go to helper")
         await pilot.press("enter")
         await pilot.pause()
         assert app.screen.went_to == ["helper"]

@@ -11,6 +11,7 @@ from launched_app import launched_app
 from spvinspect.app import InspectorApp
 from spvinspect.screens.edit_dialogs import Question
 from spvinspect.widgets.lima_list import LimaInstructionList
+from waiting import until as wait_until
 
 
 def example_app(monkeypatch, tmp_path) -> InspectorApp:
@@ -19,11 +20,7 @@ def example_app(monkeypatch, tmp_path) -> InspectorApp:
 
 
 async def until(pilot, condition, what: str) -> None:
-    for _ in range(400):
-        if condition():
-            return
-        await pilot.pause(0.02)
-    raise AssertionError(f"never happened: {what}")
+    await wait_until(pilot, condition, what)
 
 
 def registers(app) -> str:

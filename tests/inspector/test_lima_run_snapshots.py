@@ -4,6 +4,7 @@ image the grid run draws, at 120x40 and 80x24 (where each pane opens zoomed)."""
 from __future__ import annotations
 
 from test_lima_run_app import example_app
+from waiting import until
 
 
 def after(*keys: str, image: bool = False):
@@ -13,10 +14,7 @@ def after(*keys: str, image: bool = False):
             await pilot.pause()
         if image:
             shown = pilot.app.screen.query_one("#image")
-            for _ in range(400):
-                if shown.pixels is not None and not shown.progress:
-                    break
-                await pilot.pause(0.02)
+            await until(pilot, lambda: shown.pixels is not None and not shown.progress, "the image drawn")
         await pilot.pause()
 
     return run_before

@@ -7,6 +7,7 @@ from __future__ import annotations
 from textual.command import CommandList
 
 from inspector_apps import ext_inst_module_bytes, make_app, settle
+from waiting import search_palette
 from spvinspect.commands.open import EXAMPLE_MODULE
 from spvinspect.screens.go_to import GoToDialog
 from spvinspect.screens.help import HelpScreen
@@ -55,8 +56,7 @@ async def test_an_80x24_screen_shows_whole_keys_texts_and_no_filler() -> None:
 
         await pilot.press("ctrl+p")
         await settle(pilot)
-        await pilot.press(*"quit")
-        await pilot.pause(0.5)
+        await search_palette(pilot, "quit")
         commands = app.screen.query_one(CommandList)
         prompts = [str(commands.get_option_at_index(k).prompt) for k in range(commands.option_count)]
         assert sum(prompt.splitlines()[0].strip() == "Quit" for prompt in prompts) == 1, prompts

@@ -25,7 +25,7 @@ async def _follow(app: InspectorApp, list_id: str, steps: int) -> tuple[int, int
     """Step `steps` times: the current row is always on the list, and each scroll of the
     list put it mid-list. How many places the list and the hex pane took, and the list's
     height."""
-    async with app.run_test(size=(120, 40)) as pilot:
+    async with app.run_test(size=(120, 26)) as pilot:
         screen = app.screen
         listing, hex_view = screen.query_one(list_id), screen.query_one(HexView)
         await pilot.press("full_stop")
@@ -50,14 +50,14 @@ async def _follow(app: InspectorApp, list_id: str, steps: int) -> tuple[int, int
 
 async def test_a_lima_run_scrolls_the_list_and_hex_only_when_the_instruction_leaves_them() -> None:
     app = InspectorApp(LimaDocument(straight_program(80), "straight.bin"), theme="spvinspect-dark")
-    list_places, hex_places, height = await _follow(app, "#list", 30)
+    list_places, hex_places, height = await _follow(app, "#list", 16)
     # A straight program: the list moves once every half list, the hex pane likewise.
-    assert list_places <= 1 + 30 // (height // 2) and hex_places <= 30 // 4, (list_places, hex_places)
+    assert list_places <= 1 + 16 // (height // 2) and hex_places <= 16 // 4, (list_places, hex_places)
 
 
 async def test_a_spirv_run_scrolls_the_list_only_when_the_instruction_leaves_it() -> None:
     app = InspectorApp(Document(EXAMPLE_MODULE.read_bytes(), "example.spv"), theme="spvinspect-dark")
-    await _follow(app, "#list", 30)
+    await _follow(app, "#list", 12)
 
 
 def test_register_values_keep_their_columns() -> None:

@@ -13,6 +13,7 @@ from textual.theme import BUILTIN_THEMES
 
 from spvinspect.themes import THEMES
 from spvinspect.widgets.cfg_view import CfgView
+from waiting import until
 
 TEXT_FLOOR = 4.5
 DECORATION_FLOOR = 3.0
@@ -63,12 +64,8 @@ def unreadable(screen_name: str, app) -> list[str]:
     return list(found.values())
 
 
-async def wait_for(pilot, condition, tries: int = 200) -> None:
-    for _ in range(tries):
-        if condition():
-            return
-        await pilot.pause(0.02)
-    raise AssertionError("condition not reached")
+async def wait_for(pilot, condition) -> None:
+    await until(pilot, condition, "condition not reached")
 
 
 async def spirv_screens(theme: str) -> list[str]:
