@@ -109,9 +109,45 @@ def value_rows(key: str, label: str, t: Type | None, v, depth: int = 1) -> list[
     return rows
 
 
-def invocation_rows(debugger, name: Callable[[int], str]) -> list[ValueRow]:
+class KeptRows:
+    """The rows each value gave at the last call of `invocation_rows`, by its key: a value
+    whose parts are the very objects of then (the interpreter keeps the objects of what a
+    step did not touch, and a saved state shares them) gives the same rows, not formatted
+    again. Parts that are new objects, even of an equal value, are formatted again."""
+
+    def __init__(self) -> None:
+        self._kept: dict[str, tuple[object, str, Type | None, list[ValueRow]]] = {}
+        self._next: dict[str, tuple[object, str, Type | None, list[ValueRow]]] = {}
+
+    def rows(self, key: str, label: str, t: Type | None, v) -> list[ValueRow]:
+        """`value_rows(key, label, t, v)`, the rows of the last call when `v` is made of the same objects."""
+        kept = self._kept.get(key)
+        if kept is not None and kept[2] is t and kept[1] == label and _same(kept[0], v):
+            rows = kept[3]
+        else:
+            rows = value_rows(key, label, t, v)
+        self._next[key] = (v, label, t, rows)
+        return rows
+
+    def turn(self) -> None:
+        """The call is over: keep what it gave (and only that) for the next one."""
+        self._kept, self._next = self._next, {}
+
+
+def _same(a, b) -> bool:
+    """`a` and `b` are the same object, or plain tuples of the same objects."""
+    if a is b:
+        return True
+    if type(a) is not tuple or type(b) is not tuple or len(a) != len(b):
+        return False
+    return all(x is y or _same(x, y) for x, y in zip(a, b))
+
+
+def invocation_rows(debugger, name: Callable[[int], str], kept: KeptRows | None = None) -> list[ValueRow]:
     """The rows of a stepped invocation (`codec.interp.debugger.Debugger`); `name` gives
-    an id's name without `%`."""
+    an id's name without `%`; `kept` (the same one at each step) spares formatting the
+    live ids and variables a step did not change."""
+    kept = kept if kept is not None else KeptRows()
     shader, inv = debugger.shader, debugger.invocation
     rows: list[ValueRow] = []
     current = debugger.current
@@ -145,12 +181,13 @@ def invocation_rows(debugger, name: Callable[[int], str]) -> list[ValueRow]:
         for id_, v in frame.ids.items():
             if isinstance(v, Pointer) and v.cell.storage == "Function" and not v.path:
                 continue  # listed with the variables
-            rows += value_rows(f"id:{id_}", f"%{name(id_)}", shader.id_types.get(id_), v)
-    rows += _variable_rows(debugger, name)
+            rows += kept.rows(f"id:{id_}", f"%{name(id_)}", shader.id_types.get(id_), v)
+    rows += _variable_rows(debugger, name, kept)
+    kept.turn()
     return rows
 
 
-def _variable_rows(debugger, name: Callable[[int], str]) -> list[ValueRow]:
+def _variable_rows(debugger, name: Callable[[int], str], kept: KeptRows) -> list[ValueRow]:
     inv = debugger.invocation
     cells: dict[int, Cell] = dict(inv.cells)
     for frame in inv.frames:
@@ -170,7 +207,7 @@ def _variable_rows(debugger, name: Callable[[int], str]) -> list[ValueRow]:
         for cell in sorted(by_storage[storage], key=lambda c: c.var_id):
             if _shown(cell):
                 label = f"%{name(cell.var_id)}" if cell.var_id else cell.name
-                rows += value_rows(f"var:{cell.var_id}", label, cell.type, cell.snapshot())
+                rows += kept.rows(f"var:{cell.var_id}", label, cell.type, cell.snapshot())
                 rows += [ValueRow(f"var:{cell.var_id}/note{i}", 2, f"note: {note}")
                          for i, note in enumerate(defaults.get(cell.var_id, ()))]
     return rows

@@ -27,11 +27,10 @@ def _hex(screen):
 
 def _cfg(screen):
     """The CFG pane in a box that folds to its one-line message outside every function."""
-    from textual.containers import Vertical
-
+    from spvinspect.screens.view import Column
     from spvinspect.widgets.cfg_view import CfgView
 
-    return Vertical(CfgView(screen.view.function_graphs(), id="cfg"), id="cfg-box")
+    return Column(CfgView(screen.view.function_graphs(), id="cfg"), id="cfg-box")
 
 
 SPIRV_PANES: tuple[PaneSpec, ...] = (

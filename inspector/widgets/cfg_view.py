@@ -34,6 +34,8 @@ from spvinspect.cfgview.navigation import continue_of, merge_of, predecessors
 from spvinspect.responsive import last_input
 from spvinspect.responsive.pacing import Pace
 from spvinspect.screens.run_keys import RunFollower
+from spvinspect.widgets.kept_lines import KeptLines
+from spvinspect.widgets.scrollbars import KeptScrollbars
 from spvinspect.widgets.style_memo import StyleMemo
 
 STYLE_CLASSES = (
@@ -50,7 +52,7 @@ PAN_STEP = 8
 """Columns or rows one pan key moves the view."""
 
 
-class CfgView(RunFollower, StyleMemo, ScrollView, can_focus=True):
+class CfgView(RunFollower, KeptScrollbars, KeptLines, StyleMemo, ScrollView, can_focus=True):
     """The control-flow graph of one function, with a selected block to move from."""
 
     DEFAULT_CSS = """

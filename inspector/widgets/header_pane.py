@@ -15,9 +15,10 @@ from textual.widget import Widget
 from spvinspect.document import Document
 from spvinspect.messages import SelectWord
 from spvinspect.codec.plural import noun
+from spvinspect.widgets.kept_lines import KeptLines
 
 
-class HeaderPane(Widget, can_focus=True):
+class HeaderPane(KeptLines, Widget, can_focus=True):
     """Magic and byte order, version, generator, bound and schema, each with its word
     offset and hex value; then the module's counts. `enter` selects the field's word."""
 

@@ -10,6 +10,7 @@ which sets `selection` back.
 
 from __future__ import annotations
 
+from rich.cells import cell_len
 from rich.segment import Segment as RichSegment
 from rich.style import Style
 from textual import events
@@ -95,6 +96,8 @@ class InstructionList(RowList):
         self._center_next = False
         self._requested: tuple[int, int | None] | None = None
         self._unanswered = 0
+        self._looks_kept: tuple | None = None
+        """What `_looks` worked out, and for what."""
         self._partial_memo: dict[str, tuple[object, Style]] = {}
         self._partial_key = -1
         """Components' own styles, while the list's styles stay the same (`_partial_style`)."""
@@ -153,11 +156,13 @@ class InstructionList(RowList):
             self.scroll_to_row(self.cursor_row, center=True)
 
     def watch_raw(self) -> None:
+        self._looks_kept = None
         self._segments.clear()
         self._strips.clear()
         self.refresh()
 
     def notify_style_update(self) -> None:
+        self._looks_kept = None
         self._partial_memo.clear()
         self._strips.clear()
         super().notify_style_update()
@@ -187,6 +192,7 @@ class InstructionList(RowList):
         """The document's rows changed (another layout, an edit): resize and redraw."""
         self._segments.clear()
         self._strips.clear()
+        self._looks_kept = None
         self._rows_replaced = True
         self.reset_rows()
 
@@ -232,22 +238,33 @@ class InstructionList(RowList):
         return None
 
     def render_row(self, row: int, scroll_x: int, width: int, base: Style) -> Strip:
-        app = self.app
-        styles = role_styles(app.theme, app.current_theme.dark)
+        styles, same_id, looks = self._looks(base)
         selection = self.selection
         on_cursor = selection is not None and selection.row == row
         operand_cursor = selection.operand if on_cursor and selection is not None else None
-        same_id = self._selected_id_text()
         run_mark = self._run_marks.get(self.document.row_instruction(row)) if self._run_marks else None
-        component = self._partial_style
-        looks = (id(styles), base, self.memo_style("instruction-list--cursor") if on_cursor else None,
-                 *(component(name) for name in PARTIAL_COMPONENTS))
-        key = (row, self.raw, on_cursor, operand_cursor, same_id, row in self.diagnostic_rows, run_mark, scroll_x, width, looks)
+        key = (row, self.raw, on_cursor, operand_cursor, same_id, row in self.diagnostic_rows, run_mark, scroll_x, width,
+               looks, self.memo_style("instruction-list--cursor") if on_cursor else None)
         line = self._strips.get(key)
         if line is None:
             line = self._strips[key] = self._draw_row(row, scroll_x, width, base, styles, on_cursor, operand_cursor,
                                                       same_id, run_mark)
         return line
+
+    def _looks(self, base: Style) -> tuple[dict, str | None, tuple]:
+        """The roles' styles, the id every row marks and the styles a row is drawn with,
+        worked out once for all the rows drawn while they stay the same (the theme, the
+        list's styles and component styles, the selection)."""
+        app, components = self.app, self._component_styles
+        sources = [components.get(name) for name in PARTIAL_COMPONENTS]
+        key = (app.theme, self.styles._cache_key, base, self.selection, self.raw, self.document)
+        kept = self._looks_kept
+        if kept is None or kept[0] != key or any(new is not old for new, old in zip(sources, kept[1])):
+            styles = role_styles(app.theme, app.current_theme.dark)
+            component = self._partial_style
+            looks = (id(styles), base, *(component(name) for name in PARTIAL_COMPONENTS))
+            kept = self._looks_kept = (key, sources, (styles, self._selected_id_text(), looks))
+        return kept[2]
 
     def _draw_row(self, row: int, scroll_x: int, width: int, base: Style, styles: dict, on_cursor: bool,
                   operand_cursor: int | None, same_id: str | None, run_mark: str | None) -> Strip:
@@ -266,20 +283,29 @@ class InstructionList(RowList):
                 style = style + operand_style
             parts.append(RichSegment(text, style))
         text_strip = Strip(parts)
-        self.note_width(text_strip.cell_length)
-        text_strip = fit_row(text_strip, scroll_x, width - GUTTER_WIDTH)
+        length = text_strip.cell_length
+        self.note_width(length)
         word = self.document.row_word(row)
         mark = "●" if row in self.diagnostic_rows else " "
-        gutter = Strip(
-            [
-                RichSegment(f"{word * 4:08x}" if word is not None else " " * 8, component("instruction-list--gutter")),
-                RichSegment(mark, component("instruction-list--mark")),
-                *((RichSegment(run_mark, component("instruction-list--run-mark")), RichSegment(" ")) if run_mark else (RichSegment("  "),)),
-            ]
-        )
-        line = Strip.join([gutter, text_strip]).extend_cell_length(width)
-        if on_cursor:
-            line = line.apply_style(self.memo_style("instruction-list--cursor"))
+        gutter = [
+            RichSegment(f"{word * 4:08x}" if word is not None else " " * 8, component("instruction-list--gutter")),
+            RichSegment(mark, component("instruction-list--mark")),
+            *((RichSegment(run_mark, component("instruction-list--run-mark")), RichSegment(" ")) if run_mark else (RichSegment("  "),)),
+        ]
+        cursor = self.memo_style("instruction-list--cursor") if on_cursor else None
+        used = sum(cell_len(segment.text) for segment in gutter) + length
+        if not scroll_x and used <= width:
+            # The row fits unscrolled (most do): one strip, each segment under the
+            # cursor's and the list's styles, and one segment of padding.
+            over = base + cursor if cursor is not None else base
+            drawn = [RichSegment(text, over + style if style else over) for text, style, _ in (*gutter, *parts) if text]
+            if used < width:
+                drawn.append(RichSegment(" " * (width - used), over))
+            return Strip(drawn, width)
+        text_strip = fit_row(text_strip, scroll_x, width - GUTTER_WIDTH)
+        line = Strip.join([Strip(gutter), text_strip]).extend_cell_length(width)
+        if cursor is not None:
+            line = line.apply_style(cursor)
         return line.apply_style(base)
 
     def _partial_style(self, name: str) -> Style:

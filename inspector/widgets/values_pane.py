@@ -4,6 +4,7 @@ last move changed are highlighted, `b` shows each value's bits."""
 
 from __future__ import annotations
 
+from rich.cells import cell_len
 from rich.segment import Segment
 from rich.style import Style
 from textual.binding import Binding
@@ -12,7 +13,7 @@ from textual.geometry import Region, Size
 from textual.strip import Strip
 
 from spvinspect.codec.plural import counted
-from spvinspect.codec.interp.values_view import ValueRow, changed_keys, invocation_rows
+from spvinspect.codec.interp.values_view import KeptRows, ValueRow, changed_keys, invocation_rows
 from spvinspect.screens.panes import BuiltPane
 from spvinspect.screens.run_keys import RunFollower
 from spvinspect.widgets.border_text import set_border_subtitle_alone
@@ -67,6 +68,8 @@ class ValuesPane(BuiltPane, RunFollower, RowCursorKeys, RowList):
         self.message = NO_RUN
         self._cursor = 0
         self._label_width = LABEL_WIDTH
+        self._kept_rows = KeptRows()
+        """The rows of the values the last step showed (`invocation_rows`)."""
         self._strips: LRUCache[tuple, Strip] = LRUCache(STRIPS_KEPT)
         """Rows drawn, by everything that decides how they look (`_strip_key`)."""
 
@@ -82,7 +85,7 @@ class ValuesPane(BuiltPane, RunFollower, RowCursorKeys, RowList):
         else:
             debugger = run.debugger
             names = self._document.names(False)
-            rows = invocation_rows(debugger, names.name)
+            rows = invocation_rows(debugger, names.name, self._kept_rows)
             # The live ids and variables: the next/last sections change with every step.
             changed = changed_keys(self.rows, rows) if self.rows else set()
             self.changed = {key for key in changed if key.startswith(("id:", "var:"))}
@@ -189,10 +192,8 @@ class ValuesPane(BuiltPane, RunFollower, RowCursorKeys, RowList):
         key = self._strip_key(row, scroll_x, width, base)
         line = self._strips.get(key)
         if line is None:
-            line = Strip(self._segments(row)).crop(scroll_x, scroll_x + width).extend_cell_length(width)
-            if row == self._cursor and self.rows:
-                line = line.apply_style(self.memo_style("values-pane--cursor"))
-            line = self._strips[key] = line.apply_style(base)
+            cursor = self.memo_style("values-pane--cursor") if row == self._cursor and self.rows else None
+            line = self._strips[key] = _drawn(self._segments(row), scroll_x, width, base, cursor)
         return line
 
     def _strip_key(self, row: int, scroll_x: int, width: int, base: Style) -> tuple:
@@ -218,3 +219,18 @@ class ValuesPane(BuiltPane, RunFollower, RowCursorKeys, RowList):
         self.bits = not self.bits
         self.border_title = "Values · bits" if self.bits else "Values"
         self._fit_virtual_size()
+
+
+def _drawn(segments: list[Segment], scroll_x: int, width: int, base: Style, cursor: Style | None) -> Strip:
+    """A row's segments scrolled `scroll_x` cells, `width` wide, under the `cursor`'s style
+    (when it has the cursor) and the pane's `base`: as one strip of as many segments (and
+    one of padding) when the row fits unscrolled, the common case."""
+    over = base + cursor if cursor is not None else base
+    length = sum(cell_len(segment.text) for segment in segments)
+    if scroll_x or length > width:
+        line = Strip(segments).crop(scroll_x, scroll_x + width).extend_cell_length(width)
+        return (line.apply_style(cursor) if cursor is not None else line).apply_style(base)
+    drawn = [Segment(text, over + style if style else over) for text, style, _ in segments if text]
+    if length < width:
+        drawn.append(Segment(" " * (width - length), over))
+    return Strip(drawn, width)

@@ -13,6 +13,7 @@ from rich.cells import cell_len
 from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
+from textual.cache import LRUCache
 from textual.geometry import Region
 from textual.strip import Strip
 from textual.widget import Widget
@@ -20,6 +21,8 @@ from textual.widget import Widget
 from spvinspect.codec.text.word_detail import WordDetail
 from spvinspect.widgets.framed_lines import FramedLines
 
+ROWS_KEPT = 256
+"""Facts laid out kept (a loop's words, a few dozen facts each)."""
 HINT = "Move the hex cursor to a word to see what it is."
 """What the panel says before any word is selected."""
 
@@ -44,6 +47,9 @@ class WordDetailPanel(FramedLines, Widget):
         """The lines drawn for `detail` at `_laid_out_for` (None: to lay out again)."""
         self._laid_out_for: tuple | None = None
         """(content width, the styles' key) the lines were laid out for."""
+        self._rows_drawn: LRUCache[tuple, list[Strip]] = LRUCache(ROWS_KEPT)
+        """Each fact's lines by what decides them: a word seen before (the cursor going
+        round a loop) gives the same strips again, not laid out anew."""
         self._styled: tuple[Style, Style] | None = None
         self._styled_for: tuple | None = None
         """The label and diagnostic styles (`_styles`), and what they were worked out for."""
@@ -70,6 +76,7 @@ class WordDetailPanel(FramedLines, Widget):
 
     def notify_style_update(self) -> None:
         self._lines = None
+        self._rows_drawn.clear()
         self._styled_for = None
         super().notify_style_update()
 
@@ -105,23 +112,32 @@ class WordDetailPanel(FramedLines, Widget):
         label_style, error = self._styles(base)
         rows = detail.rows()
         label_width = min(width, max((cell_len(name) for name, _ in rows), default=0))
-        value_width = width - label_width - 1
-        gap = Segment(" ", base)
         lines: list[Strip] = []
+        drawn = self._rows_drawn
         for name, value in rows:
-            label = Segment(_fitted(console, name, label_width), label_style)
-            if value_width <= 0:
-                lines.append(Strip([label], label_width))
-                continue
-            style = error if name == "Diagnostic" else base
-            if "\n" not in value and "\t" not in value and (length := cell_len(value)) <= value_width:
-                # Most values fit their column: one line, padded as the wrap would pad it.
-                lines.append(Strip([label, gap, Segment(value + " " * (value_width - length), style)], width))
-                continue
-            blank = Segment(" " * label_width, base)
-            for number, line in enumerate(_wrapped(console, value, value_width)):
-                lines.append(Strip([blank if number else label, gap, Segment(line, style)]))
+            key = (name, value, label_width, width, base, label_style, error)
+            row_lines = drawn.get(key)
+            if row_lines is None:
+                row_lines = drawn[key] = self._row_lines(name, value, label_width, width, base, label_style, error)
+            lines += row_lines
         return lines
+
+    def _row_lines(self, name: str, value: str, label_width: int, width: int, base: Style, label_style: Style,
+                   error: Style) -> list[Strip]:
+        """One fact's lines: its label, then its value wrapped within the rest of `width`."""
+        console = self.app.console
+        value_width = width - label_width - 1
+        label = Segment(_fitted(console, name, label_width), label_style)
+        if value_width <= 0:
+            return [Strip([label], label_width)]
+        gap = Segment(" ", base)
+        style = error if name == "Diagnostic" else base
+        if "\n" not in value and "\t" not in value and (length := cell_len(value)) <= value_width:
+            # Most values fit their column: one line, padded as the wrap would pad it.
+            return [Strip([label, gap, Segment(value + " " * (value_width - length), style)], width)]
+        blank = Segment(" " * label_width, base)
+        return [Strip([blank if number else label, gap, Segment(line, style)])
+                for number, line in enumerate(_wrapped(console, value, value_width))]
 
     def _styles(self, base: Style) -> tuple[Style, Style]:
         """The labels' and the diagnostics' styles over `base`, worked out once for the

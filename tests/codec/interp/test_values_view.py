@@ -7,7 +7,7 @@ from asm_module import module
 
 from spvinspect.codec.interp.debugger import Debugger
 from spvinspect.codec.interp.shader import Shader
-from spvinspect.codec.interp.values_view import changed_keys, invocation_rows
+from spvinspect.codec.interp.values_view import KeptRows, changed_keys, invocation_rows
 
 DECLS = """
 %uint_2 = OpConstant %uint 2
@@ -77,3 +77,19 @@ def test_a_struct_is_a_tree_and_a_store_changes_only_its_element() -> None:
     headings = [row.label for row in after if row.heading]
     assert headings[0] == "Next: OpReturn (word %d)" % debugger.current.offset
     assert headings[1].startswith("Last step: OpStore") and "Private variables" in headings
+
+
+def test_rows_kept_from_step_to_step_and_back_are_the_rows_made_anew() -> None:
+    debugger = Debugger(Shader(module(BODY, DECLS)))
+    name = lambda id_: debugger.shader.names.get(id_, str(id_))  # noqa: E731
+    kept = KeptRows()
+    reused = 0
+    moves = ["step"] * 9 + ["back", "back", "step", "back", "step", "step"]
+    before: list = []
+    for move in moves:
+        getattr(debugger, move)()
+        rows = invocation_rows(debugger, name, kept)
+        assert rows == invocation_rows(debugger, name), f"after {move} at {len(debugger.history)} steps"
+        reused += sum(1 for row in rows if any(row is old for old in before))
+        before = rows
+    assert reused > 20, "the values a step did not change keep their rows"
