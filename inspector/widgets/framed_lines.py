@@ -36,16 +36,20 @@ class FramedLines:
         filters, background = tuple(self.get_line_filters()), frame[-1]
         key = (crop, self.region.size, filters, background)
         kept = self._framed_lines
-        if kept is None or self._framed_for != key or cache._dirty_lines:
+        if kept is None or self._framed_for != key:
             lines = super().render_lines(crop)
             self._framed_lines, self._framed_for = lines, key
             return lines
-        # Only content lines changed: put them, filtered as Textual would, into the
-        # lines handed over last time.
+        # Put the changed content lines, filtered as Textual would, into the lines handed
+        # over last time.
         for y, strip in drawn.items():
             for line_filter in filters:
                 strip = strip.apply_filter(line_filter, background)
             kept[y - crop.y] = strip.crop(crop.x, crop.right) if crop.x or crop.right != self.region.width else strip
+        # Other changed lines of the crop (a border line with a new title) are Textual's
+        # to draw, each alone; marks outside the crop wait for a crop that shows them.
+        for y in sorted(y for y in cache._dirty_lines if crop.y <= y < crop.bottom):
+            kept[y - crop.y] = super().render_lines(Region(crop.x, y, crop.width, 1))[0]
         return kept
 
     def _frame_dirty_lines(self, crop: Region, cache, frame: tuple) -> dict[int, Strip]:
