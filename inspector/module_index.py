@@ -89,8 +89,11 @@ class ModuleIndex:
             table = self.names(False).table()
             ids = list(definitions)
             by_name: dict[str, int] = {}
+            # Named ids only: a number is its own id (`parse_query`), and a string for each
+            # of the hundreds of thousands of unnamed ids would cost tens of megabytes.
             for start in range(0, len(ids), NAMING_BATCH * 64):
-                by_name.update({table.get(id_) or str(id_): id_ for id_ in ids[start : start + NAMING_BATCH * 64]})
+                batch = ids[start : start + NAMING_BATCH * 64]
+                by_name.update({name: id_ for id_ in batch if (name := table.get(id_))})
                 yield 1.0
             self._ids_by_name = by_name
             self._definitions = definitions
