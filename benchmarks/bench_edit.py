@@ -366,9 +366,10 @@ async def bench_whole_assembly(pilot, reference: float, count: int = 3, new_id: 
     editor = screen.editing.editor
     before = len(screen.editing.edit_latencies)
     whole = []
-    for edit in (lambda: editor.insert(f"\n%4000000000 = OpUndef {_int_types(screen.document)[0]}"), editor.undo):
+    for edit in (lambda: paste(pilot, f"\n%4000000000 = OpUndef {_int_types(screen.document)[0]}"),
+                 lambda: pilot.press("ctrl+z")):
         state = screen.editing.edit_session.state
-        edit()
+        await edit()
         await shown_edits(pilot, len(screen.editing.edit_latencies) + 1)
         now = screen.editing.edit_session.state
         whole.append(now is not state and now is not None and now.full)
@@ -379,21 +380,27 @@ async def bench_whole_assembly(pilot, reference: float, count: int = 3, new_id: 
         return
     original = list(screen.editing.edit_session.lines)
     int_type = _int_types(screen.document)[0]
-    editor.insert(f"\n%bench_new = OpUndef {int_type}")
+    await paste(pilot, f"\n%bench_new = OpUndef {int_type}")
     await shown_edits(pilot, len(screen.editing.edit_latencies) + 1)
     number = screen.editing.edit_session.state.declared.numbers["%bench_new"]
     before = len(screen.editing.edit_latencies)
     state = screen.editing.edit_session.state
-    editor.insert(f"\n%{number} = OpUndef {int_type}")  # the name's number: it is numbered past it
+    await paste(pilot, f"\n%{number} = OpUndef {int_type}")  # the name's number: it is numbered past it
     await shown_edits(pilot, before + 1)
     now = screen.editing.edit_session.state
     whole = now is not state and now is not None and now.full
     while screen.editing.edit_session.lines != original and editor.history.undo_stack:
-        editor.undo()
+        await pilot.press("ctrl+z")
         await shown_edits(pilot, len(screen.editing.edit_latencies) + 1)
     ms = [s * 1000 for s in screen.editing.edit_latencies[before:]]
     print(verdict_line("a name, then a numeric id at its number (whole)", ms[0], reference * 1000, "ms",
                        f"  then undone {', '.join(f'{m:.0f}' for m in ms[1:])} ms; whole: {whole}; target: {same}"))
+
+
+async def paste(pilot, text: str) -> None:
+    """`text` pasted at the editor's cursor, as the terminal sends a paste (input, as a key is)."""
+    pilot.app.post_message(events.Paste(text))
+    await pilot.pause()
 
 
 def _int_types(document) -> list[str]:

@@ -37,6 +37,7 @@ from spvinspect.editing.dependents import ModuleOutside
 from spvinspect.editing.whole_change import whole_change
 from spvinspect.editing.incremental import StretchError, splice
 from spvinspect.editing.region_state import region_state
+from spvinspect.editing.region_whole import region_reassembled
 from spvinspect.editing.session import AssemblyOutcome, Change, EditSession, LineMessage
 from spvinspect.editing.spirv_assembler import SpirvAssembler
 
@@ -81,6 +82,18 @@ class RegionSource:
         return (before.split("\n") if before else []), (after.split("\n") if after else [])
 
     def whole(self, lines: list[str]) -> tuple[AssemblyState | None, list[Diagnostic]]:
+        """The whole text's assembly with this region's lines in it, as the region's
+        state: from the module's words and the region re-assembled over its tables
+        (`region_whole`) where that is sure, else `text_assembly`'s; or the diagnostics
+        (placed in the region's lines)."""
+        found = region_reassembled(self, lines)
+        if isinstance(found, StretchError):
+            return None, [_placed(found.diagnostic, 0, 0) if found.outside else found.diagnostic]
+        if found is not None:
+            return found, []
+        return self.text_assembly(lines)
+
+    def text_assembly(self, lines: list[str]) -> tuple[AssemblyState | None, list[Diagnostic]]:
         """The whole text assembled, this region's lines in it (the friendly names
         pinned, as the whole-text editor pins them; the region's new names numbered as
         its run numbers them): the region's state cut from the whole assembly, or the

@@ -120,7 +120,7 @@ def test_region_dependent_edits_splice_as_the_whole_text_assembles():
         source = session.assembler.source
         for pattern, replacement, incremental in edits:
             outcome = _edit(session, pattern, replacement)
-            state, diagnostics = source.whole(session.lines)
+            state, diagnostics = source.text_assembly(session.lines)
             assert outcome.binary == (state.binary if state is not None else None), (pattern, replacement)
             assert _placed(outcome.diagnostics) == _placed(diagnostics)
             assert outcome.incremental == incremental, (pattern, replacement)
@@ -139,7 +139,7 @@ def test_a_whole_assembly_of_a_region_says_which_instructions_changed():
     # a name and a numeric id at the number the name would take (11): the whole text
     session.replace_lines(row, row, ["%new = OpUndef %int", "%11 = OpUndef %int"])
     outcome = _run(session)
-    assert outcome.state.full and outcome.binary == session.assembler.source.whole(session.lines)[0].binary
+    assert not outcome.incremental and outcome.binary == session.assembler.source.text_assembly(session.lines)[0].binary
     change = outcome.state.word_change
     spliced = splice_module(module, outcome.binary, change)
     fresh = open_module(outcome.binary)
