@@ -10,8 +10,10 @@ cannot renumber, `numeric_ids`), the whole run's words are the module's own arou
 region's, the region's lines assembled from the tables read off the unedited module
 (`region_state`) with every numeric id the lines hold pinned first, and the header's
 bound: one splice of the whole region into a fresh state. The outside words are never
-re-made from text. Where that splice is not sure either (a dependent outside the region
-changing size, a numeric id the module defines losing its last use), the caller
+re-made from text. A numeric id the module defines that leaves the region stays pinned
+(whether the rest of the text holds it is not known), which gives the whole run's
+numbers while no typed name is numbered past it. Where the splice is not sure either (a
+dependent outside the region changing size, a bound past 32 bits), the caller
 assembles the whole text.
 """
 
@@ -45,10 +47,21 @@ def region_reassembled(source, lines: list[str]) -> AssemblyState | StretchError
         NumericChange(added, {}).commit(declared)
         for word in added:
             fresh.counts[word] = uses[word]
+    # The module's numeric ids the lines no longer hold: whether the rest of the text
+    # still does is not known, so they stay pinned; that is what the whole run does
+    # unless a name the user typed would then take one's number (checked below).
+    gone = {word: number for word, number in numeric_ids(
+        [tok for tok in tokenize("\n".join(fresh.lines)) if tok[:1] == "%"]).items() if word not in numbered}
+    for word in gone:
+        fresh.counts[word] += 1
     state = splice(fresh, lines, (0, len(fresh.lines), len(lines)), source.around)
-    if isinstance(state, AssemblyState):
-        if state is fresh:
-            return None
-        for word in added:  # counted once, by the seeding above
-            state.count_changes[word] = state.count_changes.get(word, 0) - uses[word]
+    if not isinstance(state, AssemblyState) or state is fresh:
+        return None if state is fresh else state
+    for word in added:  # counted once, by the seeding above
+        state.count_changes[word] = state.count_changes.get(word, 0) - uses[word]
+    for word in gone:
+        state.count_changes[word] = state.count_changes.get(word, 0) - 1
+    if gone and state.declared_changes is not None and state.declared_changes.numbers:
+        if max(state.declared_changes.numbers.values()) > min(gone.values()):
+            return None  # a name numbered past a number no longer pinned
     return state

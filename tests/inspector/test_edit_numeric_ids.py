@@ -99,3 +99,28 @@ def test_a_numeric_id_at_a_typed_names_number_is_assembled_without_the_whole_tex
         made.clear()
         assert not diagnostics and outcome.binary == state.binary, new
     assert session.binary == data
+
+
+def test_a_numeric_id_the_region_defines_leaving_it_is_assembled_without_the_whole_text(monkeypatch):
+    """`%15` (defined and used only in the function) removed and brought back: it stays
+    pinned, as in the whole run while no typed name is numbered past it; once one is,
+    the whole text is assembled."""
+    data = assemble(SOURCE).binary
+    module = open_module(data)
+    names = module_names(module)
+    module.ensure_indexed()
+    session = region_session(module, names, module.first_function, data)
+    _run(session)
+    source = session.assembler.source
+    made = []
+    text_of = RegionSource.outside
+    monkeypatch.setattr(RegionSource, "outside", lambda self: made.append(self) or text_of(self))
+    for after, old, new, whole in [("%14 = OpLoad", 1, [], False),
+                                   ("%14 = OpLoad", 0, ["%15 = OpIAdd %int %14 %int_7"], False),
+                                   ("%12 = OpLabel", 0, ["%new = OpUndef %int"], False),
+                                   ("%14 = OpLoad", 1, [], True)]:  # %new would be 15
+        outcome = _replace(session, after, old, new)
+        assert bool(made) == whole, new
+        state, diagnostics = source.text_assembly(session.lines)
+        made.clear()
+        assert not diagnostics and outcome.binary == state.binary, new
