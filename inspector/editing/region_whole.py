@@ -54,7 +54,7 @@ def region_reassembled(source, lines: list[str]) -> AssemblyState | StretchError
         [tok for tok in tokenize("\n".join(fresh.lines)) if tok[:1] == "%"]).items() if word not in numbered}
     for word in gone:
         fresh.counts[word] += 1
-    state = splice(fresh, lines, (0, len(fresh.lines), len(lines)), source.around)
+    state = splice(fresh, lines, (0, len(fresh.lines), len(lines)), source.around.resizing())
     if not isinstance(state, AssemblyState) or state is fresh:
         return None if state is fresh else state
     for word in added:  # counted once, by the seeding above
