@@ -156,6 +156,11 @@ def changed_definitions(
     return changes, Dependents(retyped, reselected, set(imports))
 
 
+RESIZED_LIMIT = 500
+"""The most dependents outside a region re-encoded one at a time when they may change
+size (each is assembled from its own line); past it, the whole text's assembly is the
+faster way to the same words."""
+
 _DECORATING = {"OpDecorate": 2, "OpMemberDecorate": 3, "OpDecorateString": 2, "OpMemberDecorateString": 3}
 """The instructions whose decoration (at that word) may take a string parameter."""
 
@@ -335,6 +340,8 @@ def reencode(
         return None
     if not plan:
         return Reencoded(words, group_words, words_end, after, after)
+    if outside is not None and outside.resizes and sum(not isinstance(p[2], tuple) for p in plan) > RESIZED_LIMIT:
+        return None
     tables = _Tables(state, changes)
     pieces: list[tuple[int, int, array]] = []
     delta = text_delta = 0
