@@ -78,7 +78,6 @@ async def test_a_paste_is_the_user_at_the_keys(monkeypatch, tmp_path, example_by
     monkeypatch.setattr(collector, "FULL_AFTER", 0)  # a full collection is due
     app = opened_from(tmp_path / "module.spv", example_bytes)
     async with app.run_test(size=(120, 40)) as pilot:
-        await open_editor(pilot, r"= OpConstant %float \d")
         full = []
 
         def note_full(phase: str, info: dict) -> None:
@@ -87,7 +86,7 @@ async def test_a_paste_is_the_user_at_the_keys(monkeypatch, tmp_path, example_by
 
         app.last_input = 0.0
         app.post_message(events.Paste("5"))
-        await settled(pilot)
+        await pilot.pause()
         gc.callbacks.append(note_full)
         try:
             app._collect_when_idle()
