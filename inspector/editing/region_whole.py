@@ -12,9 +12,10 @@ region's, the region's lines assembled from the tables read off the unedited mod
 bound: one splice of the whole region into a fresh state. The outside words are never
 re-made from text. A numeric id the module defines that leaves the region stays pinned
 (whether the rest of the text holds it is not known), which gives the whole run's
-numbers while no typed name is numbered past it. Where the splice is not sure either (a
-dependent outside the region changing size, a bound past 32 bits), the caller
-assembles the whole text.
+numbers while no typed name is numbered past it. A dependent after the region may
+change size here (`ModuleOutside.resizing`, up to `dependents.RESIZED_LIMIT` of them).
+Where the splice is not sure either (an import added or dropped, a bound past 32 bits,
+more dependents than that), the caller assembles the whole text.
 """
 
 from __future__ import annotations
