@@ -10,6 +10,7 @@ from spvinspect.app import InspectorApp
 from spvinspect.commands.open import EXAMPLE_MODULE
 from spvinspect.document import Document
 from spvinspect.lima_document import LimaDocument
+from spvinspect.widgets.framed_lines import FramedLines
 
 
 def _screen(screen) -> list[list]:
@@ -26,7 +27,7 @@ def _drawn_from_scratch(screen) -> list[list]:
     return _screen(screen)
 
 
-async def _steps_drawn_as_from_scratch(app: InspectorApp, keys: tuple[str, ...], steps: int) -> set[str]:
+async def _steps_drawn_as_from_scratch(app: InspectorApp, keys: tuple[str, ...], steps: int, then=None) -> set[str]:
     """Press `keys`, then step `steps` times; after each step the screen drawn from what the
     panes kept equals the screen drawn from scratch. The framed panes that drew lines."""
     framed: set[str] = set()
@@ -39,13 +40,37 @@ async def _steps_drawn_as_from_scratch(app: InspectorApp, keys: tuple[str, ...],
             framed |= {type(w).__name__ for w in screen.walk_children() if getattr(w, "_framed_lines", None)}
             kept = _screen(screen)
             assert kept == _drawn_from_scratch(screen)
+        if then is not None:
+            await then(app, pilot)
     return framed
 
 
 async def test_lima_steps_draw_what_textual_draws() -> None:
     app = InspectorApp(LimaDocument(to_bytes(program_words()), "shader.bin"), theme="spvinspect-dark")
-    framed = await _steps_drawn_as_from_scratch(app, ("6",), 4)
+    framed = await _steps_drawn_as_from_scratch(app, ("6",), 4, _restyled_registers)
     assert {"LimaRegisters", "LimaBreakdown", "LimaInstructionList", "HexView", "StatusLine"} <= framed
+
+
+async def _restyled_registers(app: InspectorApp, pilot) -> None:
+    """A step works out no pane's frame again; after the registers' border changes, the
+    steps that follow draw it with the new border."""
+    screen = app.screen
+    await pilot.press("full_stop")  # after every pane forgot what it drew
+    await pilot.pause()
+    worked_out = []
+    for widget in screen.walk_children():
+        if isinstance(widget, FramedLines):
+            plain_frame = widget._plain_frame
+            widget._plain_frame = lambda cache, f=plain_frame, w=widget: worked_out.append(w) or f(cache)
+    await pilot.press("full_stop")
+    await pilot.pause()
+    assert worked_out == []
+    screen.query_one("#registers").styles.border = ("heavy", "red")
+    for _ in range(2):
+        await pilot.press("full_stop")
+        await pilot.pause()
+    assert "┃" in "".join(segment.text for segment in screen._compositor.render_strips()[25])
+    assert _screen(screen) == _drawn_from_scratch(screen)
 
 
 async def test_spirv_steps_draw_what_textual_draws() -> None:
