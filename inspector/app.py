@@ -87,7 +87,7 @@ class InspectorApp(App[None]):
         """Failures of background workers, each told in a notice (the app went on)."""
 
     async def on_event(self, event: events.Event) -> None:
-        if isinstance(event, (events.Key, events.MouseDown, events.MouseScrollDown, events.MouseScrollUp)):
+        if isinstance(event, (events.Key, events.Paste, events.MouseDown, events.MouseScrollDown, events.MouseScrollUp)):
             self.last_input = time.monotonic()
         await super().on_event(event)
 

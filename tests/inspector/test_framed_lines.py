@@ -52,3 +52,25 @@ async def test_spirv_steps_draw_what_textual_draws() -> None:
     app = InspectorApp(Document(EXAMPLE_MODULE.read_bytes(), "example.spv"), theme="spvinspect-dark")
     framed = await _steps_drawn_as_from_scratch(app, ("7", "8"), 4)
     assert {"InstructionList", "ValuesPane", "HexView", "WordDetailPanel", "StatusLine"} <= framed
+
+
+async def test_status_line_drawn_from_its_parts_as_textual_draws_its_text() -> None:
+    """The status line's one line, made from its parts, equals Textual's drawing of its text
+    (styles, offsets for selecting with the mouse), cut with an ellipsis or not."""
+    app = InspectorApp(LimaDocument(to_bytes(program_words()), "shader.bin"), theme="spvinspect-dark")
+    async with app.run_test(size=(60, 20)) as pilot:
+        await pilot.press("j")
+        status = app.screen.query_one("StatusLine")
+        width, height = status.size
+        states = [
+            {},
+            {"busy": "indexing 40%", "mode": "friendly names"},
+            {"detail": "operand 2 · %v × 3", "mode": "raw"},
+            {"place": "instruction 1/99  w7 @0x001c  5 words " * 3, "busy": "busy"},
+        ]
+        for state in states:
+            for name, value in state.items():
+                setattr(status, name, value)
+            await pilot.pause()
+            drawn = status._drawn_line(width, status.visual_style.rich_style)
+            assert drawn is not None and list(drawn) == list(status._textual_line(width, height)), state
