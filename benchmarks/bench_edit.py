@@ -522,8 +522,7 @@ async def bench_rss_stages(label: str, path: Path, collect: bool = False) -> Non
     with `collect`, also after a full collection at each stage (`--collect`)."""
     print(f"{label}: RSS by stage")
     print_stage("before the app")
-    document = Document(path.read_bytes(), path)
-    app = InspectorApp(document)
+    app = InspectorApp(Document(path.read_bytes(), path))  # the app's alone, as the launcher's (freed once replaced)
     async with app.run_test(size=(120, 40)) as pilot:
         screen = app.screen
         await pilot.pause()
@@ -593,17 +592,17 @@ def row(label: str, ms: list[float], target: float | None, reference: float, sho
 
 async def bench(label: str, path: Path, keys: int, tmp: Path, rng: random.Random, open_only: bool = False,
                 whole_only: bool = False, keys_only: bool = False, new_id: bool = True) -> None:
-    document = Document(path.read_bytes(), path)
-    app = InspectorApp(document)
+    app = InspectorApp(Document(path.read_bytes(), path))  # the app's alone, as the launcher's (freed once replaced)
     async with app.run_test(size=(120, 40)) as pilot:
         screen = app.screen
+        instructions = screen.document.module.instruction_count
         opened, opened_cpu = await editable_after_e(pilot)
         first_job = time.perf_counter()
         await settle(pilot)
         first_job = time.perf_counter() - first_job
         session = screen.editing.edit_session
         kind = "a region" if session.partial else "the whole text"
-        print(f"{label}: {document.module.instruction_count:,} instructions, {path.stat().st_size:,} bytes; "
+        print(f"{label}: {instructions:,} instructions, {path.stat().st_size:,} bytes; "
               f"the editor holds {kind}: {screen.editing.editor.document.line_count:,} lines")
         print(verdict_line("e -> editable editor on screen", opened, OPEN_TARGET_S[label], "s",
                            f"  (right after the app opened; the UI thread's CPU {opened_cpu:.2f} s)"))

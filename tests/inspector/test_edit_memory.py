@@ -72,6 +72,27 @@ async def test_edits_leave_no_garbage_out_of_the_collectors_reach(monkeypatch, t
         assert trapped == 0, f"{trapped} objects were garbage but frozen"
 
 
+def test_launching_keeps_no_other_hold_on_the_opened_document(monkeypatch, tmp_path, example_bytes):
+    # Once an edit replaces the opened document (the app lets go of it), nothing else may
+    # keep it, and its whole-module index, alive for as long as the app runs.
+    from spvinspect import launch
+    from spvinspect.app import InspectorApp
+
+    freed = []
+
+    def run(app) -> None:
+        opened = weakref.ref(app.document)
+        app._opened = None  # as if the screen had swapped an edited document in
+        gc.collect()
+        freed.append(opened() is None)
+
+    monkeypatch.setattr(InspectorApp, "run", run)
+    path = tmp_path / "module.spv"
+    path.write_bytes(example_bytes)
+    assert launch.run_app(path.read_bytes(), str(path), None, None, False, None) == 0
+    assert freed == [True], "the launcher keeps the opened document while the app runs"
+
+
 async def test_a_paste_is_the_user_at_the_keys(monkeypatch, tmp_path, example_bytes):
     """A pasted line is input as a key is: the idle moment's full collection does not
     land on the edit it makes (it did, 0.5 s on a large module)."""
