@@ -23,8 +23,10 @@ a time (50 ms a page), each from the key sent to the frame that shows it (`Frame
 the screen's paints, with what they showed; the UI thread's CPU time beside it), then
 edits that needed a whole assembly (a character typed into the header comments, after
 the import, into a switch selector's type, a new numeric id: 250 ms p95 from key to
-panes) and one that still does (a numeric id at the number a name the user typed
-took: on a worker, beside spirv-as), and
+panes), edits that took the whole text's assembly and now re-assemble the region over
+the module's tables on a worker (a numeric id at the number a name the user typed took;
+a type whose constants outside the region grow), and one that still takes the whole
+text's (an import added), each beside spirv-as, and
 the process's RSS (now and peak) after 100 edits (500 MB peak on the large module).
 `--no-new-id` leaves out the edit that still needs a whole assembly (the RSS peak);
 `--rss-stages` instead prints the RSS (now and peak) and the collector's object count at
@@ -66,6 +68,7 @@ sys.path.insert(0, str(ROOT))
 
 from benchmarks.large_module import build_large_module, module_of_lines, tool_path  # noqa: E402
 from textual import events  # noqa: E402
+from textual.widgets.text_area import Selection  # noqa: E402
 
 from spvinspect.app import InspectorApp  # noqa: E402
 from spvinspect.codec.text.listing import DisassemblyOptions, Listing  # noqa: E402
@@ -323,9 +326,11 @@ async def bench_whole_assembly(pilot, reference: float, count: int = 3, new_id: 
     """Edits that needed the whole text's assembly before they were spliced (`editing.
     dependents`, `editing.header_comments`): a character typed into the header comments
     (a whole text) or after the extended-set import (a region), and a switch selector's
-    type changed (a region), a new numeric id brought in and undone (a region); then one
-    edit that still needs the whole assembly (a numeric id at the number of a name the
-    user typed, in a region), from key to panes, beside spirv-as on the whole text."""
+    type changed (a region), a new numeric id brought in and undone (a region); then the
+    edits the region's last state cannot splice (a numeric id at the number of a name the
+    user typed; a type whose constants after the region grow; an import added, which
+    still takes the whole text's assembly), from key to panes, beside spirv-as on the
+    whole text."""
     screen = pilot.app.screen
     session = screen.editing.edit_session
     same = f"spirv-as whole text {reference * 1000:.0f} ms"
@@ -366,10 +371,10 @@ async def bench_whole_assembly(pilot, reference: float, count: int = 3, new_id: 
     editor = screen.editing.editor
     before = len(screen.editing.edit_latencies)
     whole = []
-    for edit in (lambda: editor.insert(f"\n%4000000000 = OpUndef {_int_types(screen.document)[0]}"), editor.undo):
+    for edit in (lambda: paste(pilot, f"\n%4000000000 = OpUndef {_int_types(screen.document)[0]}"),
+                 lambda: pilot.press("ctrl+z")):
         state = screen.editing.edit_session.state
-        edit()
-        await shown_edits(pilot, len(screen.editing.edit_latencies) + 1)
+        await edited(pilot, edit)
         now = screen.editing.edit_session.state
         whole.append(now is not state and now is not None and now.full)
     ms = [s * 1000 for s in screen.editing.edit_latencies[before:]]
@@ -379,21 +384,66 @@ async def bench_whole_assembly(pilot, reference: float, count: int = 3, new_id: 
         return
     original = list(screen.editing.edit_session.lines)
     int_type = _int_types(screen.document)[0]
-    editor.insert(f"\n%bench_new = OpUndef {int_type}")
-    await shown_edits(pilot, len(screen.editing.edit_latencies) + 1)
+    await edited(pilot, lambda: paste(pilot, f"\n%bench_new = OpUndef {int_type}"))
     number = screen.editing.edit_session.state.declared.numbers["%bench_new"]
     before = len(screen.editing.edit_latencies)
-    state = screen.editing.edit_session.state
-    editor.insert(f"\n%{number} = OpUndef {int_type}")  # the name's number: it is numbered past it
-    await shown_edits(pilot, before + 1)
-    now = screen.editing.edit_session.state
-    whole = now is not state and now is not None and now.full
+    # the name's number: the name is numbered past it, which the last state cannot splice
+    await edited(pilot, lambda: paste(pilot, f"\n%{number} = OpUndef {int_type}"))
     while screen.editing.edit_session.lines != original and editor.history.undo_stack:
-        editor.undo()
-        await shown_edits(pilot, len(screen.editing.edit_latencies) + 1)
+        await edited(pilot, lambda: pilot.press("ctrl+z"))
     ms = [s * 1000 for s in screen.editing.edit_latencies[before:]]
-    print(verdict_line("a name, then a numeric id at its number (whole)", ms[0], reference * 1000, "ms",
-                       f"  then undone {', '.join(f'{m:.0f}' for m in ms[1:])} ms; whole: {whole}; target: {same}"))
+    print(verdict_line("a name, then a numeric id at its number", ms[0], reference * 1000, "ms",
+                       f"  then undone {', '.join(f'{m:.0f}' for m in ms[1:])} ms; {_whole_text_made(screen)}; "
+                       f"target: {same}"))
+    typed = _signed_int32(screen.document.module)
+    if typed is not None:  # its constants after the region grow a word each
+        before = len(screen.editing.edit_latencies)
+        await type_at_instruction(pilot, typed, lambda text: len(text) - len("32 1"), [])
+        editor = screen.editing.editor
+        row, at = editor.cursor_location
+        line = editor.document.get_line(row)
+        editor.selection = Selection((row, at), (row, at + 2))
+        await edited(pilot, lambda: paste(pilot, "64"))
+        await edited(pilot, lambda: pilot.press("ctrl+z"))
+        ms = [s * 1000 for s in screen.editing.edit_latencies[before:]]
+        print(verdict_line(f"{line.split()[0]} 32 -> 64 bits (constants after the region)", ms[0], reference * 1000,
+                           "ms", f"  then undone {ms[-1]:.0f} ms; {_whole_text_made(screen)}; target: {same}"))
+    before = len(screen.editing.edit_latencies)
+    await type_at_instruction(pilot, index, len, [])
+    await edited(pilot, lambda: paste(pilot, '\n%bench_set = OpExtInstImport "GLSL.std.450"'))
+    await edited(pilot, lambda: pilot.press("ctrl+z"))
+    ms = [s * 1000 for s in screen.editing.edit_latencies[before:]]
+    print(verdict_line("an import added (still the whole text)", ms[0], reference * 1000, "ms",
+                       f"  then undone {ms[-1]:.0f} ms; {_whole_text_made(screen)}; target: {same}"))
+
+
+def _signed_int32(module) -> int | None:
+    """The instruction declaring the module's first 32-bit signed integer type, if any."""
+    wanted = module.grammar.by_name["OpTypeInt"].opcode
+    words = module.words
+    for k, opcode in enumerate(module.opcodes()):
+        if opcode == wanted and words[module.offset(k) + 2 : module.offset(k) + 4].tolist() == [32, 1]:
+            return k
+    return None
+
+
+def _whole_text_made(screen) -> str:
+    """Whether the region's session made the module's whole text (`RegionSource.outside`)."""
+    source = getattr(screen.editing.edit_session.assembler, "source", None)
+    return "the whole text " + ("made" if getattr(source, "_outside", None) is not None else "never made")
+
+
+async def edited(pilot, edit) -> None:
+    """`await edit()`, then wait until the edit it makes has reached the panes."""
+    count = len(pilot.app.screen.editing.edit_latencies)
+    await edit()
+    await shown_edits(pilot, count + 1)
+
+
+async def paste(pilot, text: str) -> None:
+    """`text` pasted at the editor's cursor, as the terminal sends a paste (input, as a key is)."""
+    pilot.app.post_message(events.Paste(text))
+    await pilot.pause()
 
 
 def _int_types(document) -> list[str]:
@@ -472,8 +522,7 @@ async def bench_rss_stages(label: str, path: Path, collect: bool = False) -> Non
     with `collect`, also after a full collection at each stage (`--collect`)."""
     print(f"{label}: RSS by stage")
     print_stage("before the app")
-    document = Document(path.read_bytes(), path)
-    app = InspectorApp(document)
+    app = InspectorApp(Document(path.read_bytes(), path))  # the app's alone, as the launcher's (freed once replaced)
     async with app.run_test(size=(120, 40)) as pilot:
         screen = app.screen
         await pilot.pause()
@@ -543,17 +592,17 @@ def row(label: str, ms: list[float], target: float | None, reference: float, sho
 
 async def bench(label: str, path: Path, keys: int, tmp: Path, rng: random.Random, open_only: bool = False,
                 whole_only: bool = False, keys_only: bool = False, new_id: bool = True) -> None:
-    document = Document(path.read_bytes(), path)
-    app = InspectorApp(document)
+    app = InspectorApp(Document(path.read_bytes(), path))  # the app's alone, as the launcher's (freed once replaced)
     async with app.run_test(size=(120, 40)) as pilot:
         screen = app.screen
+        instructions = screen.document.module.instruction_count
         opened, opened_cpu = await editable_after_e(pilot)
         first_job = time.perf_counter()
         await settle(pilot)
         first_job = time.perf_counter() - first_job
         session = screen.editing.edit_session
         kind = "a region" if session.partial else "the whole text"
-        print(f"{label}: {document.module.instruction_count:,} instructions, {path.stat().st_size:,} bytes; "
+        print(f"{label}: {instructions:,} instructions, {path.stat().st_size:,} bytes; "
               f"the editor holds {kind}: {screen.editing.editor.document.line_count:,} lines")
         print(verdict_line("e -> editable editor on screen", opened, OPEN_TARGET_S[label], "s",
                            f"  (right after the app opened; the UI thread's CPU {opened_cpu:.2f} s)"))

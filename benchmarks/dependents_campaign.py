@@ -126,7 +126,7 @@ def campaign(path: Path, tally: Counter) -> None:
         source = region.assembler.source
 
         def region_text(lines, source=source):
-            state, diagnostics = source.whole(lines)
+            state, diagnostics = source.text_assembly(lines)
             return (state.binary if state else None), [(d.message, d.line, d.column) for d in diagnostics]
 
         check(region, region_text, f"{path.name}:region", tally)

@@ -46,10 +46,22 @@ class FrameClock:
 
     def __init__(self, app) -> None:
         self.frames: list[tuple[float, float]] = []
+        self._painted_event = asyncio.Event()
         app.post_display_hook = self._painted
 
     def _painted(self) -> None:
         self.frames.append((time.perf_counter(), time.process_time()))
+        self._painted_event.set()
+
+    async def _next_frame(self, timeout: float) -> bool:
+        """Wait for a frame without waking before it (a poll would add its own CPU time to
+        the key's); False when none came within `timeout` seconds."""
+        self._painted_event.clear()
+        try:
+            await asyncio.wait_for(self._painted_event.wait(), timeout)
+        except TimeoutError:
+            return False
+        return True
 
     async def settle(self) -> None:
         """Wait until no frame came for `SETTLED` seconds."""
@@ -70,10 +82,10 @@ class FrameClock:
         event = events.Key(key, _character(key))
         event.set_sender(app)
         app.post_message(event)
-        while done is not None and not done():
-            await asyncio.sleep(0.001)
         deadline = time.perf_counter() + FRAME_WAIT
         while redraws and len(self.frames) == before and time.perf_counter() < deadline:
+            await self._next_frame(deadline - time.perf_counter())
+        while done is not None and not done():
             await asyncio.sleep(0.001)
         await self.settle()
         if len(self.frames) == before:

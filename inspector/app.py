@@ -11,7 +11,7 @@ from textual.binding import Binding
 from textual.screen import Screen
 from textual.theme import Theme
 
-from spvinspect.responsive import IDLE_AFTER, last_input, memory
+from spvinspect.responsive import FULL_COLLECTION_PAUSES, IDLE_AFTER, last_input, memory
 from spvinspect.responsive.collector import IdleCollections
 from spvinspect.config import KeySettings, save_theme
 from spvinspect.formats import Format
@@ -87,7 +87,7 @@ class InspectorApp(App[None]):
         """Failures of background workers, each told in a notice (the app went on)."""
 
     async def on_event(self, event: events.Event) -> None:
-        if isinstance(event, (events.Key, events.MouseDown, events.MouseScrollDown, events.MouseScrollUp)):
+        if isinstance(event, (events.Key, events.Paste, events.MouseDown, events.MouseScrollDown, events.MouseScrollUp)):
             self.last_input = time.monotonic()
         await super().on_event(event)
 
@@ -162,8 +162,11 @@ class InspectorApp(App[None]):
         self._collections.stop()
 
     def _collect_when_idle(self) -> None:
-        if time.monotonic() - last_input(self) >= IDLE_AFTER:
-            self._collections.collect_if_idle() or self._collections.freeze_if_due()
+        idle = time.monotonic() - last_input(self)
+        if idle >= IDLE_AFTER * FULL_COLLECTION_PAUSES and self._collections.collect_if_idle():
+            return
+        if idle >= IDLE_AFTER:
+            self._collections.freeze_if_due()
 
     def _use_keys(self, keys: KeySettings) -> None:
         """Remap the keys the config file gives; one notice lists what could not be used."""

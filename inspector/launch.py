@@ -204,6 +204,7 @@ def run_app(data: bytes, path: str, at: int | None, pane: str | None, raw: bool,
     document.run_inputs = inputs
     word = at // 4 if at is not None else None
     app = InspectorApp(document, at=word, pane=pane, raw=raw, theme=theme or config.theme, notice=config.problem, keys=config.keys, tour=tour)
+    del document  # the app's alone: once an edit replaces it, it is freed with its whole-module index
     app.run()
     return 0
 
@@ -219,6 +220,7 @@ def run_lima_app(data: bytes, path: str, at: int | None, pane: str | None, theme
     word = at // 4 if at is not None else None
     app = InspectorApp(document, at=word, pane=pane, theme=theme or config.theme, notice=config.problem, keys=config.keys,
                        tour=tour)
+    del document  # the app's alone (see `run_app`)
     app.run()
     return 0
 

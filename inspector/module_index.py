@@ -10,6 +10,7 @@ from __future__ import annotations
 import bisect
 from collections.abc import Iterator
 from itertools import islice
+from array import array
 from dataclasses import dataclass
 
 from spvinspect.codec.binary.model import HEADER_WORDS
@@ -24,6 +25,27 @@ operands of that value (a fraction of a second); more (a common value such as 0 
 huge module) would keep the screen waiting for seconds."""
 NAMING_BATCH = 512
 """Instructions named between two yields of `index_steps` (a few milliseconds of work)."""
+
+
+class DefiningRows:
+    """Id → the row of the instruction defining it, as two sorted arrays: a dict of Python
+    ints would take some 30 MB for the large module's 340,000 ids, these take under 3 MB."""
+
+    __slots__ = ("_ids", "_rows")
+
+    def __init__(self, definitions: dict[int, int]) -> None:
+        ids = sorted(definitions)
+        self._ids = array("I", ids)
+        self._rows = array("I", map(definitions.__getitem__, ids))
+
+    def __len__(self) -> int:
+        return len(self._ids)
+
+    def get(self, id_: int) -> int | None:
+        """The row defining `id_`, or None."""
+        ids = self._ids
+        k = bisect.bisect_left(ids, id_)
+        return self._rows[k] if k < len(ids) and ids[k] == id_ else None
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,7 +64,7 @@ class ModuleIndex:
     def __init__(self) -> None:
         self._indexes: dict[bool, SearchIndex] = {}
         self._ids_by_name: dict[str, int] | None = None
-        self._definitions: dict[int, int] | None = None
+        self._definitions: DefiningRows | None = None
         self.checked = False
         """True once the whole-module diagnostics pass has run."""
         self.search_note = ""
@@ -89,11 +111,14 @@ class ModuleIndex:
             table = self.names(False).table()
             ids = list(definitions)
             by_name: dict[str, int] = {}
+            # Named ids only: a number is its own id (`parse_query`), and a string for each
+            # of the hundreds of thousands of unnamed ids would cost tens of megabytes.
             for start in range(0, len(ids), NAMING_BATCH * 64):
-                by_name.update({table.get(id_) or str(id_): id_ for id_ in ids[start : start + NAMING_BATCH * 64]})
+                batch = ids[start : start + NAMING_BATCH * 64]
+                by_name.update({name: id_ for id_ in batch if (name := table.get(id_))})
                 yield 1.0
             self._ids_by_name = by_name
-            self._definitions = definitions
+            self._definitions = DefiningRows(definitions)
         self._indexes[raw] = index
         yield 1.0
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import sys
 from pathlib import Path
 
@@ -43,7 +44,8 @@ COMPILED_FOLDERS = ("inspector", "codec", "lima", "themes", "benchmarks")
 def pytest_configure(config) -> None:
     """Write the sources' bytecode once, in the process that starts the workers: with
     PYTHONDONTWRITEBYTECODE set no import writes it, and every worker and every
-    `spvinspect` the tests start would compile the whole package again."""
+    `spvinspect` the tests start would compile the whole package again (and every worker
+    the test helpers, and rewrite every test module's asserts)."""
     if hasattr(config, "workerinput"):
         return
     import compileall
@@ -51,6 +53,45 @@ def pytest_configure(config) -> None:
     root = Path(__file__).resolve().parent.parent
     for folder in COMPILED_FOLDERS:
         compileall.compile_dir(root / folder, quiet=1)
+    compileall.compile_dir(root / "tests", quiet=1, rx=REWRITTEN)
+    _rewrite_tests_once(config, root / "tests")
+
+
+REWRITTEN = re.compile(r"(^|[/\\])(test_[^/\\]*|conftest)\.py$")
+"""The files pytest rewrites the asserts of (test modules, conftests): not byte-compiled plainly."""
+
+
+def _rewrite_tests_once(config, tests: Path) -> None:
+    """Write the assert-rewritten bytecode (pytest's own cache files) of the test modules and
+    of the plugins pytest rewrites (Hypothesis, syrupy...) once, before the workers start:
+    with PYTHONDONTWRITEBYTECODE set pytest never writes them, and every worker would parse
+    and rewrite all of them again (~4 s CPU each). A pytest whose internals differ, or
+    `--assert=plain`, just leaves the workers to rewrite as before."""
+    try:
+        from _pytest.assertion.rewrite import (
+            PYC_TAIL, AssertionRewritingHook, _read_pyc, _rewrite_test, _write_pyc, assertstate_key,
+            get_cache_dir,
+        )
+        state = config.stash[assertstate_key]
+    except (ImportError, KeyError):
+        return
+    if config.getoption("assertmode", "rewrite") != "rewrite":
+        return
+    plugins = [Path(module.__file__) for module in list(sys.modules.values())
+               if isinstance(getattr(module, "__loader__", None), AssertionRewritingHook)
+               and getattr(module, "__file__", None)]
+    tests = [source for source in sorted(tests.rglob("*.py")) if REWRITTEN.search(str(source))]
+    for source in plugins + tests:
+        folder = get_cache_dir(source)
+        pyc = folder / (source.name[:-3] + PYC_TAIL)
+        if _read_pyc(source, pyc) is not None:
+            continue
+        try:
+            folder.mkdir(exist_ok=True)
+        except OSError:
+            continue
+        source_stat, code = _rewrite_test(source, config)
+        _write_pyc(state, code, source_stat, pyc)
 
 
 def pytest_collection_modifyitems(config, items) -> None:

@@ -97,8 +97,9 @@ class IdsInUse:
     @property
     def top(self) -> int:
         """The largest id in use (0 when none)."""
-        found = np.flatnonzero(self._defined)
-        return max(int(found[-1]) if len(found) else 0, max(self._extra, default=0))
+        defined = self._defined
+        last = len(defined) - 1 - int(np.argmax(defined[::-1])) if len(defined) and defined.any() else 0
+        return max(last, max(self._extra, default=0))
 
 
 class ModuleTables:

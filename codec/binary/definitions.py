@@ -102,8 +102,10 @@ class Definitions:
         first = array("i", shifted.tobytes())
         repeated = {id_: [c + delta if c >= i1 else c for c in found] for id_, found in old.repeated.items()}
         touched = set(old._results_at(old_offsets, i0, i1))
-        new_results = dict(zip(range(i0, i0 + added), after._results_at(offsets, i0, i0 + added)))
-        touched.update(new_results.values())
+        new_results: dict[int | None, list[int]] = {}  # each result defined anew, with its definers
+        for k, result in enumerate(after._results_at(offsets, i0, i0 + added), i0):
+            new_results.setdefault(result, []).append(k)
+        touched.update(new_results)
         touched.discard(None)
         for id_ in touched:
             repeated.pop(id_, None)
@@ -112,7 +114,7 @@ class Definitions:
                 value = old.first(id_)
                 kept = [] if value is None else [value]
             candidates = [c for c in kept if c < i0] + [c + delta for c in kept if c >= i1]
-            candidates += [k for k, result in new_results.items() if result == id_]
+            candidates += new_results.get(id_, ())
             candidates.sort()
             value = candidates[0] + 1 if candidates else 0
             if id_ < dense:

@@ -37,6 +37,9 @@ from spvinspect.cfgview.model import CfgDrawing, Exit
 from spvinspect.cfgview.navigation import neighbourhood
 from spvinspect.codec.plural import counted
 
+LABEL_SCAN = 256
+"""Instructions read at once when looking for a block's label (four times more each
+round, so a long block costs a few array passes, a short one little)."""
 INLINE_BLOCKS = 80
 """Functions up to this many blocks are laid out on the spot (a layout's time grows
 with its blocks); bigger ones in a worker."""
@@ -198,24 +201,42 @@ class FunctionGraphs:
 
     def _label_after(self, span, index: int) -> int:
         """The first OpLabel after instruction `index` of the function, or its end."""
-        label = self.module.tables.opcodes.OpLabel
-        opcode = self.module.opcode
-        index += 1
-        while index < span.end and opcode(index) != label:
-            index += 1
-        return index
+        start = index + 1
+        size = LABEL_SCAN
+        while start < span.end:
+            stop = min(start + size, span.end)
+            found = self._labels(start, stop)
+            if len(found):
+                return start + int(found[0])
+            start, size = stop, size * 4
+        return start
 
     def _block_start(self, span, index: int) -> int:
         """The OpLabel at or before instruction `index` of the function (its OpFunction
         when there is none, its end past it), found from first words only."""
         if index >= span.end:
             return span.end
-        index = max(index, span.first)
-        label = self.module.tables.opcodes.OpLabel
-        opcode = self.module.opcode
-        while index > span.first and opcode(index) != label:
-            index -= 1
-        return index
+        stop = max(index, span.first) + 1
+        size = LABEL_SCAN
+        while stop > span.first + 1:
+            start = max(stop - size, span.first + 1)
+            found = self._labels(start, stop)
+            if len(found):
+                return start + int(found[-1])
+            stop, size = start, size * 4
+        return span.first
+
+    def _labels(self, start: int, stop: int):
+        """Where instructions [start, stop) are OpLabels (positions from `start`), read
+        from their first words at once: a block can be tens of thousands of instructions,
+        and the pane asks on the UI thread."""
+        import numpy as np  # here: the graphs of a small module never load numpy
+
+        module = self.module
+        module.ensure_indexed(stop - 1)
+        offsets = np.frombuffer(module.index.offsets, dtype=np.uint32)[start:stop]
+        opcodes = np.frombuffer(module.words, dtype=np.uint32)[offsets] & 0xFFFF
+        return np.flatnonzero(opcodes == module.tables.opcodes.OpLabel)
 
     def describe(self, function_id) -> str:
         """What the pane's title says of the blocks shown."""

@@ -11,6 +11,7 @@ pass over the instruction heads) and assembles each from its own line against th
 edited tables, giving the words the whole text's assembly gives. It gives up (None:
 assemble the whole text) where it cannot be sure: a dependent before the stretch, a new
 name in a dependent's line, or, outside a region's text, a dependent whose size changes
+(unless the whole region is re-assembled from the module's words, `ModuleOutside.resizing`)
 or that does not assemble (its diagnostic's line is the whole text's).
 """
 
@@ -155,6 +156,11 @@ def changed_definitions(
     return changes, Dependents(retyped, reselected, set(imports))
 
 
+RESIZED_LIMIT = 500
+"""The most dependents outside a region re-encoded one at a time when they may change
+size (each is assembled from its own line); past it, the whole text's assembly is the
+faster way to the same words."""
+
 _DECORATING = {"OpDecorate": 2, "OpMemberDecorate": 3, "OpDecorateString": 2, "OpMemberDecorateString": 3}
 """The instructions whose decoration (at that word) may take a string parameter."""
 
@@ -173,12 +179,25 @@ class ModuleOutside:
     """The instructions of a region's module outside the region: where they are in an
     edited module's words (the module's own, shifted after the region) and their lines."""
 
+    resizes = False
+    """True when a dependent outside the region may change size (`resizing`)."""
+
     def __init__(self, module: LazyModule, names: NameMap, region: Region) -> None:
         self.module = module
         self.names = names
         self.region = region
         self._listing: Listing | None = None
         self._breaks: tuple[np.ndarray, np.ndarray] | None = None
+
+    def resizing(self) -> ModuleOutside:
+        """The same instructions, for a re-assembly of the whole region from the module's
+        own words (`region_whole`): there a dependent after the region may change size,
+        as in the whole text's assembly (the words after it move; the region's do not)."""
+        found = ModuleOutside.__new__(ModuleOutside)
+        found.module, found.names, found.region = self.module, self.names, self.region
+        found._listing, found._breaks = self._listing, self._breaks
+        found.resizes = True
+        return found
 
     def instructions(self, words: np.ndarray, text_start: int, text_end: int) -> tuple[np.ndarray, np.ndarray] | None:
         """The offsets in `words` of the module's instructions outside the region, and
@@ -321,9 +340,11 @@ def reencode(
         return None
     if not plan:
         return Reencoded(words, group_words, words_end, after, after)
+    if outside is not None and outside.resizes and sum(not isinstance(p[2], tuple) for p in plan) > RESIZED_LIMIT:
+        return None
     tables = _Tables(state, changes)
     pieces: list[tuple[int, int, array]] = []
-    delta = 0
+    delta = text_delta = 0
     group_shift: list[tuple[int, int]] = []
     for start, stop, source in plan:
         if isinstance(source, tuple):
@@ -336,10 +357,12 @@ def reencode(
             if first_line is None:  # at its line of the whole text (0-based)
                 return encoded, outside.whole_line(source, len(lines)), True
             return encoded, first_line, False
-        if encoded is None or (first_line is None and len(encoded) != stop - start):
+        if encoded is None or (first_line is None and len(encoded) != stop - start and not outside.resizes):
             return None
         pieces.append((start, stop, encoded))
         delta += len(encoded) - (stop - start)
+        if first_line is not None:
+            text_delta += len(encoded) - (stop - start)
         group_shift.append((stop, delta))
     new_words = _replaced(words, pieces, delta)
     last_stop = plan[-1][1]
@@ -351,8 +374,8 @@ def reencode(
         which = np.searchsorted(stops, groups, side="right") - 1
         moved = groups + np.where(which >= 0, deltas[np.maximum(which, 0)], 0)
         shifted = array("I", moved.astype(np.uint32).tobytes())
-    # Outside a region's text no size changes: the growth is the text's.
-    new_words_end = None if words_end is None else words_end + delta
+    # The text's own growth (a dependent outside a region's text is after it).
+    new_words_end = None if words_end is None else words_end + text_delta
     return Reencoded(new_words, shifted, new_words_end, last_stop, last_stop + delta)
 
 

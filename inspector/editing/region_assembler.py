@@ -8,11 +8,14 @@ is assembled against them and spliced into the module's words (`incremental.spli
 with the bytes the whole text's assembly would give (an edit of a type, a selector's
 type or an import re-encodes the module's instructions that read it: `dependents`). An
 edit the splice cannot be sure of (a numeric id with a name the user typed, a size
-change outside the region) takes the whole text's assembly, on the job thread: the
-module's text outside the region, as the whole-text editor would hold it, with the
-region's lines in place. The user is told first (`RegionJob.tell`), the instructions it
-changed are found from the words (`whole_change`, so the panes' module keeps its index),
-and the region then continues from that assembly's tables.
+change outside the region) re-assembles the whole region over the unedited module's
+tables (`region_whole`), on the job thread; where even that is not sure (an import
+added or dropped, a bound past 32 bits, many dependents after the region changing size),
+the whole text's assembly: the module's text outside the region, as the
+whole-text editor would hold it, with the region's lines in place, the user told first
+(`RegionJob.tell`). Either way the instructions it changed are found from the words
+(`whole_change`, so the panes' module keeps its index), and the region then continues
+from that assembly's tables.
 """
 
 from __future__ import annotations
@@ -37,6 +40,7 @@ from spvinspect.editing.dependents import ModuleOutside
 from spvinspect.editing.whole_change import whole_change
 from spvinspect.editing.incremental import StretchError, splice
 from spvinspect.editing.region_state import region_state
+from spvinspect.editing.region_whole import region_reassembled
 from spvinspect.editing.session import AssemblyOutcome, Change, EditSession, LineMessage
 from spvinspect.editing.spirv_assembler import SpirvAssembler
 
@@ -80,7 +84,23 @@ class RegionSource:
         before, after = self._outside
         return (before.split("\n") if before else []), (after.split("\n") if after else [])
 
-    def whole(self, lines: list[str]) -> tuple[AssemblyState | None, list[Diagnostic]]:
+    def whole(self, lines: list[str], tell: Callable[[str], None] | None = None
+              ) -> tuple[AssemblyState | None, list[Diagnostic]]:
+        """The whole text's assembly with this region's lines in it, as the region's
+        state: from the module's words and the region re-assembled over its tables
+        (`region_whole`) where that is sure, else `text_assembly`'s (`tell` is called
+        first, with what to tell the user); or the diagnostics (placed in the region's
+        lines)."""
+        found = region_reassembled(self, lines)
+        if isinstance(found, StretchError):
+            return None, [_placed(found.diagnostic, 0, 0) if found.outside else found.diagnostic]
+        if found is not None:
+            return found, []
+        if tell is not None:
+            tell(WHOLE_ASSEMBLY)
+        return self.text_assembly(lines)
+
+    def text_assembly(self, lines: list[str]) -> tuple[AssemblyState | None, list[Diagnostic]]:
         """The whole text assembled, this region's lines in it (the friendly names
         pinned, as the whole-text editor pins them; the region's new names numbered as
         its run numbers them): the region's state cut from the whole assembly, or the
@@ -152,9 +172,7 @@ class RegionJob:
         if state is None:
             if stale():
                 return AssemblyOutcome(self.generation, None, [], skipped=True)
-            if self.tell is not None:
-                self.tell(WHOLE_ASSEMBLY)
-            state, diagnostics = self.source.whole(self.lines)
+            state, diagnostics = self.source.whole(self.lines, self.tell)
             if state is not None and base is not None:
                 state.word_change = whole_change(base, state.words, self.source.around)
         if state is None:

@@ -14,6 +14,12 @@ wait."""
 IDLE_AFTER = 1.0
 """Seconds without a key or click after which the user counts as idle: full garbage
 collections wait for that (`collector`)."""
+FULL_COLLECTION_PAUSES = 4
+"""How many times `IDLE_AFTER` the user must pause before the full collection that walks
+the frozen objects too (`collector.collect_all`, the longest one: over an open large
+module and its editor, a few hundred milliseconds under load); the freeze due after an
+edit, which walks only what is not frozen, needs just `IDLE_AFTER`. A typist's pause
+between words is shorter, so the long collection rarely meets the next key."""
 
 
 def last_input(app: Any) -> float:

@@ -18,6 +18,12 @@ from textual.geometry import Region
 from textual.strip import Strip
 from textual.style import Style
 
+_FRAME_MARK = -1
+"""A row Textual never draws: the frame's entry in the pane's line cache, which Textual
+empties whenever what the pane's frame depends on changes."""
+_FEW_OTHER_ROWS = 2
+"""Changed rows outside the content (border titles) drawn one by one; more: all anew."""
+
 
 class FramedLines:
     """Mix in before a Textual widget class whose pane has a plain frame."""
@@ -25,10 +31,12 @@ class FramedLines:
     _framed_lines: list[Strip] | None = None
     """The lines last handed to the compositor, and what they were drawn for."""
     _framed_for: tuple = ()
+    _frame_kept: tuple | None = None
+    """The plain frame last worked out, and the line cache and size it was worked out for."""
 
     def render_lines(self, crop: Region) -> list[Strip]:
         cache = self._styles_cache
-        frame = self._plain_frame(cache) if cache._cache and self.region.width == cache._width else None
+        frame = self._frame(cache) if cache._cache and self.region.width == cache._width else None
         if frame is None:
             self._framed_lines = None
             return super().render_lines(crop)
@@ -36,19 +44,19 @@ class FramedLines:
         filters, background = tuple(self.get_line_filters()), frame[-1]
         key = (crop, self.region.size, filters, background)
         kept = self._framed_lines
-        if kept is None or self._framed_for != key:
+        others = [y for y in cache._dirty_lines if crop.y <= y < crop.bottom] if cache._dirty_lines else ()
+        if kept is None or self._framed_for != key or len(others) > _FEW_OTHER_ROWS:
             lines = super().render_lines(crop)
             self._framed_lines, self._framed_for = lines, key
             return lines
-        # Put the changed content lines, filtered as Textual would, into the lines handed
-        # over last time.
+        # Only content lines and a border row or two changed: put them, filtered as Textual
+        # would, into the lines handed over last time.
         for y, strip in drawn.items():
             for line_filter in filters:
                 strip = strip.apply_filter(line_filter, background)
             kept[y - crop.y] = strip.crop(crop.x, crop.right) if crop.x or crop.right != self.region.width else strip
-        # Other changed lines of the crop (a border line with a new title) are Textual's
-        # to draw, each alone; marks outside the crop wait for a crop that shows them.
-        for y in sorted(y for y in cache._dirty_lines if crop.y <= y < crop.bottom):
+        for y in others:
+            # A border or padding row (a title changed): Textual draws that row alone.
             kept[y - crop.y] = super().render_lines(Region(crop.x, y, crop.width, 1))[0]
         return kept
 
@@ -74,6 +82,18 @@ class FramedLines:
         if hasattr(self, "_kept_lines"):
             self._kept_lines = None
         return drawn
+
+    def _frame(self, cache) -> tuple | None:
+        """`_plain_frame`, worked out again only when Textual forgot the pane's drawn lines
+        (a change of style, theme or size clears its line cache) or its size changed."""
+        kept = self._frame_kept
+        size = self.region.size
+        if kept is not None and cache._cache.get(_FRAME_MARK) is kept and kept[1] == size:
+            return kept[0]
+        frame = self._plain_frame(cache)
+        self._frame_kept = kept = (frame, size)
+        cache._cache[_FRAME_MARK] = kept
+        return frame
 
     def _plain_frame(self, cache) -> tuple | None:
         """The side border cells (None: no border), the text's background, the first content row, the

@@ -119,7 +119,8 @@ class LimaRegisters(FramedLines, BuiltPane, RunFollower, Widget):
         super().__init__(id=id)
         self.border_title = "Registers"
         self.execution: Execution | None = None
-        self._text = Text()
+        self._lines: list[tuple] = []
+        """The text shown, line by line (`text_lines`)."""
         self._screen_lines: list[Strip] | None = None
         """The text drawn for the pane's content region (None: to be drawn)."""
         self._drawn_for: tuple = ()
@@ -127,10 +128,10 @@ class LimaRegisters(FramedLines, BuiltPane, RunFollower, Widget):
         self._kept: dict[tuple, list[Strip]] = {}
         """A line of text drawn before -> its screen lines (more than one when it wraps)."""
 
-    def update(self, text: Text) -> None:
-        """Show `text` (a repaint, never a new layout: the pane's size does not change);
-        only the screen lines whose drawing changed are repainted."""
-        old, self._text = self._screen_lines, text
+    def update(self, lines: list[tuple]) -> None:
+        """Show `lines` (`text_lines`; a repaint, never a new layout: the pane's size does not
+        change); only the screen lines whose drawing changed are repainted."""
+        old, self._lines = self._screen_lines, lines
         self._screen_lines = None
         width, height = self.content_region.size
         if old is None or not width or self._drawn_for != self._drawing_key():
@@ -142,7 +143,7 @@ class LimaRegisters(FramedLines, BuiltPane, RunFollower, Widget):
             self.refresh(*(Region(0, y, width, 1) for y in changed))
 
     def render(self) -> Text:
-        return self._text
+        return _as_text(self._lines)
 
     def render_line(self, y: int) -> Strip:
         self._dirty_regions.clear()
@@ -178,15 +179,15 @@ class LimaRegisters(FramedLines, BuiltPane, RunFollower, Widget):
         # has no effect here (no text selected, no links, the text at the top left).
         options = RenderOptions(self._get_style, self.styles, None, None)
         screen: list[Strip] = []
-        for index, line in enumerate(self._text.split("\n", allow_blank=True)):
+        for index, line in enumerate(self._lines):
             if len(screen) >= height:
                 break
-            line_key = (index, line.plain, tuple(line.spans), line.style)
+            line_key = (index, line)
             drawn = self._kept.get(line_key)
             if drawn is None:
                 if len(self._kept) >= _KEPT_LINES:
                     self._kept = {}
-                drawn = Content.from_rich_text(line).render_strips(width, None, style, options)
+                drawn = Content.from_rich_text(_line_text(line)).render_strips(width, None, style, options)
                 drawn = self._kept[line_key] = _as_line(drawn, index)
             screen.extend(drawn)
         self._screen_lines = screen[:height]
@@ -195,7 +196,7 @@ class LimaRegisters(FramedLines, BuiltPane, RunFollower, Widget):
     def on_mount(self) -> None:
         screen = self.screen
         self.execution = getattr(screen, "execution", None)
-        self.update(self.render_text())
+        self.update(self.text_lines())
 
     def on_show(self) -> None:
         # Shown for the first time: open the run so there is something to see.
@@ -211,79 +212,141 @@ class LimaRegisters(FramedLines, BuiltPane, RunFollower, Widget):
 
     def run_changed(self, execution: Execution) -> None:
         self.execution = execution
-        self.update(self.render_text())
+        self.update(self.text_lines())
 
     def watch_bits(self) -> None:
-        self.update(self.render_text())
+        self.update(self.text_lines())
 
     def action_toggle_bits(self) -> None:
         self.bits = not self.bits
 
-    def _vector(self, values, changed: set[int] | None = None) -> Text:
-        """Four values in columns of 8; the `changed` components highlighted."""
-        text = Text()
+    def _vector(self, values, changed: set[int] | None = None) -> list[tuple]:
+        """Four values in columns of 8, as (text, style) pieces; the `changed` components
+        highlighted."""
+        pieces = []
         for i, value in enumerate(values):
-            text.append(cell_text(float(value), self.bits).rjust(CELL), "bold reverse" if changed and i in changed else None)
-            text.append(" ")
-        return text
+            pieces.append((cell_text(float(value), self.bits).rjust(CELL), "bold reverse" if changed and i in changed else None))
+            pieces.append((" ", None))
+        return pieces
 
     def render_text(self) -> Text:
         """The pane's text for the open run."""
+        return _as_text(self.text_lines())
+
+    def text_lines(self) -> list[tuple]:
+        """The pane's text for the open run, line by line: each line its (text, style) pieces."""
+        out = _Lines()
         execution = self.execution
         run = execution.run if execution is not None else None
         if run is None:
             why = execution.error if execution is not None and execution.error else "no run yet"
-            return Text(f"{why}\nF11 or . steps, F5 runs, F9 sets a breakpoint")
+            out.add(f"{why}\nF11 or . steps, F5 runs, F9 sets a breakpoint")
+            return out.lines()
         machine = run.machine
         settings = execution.settings
-        out = Text()
         where = f"fragment {settings.fragment[0]},{settings.fragment[1]} of {settings.grid[0]}×{settings.grid[1]}"
         next_text = f"next {run.current_instruction}" if run.current_instruction is not None else "ended"
-        out.append(f"{where} · step {run.steps} · {next_text}\n", "bold")
-        out.append(f"{run.stop_reason}\n", "red" if run.error else "italic")
+        out.add(f"{where} · step {run.steps} · {next_text}\n", "bold")
+        out.add(f"{run.stop_reason}\n", "red" if run.error else "italic")
         change = run.last
         bank = machine.registers()
         highest = max([SHOWN_REGISTERS - 1] + [r for r in range(SHOWN_REGISTERS, 12) if np.any(bank[r])])
         for register in range(highest + 1):
-            out.append(f"${register:<3}")
-            out.append_text(self._vector(bank[register], changed_components(change, register)))
-            out.append("\n")
+            out.add(f"${register:<3}")
+            out.extend(self._vector(bank[register], changed_components(change, register)))
+            out.add("\n")
         # What stays from step to step first, what each step has of its own last, so that
         # a step's lines keep their places.
-        out.append_text(self._output(run))
-        out.append("\n")
+        self._output(out, run)
+        out.add("\n")
         temporaries = machine.temporaries()
         if temporaries:
             written = {value.name for value in change.values if value.kind == "temporary"} if change else set()
             for index, values in temporaries.items():
                 name = f"temp[{index}]"
-                out.append(f"{name:<9}", "bold reverse" if name in written else "")
-                out.append_text(self._vector(values))
-                out.append("\n")
+                out.add(f"{name:<9}", "bold reverse" if name in written else None)
+                out.extend(self._vector(values))
+                out.add("\n")
         if change is not None and change.branch:
-            out.append(f"branch: {change.branch} — {'taken' if change.taken else 'not taken'}\n")
+            out.add(f"branch: {change.branch} — {'taken' if change.taken else 'not taken'}\n")
         pipeline = {value.name: value for value in change.values if value.kind == "pipeline"} if change else {}
         if pipeline:
-            out.append(f"pipeline, instruction {change.instruction}:\n", "bold")
+            out.add(f"pipeline, instruction {change.instruction}:\n", "bold")
             for name in sorted(pipeline, key=lambda n: PIPELINE_ORDER.index(n) if n in PIPELINE_ORDER else 99):
-                out.append(f"{name:<9}")
-                out.append_text(self._vector(pipeline[name].new))
-                out.append("\n")
-        out.rstrip()
-        return out
+                out.add(f"{name:<9}")
+                out.extend(self._vector(pipeline[name].new))
+                out.add("\n")
+        return out.lines()
 
-    def _output(self, run) -> Text:
+    def _output(self, out: "_Lines", run) -> None:
         machine = run.machine
         result = machine.result()
         register = machine.output_register
-        out = Text()
         if result.discarded:
-            return Text("output: discarded", "bold red")
+            out.add("output: discarded", "bold red")
+            return
         state = "output" if run.finished else "output so far"
-        out.append(f"{state} (${register}): ")
-        out.append_text(self._vector(result.color))
+        out.add(f"{state} (${register}): ")
+        out.extend(self._vector(result.color))
         rgb = [0 if np.isnan(c) else int(round(min(max(c, 0.0), 1.0) * 255)) for c in result.color[:3]]
-        out.append("      ", Style(bgcolor=f"rgb({rgb[0]},{rgb[1]},{rgb[2]})"))
+        out.add("      ", _swatch(*rgb))
         if run.finished:
-            out.append("  stopped", "bold")
-        return out
+            out.add("  stopped", "bold")
+
+
+@lru_cache(maxsize=256)
+def _swatch(red: int, green: int, blue: int) -> Style:
+    return Style(bgcolor=f"rgb({red},{green},{blue})")
+
+
+class _Lines:
+    """A text built line by line as (text, style) pieces, its trailing white space dropped
+    (as `Text.rstrip` drops it)."""
+
+    def __init__(self) -> None:
+        self._done: list[tuple] = []
+        self._line: list[tuple] = []
+
+    def add(self, text: str, style=None) -> None:
+        first, *rest = text.split("\n")
+        if first:
+            self._line.append((first, style or None))
+        for part in rest:
+            self._done.append(tuple(self._line))
+            self._line = [(part, style or None)] if part else []
+
+    def extend(self, pieces: list[tuple]) -> None:
+        """(text, style) pieces without line breaks."""
+        self._line.extend(pieces)
+
+    def lines(self) -> list[tuple]:
+        lines = self._done + [tuple(self._line)]
+        while lines:
+            last = list(lines[-1])
+            while last and not last[-1][0].rstrip():
+                last.pop()
+            if last:
+                text, style = last[-1]
+                last[-1] = (text.rstrip(), style)
+                lines[-1] = tuple(last)
+                break
+            lines.pop()
+        return lines
+
+
+def _as_text(lines: list[tuple]) -> Text:
+    """Lines of (text, style) pieces as one rich `Text`."""
+    text = Text()
+    for index, line in enumerate(lines):
+        if index:
+            text.append("\n")
+        for piece, style in line:
+            text.append(piece, style)
+    return text
+
+
+def _line_text(line: tuple) -> Text:
+    text = Text()
+    for piece, style in line:
+        text.append(piece, style)
+    return text

@@ -31,12 +31,22 @@ def set_virtual_size(pane: ScrollView, size: Size, repaint: bool = True) -> None
     pane._refresh_scrollbars()
     width, height = pane.container_size
     if pane.show_vertical_scrollbar and pane.styles.scrollbar_size_vertical:
-        pane.vertical_scrollbar.window_virtual_size = size.height
-        pane.vertical_scrollbar.window_size = height - pane.scrollbar_size_horizontal
+        _set(pane.vertical_scrollbar, size.height, height - pane.scrollbar_size_horizontal)
     if pane.show_horizontal_scrollbar and pane.styles.scrollbar_size_horizontal:
-        pane.horizontal_scrollbar.window_virtual_size = size.width
-        pane.horizontal_scrollbar.window_size = width - pane.scrollbar_size_vertical
-    pane.scroll_x = pane.validate_scroll_x(pane.scroll_x)
-    pane.scroll_y = pane.validate_scroll_y(pane.scroll_y)
+        _set(pane.horizontal_scrollbar, size.width, width - pane.scrollbar_size_vertical)
+    x, y = pane.validate_scroll_x(pane.scroll_x), pane.validate_scroll_y(pane.scroll_y)
+    if x != pane.scroll_x:
+        pane.scroll_x = x
+    if y != pane.scroll_y:
+        pane.scroll_y = y
     if repaint:
         pane.refresh()
+
+
+def _set(bar, virtual_size: int, window_size: int) -> None:
+    """A scrollbar's range, its reactives set only when they change (setting one costs
+    its validation and watchers even with the same value)."""
+    if bar.window_virtual_size != virtual_size:
+        bar.window_virtual_size = virtual_size
+    if bar.window_size != window_size:
+        bar.window_size = window_size

@@ -144,3 +144,35 @@ def test_windows_on_a_huge_function_carried_across_edits(monkeypatch):
     third = windowed(inside, previous=second)
     assert third.span_at(selected + 1).result_id == window
     assert third.quick_drawing(window).boxes is drawn.boxes and (third.built, third.layouts) == (1, 0)
+
+
+def test_window_bounds_found_across_long_blocks(monkeypatch):
+    """The labels round a window are found from first words in array passes: long blocks
+    (several scans' worth of instructions) give the bounds an instruction-by-instruction
+    walk gives, wherever the selection is."""
+    from cfg_functions import chain
+
+    from spvinspect.cfgview import graphs as graphs_module
+
+    monkeypatch.setattr(graphs_module, "WINDOW_TILE", 40)
+    monkeypatch.setattr(graphs_module, "LABEL_SCAN", 8)
+    long_block = "%x7 = OpLabel\n" + "OpNop\n" * 300
+    body = chain(12).replace("%x7 = OpLabel\n", long_block).replace("%x2 = OpLabel\n", "%x2 = OpLabel\n" + "OpNop\n" * 90)
+    module = open_module(module_bytes(body))
+    module.ensure_indexed()
+    graphs = FunctionGraphs(module, module_names(module), window_after=100)
+    span = module.functions()[0]
+    label = module.tables.opcodes.OpLabel
+    labels = [k for k in range(span.first + 1, span.end) if module.opcode(k) == label]
+
+    def after(index: int) -> int:
+        return next((k for k in labels if k > index), max(index + 1, span.end))
+
+    def start(index: int) -> int:
+        return span.end if index >= span.end else max((k for k in labels if k <= index), default=span.first)
+
+    for index in [*range(span.first, span.end + 2, 7), span.end - 1]:
+        assert (graphs._label_after(span, index), graphs._block_start(span, index)) == (after(index), start(index))
+    for index in range(span.first, span.end, 37):
+        first, end = (lambda s: (s.first, s.end))(graphs.span_at(index))
+        assert (first == span.first or module.opcode(first) == label) and (end == span.end or module.opcode(end) == label)

@@ -24,6 +24,7 @@ from edit_pilot import (
     mbs_of, open_editor, opened_from, raw_stream, save_as, settled,
 )
 from inspector_apps import make_app
+from waiting import until
 
 
 def row_of_line(screen, line: int) -> int:
@@ -74,6 +75,7 @@ async def test_the_editor_opens_ahead_of_the_index_and_the_panes_follow_it_once_
         pause = screen.view.pause_background
         screen.view.pause_background = lambda paused: (pauses.append((paused, len(frames))), pause(paused))
         editor = await open_editor(pilot)
+        await until(pilot, lambda: pauses and not pauses[-1][0], "the index worker resumed after the editor")
         opened = next(k for k, (cursor, _) in enumerate(frames) if cursor is not None)
         assert [paused for paused, _ in pauses] == [True, False] and pauses[0][1] <= opened < pauses[1][1]
 
@@ -85,7 +87,8 @@ async def test_the_editor_opens_ahead_of_the_index_and_the_panes_follow_it_once_
         before = screen.selection.word
         for row in rows:
             editor.move_cursor((row - editor.first_line, 0))
-        await pilot.pause()
+        await until(pilot, lambda: follows and frames[-1][1] == screen.selection.word,
+                    "the panes followed the cursor and a frame showed it")
         last = session.location_of_line(editor.first_line + rows[-1])
         assert follows == [last] and screen.selection.word == last != before
         cursor = (rows[-1] - editor.first_line, 0)

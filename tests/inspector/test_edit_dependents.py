@@ -12,7 +12,7 @@ from spvinspect.codec.binary.splice import splice_module
 from spvinspect.codec.text.names import module_names
 from spvinspect.editing import session as editing_session
 from spvinspect.editing.assembly_state import assemble_full
-from spvinspect.editing.region_assembler import region_session
+from spvinspect.editing.region_assembler import RegionSource, region_session
 from spvinspect.editing.spirv_assembler import open_spirv_session
 
 SOURCE = """\
@@ -120,7 +120,7 @@ def test_region_dependent_edits_splice_as_the_whole_text_assembles():
         source = session.assembler.source
         for pattern, replacement, incremental in edits:
             outcome = _edit(session, pattern, replacement)
-            state, diagnostics = source.whole(session.lines)
+            state, diagnostics = source.text_assembly(session.lines)
             assert outcome.binary == (state.binary if state is not None else None), (pattern, replacement)
             assert _placed(outcome.diagnostics) == _placed(diagnostics)
             assert outcome.incremental == incremental, (pattern, replacement)
@@ -139,10 +139,35 @@ def test_a_whole_assembly_of_a_region_says_which_instructions_changed():
     # a name and a numeric id at the number the name would take (11): the whole text
     session.replace_lines(row, row, ["%new = OpUndef %int", "%11 = OpUndef %int"])
     outcome = _run(session)
-    assert outcome.state.full and outcome.binary == session.assembler.source.whole(session.lines)[0].binary
+    assert not outcome.incremental and outcome.binary == session.assembler.source.text_assembly(session.lines)[0].binary
     change = outcome.state.word_change
     spliced = splice_module(module, outcome.binary, change)
     fresh = open_module(outcome.binary)
     fresh.ensure_indexed()
     assert spliced is not None and list(spliced.index.offsets) == list(fresh.index.offsets)
     assert change[0] == module.offset(row) and change[2] - change[1] == 6  # the OpUndefs' words
+
+
+def test_a_region_type_whose_dependents_outside_grow_is_assembled_without_the_whole_text(monkeypatch):
+    """The switch outside the region reads the type's width: its case literals grow. The
+    region is re-assembled over the module's tables and the switch re-encoded in the
+    module's words (`region_whole`); the whole text is never made; then back, and an
+    edit after each."""
+    data = assemble(SOURCE).binary
+    module = open_module(data)
+    names = module_names(module)
+    module.ensure_indexed()
+    session = region_session(module, names, 0, data)
+    _run(session)
+    source = session.assembler.source
+    made = []
+    text_of = RegionSource.outside
+    monkeypatch.setattr(RegionSource, "outside", lambda self: made.append(self) or text_of(self))
+    for pattern, replacement in [(r"%int = OpTypeInt 32 1", "%int = OpTypeInt 64 1"), (r"%int 7$", "%int 8"),
+                                 (r"%int = OpTypeInt 64 1", "%int = OpTypeInt 32 1"), (r"%int 8$", "%int 7")]:
+        outcome = _edit(session, pattern, replacement)
+        assert not made, replacement
+        state, diagnostics = source.text_assembly(session.lines)
+        made.clear()
+        assert not diagnostics and outcome.binary == state.binary, replacement
+    assert session.binary == data

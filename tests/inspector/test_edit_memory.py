@@ -11,6 +11,8 @@ import threading
 import time
 import weakref
 
+from textual import events
+
 from spvinspect import app as app_module
 from spvinspect.responsive import collector
 from spvinspect.screens import module_indexing
@@ -68,3 +70,47 @@ async def test_edits_leave_no_garbage_out_of_the_collectors_reach(monkeypatch, t
             gc.garbage.clear()
             gc.freeze()
         assert trapped == 0, f"{trapped} objects were garbage but frozen"
+
+
+def test_launching_keeps_no_other_hold_on_the_opened_document(monkeypatch, tmp_path, example_bytes):
+    # Once an edit replaces the opened document (the app lets go of it), nothing else may
+    # keep it, and its whole-module index, alive for as long as the app runs.
+    from spvinspect import launch
+    from spvinspect.app import InspectorApp
+
+    freed = []
+
+    def run(app) -> None:
+        opened = weakref.ref(app.document)
+        app._opened = None  # as if the screen had swapped an edited document in
+        gc.collect()
+        freed.append(opened() is None)
+
+    monkeypatch.setattr(InspectorApp, "run", run)
+    path = tmp_path / "module.spv"
+    path.write_bytes(example_bytes)
+    assert launch.run_app(path.read_bytes(), str(path), None, None, False, None) == 0
+    assert freed == [True], "the launcher keeps the opened document while the app runs"
+
+
+async def test_a_paste_is_the_user_at_the_keys(monkeypatch, tmp_path, example_bytes):
+    """A pasted line is input as a key is: the idle moment's full collection does not
+    land on the edit it makes (it did, 0.5 s on a large module)."""
+    monkeypatch.setattr(collector, "FULL_AFTER", 0)  # a full collection is due
+    app = opened_from(tmp_path / "module.spv", example_bytes)
+    async with app.run_test(size=(120, 40)) as pilot:
+        full = []
+
+        def note_full(phase: str, info: dict) -> None:
+            if phase == "start" and info["generation"] == 2:
+                full.append(info)
+
+        app.last_input = 0.0
+        app.post_message(events.Paste("5"))
+        await pilot.pause()
+        gc.callbacks.append(note_full)
+        try:
+            app._collect_when_idle()
+        finally:
+            gc.callbacks.remove(note_full)
+        assert not full, "a full collection ran right after the paste"

@@ -8,7 +8,7 @@ from spvinspect.codec.asm.assembler import assemble
 from spvinspect.codec.binary.lazy import open_module
 from spvinspect.codec.text.names import module_names
 from spvinspect.editing.assembly_state import assemble_full
-from spvinspect.editing.region_assembler import region_session
+from spvinspect.editing.region_assembler import RegionSource, region_session
 from spvinspect.editing.spirv_assembler import open_spirv_session
 
 from tests.inspector.test_edit_dependents import SOURCE, _run
@@ -50,7 +50,7 @@ def test_region_edits_of_numeric_ids_splice_as_the_whole_text_assembles():
         source = session.assembler.source
         for after, old, new, incremental in edits:
             outcome = _replace(session, after, old, new)
-            state, diagnostics = source.whole(session.lines)
+            state, diagnostics = source.text_assembly(session.lines)
             assert not diagnostics, (after, new, diagnostics)
             assert outcome.binary == state.binary, (after, new)
             assert outcome.incremental == incremental, (after, new)
@@ -73,3 +73,54 @@ def test_whole_text_edits_of_numeric_ids_splice_as_the_whole_text_assembles():
         assert outcome.binary == assemble_full(session.lines, hints).state.binary, (after, new)
         assert outcome.incremental == incremental, (after, new)
     assert session.binary == data
+
+
+def test_a_numeric_id_at_a_typed_names_number_is_assembled_without_the_whole_text(monkeypatch):
+    """The name typed is numbered past the numeric id: the region re-assembled over the
+    module's tables (`region_whole`) gives the whole text's bytes, and the whole text is
+    never made; then each undone."""
+    data = assemble(SOURCE).binary
+    module = open_module(data)
+    names = module_names(module)
+    module.ensure_indexed()
+    session = region_session(module, names, 0, data)
+    _run(session)
+    source = session.assembler.source
+    made = []
+    text_of = RegionSource.outside
+    monkeypatch.setattr(RegionSource, "outside", lambda self: made.append(self) or text_of(self))
+    for old, new in [(0, ["%new = OpUndef %int"]), (0, ["%{0} = OpUndef %int", "%{1} = OpUndef %int"]),
+                     (1, []), (1, []), (1, [])]:
+        number = session.state.declared.numbers.get("%new", 0)  # the name's number, and the next
+        new = [line.format(number, number + 1) for line in new]
+        outcome = _replace(session, "OpTypeFloat", old, new)
+        assert not made, f"the whole text was made for {new}"
+        state, diagnostics = source.text_assembly(session.lines)
+        made.clear()
+        assert not diagnostics and outcome.binary == state.binary, new
+    assert session.binary == data
+
+
+def test_a_numeric_id_the_region_defines_leaving_it_is_assembled_without_the_whole_text(monkeypatch):
+    """`%15` (defined and used only in the function) removed and brought back: it stays
+    pinned, as in the whole run while no typed name is numbered past it; once one is,
+    the whole text is assembled."""
+    data = assemble(SOURCE).binary
+    module = open_module(data)
+    names = module_names(module)
+    module.ensure_indexed()
+    session = region_session(module, names, module.first_function, data)
+    _run(session)
+    source = session.assembler.source
+    made = []
+    text_of = RegionSource.outside
+    monkeypatch.setattr(RegionSource, "outside", lambda self: made.append(self) or text_of(self))
+    for after, old, new, whole in [("%14 = OpLoad", 1, [], False),
+                                   ("%14 = OpLoad", 0, ["%15 = OpIAdd %int %14 %int_7"], False),
+                                   ("%12 = OpLabel", 0, ["%new = OpUndef %int"], False),
+                                   ("%14 = OpLoad", 1, [], True)]:  # %new would be 15
+        outcome = _replace(session, after, old, new)
+        assert bool(made) == whole, new
+        state, diagnostics = source.text_assembly(session.lines)
+        made.clear()
+        assert not diagnostics and outcome.binary == state.binary, new

@@ -77,11 +77,11 @@ async def test_region_edits_splice_as_whole_text_edits(monkeypatch, tmp_path, ex
         await pilot.press("space")
         await settled(pilot)
         assert not session.state.full and session.binary == example_bytes and session.assembles
-        # A new numeric id needs the whole text: assembled on the job thread (the user is told,
+        # A new import needs the whole text: assembled on the job thread (the user is told,
         # the editor's title says so, keys are answered meanwhile), then undone.
         release = threading.Event()
-        whole = region_assembler.RegionSource.whole
-        monkeypatch.setattr(region_assembler.RegionSource, "whole",
+        whole = region_assembler.RegionSource.text_assembly
+        monkeypatch.setattr(region_assembler.RegionSource, "text_assembly",
                             lambda source, lines: release.wait(TIMEOUT) and whole(source, lines))
         added = '         %900 = OpExtInstImport "GLSL.std.450"'
         editor.move_cursor((row + 1, 0))

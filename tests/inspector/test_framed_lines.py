@@ -10,6 +10,7 @@ from spvinspect.app import InspectorApp
 from spvinspect.commands.open import EXAMPLE_MODULE
 from spvinspect.document import Document
 from spvinspect.lima_document import LimaDocument
+from spvinspect.widgets.framed_lines import FramedLines
 
 
 def _screen(screen) -> list[list]:
@@ -26,7 +27,7 @@ def _drawn_from_scratch(screen) -> list[list]:
     return _screen(screen)
 
 
-async def _steps_drawn_as_from_scratch(app: InspectorApp, keys: tuple[str, ...], steps: int) -> set[str]:
+async def _steps_drawn_as_from_scratch(app: InspectorApp, keys: tuple[str, ...], steps: int, then=None) -> set[str]:
     """Press `keys`, then step `steps` times; after each step the screen drawn from what the
     panes kept equals the screen drawn from scratch. The framed panes that drew lines."""
     framed: set[str] = set()
@@ -39,16 +40,62 @@ async def _steps_drawn_as_from_scratch(app: InspectorApp, keys: tuple[str, ...],
             framed |= {type(w).__name__ for w in screen.walk_children() if getattr(w, "_framed_lines", None)}
             kept = _screen(screen)
             assert kept == _drawn_from_scratch(screen)
+        if then is not None:
+            await then(app, pilot)
     return framed
 
 
 async def test_lima_steps_draw_what_textual_draws() -> None:
     app = InspectorApp(LimaDocument(to_bytes(program_words()), "shader.bin"), theme="spvinspect-dark")
-    framed = await _steps_drawn_as_from_scratch(app, ("6",), 4)
+    framed = await _steps_drawn_as_from_scratch(app, ("6",), 4, _restyled_registers)
     assert {"LimaRegisters", "LimaBreakdown", "LimaInstructionList", "HexView", "StatusLine"} <= framed
+
+
+async def _restyled_registers(app: InspectorApp, pilot) -> None:
+    """A step works out no pane's frame again; after the registers' border changes, the
+    steps that follow draw it with the new border."""
+    screen = app.screen
+    await pilot.press("full_stop")  # after every pane forgot what it drew
+    await pilot.pause()
+    worked_out = []
+    for widget in screen.walk_children():
+        if isinstance(widget, FramedLines):
+            plain_frame = widget._plain_frame
+            widget._plain_frame = lambda cache, f=plain_frame, w=widget: worked_out.append(w) or f(cache)
+    await pilot.press("full_stop")
+    await pilot.pause()
+    assert worked_out == []
+    screen.query_one("#registers").styles.border = ("heavy", "red")
+    for _ in range(2):
+        await pilot.press("full_stop")
+        await pilot.pause()
+    assert "┃" in "".join(segment.text for segment in screen._compositor.render_strips()[25])
+    assert _screen(screen) == _drawn_from_scratch(screen)
 
 
 async def test_spirv_steps_draw_what_textual_draws() -> None:
     app = InspectorApp(Document(EXAMPLE_MODULE.read_bytes(), "example.spv"), theme="spvinspect-dark")
     framed = await _steps_drawn_as_from_scratch(app, ("7", "8"), 4)
     assert {"InstructionList", "ValuesPane", "HexView", "WordDetailPanel", "StatusLine"} <= framed
+
+
+async def test_status_line_drawn_from_its_parts_as_textual_draws_its_text() -> None:
+    """The status line's one line, made from its parts, equals Textual's drawing of its text
+    (styles, offsets for selecting with the mouse), cut with an ellipsis or not."""
+    app = InspectorApp(LimaDocument(to_bytes(program_words()), "shader.bin"), theme="spvinspect-dark")
+    async with app.run_test(size=(60, 20)) as pilot:
+        await pilot.press("j")
+        status = app.screen.query_one("StatusLine")
+        width, height = status.size
+        states = [
+            {},
+            {"busy": "indexing 40%", "mode": "friendly names"},
+            {"detail": "operand 2 · %v × 3", "mode": "raw"},
+            {"place": "instruction 1/99  w7 @0x001c  5 words " * 3, "busy": "busy"},
+        ]
+        for state in states:
+            for name, value in state.items():
+                setattr(status, name, value)
+            await pilot.pause()
+            drawn = status._drawn_line(width, status.visual_style.rich_style)
+            assert drawn is not None and list(drawn) == list(status._textual_line(width, height)), state

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from spvinspect.widgets.asm_editor import AsmEditor
 from test_edit_editor import EditorHost, example_session
+from waiting import until
 
 
 async def test_a_message_with_square_brackets_shows_as_written_on_the_editor_border():
@@ -16,8 +17,8 @@ async def test_a_message_with_square_brackets_shows_as_written_on_the_editor_bor
         editor.move_cursor((row, 0))
         editor.insert("}N[/4 [b]\n")
         editor.move_cursor((row, 0))
-        await pilot.pause()
-        await pilot.pause()
+        await until(pilot, lambda: "found '}N[/4" in str(editor.border_subtitle),
+                    "the cursor line's message on the editor's border")
         assert "found '}N[/4" in str(editor.border_subtitle)
         assert pilot.app.return_code is None
 

@@ -10,7 +10,7 @@ from spvinspect.commands.open import EXAMPLE_MODULE
 from spvinspect.document import Document
 from spvinspect.lima_document import LimaDocument
 from spvinspect.widgets.hex_view import HexView
-from spvinspect.widgets.lima_registers import CELL, LimaRegisters, cell_text
+from spvinspect.widgets.lima_registers import CELL, LimaRegisters, _line_text, cell_text
 
 STRAIGHT = "rsqrt.s2 $3.z $3.x_abs"
 
@@ -66,6 +66,6 @@ def test_register_values_keep_their_columns() -> None:
     assert [cell_text(v) for v in (0.003906, -0.0001221, 65504.0, 6.104e-05, 0.1937)] == [
         "0.00391", "-1.2e-4", "65504", "6.1e-5", "0.1937"]
     pane = LimaRegisters()
-    vector = pane._vector([0.003906, -0.0001221, 1.0, 65504.0], {1, 3})
+    vector = _line_text(pane._vector([0.003906, -0.0001221, 1.0, 65504.0], {1, 3}))
     assert vector.plain == "0.00391 -1.2e-4     1.0   65504 " and len(vector.plain) == 4 * (CELL + 1)
     assert [(span.start, span.end) for span in vector.spans] == [(8, 15), (24, 31)]

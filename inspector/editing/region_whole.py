@@ -1,0 +1,68 @@
+"""A region's edit the splice could not number, re-assembled as one stretch over the
+module's own tables instead of the whole module's text.
+
+In a region session every id outside the region is pinned: a friendly name keeps its
+id, a numeric id its number. What the whole text's assembly numbers afresh are the
+names the user typed, and those appear only in the region; they are numbered in order
+of first appearance with the lowest numbers no pinned id holds. So when a numeric id
+comes in at or below such a name's number (which the splice from the last good state
+cannot renumber, `numeric_ids`), the whole run's words are the module's own around the
+region's, the region's lines assembled from the tables read off the unedited module
+(`region_state`) with every numeric id the lines hold pinned first, and the header's
+bound: one splice of the whole region into a fresh state. The outside words are never
+re-made from text. A numeric id the module defines that leaves the region stays pinned
+(whether the rest of the text holds it is not known), which gives the whole run's
+numbers while no typed name is numbered past it. A dependent after the region may
+change size here (`ModuleOutside.resizing`, up to `dependents.RESIZED_LIMIT` of them).
+Where the splice is not sure either (an import added or dropped, a bound past 32 bits,
+more dependents than that), the caller assembles the whole text.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from spvinspect.codec.asm.ids import numeric_ids
+from spvinspect.codec.asm.lexer import tokenize
+from spvinspect.editing.assembly_state import AssemblyState
+from spvinspect.editing.incremental import StretchError, splice
+from spvinspect.editing.numeric_ids import MAX_NUMBER, NumericChange
+
+
+def region_reassembled(source, lines: list[str]) -> AssemblyState | StretchError | None:
+    """The whole text's assembly with the region of `source` (a `RegionSource`) reading
+    `lines`, made from the module's words and the region's lines alone; its first error
+    (in the region's lines); None when only the whole text's assembly can tell."""
+    fresh = source.state()
+    if fresh is None:
+        return None
+    toks = [tok for tok in tokenize("\n".join(lines)) if tok[:1] == "%"]
+    declared = fresh.declared
+    in_use = declared.preserve
+    numbered = numeric_ids(toks)
+    added = {word: number for word, number in numbered.items() if number not in in_use}
+    if any(not 0 < number <= MAX_NUMBER for number in added.values()):
+        return None  # a bound past 32 bits: the whole run's own diagnostic
+    uses = Counter(tok for tok in toks if tok in added)
+    if added:  # pinned before any name is numbered, as the whole run pins them
+        NumericChange(added, {}).commit(declared)
+        for word in added:
+            fresh.counts[word] = uses[word]
+    # The module's numeric ids the lines no longer hold: whether the rest of the text
+    # still does is not known, so they stay pinned; that is what the whole run does
+    # unless a name the user typed would then take one's number (checked below).
+    gone = {word: number for word, number in numeric_ids(
+        [tok for tok in tokenize("\n".join(fresh.lines)) if tok[:1] == "%"]).items() if word not in numbered}
+    for word in gone:
+        fresh.counts[word] += 1
+    state = splice(fresh, lines, (0, len(fresh.lines), len(lines)), source.around.resizing())
+    if not isinstance(state, AssemblyState) or state is fresh:
+        return None if state is fresh else state
+    for word in added:  # counted once, by the seeding above
+        state.count_changes[word] = state.count_changes.get(word, 0) - uses[word]
+    for word in gone:
+        state.count_changes[word] = state.count_changes.get(word, 0) - 1
+    if gone and state.declared_changes is not None and state.declared_changes.numbers:
+        if max(state.declared_changes.numbers.values()) > min(gone.values()):
+            return None  # a name numbered past a number no longer pinned
+    return state
