@@ -149,8 +149,9 @@ class Debugger:
         return cur is not None and cur.offset in self.breakpoints
 
 
-SAVE_INTERVAL = 32
-"""Steps between saved states of the group at first (`back` replays fewer than this)."""
+SAVE_INTERVAL = 8
+"""Steps between saved states of the group at first (`back` replays fewer than this: a
+copy of a quad costs about as much as eight steps, and one step in eight takes it)."""
 MAX_SAVED = 256
 """Saved states kept before they are thinned out."""
 

@@ -37,6 +37,8 @@ class SpirvRun(SteppedRun):
         """The label id of each block the invocation entered, in order (the CFG's blocks taken)."""
         self._entered: list[int] = []
         """The block the invocation is in after each step."""
+        self._visits: list[int] = []
+        """How many blocks `visited` held after each step (back cuts it there)."""
 
     @property
     def current_instruction(self) -> int | None:
@@ -69,14 +71,17 @@ class SpirvRun(SteppedRun):
         if block and (not self._entered or self._entered[-1] != block):
             self.visited.append(block)
         self._entered.append(block)
+        self._visits.append(len(self.visited))
 
     def _retreat(self) -> tuple[bool, StepChange | None]:
         if not self.debugger.history:
             return False, None
         self.debugger.back()
         # The blocks entered up to the step now last (one entry per step taken).
-        del self._entered[len(self.debugger.history):]
-        self.visited = [block for i, block in enumerate(self._entered) if block and (i == 0 or self._entered[i - 1] != block)]
+        taken = len(self.debugger.history)
+        del self._entered[taken:]
+        del self._visits[taken:]
+        del self.visited[self._visits[-1] if self._visits else 0:]
         history = self.debugger.history
         return True, self._change(history[-1], None) if history else None
 

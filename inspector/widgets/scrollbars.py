@@ -73,7 +73,28 @@ class QuietScrollBar(ScrollBar):
         color = background + color
         return Style.from_color(color.rich_color, background.rich_color)
 
+    _handed: tuple | None = None
+    """The lines last handed to the compositor and what they were for (None: repainted
+    since, they are worked out again)."""
+
+    def _set_dirty(self, *regions: Region) -> None:
+        self._handed = None
+        super()._set_dirty(*regions)
+
     def render_lines(self, crop: Region) -> list[Strip]:
+        # Asked again while nothing of it was repainted (a frame that repaints other
+        # panes): the lines handed over last time, without working the colours out.
+        app, parent = self.app, self.parent
+        again = (crop, self.size, self.mouse_over, self.grabbed, parent.styles._cache_key, parent.has_focus,
+                 tuple(app._filters), app.ansi_theme)
+        handed = self._handed
+        if handed is not None and handed[0] == again:
+            return handed[1]
+        lines = self._bar_lines(crop)
+        self._handed = (again, lines)
+        return lines
+
+    def _bar_lines(self, crop: Region) -> list[Strip]:
         # The bar's finished lines (Textual's styles applied) are kept by everything they
         # are made of: the thumb, the size, the colours, the crop and the app's filters.
         thumb = self.thumb()

@@ -107,8 +107,9 @@ class ValuesPane(BuiltPane, RunFollower, RowCursorKeys, RowList):
             return
         new, new_changed = self.rows, self.changed
         top = round(self.scroll_offset.y)
+        height = self.size.height
         redrawn = {cursor, self._cursor} if cursor != self._cursor else set()
-        for row in range(top, min(top + self.size.height, max(len(rows), len(new)))):
+        for row in range(top, min(top + height, max(len(rows), len(new)))):
             if row >= len(rows) or row >= len(new):
                 redrawn.add(row)
                 continue
@@ -117,7 +118,7 @@ class ValuesPane(BuiltPane, RunFollower, RowCursorKeys, RowList):
                 redrawn.add(row)
         # One refresh for them all (each refresh call clears the widget's style caches).
         width = max(self.virtual_size.width, self.size.width)
-        regions = [Region(0, row - top, width, 1) for row in sorted(redrawn) if top <= row < top + self.size.height]
+        regions = [Region(0, row - top, width, 1) for row in sorted(redrawn) if top <= row < top + height]
         if regions:
             self.refresh(*regions)
 

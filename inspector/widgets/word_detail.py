@@ -63,8 +63,8 @@ class WordDetailPanel(FramedLines, Widget):
             self.refresh()
             return
         after = self._laid_out()
-        width = self.size.width
-        changed = [Region(0, y, width, 1) for y in range(max(len(before), len(after)))
+        width, height = self.size
+        changed = [Region(0, y, width, 1) for y in range(min(height, max(len(before), len(after))))
                    if y >= len(before) or y >= len(after) or before[y] != after[y]]
         if changed:
             self.refresh(*changed)  # one call: each clears the widget's cached styles and sizes

@@ -72,3 +72,28 @@ def test_an_op_the_engine_cannot_run_is_a_message_and_bad_inputs_cannot_start() 
     execution.settings.data = {"uniforms": {"u_nothing": [1]}}
     assert execution.restart() is None
     assert "'u_nothing' is neither a slot number nor a uniform name" in execution.error
+
+
+def test_spirv_back_gives_back_the_blocks_the_undone_steps_entered() -> None:
+    """The CFG's blocks taken after going back are those of stepping afresh to the same
+    step (a loop enters its blocks again and again)."""
+    from spvinspect.commands.open import EXAMPLE_MODULE
+    from spvinspect.document import Document
+
+    def opened():
+        document = Document(EXAMPLE_MODULE.read_bytes(), "example.spv")
+        document.run_inputs = {"buffers": {"0.1": {"tint": [1, 1, 1, 1], "mode": 1, "steps": 2, "threshold": 0.0}},
+                               "inputs": {"uv": [0.25, 0.5]}}
+        return document.open_execution().open()
+
+    run, afresh = opened(), opened()
+    visited_after = []
+    for _ in range(90):
+        afresh.step()
+        visited_after.append(list(afresh.visited))
+    for _ in range(90):
+        run.step()
+    assert len(set(run.visited)) > 3 and len(run.visited) > len(set(run.visited))  # a loop went round
+    for steps in range(89, 29, -1):
+        assert run.back()
+        assert run.steps == steps and run.visited == visited_after[steps - 1], steps

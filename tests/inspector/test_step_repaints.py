@@ -22,16 +22,18 @@ UNCHANGED_BY_A_STEP = {"InspectorScreen", "LimaView", "SpirvView", "Column", "Li
 Textual works none of their styles out again."""
 
 
-async def _step_and_count_layouts(app: InspectorApp, panes: tuple[str, ...], steps: int, shown, monkeypatch) -> list[str]:
+async def _step_and_count_layouts(app: InspectorApp, panes: tuple[str, ...], steps: int, shown, monkeypatch,
+                                   drawn: list[tuple[str, int]] | None = None) -> list[str]:
     """Show `panes`, take the first step (it opens the run: panes fill in), then count
-    the screen's layouts over `steps` more; `shown()` is read after each step."""
+    the screen's layouts over `steps` more; `shown()` is read after each step. `drawn`
+    gets each widget Textual drew lines of in those steps, with how many lines."""
     layouts: list[object] = []
     seen = []
-    drawn: list[str] = []
+    drawn = [] if drawn is None else drawn
     render_widget = StylesCache.render_widget
 
     def spied(cache, widget, crop):
-        drawn.append(type(widget).__name__)
+        drawn.append((type(widget).__name__, crop.height))
         return render_widget(cache, widget, crop)
 
     async with app.run_test(size=(120, 40)) as pilot:
@@ -45,7 +47,8 @@ async def _step_and_count_layouts(app: InspectorApp, panes: tuple[str, ...], ste
             await pilot.pause()
             seen.append(shown(screen))
     assert layouts == [], f"{len(layouts)} layouts in {steps} steps"
-    assert drawn and not UNCHANGED_BY_A_STEP & set(drawn), sorted(set(drawn))
+    names = {name for name, _ in drawn}
+    assert drawn and not UNCHANGED_BY_A_STEP & names, sorted(names)
     return seen
 
 
@@ -98,10 +101,24 @@ async def test_spirv_steps_repaint_without_a_layout(monkeypatch) -> None:
     document = Document(EXAMPLE_MODULE.read_bytes(), "example.spv")
     app = InspectorApp(document, theme="spvinspect-dark")
 
+    drawn: list[tuple[str, int]] = []
+    steps: list[tuple[int, object]] = []
+
     def shown(screen) -> str:
         assert _drawn_as_textual_draws(screen.query_one("#status"))
+        steps.append((len(drawn), screen.query_one("#values").virtual_size))
         return screen.query_one("#status").place
 
-    seen = await _step_and_count_layouts(app, ("7", "8"), 5, shown, monkeypatch)
+    seen = await _step_and_count_layouts(app, ("7", "8"), 5, shown, monkeypatch, drawn)
     # The list, and the status line with it, followed each step to another instruction.
     assert len(set(seen)) == 5 and all("instruction" in place for place in seen)
+    # The panes that put their changed lines between their borders themselves leave
+    # Textual a changed border line (the values' and source's subtitles) alone, never the
+    # whole pane (the word detail marks no line past its height); the values pane is
+    # drawn whole once a step gives it a new width (a scrollbar comes, a frame later).
+    framed = {"ValuesPane", "SourcePane", "WordDetailPanel", "HexView"}
+    sizes = [size for _, size in steps]
+    for number, (start, end) in enumerate(zip([0, *(at for at, _ in steps)], (at for at, _ in steps))):
+        whole = {name for name, lines in drawn[start:end] if name in framed and lines > 1}
+        resized = len(set(sizes[max(0, number - 2): number + 1])) > 1
+        assert whole <= ({"ValuesPane"} if resized else set()), (number, sorted(whole), sizes)
