@@ -61,6 +61,26 @@ def _edit(session, pattern: str, replacement: str):
     return _run(session)
 
 
+def _region_of_source(in_function: bool = False):
+    """SOURCE's module, indexed, and a region session on its first instructions (or its
+    first function's), run once."""
+    data = assemble(SOURCE).binary
+    module = open_module(data)
+    names = module_names(module)
+    module.ensure_indexed()
+    session = region_session(module, names, module.first_function if in_function else 0, data)
+    _run(session)
+    return data, module, session
+
+
+def _outside_texts_made(monkeypatch) -> list:
+    """The region sources whose whole outside text gets made from now on."""
+    made = []
+    text_of = RegionSource.outside
+    monkeypatch.setattr(RegionSource, "outside", lambda self: made.append(self) or text_of(self))
+    return made
+
+
 def _placed(diagnostics):
     return [(d.message, d.line, d.column) for d in diagnostics[:1]]
 
@@ -129,12 +149,7 @@ def test_region_dependent_edits_splice_as_the_whole_text_assembles():
 
 def test_a_whole_assembly_of_a_region_says_which_instructions_changed():
     """The panes' new module reuses the shown one's index (`splice_module`), as a fresh open gives it."""
-    data = assemble(SOURCE).binary
-    module = open_module(data)
-    names = module_names(module)
-    module.ensure_indexed()
-    session = region_session(module, names, 0, data)
-    _run(session)
+    data, module, session = _region_of_source()
     row = next(k for k, line in enumerate(session.lines) if "OpTypeFloat" in line)
     # a name and a numeric id at the number the name would take (11): the whole text
     session.replace_lines(row, row, ["%new = OpUndef %int", "%11 = OpUndef %int"])
@@ -153,16 +168,9 @@ def test_a_region_type_whose_dependents_outside_grow_is_assembled_without_the_wh
     region is re-assembled over the module's tables and the switch re-encoded in the
     module's words (`region_whole`); the whole text is never made; then back, and an
     edit after each."""
-    data = assemble(SOURCE).binary
-    module = open_module(data)
-    names = module_names(module)
-    module.ensure_indexed()
-    session = region_session(module, names, 0, data)
-    _run(session)
+    data, module, session = _region_of_source()
     source = session.assembler.source
-    made = []
-    text_of = RegionSource.outside
-    monkeypatch.setattr(RegionSource, "outside", lambda self: made.append(self) or text_of(self))
+    made = _outside_texts_made(monkeypatch)
     for pattern, replacement in [(r"%int = OpTypeInt 32 1", "%int = OpTypeInt 64 1"), (r"%int 7$", "%int 8"),
                                  (r"%int = OpTypeInt 64 1", "%int = OpTypeInt 32 1"), (r"%int 8$", "%int 7")]:
         outcome = _edit(session, pattern, replacement)

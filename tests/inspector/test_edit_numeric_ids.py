@@ -8,10 +8,10 @@ from spvinspect.codec.asm.assembler import assemble
 from spvinspect.codec.binary.lazy import open_module
 from spvinspect.codec.text.names import module_names
 from spvinspect.editing.assembly_state import assemble_full
-from spvinspect.editing.region_assembler import RegionSource, region_session
+from spvinspect.editing.region_assembler import region_session
 from spvinspect.editing.spirv_assembler import open_spirv_session
 
-from tests.inspector.test_edit_dependents import SOURCE, _run
+from tests.inspector.test_edit_dependents import SOURCE, _outside_texts_made, _region_of_source, _run
 
 
 def _replace(session, after: str, old: int, new: list[str]):
@@ -79,16 +79,9 @@ def test_a_numeric_id_at_a_typed_names_number_is_assembled_without_the_whole_tex
     """The name typed is numbered past the numeric id: the region re-assembled over the
     module's tables (`region_whole`) gives the whole text's bytes, and the whole text is
     never made; then each undone."""
-    data = assemble(SOURCE).binary
-    module = open_module(data)
-    names = module_names(module)
-    module.ensure_indexed()
-    session = region_session(module, names, 0, data)
-    _run(session)
+    data, module, session = _region_of_source()
     source = session.assembler.source
-    made = []
-    text_of = RegionSource.outside
-    monkeypatch.setattr(RegionSource, "outside", lambda self: made.append(self) or text_of(self))
+    made = _outside_texts_made(monkeypatch)
     for old, new in [(0, ["%new = OpUndef %int"]), (0, ["%{0} = OpUndef %int", "%{1} = OpUndef %int"]),
                      (1, []), (1, []), (1, [])]:
         number = session.state.declared.numbers.get("%new", 0)  # the name's number, and the next
@@ -105,16 +98,9 @@ def test_a_numeric_id_the_region_defines_leaving_it_is_assembled_without_the_who
     """`%15` (defined and used only in the function) removed and brought back: it stays
     pinned, as in the whole run while no typed name is numbered past it; once one is,
     the whole text is assembled."""
-    data = assemble(SOURCE).binary
-    module = open_module(data)
-    names = module_names(module)
-    module.ensure_indexed()
-    session = region_session(module, names, module.first_function, data)
-    _run(session)
+    data, module, session = _region_of_source(in_function=True)
     source = session.assembler.source
-    made = []
-    text_of = RegionSource.outside
-    monkeypatch.setattr(RegionSource, "outside", lambda self: made.append(self) or text_of(self))
+    made = _outside_texts_made(monkeypatch)
     for after, old, new, whole in [("%14 = OpLoad", 1, [], False),
                                    ("%14 = OpLoad", 0, ["%15 = OpIAdd %int %14 %int_7"], False),
                                    ("%12 = OpLabel", 0, ["%new = OpUndef %int"], False),
