@@ -99,9 +99,9 @@ def pytest_collection_modifyitems(config, items) -> None:
 
 
 def pytest_xdist_auto_num_workers(config) -> int:
-    """One worker more than the cores (`-n auto`): the Pilot tests wait on the event loop
-    (timers, idle callbacks) for part of their time, which a third worker on two cores fills."""
-    return (os.cpu_count() or 1) + 1
+    """Two workers more than the cores (`-n auto`): the Pilot tests wait on the event loop
+    (timers, idle callbacks) for part of their time, which the extra workers fill."""
+    return (os.cpu_count() or 1) + 2
 
 
 @pytest.fixture(autouse=True)
