@@ -28,7 +28,8 @@ the module's tables on a worker (a numeric id at the number a name the user type
 a type whose constants outside the region grow), and one that still takes the whole
 text's (an import added), each beside spirv-as, and
 the process's RSS (now and peak) after 100 edits (500 MB peak on the large module).
-`--no-new-id` leaves out the edit that still needs a whole assembly (the RSS peak);
+`--no-new-id` leaves out the edits past the new numeric id (a name then a numeric id at its
+number, a type growing its constants, an import added: the RSS peak);
 `--rss-stages` instead prints the RSS (now and peak) and the collector's object count at
 each stage: the app open and indexed, `e`, 10 and 100 edits, and escape + `e` elsewhere
 (with `--collect`, each also after a full collection and the C heap trimmed: live versus
@@ -676,7 +677,7 @@ def main() -> None:
     parser.add_argument("--open-only", action="store_true",
                         help="only opening the editor and scrolling it (not the edits, RSS and the e elsewhere)")
     parser.add_argument("--no-new-id", action="store_true",
-                        help="leave out the edit that still needs a whole assembly (the RSS peak)")
+                        help="leave out the edits past the new numeric id (the region re-assembled, the whole text: the RSS peak)")
     parser.add_argument("--rss-stages", action="store_true",
                         help="only the RSS at each stage (open, e, 10 and 100 edits, e elsewhere)")
     parser.add_argument("--collect", action="store_true",
