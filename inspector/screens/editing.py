@@ -37,6 +37,7 @@ from spvinspect.responsive import last_input
 from spvinspect.responsive.collector import keep_out, let_in
 from spvinspect.responsive.jobs import JobThread
 from spvinspect.screens.edit_dialogs import Question, SaveAs, SaveChoice
+from spvinspect.widgets.border_text import set_border_title_alone
 from spvinspect.widgets.hex_view import HexView
 
 if TYPE_CHECKING:
@@ -465,7 +466,7 @@ class EditingController:
         if listed.display != shown:
             listed.display = shown
         state = "" if session.assembles else " · does not assemble: the last good binary is shown"
-        editor.border_title = Content(self._title(session) + state)
+        set_border_title_alone(editor, self._title(session) + state)
 
     def _validate(self) -> None:
         """spirv-val on the binary on screen, one run at a time."""

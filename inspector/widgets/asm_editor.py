@@ -25,7 +25,6 @@ from rich.segment import Segment
 from textual import on
 from textual.binding import Binding
 from textual.message import Message
-from textual.content import Content
 from textual.document._document import Document
 from textual.document._document_navigator import DocumentNavigator
 from textual.document._wrapped_document import WrappedDocument
@@ -38,6 +37,7 @@ from spvinspect.editing.incremental import changed_lines
 from spvinspect.editing.language import EditorLanguage
 from spvinspect.editing.session import LineMessage
 from spvinspect.themes import token_style
+from spvinspect.widgets.border_text import set_border_subtitle_alone
 from spvinspect.widgets.scrollbars import QuietScrollbars
 
 LEX_CACHE_LINES = 50_000
@@ -373,13 +373,13 @@ class AsmEditor(QuietScrollbars, TextArea):
     def _show_cursor_message(self) -> None:
         messages = self._messages.get(self.cursor_location[0])
         if not messages:
-            self.border_subtitle = ""
+            set_border_subtitle_alone(self, "")
             return
         first = messages[0]
         more = f" (+{len(messages) - 1})" if len(messages) > 1 else ""
         where = f"{first.line + 1}:{first.column + 1}"
-        # Plain text, not markup: a message quotes the user's text (`found '[/b'`).
-        self.border_subtitle = Content(f"{where} {first.diagnostic.severity.value}: {first.diagnostic.message}{more}")
+        # Plain text, not markup (`set_border_subtitle_alone`): a message quotes the user's text (`found '[/b'`).
+        set_border_subtitle_alone(self, f"{where} {first.diagnostic.severity.value}: {first.diagnostic.message}{more}")
 
     def _watch_selection(self, previous_selection, selection) -> None:
         super()._watch_selection(previous_selection, selection)
