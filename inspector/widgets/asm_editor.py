@@ -165,6 +165,8 @@ class AsmEditor(QuietScrollbars, TextArea):
                 tooltip="Lima: put the line's ops in control-word order and destinations first"),
     ]
 
+    _editing: tuple[int, int, int] | None = None
+    """While `edit` runs: its first and last row, and the line count before it."""
     _colour_theme: tuple[str, bool] | None = None
     """The app theme's name and darkness whose Pygments colours highlight, once mounted."""
 
@@ -259,7 +261,11 @@ class AsmEditor(QuietScrollbars, TextArea):
     def edit(self, edit: Edit) -> EditResult:
         """Apply an edit and post the lines it changed."""
         top, bottom = edit.top, edit.bottom
-        result = super().edit(edit)
+        self._editing = (top[0], bottom[0], self.document.line_count)
+        try:
+            result = super().edit(edit)
+        finally:
+            self._editing = None
         lines = [self.document.get_line(row) for row in range(top[0], result.end_location[0] + 1)]
         # To the screen at once (the screen acts on it): bubbling up through the containers
         # would wait for a repaint of the editor at each step, on every keystroke.
@@ -288,8 +294,17 @@ class AsmEditor(QuietScrollbars, TextArea):
 
     def _build_highlight_map(self) -> None:
         """Highlights from Pygments tokens, made when a line is first drawn (`LineHighlights`):
-        loading or editing a long text lexes only the lines on screen."""
-        self._line_cache.clear()
+        loading or editing a long text lexes only the lines on screen. An edit within lines
+        (as many lines after as before) redraws those lines only: the rest of the rows, drawn
+        from the same text, are kept (a keystroke redraws one row, not the whole editor)."""
+        editing = self._editing
+        if editing is not None and editing[2] == self.document.line_count:
+            first, last, _ = editing
+            cache = self._line_cache
+            for key in [key for key in cache.keys() if first <= key[2] <= last]:
+                cache.discard(key)
+        else:
+            self._line_cache.clear()
         if self._colour_theme is None:  # not mounted yet: on_mount highlights
             self._highlights = {}
             return

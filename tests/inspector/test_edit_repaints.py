@@ -1,6 +1,7 @@
-"""The header pane follows the edits: repainted when what it shows changes (a new id
-past the bound), left as drawn when nothing it shows
-changed (a constant's digit: a repaint a key the user pays for on a large module)."""
+"""What a keystroke repaints: the editor's edited row (its other rows are drawn from the
+same text as before), and the header pane only when what it shows changes (a new id past
+the bound), not on a constant's digit. Each repaint of a whole pane is a cost the user pays
+on every key of a large module."""
 
 from __future__ import annotations
 
@@ -8,22 +9,31 @@ from spvinspect.widgets.header_pane import HeaderPane
 from edit_pilot import open_editor, opened_from, settled
 
 
-async def test_the_header_pane_repaints_only_when_an_edit_changes_what_it_shows(tmp_path, example_bytes):
+async def test_a_keystroke_repaints_the_edited_row_and_the_header_only_when_it_changes(tmp_path, example_bytes):
     app = opened_from(tmp_path / "module.spv", example_bytes)
     async with app.run_test(size=(120, 40)) as pilot:
         header = app.screen.query_one(HeaderPane)
         crop = header.region.reset_offset
         bound = app.screen.document.module.header.bound
-        await open_editor(pilot, r"= OpConstant %float 512$")
+        editor = await open_editor(pilot, r"= OpConstant %float 512$")
+        editor.cursor_blink = False
         await pilot.press("5")  # the counts of an edit's module: "so far" until the editor closes
         await settled(pilot)
         drawn = header.render_lines(crop)
         edited = app.screen.document
+        rows = []
+        draw_row = editor._render_line
+        editor._render_line = lambda y: rows.append(y + editor.scroll_offset.y) or draw_row(y)
         await pilot.press("6")
         await settled(pilot)
+        editor._render_line = draw_row
+        row = editor.cursor_location[0]
+        assert editor.document.get_line(row).endswith("= OpConstant %float 51256")
+        assert set(rows) == {row}, "the edited row drawn again, no other"
+        shown = [strip.text for strip in editor.render_lines(editor.region.reset_offset)]
+        assert any("= OpConstant %float 51256 " in text for text in shown)
         assert app.screen.document is not edited
         assert header.render_lines(crop) is drawn, "the same header and counts: nothing repainted"
-        editor = app.screen.editing.editor
         lines = app.screen.editing.edit_session.lines
         row = next(k for k, line in enumerate(lines) if "%78 = OpLoad " in line)
         editor.move_cursor((row - editor.first_line, len(lines[row])))
