@@ -39,6 +39,8 @@ class SpirvRun(SteppedRun):
         """The block the invocation is in after each step."""
         self._visits: list[int] = []
         """How many blocks `visited` held after each step (back cuts it there)."""
+        self._went_back = False
+        """The last move went back (the next is likely back again)."""
 
     @property
     def current_instruction(self) -> int | None:
@@ -54,6 +56,7 @@ class SpirvRun(SteppedRun):
         return len(self.debugger.history)
 
     def _advance(self) -> StepChange | None:
+        self._went_back = False
         before = self.debugger.current
         record = self.debugger.step()
         if record is None:
@@ -76,6 +79,7 @@ class SpirvRun(SteppedRun):
     def _retreat(self) -> tuple[bool, StepChange | None]:
         if not self.debugger.history:
             return False, None
+        self._went_back = True
         self.debugger.back()
         # The blocks entered up to the step now last (one entry per step taken).
         taken = len(self.debugger.history)
@@ -101,6 +105,9 @@ class SpirvRun(SteppedRun):
                 return
             if self.current_instruction in self.breakpoints:
                 return
+
+    def after_move(self) -> None:
+        self.debugger.prepare(going_back=self._went_back)
 
     def ended_text(self) -> str:
         inv = self.debugger.invocation

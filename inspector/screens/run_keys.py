@@ -153,6 +153,8 @@ class RunController:
                 widget.show_run_marks(marks)
             if isinstance(widget, RunFollower):
                 widget.run_changed(execution)
+        if run is not None:
+            screen.call_after_refresh(run.after_move)
         if run is not None and run.error is not None and run.stop_reason != self._told_error:
             self._told_error = run.stop_reason
             screen.notify(run.stop_reason, severity="error", timeout=6)
