@@ -41,6 +41,8 @@ class SpirvRun(SteppedRun):
         """How many blocks `visited` held after each step (back cuts it there)."""
         self._went_back = False
         """The last move went back (the next is likely back again)."""
+        self._entries: dict[int, int] = {}
+        """Each block in `visited` → how many times it is there."""
 
     @property
     def current_instruction(self) -> int | None:
@@ -50,6 +52,12 @@ class SpirvRun(SteppedRun):
     @property
     def finished(self) -> bool:
         return self.debugger.finished
+
+    @property
+    def taken_blocks(self):
+        """The blocks in `visited`, each once (as many as the function has, however long
+        the run: a pane compares them at every step)."""
+        return self._entries.keys()
 
     @property
     def steps(self) -> int:
@@ -73,6 +81,7 @@ class SpirvRun(SteppedRun):
         block = frames[-1].block if frames else 0
         if block and (not self._entered or self._entered[-1] != block):
             self.visited.append(block)
+            self._entries[block] = self._entries.get(block, 0) + 1
         self._entered.append(block)
         self._visits.append(len(self.visited))
 
@@ -85,7 +94,13 @@ class SpirvRun(SteppedRun):
         taken = len(self.debugger.history)
         del self._entered[taken:]
         del self._visits[taken:]
-        del self.visited[self._visits[-1] if self._visits else 0:]
+        kept = self._visits[-1] if self._visits else 0
+        entries = self._entries
+        for block in self.visited[kept:]:
+            entries[block] -= 1
+            if not entries[block]:
+                del entries[block]
+        del self.visited[kept:]
         history = self.debugger.history
         return True, self._change(history[-1], None) if history else None
 

@@ -149,8 +149,11 @@ class CfgView(RunFollower, KeptScrollbars, KeptLines, StyleMemo, ScrollView, can
     def run_changed(self, execution) -> None:
         """Mark the blocks the open run has entered (its `visited` label ids, if it keeps them)."""
         run = execution.run
-        visited = frozenset(getattr(run, "visited", ()) if run is not None else ())
-        if visited != self.visited:
+        taken = getattr(run, "taken_blocks", None) if run is not None else None
+        if taken is None:
+            taken = frozenset(getattr(run, "visited", ()) if run is not None else ())
+        if taken != self.visited:  # a set of the blocks, compared as a set
+            visited = frozenset(taken)
             # Only the boxes taken or given back change: their rows alone are drawn again,
             # a moment later with the CFG's follow (not in the frame that answers the key).
             self._taken_changed |= visited ^ self.visited
