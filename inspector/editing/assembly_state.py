@@ -76,7 +76,9 @@ class DeclaredChanges:
     selectors: dict[str, int]
     """Changes to the selectors' counts."""
     imports: dict = field(default_factory=dict)
-    """Imports whose set an edit changed (result id → the new set)."""
+    """Imports whose set an edit changed (result id → the new set), new ones included."""
+    unimported: frozenset[int] = frozenset()
+    """Result ids an edit no longer imports."""
     numeric: object | None = None
     """The numeric ids a region's edit brought in or dropped (`numeric_ids.NumericChange`)."""
 
@@ -136,6 +138,8 @@ class AssemblyState:
         declared.stale |= changes.stale
         declared.selectors.update(changes.selectors)
         declared.imports.update(changes.imports)
+        for number in changes.unimported:
+            declared.imports.pop(number, None)
         if changes.numeric is not None:
             changes.numeric.commit(declared)
 

@@ -99,22 +99,28 @@ def _set_key(ext) -> str | None:
     return None if ext is None else ext.import_name
 
 
-def import_changes(before: Mapping, old: dict[int, str], own: dict) -> dict | None:
-    """The imports a stretch changed (number → new set): it imported `own` where it
-    imported `old`, whose sets `before` holds; None when it imports other ids (the
-    numbers a later OpExtInst names would come and go)."""
-    if set(own) != set(old):
+def import_changes(before: Mapping, old: dict[int, str], own: dict) -> tuple[dict, frozenset[int]] | None:
+    """The imports a stretch changed (number → new set, a number it imports anew
+    included) and the numbers it no longer imports: it imported `own` where it imported
+    `old`, whose sets `before` holds. The OpExtInst instructions that name any of them
+    are re-encoded (one naming a number no longer imported gives the whole run's error);
+    None when it imports a number the rest of the text imports too."""
+    if any(number in before for number in own if number not in old):
         return None
-    return {number: ext for number, ext in own.items() if _set_key(ext) != _set_key(before.get(number))}
+    changed = {number: ext for number, ext in own.items()
+               if number not in old or _set_key(ext) != _set_key(before.get(number))}
+    return changed, frozenset(set(old) - set(own))
 
 
 def changed_definitions(
     state: AssemblyState, old_numbers: set[int], new_numbers: set[int], own_types: dict, own_value_types: dict,
     selector_changes: Counter, number_of, assigned: dict[str, int], dropped: list[str], imports: dict,
+    unimported: frozenset[int] = frozenset(),
 ) -> tuple[DeclaredChanges, Dependents] | None:
     """The tables' changes for a stretch that defined `new_numbers` where it defined
     `old_numbers`, with the entries other instructions read that changed; None when a
-    later operand could read them in a way not re-encoded here.
+    later operand could read them in a way not re-encoded here. `imports` and
+    `unimported` are `import_changes`'s.
 
     A number newly defined records its type and value type (it was defined nowhere else:
     the tables had no entry); a number no longer defined must not have been a type, and
@@ -151,9 +157,9 @@ def changed_definitions(
     new_value_types.update((n, own_value_types[n]) for n in reselected)
     changes = DeclaredChanges(
         assigned, dropped, new_types, new_value_types, stale,
-        {word: change for word, change in selector_changes.items() if change}, imports,
+        {word: change for word, change in selector_changes.items() if change}, imports, unimported=unimported,
     )
-    return changes, Dependents(retyped, reselected, set(imports))
+    return changes, Dependents(retyped, reselected, set(imports) | unimported)
 
 
 RESIZED_LIMIT = 500
@@ -468,6 +474,7 @@ class _Tables:
         self.types = dict(changes.types)
         self.value_types = dict(changes.value_types)
         self.imports = dict(changes.imports)
+        self.unimported = changes.unimported
         self.numbers = changes.numbers
         self.plans = load_plans()
 
@@ -488,7 +495,8 @@ class _Tables:
         encoder.ids.numbers = ids
         encoder.declared.types = _Through(self.types, declared.types)
         encoder.declared.value_types = _Through(dict(self.value_types), declared.value_types)
-        encoder.declared.imports = _Through(self.imports, declared.imports)
+        imports = Masked(declared.imports, self.unimported) if self.unimported else declared.imports
+        encoder.declared.imports = _Through(self.imports, imports)
         known = len(ids)
         try:
             encoder.run()

@@ -179,3 +179,30 @@ def test_a_region_type_whose_dependents_outside_grow_is_assembled_without_the_wh
         made.clear()
         assert not diagnostics and outcome.binary == state.binary, replacement
     assert session.binary == data
+
+
+def _lines_replaced(session, after: str, old: int, new: list[str]):
+    """Lines [row, row + old) after the first line holding `after` (row 0 when empty) become `new`."""
+    row = next(k for k, line in enumerate(session.lines) if after in line) + 1 if after else 0
+    session.replace_lines(row, row + old, new)
+    return _run(session)
+
+
+def test_an_import_added_or_dropped_in_a_region_is_spliced(monkeypatch):
+    """An OpExtInstImport added, dropped while the function outside the region still
+    reads it (its error at its line of the whole text), and brought back: spliced, with
+    the whole text's bytes and first error; the whole text is never made."""
+    data, module, session = _region_of_source()
+    source = session.assembler.source
+    made = _outside_texts_made(monkeypatch)
+    for after, old, new in [("OpExtInstImport", 0, ['%more = OpExtInstImport "OpenCL.std"']),
+                            ("OpExtInstImport", 1, []),
+                            ("OpCapability Int64", 1, []),  # %1 no longer an import: the OpExtInst outside fails
+                            ("OpCapability Int64", 0, ['%1 = OpExtInstImport "GLSL.std.450"'])]:
+        outcome = _lines_replaced(session, after, old, new)
+        assert not made, new
+        state, diagnostics = source.text_assembly(session.lines)
+        made.clear()
+        assert outcome.binary == (state.binary if state is not None else None), new
+        assert _placed(outcome.diagnostics) == _placed(diagnostics), new
+    assert session.binary == data
