@@ -28,7 +28,9 @@ import numpy as np
 from spvinspect.codec.asm.errors import AssemblyError
 from spvinspect.codec.asm.lexer import SourceMap, tokenize
 from spvinspect.codec.asm.plans import load_plans
+from spvinspect.codec.asm.declarations import INT
 from spvinspect.codec.asm.quick import QuickEncoder
+from spvinspect.codec.asm.retyped_integers import literal_values, retyped
 from spvinspect.codec.binary.lazy import LazyModule
 from spvinspect.codec.diagnostics import Diagnostic
 from spvinspect.codec.text.listing import DisassemblyOptions, Listing
@@ -346,19 +348,27 @@ def reencode(
         return None
     if not plan:
         return Reencoded(words, group_words, words_end, after, after)
-    if outside is not None and outside.resizes and sum(not isinstance(p[2], tuple) for p in plan) > RESIZED_LIMIT:
+    from_words: dict[int, array] = {}
+    if outside is not None:
+        from_words, unfit = _integers_from_words(view, plan, state, changes)
+        if unfit is not None:  # the whole run's first error is this one's, or an earlier one's
+            del plan[unfit + 1 :]
+    if outside is not None and outside.resizes and sum(
+            not isinstance(p[2], tuple) and k not in from_words for k, p in enumerate(plan)) > RESIZED_LIMIT:
         return None
     tables = _Tables(state, changes)
     pieces: list[tuple[int, int, array]] = []
     delta = text_delta = 0
     group_shift: list[tuple[int, int]] = []
-    for start, stop, source in plan:
-        if isinstance(source, tuple):
+    for k, (start, stop, source) in enumerate(plan):
+        if k in from_words:
+            first_line, text = None, None
+        elif isinstance(source, tuple):
             first_line, end_line = source
             text = "\n".join(lines[first_line:end_line])
         else:
             first_line, text = None, outside.line(source)
-        encoded = tables.encode(text)
+        encoded = from_words[k] if text is None else tables.encode(text)
         if isinstance(encoded, Diagnostic):
             if first_line is None:  # at its line of the whole text (0-based)
                 return encoded, outside.whole_line(source, len(lines)), True
@@ -383,6 +393,50 @@ def reencode(
     # The text's own growth (a dependent outside a region's text is after it).
     new_words_end = None if words_end is None else words_end + text_delta
     return Reencoded(new_words, shifted, new_words_end, last_stop, last_stop + delta)
+
+
+def _integers_from_words(view: np.ndarray, plan: list[tuple[int, int, object]], state: AssemblyState,
+                         changes: DeclaredChanges) -> tuple[dict[int, array], int | None]:
+    """The constants outside a region in `plan` whose integer type stays an integer type
+    of at most 64 bits, re-encoded from their words (`retyped_integers`: their lines are
+    never made), by position in the plan; with the position of the first one whose value
+    does not fit its new type (None when all fit; that one is left to its line, for the
+    whole run's diagnostic)."""
+    positions = np.array([k for k, p in enumerate(plan) if not isinstance(p[2], tuple)], dtype=np.int64)
+    if not len(positions):
+        return {}, None
+    ops = load_plans().program.opcodes
+    starts = np.array([plan[k][0] for k in positions.tolist()], dtype=np.int64)
+    heads = view[starts]
+    opcodes, counts = heads & 0xFFFF, heads >> 16
+    constant = np.isin(opcodes, [ops.OpConstant, ops.OpSpecConstant]) & np.isin(counts, [4, 5])
+    positions, starts, opcodes, counts = positions[constant], starts[constant], opcodes[constant], counts[constant]
+    type_ids = view[starts + 1]
+    found: dict[int, array] = {}
+    unfit: int | None = None
+    old_types = state.declared.types
+    for type_id in np.unique(type_ids).tolist():
+        old, new = old_types.get(type_id), changes.types.get(type_id)
+        if old is None or new is None or old[0] != INT or new[0] != INT or not 0 < new[1] <= 64:
+            continue
+        mine = type_ids == type_id
+        at, two = starts[mine], counts[mine] == 5
+        bits, negative = literal_values(view[at + 3], view[np.minimum(at + 4, len(view) - 1)], two, old[2])
+        encoded = retyped(bits, negative, new[1], new[2])
+        bad = np.flatnonzero(~encoded.fits)
+        if len(bad):
+            first = int(positions[mine][bad[0]])
+            unfit = first if unfit is None else min(unfit, first)
+        size = 4 if new[1] <= 32 else 5
+        heads_now = (size << 16) | opcodes[mine]
+        columns = [heads_now, np.full(len(at), type_id), view[at + 2], encoded.low]
+        if size == 5:
+            columns.append(encoded.high)
+        rows = np.stack(columns, axis=1).astype(np.uint32)
+        for k, fits, row in zip(positions[mine].tolist(), encoded.fits.tolist(), rows):
+            if fits:
+                found[k] = array("I", row.tobytes())
+    return found, unfit
 
 
 def instruction_starts(view: np.ndarray, group_words: array, end: int) -> np.ndarray | None:

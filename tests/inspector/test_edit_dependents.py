@@ -206,3 +206,73 @@ def test_an_import_added_or_dropped_in_a_region_is_spliced(monkeypatch):
         assert outcome.binary == (state.binary if state is not None else None), new
         assert _placed(outcome.diagnostics) == _placed(diagnostics), new
     assert session.binary == data
+
+
+INTEGERS = """\
+OpCapability Shader
+OpCapability Int64
+OpCapability Int16
+OpMemoryModel Logical GLSL450
+OpEntryPoint Fragment %main "main"
+OpExecutionMode %main OriginUpperLeft
+%void = OpTypeVoid
+%fn = OpTypeFunction %void
+%int = OpTypeInt 32 1
+%uint = OpTypeInt 32 0
+%long = OpTypeInt 64 1
+%a = OpConstant %int 7
+%b = OpConstant %int -1000
+%c = OpConstant %int 2147483647
+%d = OpConstant %int -2147483648
+%e = OpSpecConstant %uint 4294967295
+%f = OpConstant %uint 0
+%g = OpConstant %long -5
+%h = OpConstant %long 1099511627776
+%i = OpConstant %long -9223372036854775808
+%main = OpFunction %void None %fn
+%entry = OpLabel
+OpSelectionMerge %merge None
+OpSwitch %c %merge 1 %one -3 %merge
+%one = OpLabel
+OpBranch %merge
+%merge = OpLabel
+OpReturn
+OpFunctionEnd
+"""
+
+
+def test_many_integer_constants_after_a_region_are_re_encoded_from_their_words(monkeypatch):
+    """A type whose constants after the region change width or sign: more of them than
+    are re-encoded from their lines (`RESIZED_LIMIT`, 1 here: the switch), so the
+    constants are re-encoded from their words, with the whole text's bytes and first
+    error (a value that no longer fits); the whole text is never made."""
+    from spvinspect.codec.text.region import Region
+    from spvinspect.editing import dependents, region_assembler
+
+    monkeypatch.setattr(dependents, "RESIZED_LIMIT", 1)
+    monkeypatch.setattr(region_assembler, "region_around", lambda module, at: Region(0, 11))  # the types
+    data = assemble(INTEGERS).binary
+    module = open_module(data)
+    module.ensure_indexed()
+    session = region_session(module, module_names(module), 0, data)
+    _run(session)
+    source = session.assembler.source
+    made = _outside_texts_made(monkeypatch)
+    for pattern, replacement in [
+        (r"%int = OpTypeInt 32 1", "%int = OpTypeInt 64 1"), (r"%int = OpTypeInt 64 1", "%int = OpTypeInt 32 1"),
+        (r"%int = OpTypeInt 32 1", "%int = OpTypeInt 32 0"),  # -1000 unsigned: an error
+        (r"%int = OpTypeInt 32 0", "%int = OpTypeInt 16 1"),  # 2147483647 does not fit
+        (r"%int = OpTypeInt 16 1", "%int = OpTypeInt 32 1"),
+        (r"%uint = OpTypeInt 32 0", "%uint = OpTypeInt 64 1"), (r"%uint = OpTypeInt 64 1", "%uint = OpTypeInt 32 1"),
+        (r"%uint = OpTypeInt 32 1", "%uint = OpTypeInt 64 0"), (r"%uint = OpTypeInt 64 0", "%uint = OpTypeInt 32 0"),
+        (r"%long = OpTypeInt 64 1", "%long = OpTypeInt 32 1"),  # 2^40 does not fit
+        (r"%long = OpTypeInt 32 1", "%long = OpTypeInt 64 0"),  # negatives unsigned
+        (r"%long = OpTypeInt 64 0", "%long = OpTypeInt 64 1"),
+    ]:
+        outcome = _edit(session, pattern, replacement)
+        assert not made, replacement
+        state, diagnostics = source.text_assembly(session.lines)
+        made.clear()
+        assert outcome.binary == (state.binary if state is not None else None), replacement
+        assert _placed(outcome.diagnostics) == _placed(diagnostics), replacement
+    assert session.binary == data
