@@ -198,6 +198,8 @@ def splice(
             return None
         dict.update(encoder.ids.numbers, numeric.added)
         bound = max(named_top + 1, numeric_ids.top_after(state.declared, numeric) + 1)
+        if bound > numeric_ids.MAX_NUMBER + 1:  # 2^32 wraps in the header's word (`region_whole`)
+            return None
     number = encoder.ids.numbers.get
     old_number = state.declared.numbers.get
     selectors = switch_selectors(new_toks)

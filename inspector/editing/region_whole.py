@@ -13,9 +13,11 @@ bound: one splice of the whole region into a fresh state. The outside words are 
 re-made from text. A numeric id the module defines that leaves the region stays pinned
 (whether the rest of the text holds it is not known), which gives the whole run's
 numbers while no typed name is numbered past it. A dependent after the region may
-change size here (`ModuleOutside.resizing`, up to `dependents.RESIZED_LIMIT` of them).
-Where the splice is not sure either (an import added or dropped, a bound past 32 bits,
-more dependents than that), the caller assembles the whole text.
+change size here (`ModuleOutside.resizing`: integer constants re-encoded from their
+words, others from their lines, up to `dependents.RESIZED_LIMIT` of them).
+A numeric id at 0xFFFFFFFF pins its number while the header's bound leaves it out (its
+bound, 2^32, wraps), as spirv-as writes it. Where the splice is not sure either, the
+caller assembles the whole text.
 """
 
 from __future__ import annotations
@@ -41,11 +43,13 @@ def region_reassembled(source, lines: list[str]) -> AssemblyState | StretchError
     in_use = declared.preserve
     numbered = numeric_ids(toks)
     added = {word: number for word, number in numbered.items() if number not in in_use}
-    if any(not 0 < number <= MAX_NUMBER for number in added.values()):
-        return None  # a bound past 32 bits: the whole run's own diagnostic
+    if any(not 0 < number <= MAX_NUMBER + 1 for number in added.values()):
+        return None
     uses = Counter(tok for tok in toks if tok in added)
     if added:  # pinned before any name is numbered, as the whole run pins them
         NumericChange(added, {}).commit(declared)
+        if MAX_NUMBER + 1 in added.values():
+            declared.pin_bound = _wrapped_bound(declared.preserve)
         for word in added:
             fresh.counts[word] = uses[word]
     # The module's numeric ids the lines no longer hold: whether the rest of the text
@@ -66,3 +70,11 @@ def region_reassembled(source, lines: list[str]) -> AssemblyState | StretchError
         if max(state.declared_changes.numbers.values()) > min(gone.values()):
             return None  # a name numbered past a number no longer pinned
     return state
+
+
+def _wrapped_bound(preserve) -> int:
+    """The pinned numbers' bound (`numeric_ids.NumberedInUse`) without 0xFFFFFFFF's: its
+    bound, 2^32, wraps to 0 in the header's word, which holds the other ids' bound (as
+    spirv-as writes it, `IdTable.pin`; spirv-val then says the id is out of bound)."""
+    base = preserve.ids.top if preserve.base_top is None else preserve.base_top
+    return max([base, *(number for number in preserve.numbers if number <= MAX_NUMBER)]) + 1

@@ -110,3 +110,21 @@ def test_a_numeric_id_the_region_defines_leaving_it_is_assembled_without_the_who
         state, diagnostics = source.text_assembly(session.lines)
         made.clear()
         assert not diagnostics and outcome.binary == state.binary, new
+
+
+def test_a_numeric_id_past_the_bound_word_is_assembled_without_the_whole_text(monkeypatch):
+    """`%4294967295`: its bound (2^32) does not fit the header's word, which then holds
+    the other ids' bound, as spirv-as writes it (spirv-val then says the id is out of
+    bound); a name typed beside it, and each undone: the whole text's bytes, the whole
+    text never made."""
+    data, module, session = _region_of_source()
+    source = session.assembler.source
+    made = _outside_texts_made(monkeypatch)
+    for old, new in [(0, ["%4294967295 = OpUndef %int"]), (0, ["%new = OpUndef %4294967295"]),
+                     (1, []), (1, [])]:
+        outcome = _replace(session, "OpTypeFloat", old, new)
+        assert not made, new
+        state, diagnostics = source.text_assembly(session.lines)
+        made.clear()
+        assert not diagnostics and outcome.binary == state.binary, new
+    assert session.binary == data
