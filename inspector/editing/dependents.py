@@ -349,12 +349,14 @@ def reencode(
     if not plan:
         return Reencoded(words, group_words, words_end, after, after)
     from_words: dict[int, array] = {}
+    unfit = None
     if outside is not None:
         from_words, unfit = _integers_from_words(view, plan, state, changes)
         if unfit is not None:  # the whole run's first error is this one's, or an earlier one's
             del plan[unfit + 1 :]
     if outside is not None and outside.resizes and sum(
-            not isinstance(p[2], tuple) and k not in from_words for k, p in enumerate(plan)) > RESIZED_LIMIT:
+            not isinstance(p[2], tuple) and k not in from_words and k != unfit
+            for k, p in enumerate(plan)) > RESIZED_LIMIT:
         return None
     tables = _Tables(state, changes)
     pieces: list[tuple[int, int, array]] = []
@@ -397,46 +399,100 @@ def reencode(
 
 def _integers_from_words(view: np.ndarray, plan: list[tuple[int, int, object]], state: AssemblyState,
                          changes: DeclaredChanges) -> tuple[dict[int, array], int | None]:
-    """The constants outside a region in `plan` whose integer type stays an integer type
-    of at most 64 bits, re-encoded from their words (`retyped_integers`: their lines are
-    never made), by position in the plan; with the position of the first one whose value
-    does not fit its new type (None when all fit; that one is left to its line, for the
-    whole run's diagnostic)."""
+    """The instructions outside a region in `plan` whose literals are integers before
+    and after the edit (at most 64 bits), re-encoded from their words
+    (`retyped_integers`: their lines are never made): an integer constant of a type
+    edited, a switch whose selector's type changed. By position in the plan; with the
+    position of the first one holding a value that does not fit its new type (None when
+    all fit; that one is left to its line, for the whole run's diagnostic)."""
     positions = np.array([k for k, p in enumerate(plan) if not isinstance(p[2], tuple)], dtype=np.int64)
     if not len(positions):
         return {}, None
     ops = load_plans().program.opcodes
     starts = np.array([plan[k][0] for k in positions.tolist()], dtype=np.int64)
     heads = view[starts]
-    opcodes, counts = heads & 0xFFFF, heads >> 16
-    constant = np.isin(opcodes, [ops.OpConstant, ops.OpSpecConstant]) & np.isin(counts, [4, 5])
-    positions, starts, opcodes, counts = positions[constant], starts[constant], opcodes[constant], counts[constant]
-    type_ids = view[starts + 1]
+    opcodes, counts = (heads & 0xFFFF).astype(np.int64), (heads >> 16).astype(np.int64)
+    tables = _Kinds(state, changes)
     found: dict[int, array] = {}
-    unfit: int | None = None
-    old_types = state.declared.types
+    unfit: list[int] = []
+    constant = np.isin(opcodes, [ops.OpConstant, ops.OpSpecConstant]) & np.isin(counts, [4, 5])
+    type_ids = view[starts[constant] + 1]
     for type_id in np.unique(type_ids).tolist():
-        old, new = old_types.get(type_id), changes.types.get(type_id)
-        if old is None or new is None or old[0] != INT or new[0] != INT or not 0 < new[1] <= 64:
+        kinds = tables.integers(type_id, type_id)
+        if kinds is None:
             continue
-        mine = type_ids == type_id
-        at, two = starts[mine], counts[mine] == 5
-        bits, negative = literal_values(view[at + 3], view[np.minimum(at + 4, len(view) - 1)], two, old[2])
-        encoded = retyped(bits, negative, new[1], new[2])
-        bad = np.flatnonzero(~encoded.fits)
-        if len(bad):
-            first = int(positions[mine][bad[0]])
-            unfit = first if unfit is None else min(unfit, first)
-        size = 4 if new[1] <= 32 else 5
-        heads_now = (size << 16) | opcodes[mine]
-        columns = [heads_now, np.full(len(at), type_id), view[at + 2], encoded.low]
-        if size == 5:
-            columns.append(encoded.high)
-        rows = np.stack(columns, axis=1).astype(np.uint32)
-        for k, fits, row in zip(positions[mine].tolist(), encoded.fits.tolist(), rows):
-            if fits:
-                found[k] = array("I", row.tobytes())
-    return found, unfit
+        mine = np.flatnonzero(constant)[type_ids == type_id]
+        unfit += _retyped_rows(view, positions[mine], starts[mine], opcodes[mine], counts[mine] - 3, 3, *kinds, found)
+    switch = np.flatnonzero((opcodes == ops.OpSwitch) & (counts >= 3))
+    selectors = view[starts[switch] + 1]
+    distinct, which = np.unique(selectors, return_inverse=True)
+    kinds = [tables.integers(tables.old_value_types.get(s), tables.value_types.get(s)) for s in distinct.tolist()]
+    groups = {kind: k for k, kind in enumerate(dict.fromkeys(kinds))}
+    group = np.array([groups[kind] for kind in kinds], dtype=np.int64)[which] if len(kinds) else which
+    for kind, k in groups.items():
+        if kind is None:
+            continue
+        mine = switch[group == k]
+        unfit += _retyped_rows(view, positions[mine], starts[mine], opcodes[mine], counts[mine] - 3, 3, *kind,
+                               found, labelled=True)
+    return found, min(unfit, default=None)
+
+
+class _Kinds:
+    """The number types before and after an edit (`_Tables`' lookups, without encoding)."""
+
+    def __init__(self, state: AssemblyState, changes: DeclaredChanges) -> None:
+        declared = state.declared
+        self.old_types, self.old_value_types = declared.types, declared.value_types
+        self.types = _Through(changes.types, declared.types)
+        self.value_types = _Through(changes.value_types, declared.value_types)
+
+    def integers(self, old_type, new_type) -> tuple[tuple, tuple] | None:
+        """The integer types (INT, width, signed) a literal had and has, or None when either
+        is not an integer type of at most 64 bits."""
+        old, new = self.old_types.get(old_type), self.types.get(new_type)
+        if old is None or new is None or old[0] != INT or new[0] != INT:
+            return None
+        return (old, new) if 0 < old[1] <= 64 and 0 < new[1] <= 64 else None
+
+
+def _retyped_rows(view: np.ndarray, positions: np.ndarray, starts: np.ndarray, opcodes: np.ndarray,
+                  sizes: np.ndarray, head: int, old: tuple, new: tuple, found: dict[int, array],
+                  labelled: bool = False) -> list[int]:
+    """Instructions at `starts` whose first `head` words are kept and whose `sizes` words
+    after them are literals of type `old` (each followed by a label word when
+    `labelled`: a switch's cases), re-encoded for type `new` into `found` (by plan
+    position); the positions of those holding a value that does not fit (or that would
+    grow past the longest instruction), left out."""
+    old_words, new_words = (2 if old[1] > 32 else 1), (2 if new[1] > 32 else 1)
+    step = old_words + labelled
+    whole = sizes % step == 0
+    if not labelled:
+        whole &= sizes == old_words
+    starts, positions, opcodes, sizes = starts[whole], positions[whole], opcodes[whole], sizes[whole]
+    cases = sizes // step
+    owner = np.repeat(np.arange(len(starts)), cases)
+    first = np.cumsum(cases) - cases
+    at = starts[owner] + head + (np.arange(int(cases.sum())) - first[owner]) * step
+    two = np.full(len(at), old_words == 2)
+    bits, negative = literal_values(view[at], view[np.minimum(at + 1, len(view) - 1)], two, old[2])
+    encoded = retyped(bits, negative, new[1], new[2])
+    columns = [encoded.low] + ([encoded.high] if new_words == 2 else []) + ([view[at + old_words]] if labelled else [])
+    rows = np.stack(columns, axis=1).astype(np.uint32) if len(at) else np.zeros((0, len(columns)), np.uint32)
+    counts = head + cases * (new_words + labelled)
+    bad = np.zeros(len(starts), dtype=bool)
+    bad[owner[~encoded.fits]] = True
+    bad |= counts > 0xFFFF
+    kept = view[starts[:, None] + np.arange(head)] if len(starts) else np.zeros((0, head), np.uint32)
+    kept = kept.astype(np.uint32)
+    kept[:, 0] = (counts << 16) | opcodes
+    ends = np.cumsum(cases)
+    for k, position in enumerate(positions.tolist()):
+        if not bad[k]:
+            found[position] = array("I", kept[k].tobytes() + rows[ends[k] - cases[k] : ends[k]].tobytes())
+    return positions[bad].tolist()
+
+
 
 
 def instruction_starts(view: np.ndarray, group_words: array, end: int) -> np.ndarray | None:

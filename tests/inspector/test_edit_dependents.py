@@ -220,6 +220,7 @@ OpExecutionMode %main OriginUpperLeft
 %int = OpTypeInt 32 1
 %uint = OpTypeInt 32 0
 %long = OpTypeInt 64 1
+%sel = OpConstant %int 5
 %a = OpConstant %int 7
 %b = OpConstant %int -1000
 %c = OpConstant %int 2147483647
@@ -232,9 +233,9 @@ OpExecutionMode %main OriginUpperLeft
 %main = OpFunction %void None %fn
 %entry = OpLabel
 OpSelectionMerge %merge None
-OpSwitch %c %merge 1 %one -3 %merge
+OpSwitch %sel %merge 1 %one -3 %merge 2147483647 %one
 %one = OpLabel
-OpBranch %merge
+OpSwitch %h %merge 1099511627776 %merge -5 %one
 %merge = OpLabel
 OpReturn
 OpFunctionEnd
@@ -242,15 +243,16 @@ OpFunctionEnd
 
 
 def test_many_integer_constants_after_a_region_are_re_encoded_from_their_words(monkeypatch):
-    """A type whose constants after the region change width or sign: more of them than
-    are re-encoded from their lines (`RESIZED_LIMIT`, 1 here: the switch), so the
-    constants are re-encoded from their words, with the whole text's bytes and first
-    error (a value that no longer fits); the whole text is never made."""
+    """A type whose constants and switches after the region change width or sign, and a
+    selector whose type changes: more of them than are re-encoded from their lines
+    (`RESIZED_LIMIT`, none here), so they are re-encoded from their words, with the
+    whole text's bytes and first error (a value that no longer fits); the whole text is
+    never made."""
     from spvinspect.codec.text.region import Region
     from spvinspect.editing import dependents, region_assembler
 
-    monkeypatch.setattr(dependents, "RESIZED_LIMIT", 1)
-    monkeypatch.setattr(region_assembler, "region_around", lambda module, at: Region(0, 11))  # the types
+    monkeypatch.setattr(dependents, "RESIZED_LIMIT", 0)
+    monkeypatch.setattr(region_assembler, "region_around", lambda module, at: Region(0, 12))  # types, %sel
     data = assemble(INTEGERS).binary
     module = open_module(data)
     module.ensure_indexed()
@@ -268,6 +270,9 @@ def test_many_integer_constants_after_a_region_are_re_encoded_from_their_words(m
         (r"%long = OpTypeInt 64 1", "%long = OpTypeInt 32 1"),  # 2^40 does not fit
         (r"%long = OpTypeInt 32 1", "%long = OpTypeInt 64 0"),  # negatives unsigned
         (r"%long = OpTypeInt 64 0", "%long = OpTypeInt 64 1"),
+        (r"OpConstant %int 5", "OpConstant %long 5"), (r"OpConstant %long 5", "OpConstant %int 5"),  # its switch
+        (r"OpConstant %int 5", "OpConstant %uint 5"),  # case -3 unsigned
+        (r"OpConstant %uint 5", "OpConstant %int 5"),
     ]:
         outcome = _edit(session, pattern, replacement)
         assert not made, replacement
