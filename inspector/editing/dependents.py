@@ -8,11 +8,14 @@ a selector defined with another type, an import of another set) changes those
 instructions' words in the whole run, and nothing else. `changed_definitions` tells
 which entries changed; `reencode` finds the instructions that read them (one vectorised
 pass over the instruction heads) and assembles each from its own line against the
-edited tables, giving the words the whole text's assembly gives. It gives up (None:
-assemble the whole text) where it cannot be sure: a dependent before the stretch, a new
-name in a dependent's line, or, outside a region's text, a dependent whose size changes
-(unless the whole region is re-assembled from the module's words, `ModuleOutside.resizing`)
-or that does not assemble (its diagnostic's line is the whole text's).
+edited tables, giving the words the whole text's assembly gives; outside a region's
+text, an integer constant or switch whose literals stay integers is re-encoded from its
+words instead (`codec.asm.retyped_integers`, all at once: its line is never made). It
+gives up (None: assemble the whole text) where it cannot be sure: a dependent before
+the stretch, a new name in a dependent's line, or, outside a region's text, a dependent
+whose size changes (unless the whole region is re-assembled from the module's words,
+`ModuleOutside.resizing`, with at most `RESIZED_LIMIT` dependents from their lines) or
+that does not assemble (its diagnostic's line is the whole text's).
 """
 
 from __future__ import annotations
@@ -165,9 +168,9 @@ def changed_definitions(
 
 
 RESIZED_LIMIT = 500
-"""The most dependents outside a region re-encoded one at a time when they may change
-size (each is assembled from its own line); past it, the whole text's assembly is the
-faster way to the same words."""
+"""The most dependents outside a region re-encoded from their lines when they may change
+size (each is assembled from its own line; those re-encoded from their words are not
+counted); past it, the whole text's assembly is the faster way to the same words."""
 
 _DECORATING = {"OpDecorate": 2, "OpMemberDecorate": 3, "OpDecorateString": 2, "OpMemberDecorateString": 3}
 """The instructions whose decoration (at that word) may take a string parameter."""
