@@ -208,7 +208,7 @@ def test_an_import_added_or_dropped_in_a_region_is_spliced(monkeypatch):
     assert session.binary == data
 
 
-INTEGERS = """\
+NUMBERS = """\
 OpCapability Shader
 OpCapability Int64
 OpCapability Int16
@@ -220,7 +220,11 @@ OpExecutionMode %main OriginUpperLeft
 %int = OpTypeInt 32 1
 %uint = OpTypeInt 32 0
 %long = OpTypeInt 64 1
+%float = OpTypeFloat 32
 %sel = OpConstant %int 5
+%x = OpConstant %float 0.1
+%y = OpConstant %float -1e+30
+%z = OpConstant %float 0x1p-149
 %a = OpConstant %int 7
 %b = OpConstant %int -1000
 %c = OpConstant %int 2147483647
@@ -242,9 +246,9 @@ OpFunctionEnd
 """
 
 
-def test_many_integer_constants_after_a_region_are_re_encoded_from_their_words(monkeypatch):
-    """A type whose constants and switches after the region change width or sign, and a
-    selector whose type changes: more of them than are re-encoded from their lines
+def test_many_number_constants_after_a_region_are_re_encoded_from_their_words(monkeypatch):
+    """A type whose constants and switches after the region change width, sign or kind
+    (integers and floats), and a selector whose type changes: more of them than are re-encoded from their lines
     (`RESIZED_LIMIT`, none here), so they are re-encoded from their words, with the
     whole text's bytes and first error (a value that no longer fits); the whole text is
     never made."""
@@ -252,8 +256,8 @@ def test_many_integer_constants_after_a_region_are_re_encoded_from_their_words(m
     from spvinspect.editing import dependents, region_assembler
 
     monkeypatch.setattr(dependents, "RESIZED_LIMIT", 0)
-    monkeypatch.setattr(region_assembler, "region_around", lambda module, at: Region(0, 12))  # types, %sel
-    data = assemble(INTEGERS).binary
+    monkeypatch.setattr(region_assembler, "region_around", lambda module, at: Region(0, 13))  # types, %sel
+    data = assemble(NUMBERS).binary
     module = open_module(data)
     module.ensure_indexed()
     session = region_session(module, module_names(module), 0, data)
@@ -273,6 +277,12 @@ def test_many_integer_constants_after_a_region_are_re_encoded_from_their_words(m
         (r"OpConstant %int 5", "OpConstant %long 5"), (r"OpConstant %long 5", "OpConstant %int 5"),  # its switch
         (r"OpConstant %int 5", "OpConstant %uint 5"),  # case -3 unsigned
         (r"OpConstant %uint 5", "OpConstant %int 5"),
+        (r"%float = OpTypeFloat 32", "%float = OpTypeFloat 64"),  # 0.1 as its double
+        (r"%float = OpTypeFloat 64", "%float = OpTypeFloat 16"),  # -1e+30 does not fit
+        (r"%float = OpTypeFloat 16", "%float = OpTypeFloat 32"),
+        (r"%float = OpTypeFloat 32", "%float = OpTypeInt 32 1"),  # 0.100000001 no integer
+        (r"%float = OpTypeInt 32 1", "%float = OpTypeFloat 32"),
+        (r"%int = OpTypeInt 32 1", "%int = OpTypeFloat 64"), (r"%int = OpTypeFloat 64", "%int = OpTypeInt 32 1"),
     ]:
         outcome = _edit(session, pattern, replacement)
         assert not made, replacement
