@@ -62,7 +62,13 @@ def _changed_results(old: LazyModule, new: LazyModule, change: tuple[int, int, i
     limit = old.first_function if old.first_function is not None else old.instruction_count
     results = []
     index = first
-    while index < limit and old.offset(index) < old_end:
+    old_words, new_words = old.words, new.words
+    while index < limit and (at := old.offset(index)) < old_end:
+        size = old_words[at] >> 16
+        moved = new.offset(index)
+        if size and old_words[at : at + size] == new_words[moved : moved + size]:
+            index += 1  # words kept (an edit re-encoding instructions further on): nothing to name again
+            continue
         before, after = old.instruction(index), new.instruction(index)
         if not (before.valid and after.valid) or before.opcode != after.opcode:
             return None
