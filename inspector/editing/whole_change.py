@@ -5,7 +5,8 @@ usually changes a few instructions. The panes' new document reuses the shown mod
 index when told which words changed (`editing.follow`); without that, it indexes and
 names the whole module again, seconds on a big one. The change is found by comparing the
 words before and after (numpy: the first and the last word that differ), widened to the
-instructions around them, whose starts the region's text and its module give.
+instructions around them, whose starts the region's text and its module give (walked
+after the region when an earlier edit resized instructions there).
 """
 
 from __future__ import annotations
@@ -37,11 +38,38 @@ def whole_change(base: AssemblyState, words: array, around: ModuleOutside) -> tu
     starts = instruction_starts(old, base.group_words, end)
     if starts is None or not len(base.group_words):
         return None
+    last = max(len(old) - same_tail, first + 1)
     outside = around.instructions(old, int(base.group_words[0]), end)
-    if outside is None:
-        return None
-    every = np.sort(np.concatenate([starts, outside[0], [len(old)]]))
+    if outside is not None:
+        every = np.sort(np.concatenate([starts, outside[0], [len(old)]]))
+    else:  # the words after the region resized by an earlier edit: walked
+        every = _walked(old, base.words, starts, around, int(base.group_words[0]), end, last)
+        if every is None:
+            return None
     start = int(every[np.searchsorted(every, first, side="right") - 1])
-    after = np.searchsorted(every, max(len(old) - same_tail, start + 1), side="left")
+    after = np.searchsorted(every, max(last, start + 1), side="left")
     old_end = int(every[min(int(after), len(every) - 1)])
     return start, old_end, old_end + len(new) - len(old)
+
+
+def _walked(words: np.ndarray, raw: array, starts: np.ndarray, around: ModuleOutside, text_start: int,
+            text_end: int, last: int) -> np.ndarray | None:
+    """Every instruction start in `words` up to the first at or past `last`, and the end:
+    the module's own before the region (its words there are the module's: an edit
+    never reaches before it), the text's, then a walk from the region's end (an earlier
+    edit resized instructions after it); None when the words do not walk."""
+    module_words = np.frombuffer(around.module.words, dtype=np.uint32)
+    if not np.array_equal(words[5:text_start], module_words[5:text_start]):
+        return None
+    offsets = np.frombuffer(around.module.index.offsets, dtype=np.uint32).astype(np.int64)
+    found = []
+    at, size = text_end, len(words)
+    while at < min(last, size):
+        found.append(at)
+        step = raw[at] >> 16
+        if not step:
+            return None
+        at += step
+    if at > size:
+        return None
+    return np.unique(np.concatenate([offsets[offsets < text_start], starts, np.array(found, dtype=np.int64), [at, size]]))

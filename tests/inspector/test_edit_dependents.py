@@ -284,10 +284,17 @@ def test_many_number_constants_after_a_region_are_re_encoded_from_their_words(mo
         (r"%float = OpTypeInt 32 1", "%float = OpTypeFloat 32"),
         (r"%int = OpTypeInt 32 1", "%int = OpTypeFloat 64"), (r"%int = OpTypeFloat 64", "%int = OpTypeInt 32 1"),
     ]:
+        shown = open_module(session.binary)
+        shown.ensure_indexed()
         outcome = _edit(session, pattern, replacement)
         assert not made, replacement
         state, diagnostics = source.text_assembly(session.lines)
         made.clear()
         assert outcome.binary == (state.binary if state is not None else None), replacement
         assert _placed(outcome.diagnostics) == _placed(diagnostics), replacement
+        if outcome.binary is not None:  # the panes' module spliced from the shown one's index (after a resize too)
+            spliced = splice_module(shown, outcome.binary, outcome.state.word_change)
+            fresh = open_module(outcome.binary)
+            fresh.ensure_indexed()
+            assert spliced is not None and list(spliced.index.offsets) == list(fresh.index.offsets), replacement
     assert session.binary == data
