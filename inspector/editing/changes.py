@@ -79,11 +79,10 @@ def _changed_runs(original: bytes, edited: bytes, start: int, end: int) -> tuple
     old = np.frombuffer(original, dtype=np.uint32, count=len(original) // 4)
     new = np.frombuffer(edited, dtype=np.uint32, count=len(edited) // 4)[start:end]
     shift = len(edited) // 4 - len(old)
-    at = np.arange(start, end)
     changed = np.ones(len(new), dtype=bool)
-    for delta in (0, shift):
-        source = at - delta
-        inside = (source >= 0) & (source < len(old))
-        changed[inside] &= old[source[inside]] != new[inside]
+    for delta in (0, shift):  # words [low, high) of the run have an original word `delta` before them
+        low, high = max(start, delta), min(end, len(old) + delta)
+        if low < high:
+            changed[low - start : high - start] &= old[low - delta : high - delta] != new[low - start : high - start]
     edges = np.flatnonzero(np.diff(np.concatenate([[False], changed, [False]]).astype(np.int8)))
     return tuple((start + int(a), start + int(b)) for a, b in zip(edges[::2], edges[1::2]))
