@@ -79,6 +79,8 @@ class DeclaredChanges:
     """Imports whose set an edit changed (result id → the new set), new ones included."""
     unimported: frozenset[int] = frozenset()
     """Result ids an edit no longer imports."""
+    untyped: frozenset[int] = frozenset()
+    """Type ids an edit no longer declares as types."""
     numeric: object | None = None
     """The numeric ids a region's edit brought in or dropped (`numeric_ids.NumericChange`)."""
 
@@ -134,6 +136,8 @@ class AssemblyState:
         for name in changes.dropped:
             declared.numbers.pop(name, None)
         declared.types.update(changes.types)
+        for number in changes.untyped:
+            declared.types.pop(number, None)
         declared.value_types.update(changes.value_types)
         declared.stale |= changes.stale
         declared.selectors.update(changes.selectors)

@@ -132,8 +132,9 @@ def changed_definitions(
     `unimported` are `import_changes`'s.
 
     A number newly defined records its type and value type (it was defined nowhere else:
-    the tables had no entry); a number no longer defined must not have been a type, and
-    a type kept may change what it is (its constants and switches are re-encoded). Value
+    the tables had no entry); a type kept may change what it is, and a type no longer
+    defined (or defined as another instruction) leaves the table (its constants and
+    switches are re-encoded: they then give the whole run's error). Value
     types are read only for OpSwitch selectors: a value type that changes is left as it
     was and marked stale, unless it is a selector's (its switches are re-encoded); a
     stale one becoming a selector takes the whole assembly."""
@@ -141,9 +142,9 @@ def changed_definitions(
     types, value_types = declared.types, declared.value_types
     kept, added, removed = new_numbers & old_numbers, new_numbers - old_numbers, old_numbers - new_numbers
     retyped = {n for n in kept if types.get(n) != own_types.get(n)}
-    if any(n not in own_types for n in retyped):
-        return None
-    if any(n in types for n in added) or any(n in types for n in removed):
+    untyped = frozenset({n for n in retyped if n not in own_types} | {n for n in removed if n in types})
+    retyped -= untyped
+    if any(n in types for n in added):
         return None
     counts = declared.selectors
     if any(number_of(word) in declared.stale for word, change in selector_changes.items()
@@ -167,8 +168,9 @@ def changed_definitions(
     changes = DeclaredChanges(
         assigned, dropped, new_types, new_value_types, stale,
         {word: change for word, change in selector_changes.items() if change}, imports, unimported=unimported,
+        untyped=untyped,
     )
-    return changes, Dependents(retyped, reselected, set(imports) | unimported)
+    return changes, Dependents(retyped | untyped, reselected, set(imports) | unimported)
 
 
 RESIZED_LIMIT = 500
@@ -347,6 +349,10 @@ def reencode(
     every = text_starts if outer is None else np.concatenate([text_starts, outer])
     hits = _dependents(view, every, state, changes, dependents)
     before, after = stretch
+    if changes.untyped:  # the stretch read a type it no longer declares as the table had it
+        gone = _dependents(view, every, state, changes, Dependents(types=set(changes.untyped)))
+        if ((gone >= before) & (gone < after)).any():
+            return None
     if hits.size and int(hits.min()) < before:
         return None
     hits = hits[hits >= after]
@@ -425,9 +431,11 @@ def _numbers_from_words(view: np.ndarray, plan: list[tuple[int, int, object]], s
     type_ids = view[starts[constant] + 1]
     for type_id in np.unique(type_ids).tolist():
         kinds = tables.numbers(type_id, type_id)
-        if kinds is None:
-            continue
         mine = np.flatnonzero(constant)[type_ids == type_id]
+        if kinds is None:
+            if (tables.types.get(type_id) or (None,))[0] not in (INT, FLOAT):  # a constant of no number type
+                unfit.append(int(positions[mine][0]))  # is an error
+            continue
         unfit += _retyped_rows(view, positions[mine], starts[mine], opcodes[mine], counts[mine] - 3, 3, *kinds, found)
     switch = np.flatnonzero((opcodes == ops.OpSwitch) & (counts >= 3))
     selectors = view[starts[switch] + 1]
@@ -459,7 +467,8 @@ class _Kinds:
     def __init__(self, state: AssemblyState, changes: DeclaredChanges) -> None:
         declared = state.declared
         self.old_types, self.old_value_types = declared.types, declared.value_types
-        self.types = _Through(changes.types, declared.types)
+        self.types = _Through(changes.types, Masked(declared.types, changes.untyped)
+                              if changes.untyped else declared.types)
         self.value_types = _Through(changes.value_types, declared.value_types)
 
     def numbers(self, old_type, new_type) -> tuple[tuple, tuple] | None:
@@ -620,6 +629,7 @@ class _Tables:
         self.value_types = dict(changes.value_types)
         self.imports = dict(changes.imports)
         self.unimported = changes.unimported
+        self.untyped = changes.untyped
         self.numbers = changes.numbers
         self.plans = load_plans()
 
@@ -638,7 +648,8 @@ class _Tables:
         ids = StretchIds(declared.numbers, frozenset())
         ids.update(self.numbers)
         encoder.ids.numbers = ids
-        encoder.declared.types = _Through(self.types, declared.types)
+        encoder.declared.types = _Through(self.types, Masked(declared.types, self.untyped)
+                                          if self.untyped else declared.types)
         encoder.declared.value_types = _Through(dict(self.value_types), declared.value_types)
         imports = Masked(declared.imports, self.unimported) if self.unimported else declared.imports
         encoder.declared.imports = _Through(self.imports, imports)

@@ -298,3 +298,34 @@ def test_many_number_constants_after_a_region_are_re_encoded_from_their_words(mo
             fresh.ensure_indexed()
             assert spliced is not None and list(spliced.index.offsets) == list(fresh.index.offsets), replacement
     assert session.binary == data
+
+
+def test_a_type_removed_in_a_region_is_spliced(monkeypatch):
+    """A type no longer declared (its line gone, or another instruction in its place):
+    what reads it after the stretch gives the whole run's error (a constant of it, a
+    switch on a value of it), an unread one splices; the whole text is never made."""
+    from spvinspect.codec.text.region import Region
+    from spvinspect.editing import dependents, region_assembler
+
+    monkeypatch.setattr(region_assembler, "region_around", lambda module, at: Region(0, 13))
+    monkeypatch.setattr(dependents, "RESIZED_LIMIT", 0)  # the constants' words tell their error
+    data = assemble(NUMBERS).binary
+    module = open_module(data)
+    module.ensure_indexed()
+    session = region_session(module, module_names(module), 0, data)
+    _run(session)
+    source = session.assembler.source
+    made = _outside_texts_made(monkeypatch)
+    for after, old, new in [("OpTypeFunction", 1, []),  # %int: its constants fail
+                            ("OpTypeFunction", 0, ["%int = OpTypeInt 32 1"]),
+                            ("%int = OpTypeInt", 1, ["%uint = OpTypeVector %int 2"]),
+                            ("%int = OpTypeInt", 1, ["%uint = OpTypeInt 32 0"]),
+                            ("%long = OpTypeInt", 1, ["%long = OpUndef %int"]),  # %h's constant fails
+                            ("%uint = OpTypeInt", 1, ["%long = OpTypeInt 64 1"])]:
+        outcome = _lines_replaced(session, after, old, new)
+        assert not made, new
+        state, diagnostics = source.text_assembly(session.lines)
+        made.clear()
+        assert outcome.binary == (state.binary if state is not None else None), new
+        assert _placed(outcome.diagnostics) == _placed(diagnostics), new
+    assert session.binary == data
