@@ -16,11 +16,12 @@ then the caller assembles the whole text. It is sure when the edit
   the whole run would without changing the numbers of names outside it
   (`new_names`: the disassembler's names and numeric ids are pinned; a name the user
   typed is numbered on first sight),
-- defines what it defined before, or defines new numbers and drops definitions that
-  later operands cannot have read, and imports no id the rest of the text imports; a
-  type, a switch selector's value type or an import that it changes, adds or drops is read by instructions
-  outside the stretch, which are re-encoded from their own lines (`dependents`: those
-  after the stretch; outside a region's text, only when their size stays),
+- defines what it defined before, or defines new numbers and drops definitions, and
+  imports no id the rest of the text imports; a type, a switch selector's value type
+  or an import that it changes, adds or drops is read by instructions outside the
+  stretch, which are re-encoded (`dependents`: those after the stretch, from their own
+  lines or, outside a region's text, from their words; there, when their size changes,
+  only in a re-assembly of the whole region, `region_whole`),
 - and the stretch assembles. When it does not, its first error is returned
   (`StretchError`); the session shows it at once on a huge text and otherwise assembles
   the whole text for the whole run's own diagnostic.
