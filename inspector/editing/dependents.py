@@ -414,9 +414,11 @@ def _numbers_from_words(view: np.ndarray, plan: list[tuple[int, int, object]], s
                          changes: DeclaredChanges) -> tuple[dict[int, array], int | None]:
     """The instructions outside a region in `plan` whose literals are numbers before
     and after the edit (at most 64 bits), re-encoded from their words (their lines are
-    never made): a constant of a type edited, a switch whose selector's type changed. By position in the plan; with the
-    position of the first one holding a value that does not fit its new type (None when
-    all fit; that one is left to its line, for the whole run's diagnostic)."""
+    never made): a constant of a type edited, a switch whose selector's type changed.
+    By position in the plan; with the position of the first one that gives an error (a
+    value that does not fit its new type, a constant of a type no longer a number type,
+    cases on a value no longer an integer; None when none does: it is left to its line,
+    for the whole run's diagnostic)."""
     positions = np.array([k for k, p in enumerate(plan) if not isinstance(p[2], tuple)], dtype=np.int64)
     if not len(positions):
         return {}, None
@@ -535,8 +537,6 @@ def _retyped_rows(view: np.ndarray, positions: np.ndarray, starts: np.ndarray, o
         if not bad[k]:
             found[position] = array("I", kept[k].tobytes() + rows[ends[k] - cases[k] : ends[k]].tobytes())
     return positions[bad].tolist()
-
-
 
 
 def instruction_starts(view: np.ndarray, group_words: array, end: int) -> np.ndarray | None:

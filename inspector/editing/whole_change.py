@@ -72,4 +72,5 @@ def _walked(words: np.ndarray, raw: array, starts: np.ndarray, around: ModuleOut
         at += step
     if at > size:
         return None
-    return np.unique(np.concatenate([offsets[offsets < text_start], starts, np.array(found, dtype=np.int64), [at, size]]))
+    walked = np.array(found + [at, size], dtype=np.int64)
+    return np.unique(np.concatenate([offsets[offsets < text_start], starts, walked]))

@@ -116,7 +116,8 @@ def test_a_numeric_id_the_region_defines_leaving_it_is_assembled_without_the_who
     session = region_session(module, module_names(module), 0, data)
     _run(session)
     for after, old, new in [("OpMemoryModel", 2, ["%new = OpUndef %int"]),
-                            ("OpMemoryModel", 1, ['OpEntryPoint Fragment %2 "main"', "OpExecutionMode %2 OriginUpperLeft"])]:
+                            ("OpMemoryModel", 1, ['OpEntryPoint Fragment %2 "main"',
+                                                  "OpExecutionMode %2 OriginUpperLeft"])]:
         outcome = _replace(session, after, old, new)
         assert not made, new
         state, diagnostics = session.assembler.source.text_assembly(session.lines)
