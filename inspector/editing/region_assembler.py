@@ -174,7 +174,7 @@ class RegionJob:
                 return AssemblyOutcome(self.generation, None, [], skipped=True)
             state, diagnostics = self.source.whole(self.lines, self.tell)
             if state is not None and base is not None:
-                state.word_change = whole_change(base, state.words, self.source.around)
+                state.word_change = whole_change(base, state, self.source.around)
         if state is None:
             return AssemblyOutcome(self.generation, None, diagnostics, seconds=time.perf_counter() - began)
         binary = state.binary
