@@ -38,11 +38,11 @@ def names_after_edit(
     words [start, new_end) (`change`) and `previous` names `old`; None when the edit is not
     one this can follow (instructions added, removed or changed in kind or result, an
     OpName or decoration edited, a body edited that names something): then a new pass."""
-    namer = previous.finished_pass()
-    if namer is None or not new.indexed or not old.indexed:
+    if not new.indexed or not old.indexed:
         return None
-    changed = _changed_results(old, new, change)
-    if changed is None:
+    changed = _changed_results(old, new, change)  # first: it may refuse before a pass is finished
+    namer = previous.finished_pass() if changed is not None else None
+    if namer is None:
         return None
     try:
         return NameMap.of_pass(new, _Renaming(namer, new).run(changed))
