@@ -364,7 +364,9 @@ def reencode(
     from_words: dict[int, array] = {}
     unfit = None
     if outside is not None:
-        from_words, unfit = _numbers_from_words(view, plan, state, changes)
+        from_words, unfit = _numbers_from_words(view, plan, state, changes, outside.resizes)
+        if from_words is None:  # one would change size where sizes must stay
+            return None
         if unfit is not None:  # the whole run's first error is this one's, or an earlier one's
             del plan[unfit + 1 :]
     if outside is not None and outside.resizes and sum(
@@ -411,14 +413,15 @@ def reencode(
 
 
 def _numbers_from_words(view: np.ndarray, plan: list[tuple[int, int, object]], state: AssemblyState,
-                         changes: DeclaredChanges) -> tuple[dict[int, array], int | None]:
+                        changes: DeclaredChanges, resizes: bool) -> tuple[dict[int, array] | None, int | None]:
     """The instructions outside a region in `plan` whose literals are numbers before
     and after the edit (at most 64 bits), re-encoded from their words (their lines are
     never made): a constant of a type edited, a switch whose selector's type changed.
     By position in the plan; with the position of the first one that gives an error (a
     value that does not fit its new type, a constant of a type no longer a number type,
     cases on a value no longer an integer; None when none does: it is left to its line,
-    for the whole run's diagnostic)."""
+    for the whole run's diagnostic). None at once when one would change size and
+    `resizes` is False."""
     positions = np.array([k for k, p in enumerate(plan) if not isinstance(p[2], tuple)], dtype=np.int64)
     if not len(positions):
         return {}, None
@@ -438,6 +441,8 @@ def _numbers_from_words(view: np.ndarray, plan: list[tuple[int, int, object]], s
             if (tables.types.get(type_id) or (None,))[0] not in (INT, FLOAT):  # a constant of no number type
                 unfit.append(int(positions[mine][0]))  # is an error
             continue
+        if not resizes and _literal_words(kinds[0]) != _literal_words(kinds[1]):
+            return None, None
         unfit += _retyped_rows(view, positions[mine], starts[mine], opcodes[mine], counts[mine] - 3, 3, *kinds, found)
     switch = np.flatnonzero((opcodes == ops.OpSwitch) & (counts >= 3))
     selectors = view[starts[switch] + 1]
@@ -458,9 +463,16 @@ def _numbers_from_words(view: np.ndarray, plan: list[tuple[int, int, object]], s
                 elif bad:
                     unfit.append(position)
             continue
+        if not resizes and _literal_words(kind[0]) != _literal_words(kind[1]) and (counts[mine] > 3).any():
+            return None, None
         unfit += _retyped_rows(view, positions[mine], starts[mine], opcodes[mine], counts[mine] - 3, 3, *kind,
                                found, labelled=True)
     return found, min(unfit, default=None)
+
+
+def _literal_words(number_type: tuple) -> int:
+    """How many words a literal of a number type takes."""
+    return 2 if number_type[1] > 32 else 1
 
 
 class _Kinds:
@@ -507,7 +519,7 @@ def _retyped_rows(view: np.ndarray, positions: np.ndarray, starts: np.ndarray, o
     `labelled`: a switch's cases), re-encoded for type `new` into `found` (by plan
     position); the positions of those holding a value that does not fit (or that would
     grow past the longest instruction), left out."""
-    old_words, new_words = (2 if old[1] > 32 else 1), (2 if new[1] > 32 else 1)
+    old_words, new_words = _literal_words(old), _literal_words(new)
     step = old_words + labelled
     whole = sizes % step == 0
     if not labelled:
