@@ -30,8 +30,10 @@ from spvinspect.widgets.status_line import StatusLine
 from spvinspect.codec.plural import counted
 
 PROGRAM_BINDINGS = [
-    Binding("n", "step(1)", "Next", show=False, id="lima_screen.next", tooltip="Next instruction, from any pane"),
-    Binding("p", "step(-1)", "Previous", show=False, id="lima_screen.previous", tooltip="Previous instruction, from any pane"),
+    # Priority, as the stepping keys (`run_keys`): acted on as the key arrives, not after it
+    # travelled up from the focused pane; no pane binds them, a text field still types them.
+    Binding("n", "step(1)", "Next", show=False, priority=True, id="lima_screen.next", tooltip="Next instruction, from any pane"),
+    Binding("p", "step(-1)", "Previous", show=False, priority=True, id="lima_screen.previous", tooltip="Previous instruction, from any pane"),
     Binding("backspace,ctrl+o,alt+left", "back", "Back", id="lima_screen.back", tooltip="Back to where the last jump left"),
     Binding("m", "toggle_style", "Mesa/seed", id="lima_screen.toggle_style", tooltip="Switch between the seed-004 syntax and Mesa's, from any pane"),
     Binding("colon", "goto", "Go to", id="lima_screen.goto", tooltip="Go to an instruction index, from any pane"),
