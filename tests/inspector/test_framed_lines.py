@@ -65,12 +65,43 @@ async def _restyled_registers(app: InspectorApp, pilot) -> None:
     await pilot.press("full_stop")
     await pilot.pause()
     assert worked_out == []
-    screen.query_one("#registers").styles.border = ("heavy", "red")
+    registers = screen.query_one("#registers")
+    _registers_lines_drawn_as_textual_draws_them(registers)
+    registers.styles.border = ("heavy", "red")
+    registers.styles.color = "yellow"  # the pieces' styles are worked out again
     for _ in range(2):
         await pilot.press("full_stop")
         await pilot.pause()
     assert "┃" in "".join(segment.text for segment in screen._compositor.render_strips()[25])
     assert _screen(screen) == _drawn_from_scratch(screen)
+    _registers_lines_drawn_as_textual_draws_them(registers)
+
+
+def _registers_lines_drawn_as_textual_draws_them(registers) -> None:
+    """Every line of the registers pane's text that it makes from its pieces (each on screen
+    but blank ones and those that wrap) is Textual's drawing of it (styles, offsets
+    for selecting with the mouse)."""
+    from textual.visual import RenderOptions
+
+    from spvinspect.widgets.lima_registers import _as_line
+
+    width = registers.content_region.width
+    options = RenderOptions(registers._get_style, registers.styles, None, None)
+    drawn = registers._lines_on_screen()
+    made = row = 0
+    for index, line in enumerate(registers._lines):
+        if row >= len(drawn):
+            break
+        pieces = registers._drawn_line(line, index, width, options)
+        textual = [list(strip) for strip in _as_line(registers._textual_line(line, width, options), index)]
+        wraps = sum(len(text) for text, _ in line) > width
+        assert (pieces is None) == (not line or wraps), line
+        if pieces is not None:
+            assert [list(strip) for strip in pieces] == textual, line
+            assert list(drawn[row]) == textual[0], line  # what the pane shows
+            made += 1
+        row += len(textual)
+    assert made >= 6
 
 
 async def test_spirv_steps_draw_what_textual_draws() -> None:
