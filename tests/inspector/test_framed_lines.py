@@ -75,6 +75,30 @@ async def _restyled_registers(app: InspectorApp, pilot) -> None:
     assert "┃" in "".join(segment.text for segment in screen._compositor.render_strips()[25])
     assert _screen(screen) == _drawn_from_scratch(screen)
     _registers_lines_drawn_as_textual_draws_them(registers)
+    # The focus moves (a pane's border colour changes, its kept rows do not): its rows
+    # drawn again after a step and back are framed anew.
+    for pane in ("5", "2"):
+        await pilot.press(pane, "full_stop", "comma")
+        await pilot.pause()
+        assert _screen(screen) == _drawn_from_scratch(screen)
+    _framed_anew_in_another_frame(screen.query_one("#breakdown"))
+
+
+def _framed_anew_in_another_frame(pane) -> None:
+    """A content line the pane framed before (kept with its filtered versions) is framed
+    again once its frame changed."""
+    from rich.segment import Segment
+    from textual.geometry import Region
+
+    cache = pane._styles_cache
+    frame = pane._frame(cache)
+    top = frame[3]
+    crop = Region(0, 0, *pane.region.size)
+    cache._dirty_lines.add(top)
+    assert pane._frame_dirty_lines(crop, cache, frame)[top].text.startswith("│")
+    other = (Segment("X", frame[0].style), *frame[1:])
+    cache._dirty_lines.add(top)
+    assert pane._frame_dirty_lines(crop, cache, other)[top].text.startswith("X")
 
 
 def _registers_lines_drawn_as_textual_draws_them(registers) -> None:
