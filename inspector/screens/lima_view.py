@@ -144,13 +144,15 @@ class LimaView(FormatView):
 
     def _prepare_next_to(self, index: int) -> None:
         """Once the selection is drawn: the breakdowns of the instructions before and after
-        it, so that the next step or move shows them without working them out."""
+        it, and the list's rows around it highlighted, so that the next step or move shows
+        them without working them out."""
         if self.selected != index:
             return
         breakdown = self.query_one(LimaBreakdown)
         for near in (index + 1, index - 1):
             if 0 <= near < len(self.document.instructions):
                 breakdown.prepare(self.document.breakdown(near))
+        self.query_one(LimaInstructionList).prepare_rows_near(index)
 
     def _chosen_masks(self, entry: Entry | None) -> dict[int, int]:
         if not self._picking or entry is None:
