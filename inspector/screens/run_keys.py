@@ -149,14 +149,20 @@ class RunController:
             return
         screen = self._screen
         run = execution.run
-        if select and run is not None and (index := run.current_instruction) is not None:
-            screen.post_message(SelectInstruction(index, center=True))
         marks = execution.marks()
         for widget in screen.walk_children():
             if hasattr(widget, "show_run_marks"):
                 widget.show_run_marks(marks)
             if isinstance(widget, RunFollower):
                 widget.run_changed(execution)
+        if select and run is not None and (index := run.current_instruction) is not None:
+            # At once, as the screen would on the message (which would wait its turn in
+            # the screen's queue, after the key's own handling).
+            selected = getattr(screen, "select_instruction", None)
+            if selected is not None:
+                selected(index, center=True)
+            else:
+                screen.post_message(SelectInstruction(index, center=True))
         if run is not None and run.error is not None and run.stop_reason != self._told_error:
             self._told_error = run.stop_reason
             screen.notify(run.stop_reason, severity="error", timeout=6)
