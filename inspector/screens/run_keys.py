@@ -8,10 +8,11 @@ message, not one per widget on the way). So they are keys no pane binds (functio
 punctuation: a pane's own binding of the same key, remapped, would lose to them), and a
 focused text field (the inputs pane's, the editor) still types them: Textual leaves a key
 a text field consumes to the field. The first stepping key starts a run with the current
-settings. After every move the screen selects the current
-instruction (`SelectInstruction`, so the list, hex and detail panes follow), every widget
-with `show_run_marks(marks)` gets the gutter marks (breakpoints, the current instruction)
-and every widget with `run_changed(execution)` (a `RunFollower`) is told.
+settings. After every move every widget with `show_run_marks(marks)` gets the gutter
+marks (breakpoints, the current instruction), every widget with `run_changed(execution)`
+(a `RunFollower`) is told, and the screen selects the current instruction
+(`select_instruction`, what `SelectInstruction` asks for, so the list, hex and detail panes
+follow).
 """
 
 from __future__ import annotations
