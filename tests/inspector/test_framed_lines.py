@@ -82,6 +82,11 @@ async def _restyled_registers(app: InspectorApp, pilot) -> None:
         await pilot.pause()
         assert _screen(screen) == _drawn_from_scratch(screen)
     _framed_anew_in_another_frame(screen.query_one("#breakdown"))
+    # The view and its columns draw nothing: the compositor does not ask them, the panes it does.
+    from spvinspect.screens.view import Column, FormatView
+
+    drawn = screen._compositor.visible_widgets
+    assert not [w for w in drawn if isinstance(w, (Column, FormatView))] and registers in drawn
 
 
 def _framed_anew_in_another_frame(pane) -> None:
