@@ -66,6 +66,9 @@ class RegionSource:
         """The text around the region, once made (two strings: compact, and split at will)."""
         self.around = ModuleOutside(module, names, region)
         """The module's instructions around the region (those an edit re-encodes)."""
+        self.lines_before = self.around.region_line()
+        """The module's whole text's lines before the region's (header comments and line
+        breaks in strings included): the editor numbers the region's lines after them."""
 
     def state(self) -> AssemblyState | None:
         """The region's assembly state read off the module (the job thread: the whole
@@ -205,6 +208,11 @@ class RegionAssembler(SpirvAssembler):
         job.tell = None
         outcome = job.run()
         return outcome.binary, outcome.diagnostics
+
+    @property
+    def lines_before(self) -> int:
+        """The whole text's lines before the region's (`EditSession.lines_before`)."""
+        return self.source.lines_before
 
     @property
     def region(self) -> Region:

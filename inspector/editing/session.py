@@ -19,7 +19,7 @@ of lines); on a module too big for one `TextArea` the editor shows a window of i
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -350,6 +350,21 @@ class EditSession:
         self.saved_binary = self.binary
         if self.opened is not None:
             self.opened = self.saved_binary
+
+    @property
+    def lines_before(self) -> int:
+        """The module's whole text's lines before this text's first (a region's: the
+        header comments, the instructions before it, the line breaks in their strings),
+        so the editor and the diagnostics number lines as the whole text does."""
+        return getattr(self.assembler, "lines_before", 0)
+
+    def numbered(self, diagnostic: Diagnostic) -> Diagnostic:
+        """`diagnostic` at its line of the module's whole text (`lines_before`), for a
+        message that names the line in words."""
+        before = self.lines_before
+        if not before or diagnostic.line is None:
+            return diagnostic
+        return replace(diagnostic, line=diagnostic.line + before)
 
     @property
     def partial(self) -> bool:

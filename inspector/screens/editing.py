@@ -276,14 +276,16 @@ class EditingController:
             from spvinspect.widgets.asm_editor import AsmEditor, EditorMessages
 
             language = self._screen.document.editor_language()
-            editor = self._editor = AsmEditor(text, syntax=language, first_line=start, id="editor")
+            editor = self._editor = AsmEditor(text, syntax=language, first_line=start,
+                                              lines_before=session.lines_before, id="editor")
             editor.border_title = Content(f"Editing · {getattr(self._screen.document, 'name', '')}")
             messages = self._editor_messages = EditorMessages(id="edit-messages")
             messages.display = False
             listing.parent.mount(editor, messages, after=listing)
             self._screen.call_after_refresh(self._place_cursor, line)
         elif self._editor_outdated or not editor.first_line <= line < editor.first_line + editor.document.line_count:
-            editor.load_window(text, start, line)  # a new session's text, or a huge module's window moved
+            # A new session's text, or a huge module's window moved.
+            editor.load_window(text, start, line, session.lines_before)
         else:
             self._place_cursor(line)
         self._editor_outdated = False
@@ -460,7 +462,7 @@ class EditingController:
         messages = session.messages()
         editor.show_messages(messages)
         listed = self._editor_messages
-        listed.show_messages(messages)
+        listed.show_messages(messages, session.lines_before)
         shown = editor.display and bool(messages)
         if listed.display != shown:
             listed.display = shown
