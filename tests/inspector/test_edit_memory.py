@@ -114,3 +114,44 @@ async def test_a_paste_is_the_user_at_the_keys(monkeypatch, tmp_path, example_by
         finally:
             gc.callbacks.remove(note_full)
         assert not full, "a full collection ran right after the paste"
+
+
+def reachable(root, kind: type) -> list:
+    """The objects of `kind` reachable from `root` by references (modules, classes and
+    functions not followed: what an object holds, not what its code can reach)."""
+    import types
+
+    seen, stack, found = {id(root)}, [root], []
+    while stack:
+        thing = stack.pop()
+        if isinstance(thing, kind):
+            found.append(thing)
+        for referent in gc.get_referents(thing):
+            if id(referent) in seen or isinstance(referent, (type, types.ModuleType, types.FunctionType)):
+                continue
+            seen.add(id(referent))
+            stack.append(referent)
+    return found
+
+
+def test_validator_messages_keep_no_opened_module(monkeypatch, example_bytes):
+    """Placing spirv-val's messages at their lines opens the binary once per verdict and
+    keeps no module of it (a whole module and its index: 20 MB on a large one)."""
+    from spvinspect.codec.binary.lazy import LazyModule
+    from spvinspect.editing import spirv_assembler
+    from spvinspect.editing.spirv_assembler import open_spirv_session
+    from spvinspect.editing.validation import Validation, ValidatorMessage
+    from spvinspect.codec.diagnostics import Severity
+
+    session = open_spirv_session(example_bytes)
+    job = session.request()
+    session.accept(job.run())
+    opened = []
+    real_open = spirv_assembler.open_module
+    monkeypatch.setattr(spirv_assembler, "open_module", lambda data: opened.append(1) or real_open(data))
+    verdict = session.validation_job()
+    assert session.accept_validation(verdict, Validation([ValidatorMessage(Severity.ERROR, "bad", 3)]))
+    placed = [m for m in session.messages() if m.diagnostic.message == "spirv-val: bad"]
+    assert placed and session.lines[placed[0].line].strip() and session.messages() == session.messages()
+    assert len(opened) == 1, f"the binary was opened {len(opened)} times for one verdict"
+    assert not reachable(session, LazyModule), "the session keeps an opened module"
