@@ -42,6 +42,7 @@ def test_an_edit_that_breaks_the_module_is_reported_on_its_line():
     assert message.line == at
     assert "Result Type" in message.diagnostic.message
     module = open_module(session.binary)
+    module.ensure_indexed()
     assert message.diagnostic.word_offset == module.offset(
         next(i for i in range(module.instruction_count) if module.instruction(i).opname == "OpFMul")
     )
