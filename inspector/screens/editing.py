@@ -236,7 +236,10 @@ class EditingController:
             self.drop_edit_session()
         self.edit_session = session
         app = self._screen.app
-        session.tell_long_steps(lambda text: self._on_ui(self._long_step, session, text))
+        # Weakly: the assembler holds what it calls, and a session in a cycle with it
+        # outlived the region left (its module and states) until an idle collection.
+        told = weakref.ref(session)
+        session.tell_long_steps(lambda text: self._on_ui(self._long_step, told(), text))
         self._shown_text = ShownText.for_lines(session.lines)
         self._freeze()
         self._show_editor()
@@ -254,7 +257,7 @@ class EditingController:
     def _long_step(self, session: EditSession, text: str) -> None:
         """A job began a long step (a whole assembly): the user is told, and the editor's
         title says so until the outcome is shown."""
-        if session is not self.edit_session:
+        if session is None or session is not self.edit_session:
             return
         self._screen.notify(text, timeout=8)
         editor = self.editor
