@@ -20,6 +20,7 @@ from __future__ import annotations
 from typing import Any
 
 from textual.binding import Binding
+from textual.timer import Timer
 
 from spvinspect.execution import Execution
 from spvinspect.execution.run import instruction_named
@@ -37,6 +38,11 @@ RUN_BINDINGS = [
     Binding("shift+f5", "run_restart", "Restart", show=False, priority=True, id="run.restart", tooltip="Start the run again from the first instruction"),
 ]
 """The stepping keys, with ids for the keymap (`run.step`…)."""
+
+AFTER_MOVE = 0.05
+"""Seconds after a move that the run does the work its next move would otherwise do on
+the key (the engine's copies of its state): past the move's frame, and keys pressed in
+quick succession wait for none of it."""
 
 
 def _carried(old: Any, new: Any) -> Any:
@@ -65,6 +71,7 @@ class RunController:
         """The document `_execution` runs (an edit's new document gets a new one)."""
         self._told_error: str | None = None
         """The stop reason last told as an error notice (each is told once)."""
+        self._after_move: Timer | None = None
 
     @property
     def execution(self) -> Execution | None:
@@ -143,6 +150,20 @@ class RunController:
             execution.restart()
             self.updated()
 
+    def _after_move_soon(self) -> None:
+        """Have the run do what its next move would otherwise do on its key, `AFTER_MOVE`
+        seconds after the last move (once this one is on screen)."""
+        if self._after_move is None:
+            self._after_move = self._screen.set_timer(AFTER_MOVE, self._after_move_now)
+        else:
+            self._after_move.reset()
+
+    def _after_move_now(self) -> None:
+        self._after_move = None
+        run = self._execution.run if self._execution is not None else None
+        if run is not None:
+            run.after_move()
+
     def updated(self, select: bool = True) -> None:
         """Select the current instruction and tell the panes (after every move)."""
         execution = self.execution
@@ -164,6 +185,8 @@ class RunController:
                 selected(index, center=True)
             else:
                 screen.post_message(SelectInstruction(index, center=True))
+        if run is not None:
+            self._after_move_soon()
         if run is not None and run.error is not None and run.stop_reason != self._told_error:
             self._told_error = run.stop_reason
             screen.notify(run.stop_reason, severity="error", timeout=6)
