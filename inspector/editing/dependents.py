@@ -35,6 +35,7 @@ from spvinspect.codec.asm.plans import load_plans
 from spvinspect.codec.asm.quick import QuickEncoder
 from spvinspect.codec.binary.lazy import LazyModule
 from spvinspect.codec.diagnostics import Diagnostic
+from spvinspect.codec.text.line_breaks import line_breaks
 from spvinspect.codec.text.listing import DisassemblyOptions, Listing
 from spvinspect.codec.text.names import NameMap
 from spvinspect.codec.text.region import Region, region_words
@@ -174,14 +175,6 @@ RESIZED_LIMIT = 500
 size (each is assembled from its own line; those re-encoded from their words are not
 counted); past it, the whole text's assembly is the faster way to the same words."""
 
-_DECORATING = {"OpDecorate": 2, "OpMemberDecorate": 3, "OpDecorateString": 2, "OpMemberDecorateString": 3}
-"""The instructions whose decoration (at that word) may take a string parameter."""
-
-
-def _parameter_kinds(enumerant) -> list[str]:
-    return [getattr(parameter, "kind", parameter) for parameter in enumerant.parameters]
-
-
 def _between(at: np.ndarray, cumulated: np.ndarray, first: int, end: int) -> int:
     """The line breaks of the instructions [first, end) (`at`, `cumulated`: see
     `ModuleOutside._line_breaks`)."""
@@ -241,6 +234,15 @@ class ModuleOutside:
         inst = self.module.instruction(index)
         return "".join(s.text for s in self.listing.instruction_segments(inst))
 
+    def region_line(self) -> int:
+        """The line (0-based) the region starts at in the whole text: the header comments,
+        then a line per instruction before it and one more per line break in a string."""
+        if self._breaks is None:
+            self._breaks = self._line_breaks()
+        at, extra = self._breaks
+        first = self.region.first
+        return len(self.listing.header_lines()) + first + _between(at, extra, 0, first)
+
     def whole_line(self, index: int, region_lines: int) -> int:
         """The line (0-based) instruction `index`, outside the region, starts at in the
         whole text whose region holds `region_lines` lines: the header comments, then
@@ -258,33 +260,9 @@ class ModuleOutside:
 
     def _line_breaks(self) -> tuple[np.ndarray, np.ndarray]:
         """The instructions whose text breaks lines (a string holding a line feed), in
-        order, with how many times each does (cumulated)."""
-        module = self.module
-        grammar = module.grammar
-        stringy = [op.opcode for op in grammar.by_name.values()
-                   if any(operand.kind == "LiteralString" for operand in op.operands)]
-        with_strings = [e.value for e in grammar.operand_kinds["Decoration"].enumerants
-                        if any(kind == "LiteralString" for kind in _parameter_kinds(e))]
-        decorations = {grammar.by_name[name].opcode: at for name, at in _DECORATING.items() if name in grammar.by_name}
-        data = np.frombuffer(module.words, dtype=np.uint8)
-        words = np.frombuffer(module.words, dtype=np.uint32)
-        feeds = np.unique(np.flatnonzero(data == 0x0A) // 4)
-        offsets = np.frombuffer(module.index.offsets, dtype=np.uint32).astype(np.int64)
-        holders = np.unique(np.searchsorted(offsets, feeds, side="right") - 1)
-        holders = holders[holders >= 0]
-        heads = words[offsets[holders]]
-        opcodes = heads & 0xFFFF
-        keep = np.isin(opcodes, stringy)
-        for opcode, at in decorations.items():
-            decorating = (opcodes == opcode) & ((heads >> 16) > at)
-            keep[decorating] = np.isin(words[offsets[holders[decorating]] + at], with_strings)
-        found, counts = [], []
-        for index in holders[keep].tolist():
-            breaks = self.line(index).count("\n")
-            if breaks:
-                found.append(index)
-                counts.append(breaks)
-        return np.array(found, dtype=np.int64), np.cumsum(np.array([0] + counts, dtype=np.int64))
+        order, with how many times each does (cumulated): `codec.text.line_breaks`."""
+        found = line_breaks(self.module)
+        return found.at, found.cumulated
 
 
 @dataclass(slots=True)

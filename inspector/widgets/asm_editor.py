@@ -191,6 +191,7 @@ class AsmEditor(QuietScrollbars, TextArea):
         *,
         syntax: EditorLanguage,
         first_line: int = 0,
+        lines_before: int = 0,
         name: str | None = None,
         id: str | None = None,
         classes: str | None = None,
@@ -200,6 +201,9 @@ class AsmEditor(QuietScrollbars, TextArea):
         """The format's lexer and line fix (`Format.editor_language`)."""
         self.first_line = first_line
         """The whole text's line shown as this editor's first (a huge module's window)."""
+        self.lines_before = lines_before
+        """The module's text's lines before the whole text's first (a region's): the
+        gutter and the messages number lines from there, as spirv-dis's text does."""
         self._lexer: Lexer = syntax.lexer
         self._lexed: dict[str, list[Highlight]] = {}
         self._messages: dict[int, list[LineMessage]] = {}
@@ -213,7 +217,7 @@ class AsmEditor(QuietScrollbars, TextArea):
             name=name, id=id, classes=classes,
         )
         self._set_document(text, None)  # once: TextArea's __init__ wraps its text more often
-        self.line_number_start = first_line + 1
+        self.line_number_start = lines_before + first_line + 1
 
     # ------------------------------------------------------------ content
 
@@ -250,10 +254,12 @@ class AsmEditor(QuietScrollbars, TextArea):
                 self.call_after_refresh(callback)
         return strips
 
-    def load_window(self, text: str, first_line: int, cursor_line: int | None = None) -> None:
-        """Show `text` as the whole text's lines from `first_line` (clears undo)."""
+    def load_window(self, text: str, first_line: int, cursor_line: int | None = None, lines_before: int = 0) -> None:
+        """Show `text` as the whole text's lines from `first_line`, numbered after
+        `lines_before` lines (clears undo)."""
         self.first_line = first_line
-        self.line_number_start = first_line + 1
+        self.lines_before = lines_before
+        self.line_number_start = lines_before + first_line + 1
         self.load_text(text)
         if cursor_line is not None:
             self.move_cursor((max(0, cursor_line - first_line), 0), center=True)
@@ -392,7 +398,7 @@ class AsmEditor(QuietScrollbars, TextArea):
             return
         first = messages[0]
         more = f" (+{len(messages) - 1})" if len(messages) > 1 else ""
-        where = f"{first.line + 1}:{first.column + 1}"
+        where = f"{self.lines_before + first.line + 1}:{first.column + 1}"
         # Plain text, not markup (`set_border_subtitle_alone`): a message quotes the user's text (`found '[/b'`).
         set_border_subtitle_alone(self, f"{where} {first.diagnostic.severity.value}: {first.diagnostic.message}{more}")
 
@@ -470,17 +476,21 @@ class EditorMessages(OptionList):
         super().__init__(id=id, markup=False)  # messages quote the user's text as written
         self._places: list[tuple[int, int]] = []
         self._shown: list[LineMessage] = []
+        self._lines_before = 0
         self.border_title = "Problems"
 
-    def show_messages(self, messages: list[LineMessage]) -> None:
-        """List `messages` (whole-text lines), one a line: `line:col severity: message`."""
-        if messages == self._shown:
+    def show_messages(self, messages: list[LineMessage], lines_before: int = 0) -> None:
+        """List `messages` (whole-text lines), one a line: `line:col severity: message`,
+        the lines numbered after `lines_before` (a region's, see `AsmEditor.lines_before`)."""
+        if messages == self._shown and lines_before == self._lines_before:
             return
         self._shown = list(messages)
+        self._lines_before = lines_before
         self._places = [(m.line, m.column) for m in messages]
         self.clear_options()
         self.add_options(
-            f"{m.line + 1}:{m.column + 1} {m.diagnostic.severity.value}: {m.diagnostic.message}" for m in messages
+            f"{lines_before + m.line + 1}:{m.column + 1} {m.diagnostic.severity.value}: {m.diagnostic.message}"
+            for m in messages
         )
 
     @on(OptionList.OptionSelected)

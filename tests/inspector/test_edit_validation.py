@@ -8,6 +8,7 @@ import stat
 
 import pytest
 
+from spvinspect.codec.binary.lazy import open_module
 from spvinspect.commands.open import EXAMPLE_MODULE
 from spvinspect.editing.session import EditSession
 from spvinspect.editing.spirv_assembler import open_spirv_session
@@ -40,7 +41,8 @@ def test_an_edit_that_breaks_the_module_is_reported_on_its_line():
     (message,) = [m for m in session.messages() if m.diagnostic.message.startswith("spirv-val")]
     assert message.line == at
     assert "Result Type" in message.diagnostic.message
-    module = session.assembler.module(session.binary)
+    module = open_module(session.binary)
+    module.ensure_indexed()
     assert message.diagnostic.word_offset == module.offset(
         next(i for i in range(module.instruction_count) if module.instruction(i).opname == "OpFMul")
     )
