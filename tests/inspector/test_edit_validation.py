@@ -82,6 +82,29 @@ def test_a_validator_that_crashes_turns_validation_off(tmp_path):
     assert verdict.unavailable is not None and "signal" in verdict.unavailable
 
 
+def test_a_validator_still_running_when_the_app_quits_is_stopped(tmp_path):
+    """spirv-val takes seconds on a huge module; quitting must not leave it running on
+    (it outlived the app by 20 s and more, on a core the user's next run needs)."""
+    import threading
+    import time
+
+    from spvinspect.editing import validation
+
+    slow = tmp_path / "spirv-val"
+    slow.write_text("#!/bin/sh\nexec sleep 60\n")
+    slow.chmod(slow.stat().st_mode | stat.S_IXUSR)
+    verdicts = []
+    thread = threading.Thread(target=lambda: verdicts.append(validate(b"", tool=os.fspath(slow))))
+    thread.start()
+    while not validation.RUNNING and thread.is_alive():  # a condition, not a pause
+        time.sleep(0.01)
+    (process,) = list(validation.RUNNING)
+    validation.stop_validators()
+    thread.join()
+    assert process.poll() is not None and not validation.RUNNING
+    assert verdicts[0].unavailable == "validation is off: spirv-val was stopped (the app is closing)"
+
+
 def test_messages_are_read_with_their_instruction():
     output = "error: line 116: Expected arithmetic operands\n  %101 = OpFMul %float %96 %100\nwarning: no line\n"
     first, second = parse_messages(output)
