@@ -81,6 +81,8 @@ class DeclaredChanges:
     """Result ids an edit no longer imports."""
     untyped: frozenset[int] = frozenset()
     """Type ids an edit no longer declares as types."""
+    unvalued: frozenset[int] = frozenset()
+    """Switch selectors an edit no longer defines (their switches' cases have no type now)."""
     numeric: object | None = None
     """The numeric ids a region's edit brought in or dropped (`numeric_ids.NumericChange`)."""
 
@@ -139,6 +141,8 @@ class AssemblyState:
         for number in changes.untyped:
             declared.types.pop(number, None)
         declared.value_types.update(changes.value_types)
+        for number in changes.unvalued:
+            declared.value_types.pop(number, None)
         declared.stale |= changes.stale
         declared.selectors.update(changes.selectors)
         declared.imports.update(changes.imports)

@@ -134,7 +134,9 @@ def changed_definitions(
     switches are re-encoded: they then give the whole run's error). Value
     types are read only for OpSwitch selectors: a value type that changes is left as it
     was and marked stale, unless it is a selector's (its switches are re-encoded); a
-    stale one becoming a selector takes the whole assembly."""
+    selector no longer defined leaves the table (its switches are re-encoded: those with
+    cases give the whole run's error); a stale one becoming a selector takes the whole
+    assembly."""
     declared = state.declared
     types, value_types = declared.types, declared.value_types
     kept, added, removed = new_numbers & old_numbers, new_numbers - old_numbers, old_numbers - new_numbers
@@ -150,14 +152,16 @@ def changed_definitions(
     stale = {n for n in kept if value_types.get(n) != own_value_types.get(n)} | (removed & value_types.keys())
     stale |= {n for n in added if n in value_types}
     reselected: set[int] = set()
+    unvalued: frozenset[int] = frozenset()
     if stale:
         selectors = counts.copy()
         selectors.update(selector_changes)
         watched = {number_of(word) for word, count in selectors.items() if count > 0} & stale
         reselected = {n for n in watched & kept if own_value_types.get(n) is not None}
-        if watched - reselected:
+        unvalued = frozenset((watched - reselected) & removed)
+        if watched - reselected - unvalued:
             return None
-        stale -= reselected
+        stale -= reselected | unvalued
     new_types = {n: own_types[n] for n in added if n in own_types}
     new_types.update((n, own_types[n]) for n in retyped)
     new_value_types = {n: own_value_types[n] for n in added if n in own_value_types and n not in value_types}
@@ -165,9 +169,9 @@ def changed_definitions(
     changes = DeclaredChanges(
         assigned, dropped, new_types, new_value_types, stale,
         {word: change for word, change in selector_changes.items() if change}, imports, unimported=unimported,
-        untyped=untyped,
+        untyped=untyped, unvalued=unvalued,
     )
-    return changes, Dependents(retyped | untyped, reselected, set(imports) | unimported)
+    return changes, Dependents(retyped | untyped, reselected | unvalued, set(imports) | unimported)
 
 
 RESIZED_LIMIT = 500
@@ -394,7 +398,8 @@ class _Kinds:
         self.old_types, self.old_value_types = declared.types, declared.value_types
         self.types = _Through(changes.types, Masked(declared.types, changes.untyped)
                               if changes.untyped else declared.types)
-        self.value_types = _Through(changes.value_types, declared.value_types)
+        self.value_types = _Through(changes.value_types, Masked(declared.value_types, changes.unvalued)
+                                    if changes.unvalued else declared.value_types)
 
     def numbers(self, old_type, new_type) -> tuple[tuple, tuple] | None:
         """The number types (`declarations.NumberType`) a literal had and has, or None
@@ -496,6 +501,7 @@ class _Tables:
         self.imports = dict(changes.imports)
         self.unimported = changes.unimported
         self.untyped = changes.untyped
+        self.unvalued = changes.unvalued
         self.numbers = changes.numbers
         self.plans = load_plans()
 
@@ -516,7 +522,8 @@ class _Tables:
         encoder.ids.numbers = ids
         encoder.declared.types = _Through(self.types, Masked(declared.types, self.untyped)
                                           if self.untyped else declared.types)
-        encoder.declared.value_types = _Through(dict(self.value_types), declared.value_types)
+        encoder.declared.value_types = _Through(dict(self.value_types), Masked(declared.value_types, self.unvalued)
+                                                if self.unvalued else declared.value_types)
         imports = Masked(declared.imports, self.unimported) if self.unimported else declared.imports
         encoder.declared.imports = _Through(self.imports, imports)
         known = len(ids)
