@@ -25,8 +25,9 @@ edits that needed a whole assembly (a character typed into the header comments, 
 the import, into a switch selector's type, a new numeric id: 250 ms p95 from key to
 panes), edits that took the whole text's assembly and now re-assemble the region over
 the module's tables on a worker (a numeric id at the number a name the user typed took;
-a type whose constants outside the region grow), and one that still takes the whole
-text's (an import added), each beside spirv-as, and
+a type whose constants and switches outside the region grow, re-encoded from their
+words; an import added; a numeric id at 0xFFFFFFFF; a numeric id the region no longer
+holds taken by a name the user typed), each beside spirv-as, and
 the process's RSS (now and peak) after 100 edits (500 MB peak on the large module).
 `--no-new-id` leaves out the edits past the new numeric id (a name then a numeric id at its
 number, a type growing its constants, an import added: the RSS peak);
@@ -62,6 +63,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections import Counter
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -329,9 +331,9 @@ async def bench_whole_assembly(pilot, reference: float, count: int = 3, new_id: 
     (a whole text) or after the extended-set import (a region), and a switch selector's
     type changed (a region), a new numeric id brought in and undone (a region); then the
     edits the region's last state cannot splice (a numeric id at the number of a name the
-    user typed; a type whose constants after the region grow; an import added, which
-    still takes the whole text's assembly), from key to panes, beside spirv-as on the
-    whole text."""
+    user typed; a type whose constants after the region grow; an import added; a numeric
+    id at 0xFFFFFFFF; a numeric id freed for a typed name), from key to panes, beside
+    spirv-as on the whole text."""
     screen = pilot.app.screen
     session = screen.editing.edit_session
     same = f"spirv-as whole text {reference * 1000:.0f} ms"
@@ -409,12 +411,40 @@ async def bench_whole_assembly(pilot, reference: float, count: int = 3, new_id: 
         ms = [s * 1000 for s in screen.editing.edit_latencies[before:]]
         print(verdict_line(f"{line.split()[0]} 32 -> 64 bits (constants after the region)", ms[0], reference * 1000,
                            "ms", f"  then undone {ms[-1]:.0f} ms; {_whole_text_made(screen)}; target: {same}"))
+    for what, text in [("an import added", '\n%bench_set = OpExtInstImport "GLSL.std.450"'),
+                       ("a numeric id at 0xFFFFFFFF (its bound wraps)", f"\n%4294967295 = OpUndef {int_type}")]:
+        before = len(screen.editing.edit_latencies)
+        await type_at_instruction(pilot, index, len, [])
+        await edited(pilot, lambda: paste(pilot, text))
+        await edited(pilot, lambda: pilot.press("ctrl+z"))
+        ms = [s * 1000 for s in screen.editing.edit_latencies[before:]]
+        print(verdict_line(what, ms[0], reference * 1000, "ms",
+                           f"  then undone {ms[-1]:.0f} ms; {_whole_text_made(screen)}; target: {same}"))
+    await _freed_numeric_id(pilot, int_type, same, reference)
+
+
+async def _freed_numeric_id(pilot, int_type: str, same: str, reference: float) -> None:
+    """A function's line defining a numeric id used nowhere else replaced by a name the
+    user typed, then undone: the whole run numbers the name with the freed number."""
+    screen = pilot.app.screen
+    module = screen.document.module
+    await type_at_instruction(pilot, module.first_function + 1, len, [])
+    session = screen.editing.edit_session
+    lines = session.lines
+    uses = Counter(re.findall(r"%\w+", "\n".join(lines)))
+    row = next((k for k, line in enumerate(lines)
+                if (found := re.match(r"\s*(%[0-9]+) = ", line)) and uses[found.group(1)] == 1), None)
+    if row is None:
+        print("  (no numeric id defined and used nowhere else in the region: no freed-id row)")
+        return
     before = len(screen.editing.edit_latencies)
-    await type_at_instruction(pilot, index, len, [])
-    await edited(pilot, lambda: paste(pilot, '\n%bench_set = OpExtInstImport "GLSL.std.450"'))
+    editor = screen.editing.editor
+    at = row - editor.first_line
+    editor.selection = Selection((at, 0), (at, len(lines[row])))
+    await edited(pilot, lambda: paste(pilot, f"%bench_name = OpUndef {int_type}"))
     await edited(pilot, lambda: pilot.press("ctrl+z"))
     ms = [s * 1000 for s in screen.editing.edit_latencies[before:]]
-    print(verdict_line("an import added (still the whole text)", ms[0], reference * 1000, "ms",
+    print(verdict_line("a numeric id freed, a typed name taking it", ms[0], reference * 1000, "ms",
                        f"  then undone {ms[-1]:.0f} ms; {_whole_text_made(screen)}; target: {same}"))
 
 

@@ -3,8 +3,8 @@ the updated panes), with the values, source and CFG panes shown:
 
 - the bundled example's blur branch (a loop of 17 texture reads), and a corpus module
   (`--module`, default a fragment shader of ../shared/corpus when it is there);
-- for `.` (step), `,` (back, which replays the group from the start to the step before)
-  and `j` (a plain move of the list's cursor, no run): the time from the key to the last
+- for `.` (step), `,` (back, which restores the saved state copied ahead after the last
+  move and replays the few steps after it) and `j` (a plain move of the list's cursor, no run): the time from the key to the last
   frame it caused (`key_frames.FrameClock`: the app's display hook, the key sent as the
   terminal driver sends it, nothing of Pilot's in between), median and 95th percentile,
   CPU time and frames per key, beside the budget;

@@ -33,11 +33,18 @@ class SourceFile:
     text: str = ""
     lines_to_instructions: dict[int, list[int]] = field(default_factory=dict)
     """Line number (from 1) → indexes of the instructions tied to it, in module order."""
+    _lines: tuple[str | None, list[str]] = field(default=(None, []), init=False, repr=False, compare=False)
+    """The text `lines` split last, and its lines."""
 
     @property
     def lines(self) -> list[str]:
-        """The text's lines (none when the module names the file without its text)."""
-        return self.text.splitlines() if self.text else []
+        """The text's lines (none when the module names the file without its text): split
+        once for each text, not each time a pane asks (for every row it draws)."""
+        split_for, lines = self._lines
+        if split_for is not self.text:
+            lines = self.text.splitlines() if self.text else []
+            self._lines = (self.text, lines)
+        return lines
 
 
 @dataclass(frozen=True, slots=True)

@@ -101,12 +101,20 @@ class Definitions:
                 shifted[id_] = sparse.pop(id_)
         first = array("i", shifted.tobytes())
         repeated = {id_: [c + delta if c >= i1 else c for c in found] for id_, found in old.repeated.items()}
-        touched = set(old._results_at(old_offsets, i0, i1))
-        new_results: dict[int | None, list[int]] = {}  # each result defined anew, with its definers
-        for k, result in enumerate(after._results_at(offsets, i0, i0 + added), i0):
+        old_results = old._result_array(old_offsets, i0, i1, np)
+        results = after._result_array(offsets, i0, i0 + added, np)
+        if delta == 0:  # the same places: only the ids whose definers moved among them
+            differ = np.flatnonzero(old_results != results)
+            touched = set(old_results[differ].tolist()) | set(results[differ].tolist())
+            touched.discard(-1)
+            at = np.flatnonzero(np.isin(results, np.array(sorted(touched), dtype=np.int64)))
+        else:
+            touched = set(old_results.tolist()) | set(results.tolist())
+            touched.discard(-1)
+            at = np.flatnonzero(results >= 0)
+        new_results: dict[int, list[int]] = {}  # each result defined anew, with its definers
+        for k, result in zip((at + i0).tolist(), results[at].tolist()):
             new_results.setdefault(result, []).append(k)
-        touched.update(new_results)
-        touched.discard(None)
         for id_ in touched:
             repeated.pop(id_, None)
             kept = old.repeated.get(id_)
@@ -129,15 +137,16 @@ class Definitions:
         after.scanned = len(offsets)
         return after
 
-    def _results_at(self, offsets: array, i0: int, i1: int) -> list[int | None]:
-        """The id each instruction at `offsets[i0:i1]` would define (None: none)."""
-        words = self.words
-        positions = self.tables.result_positions
-        found: list[int | None] = []
-        for offset in offsets[i0:i1]:
-            head = words[offset]
-            position = positions[head & 0xFFFF]
-            found.append(words[offset + position] if position and position < head >> 16 else None)
+    def _result_array(self, offsets: array, i0: int, i1: int, np) -> "np.ndarray":
+        """The id each instruction at `offsets[i0:i1]` would define (-1: none), from
+        the words at once (numpy, passed in: opening a module never loads it)."""
+        words = np.frombuffer(self.words, dtype=np.uint32)
+        at = np.frombuffer(offsets, dtype=np.uint32)[i0:i1].astype(np.int64)
+        heads = words[at]
+        positions = np.frombuffer(bytes(self.tables.result_positions), dtype=np.uint8)[heads & 0xFFFF].astype(np.int64)
+        defines = (positions > 0) & (positions < (heads >> 16))
+        found = np.full(len(at), -1, dtype=np.int64)
+        found[defines] = words[at[defines] + positions[defines]]
         return found
 
     def before(self, id_: int, index: int) -> list[int]:

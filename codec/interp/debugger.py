@@ -32,6 +32,8 @@ class Debugger:
         """Steps taken → a copy of the group as it was then, every `interval` steps."""
         self.interval = SAVE_INTERVAL
         self._shared = _unchanging(shader, self.entry, self.inputs)
+        self._spare: tuple[int, Group] | None = None
+        """(steps taken, a copy of `saved` at that step made ahead by `prepare`), for `back`."""
 
     @property
     def invocation(self) -> Invocation:
@@ -120,15 +122,32 @@ class Debugger:
         start = max((k for k in self.saved if k <= target), default=None)
         for k in [k for k in self.saved if k > target]:
             del self.saved[k]
+        spare, self._spare = self._spare, None
         if start is None:
             self.group = Group(self.shader, self.entry, self.inputs, self.launch)
             start = 0
+        elif spare is not None and spare[0] == start:
+            self.group = spare[1]
         else:
             self.group = self._copy(self.saved[start])
         del self.history[start:]
         while len(self.history) < target and not self.finished:
             self.step()
         return self.history[-1] if self.history else None
+
+    def prepare(self, going_back: bool = False) -> None:
+        """The copies the next move would make, made now (for a moment the user waits for
+        nothing, after the screen shows this one): the state at this step when the next
+        step is due to save it, and when `going_back`, a copy of the saved state the next
+        `back` restores."""
+        taken = len(self.history)
+        if taken % self.interval == 0 and taken not in self.saved and not self.finished:
+            self._save(taken)
+        if not going_back or not taken:
+            return
+        start = max((k for k in self.saved if k <= taken - 1), default=None)
+        if start is not None and (self._spare is None or self._spare[0] != start):
+            self._spare = (start, self._copy(self.saved[start]))
 
     def _save(self, taken: int) -> None:
         if len(self.saved) >= MAX_SAVED:

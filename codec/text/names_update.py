@@ -38,11 +38,11 @@ def names_after_edit(
     words [start, new_end) (`change`) and `previous` names `old`; None when the edit is not
     one this can follow (instructions added, removed or changed in kind or result, an
     OpName or decoration edited, a body edited that names something): then a new pass."""
-    namer = previous.finished_pass()
-    if namer is None or not new.indexed or not old.indexed:
+    if not new.indexed or not old.indexed:
         return None
-    changed = _changed_results(old, new, change)
-    if changed is None:
+    changed = _changed_results(old, new, change)  # first: it may refuse before a pass is finished
+    namer = previous.finished_pass() if changed is not None else None
+    if namer is None:
         return None
     try:
         return NameMap.of_pass(new, _Renaming(namer, new).run(changed))
@@ -62,7 +62,13 @@ def _changed_results(old: LazyModule, new: LazyModule, change: tuple[int, int, i
     limit = old.first_function if old.first_function is not None else old.instruction_count
     results = []
     index = first
-    while index < limit and old.offset(index) < old_end:
+    old_words, new_words = old.words, new.words
+    while index < limit and (at := old.offset(index)) < old_end:
+        size = old_words[at] >> 16
+        moved = new.offset(index)
+        if size and old_words[at : at + size] == new_words[moved : moved + size]:
+            index += 1  # words kept (an edit re-encoding instructions further on): nothing to name again
+            continue
         before, after = old.instruction(index), new.instruction(index)
         if not (before.valid and after.valid) or before.opcode != after.opcode:
             return None

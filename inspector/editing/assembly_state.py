@@ -76,7 +76,11 @@ class DeclaredChanges:
     selectors: dict[str, int]
     """Changes to the selectors' counts."""
     imports: dict = field(default_factory=dict)
-    """Imports whose set an edit changed (result id → the new set)."""
+    """Imports whose set an edit changed (result id → the new set), new ones included."""
+    unimported: frozenset[int] = frozenset()
+    """Result ids an edit no longer imports."""
+    untyped: frozenset[int] = frozenset()
+    """Type ids an edit no longer declares as types."""
     numeric: object | None = None
     """The numeric ids a region's edit brought in or dropped (`numeric_ids.NumericChange`)."""
 
@@ -132,10 +136,14 @@ class AssemblyState:
         for name in changes.dropped:
             declared.numbers.pop(name, None)
         declared.types.update(changes.types)
+        for number in changes.untyped:
+            declared.types.pop(number, None)
         declared.value_types.update(changes.value_types)
         declared.stale |= changes.stale
         declared.selectors.update(changes.selectors)
         declared.imports.update(changes.imports)
+        for number in changes.unimported:
+            declared.imports.pop(number, None)
         if changes.numeric is not None:
             changes.numeric.commit(declared)
 

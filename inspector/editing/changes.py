@@ -5,6 +5,8 @@ from __future__ import annotations
 from bisect import bisect_right
 from dataclasses import dataclass
 
+import numpy as np
+
 BLOCKS = (4096, 64, 1)
 """Sizes in words of the runs compared at once (as bytes, at memcmp speed), coarse to fine."""
 
@@ -34,7 +36,8 @@ def changed_words(original: bytes, edited: bytes) -> ChangedWords:
     A word counts as unchanged when it equals the original's word at the same offset,
     or at the same distance from the end (so the words after an inserted or removed
     instruction are not all marked). The runs compared shrink from BLOCKS[0] words
-    to one only where they differ, so an edit costs about one pass of memcmp."""
+    to one only where they differ, so an edit costs about one pass of memcmp; where many
+coarse runs differ, every word is compared at once instead (`_changed_runs`)."""
     shift = (len(edited) // 4 - len(original) // 4) * 4
     ranges: list[tuple[int, int]] = []
 
@@ -56,5 +59,30 @@ def changed_words(original: bytes, edited: bytes) -> ChangedWords:
             else:
                 ranges.append((at // 4, at // 4 + 1))
 
-    scan(0, len(edited) // 4 * 4, 0)
+    size = BLOCKS[0] * 4
+    total = len(edited) // 4 * 4
+    differ = [at for at in range(0, total, size) if not same(at, min(at + size, total) - at)]
+    if len(differ) > SCANNED_BLOCKS:  # many places (an edit that resized instructions all along)
+        return ChangedWords(_changed_runs(original, edited, differ[0] // 4, min(differ[-1] + size, total) // 4))
+    for at in differ:
+        scan(at, min(at + size, total), 1)
     return ChangedWords(tuple(ranges))
+
+
+SCANNED_BLOCKS = 16
+"""The most coarse blocks that differ refined by comparing runs; past it, every word at once (numpy)."""
+
+
+def _changed_runs(original: bytes, edited: bytes, start: int, end: int) -> tuple[tuple[int, int], ...]:
+    """`changed_words`' ranges between words `start` and `end` of `edited`, each word
+    compared at once (numpy): equal at the same offset or at the same distance from the end."""
+    old = np.frombuffer(original, dtype=np.uint32, count=len(original) // 4)
+    new = np.frombuffer(edited, dtype=np.uint32, count=len(edited) // 4)[start:end]
+    shift = len(edited) // 4 - len(old)
+    changed = np.ones(len(new), dtype=bool)
+    for delta in (0, shift):  # words [low, high) of the run have an original word `delta` before them
+        low, high = max(start, delta), min(end, len(old) + delta)
+        if low < high:
+            changed[low - start : high - start] &= old[low - delta : high - delta] != new[low - start : high - start]
+    edges = np.flatnonzero(np.diff(np.concatenate([[False], changed, [False]]).astype(np.int8)))
+    return tuple((start + int(a), start + int(b)) for a, b in zip(edges[::2], edges[1::2]))

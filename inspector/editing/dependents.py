@@ -8,11 +8,14 @@ a selector defined with another type, an import of another set) changes those
 instructions' words in the whole run, and nothing else. `changed_definitions` tells
 which entries changed; `reencode` finds the instructions that read them (one vectorised
 pass over the instruction heads) and assembles each from its own line against the
-edited tables, giving the words the whole text's assembly gives. It gives up (None:
-assemble the whole text) where it cannot be sure: a dependent before the stretch, a new
-name in a dependent's line, or, outside a region's text, a dependent whose size changes
-(unless the whole region is re-assembled from the module's words, `ModuleOutside.resizing`)
-or that does not assemble (its diagnostic's line is the whole text's).
+edited tables, giving the words the whole text's assembly gives; outside a region's
+text, a number constant or a switch is re-encoded from its words instead (its line is
+never made: `dependent_words`). It gives up (None: assemble the whole text) where it
+cannot be sure: a dependent before the stretch, a new name in a dependent's line, or,
+outside a region's text, a dependent whose size changes (unless the whole region is
+re-assembled from the module's words, `ModuleOutside.resizing`, with at most
+`RESIZED_LIMIT` dependents from their lines) or that does not assemble (its
+diagnostic's line is the whole text's).
 """
 
 from __future__ import annotations
@@ -27,6 +30,7 @@ import numpy as np
 
 from spvinspect.codec.asm.errors import AssemblyError
 from spvinspect.codec.asm.lexer import SourceMap, tokenize
+from spvinspect.codec.asm.declarations import FLOAT, INT
 from spvinspect.codec.asm.plans import load_plans
 from spvinspect.codec.asm.quick import QuickEncoder
 from spvinspect.codec.binary.lazy import LazyModule
@@ -35,6 +39,7 @@ from spvinspect.codec.text.listing import DisassemblyOptions, Listing
 from spvinspect.codec.text.names import NameMap
 from spvinspect.codec.text.region import Region, region_words
 from spvinspect.editing.assembly_state import AssemblyState, DeclaredChanges, error_diagnostic
+from spvinspect.editing.dependent_words import numbers_from_words
 from spvinspect.editing.new_names import StretchIds
 
 
@@ -99,26 +104,33 @@ def _set_key(ext) -> str | None:
     return None if ext is None else ext.import_name
 
 
-def import_changes(before: Mapping, old: dict[int, str], own: dict) -> dict | None:
-    """The imports a stretch changed (number → new set): it imported `own` where it
-    imported `old`, whose sets `before` holds; None when it imports other ids (the
-    numbers a later OpExtInst names would come and go)."""
-    if set(own) != set(old):
+def import_changes(before: Mapping, old: dict[int, str], own: dict) -> tuple[dict, frozenset[int]] | None:
+    """The imports a stretch changed (number → new set, a number it imports anew
+    included) and the numbers it no longer imports: it imported `own` where it imported
+    `old`, whose sets `before` holds. The OpExtInst instructions that name any of them
+    are re-encoded (one naming a number no longer imported gives the whole run's error);
+    None when it imports a number the rest of the text imports too."""
+    if any(number in before for number in own if number not in old):
         return None
-    return {number: ext for number, ext in own.items() if _set_key(ext) != _set_key(before.get(number))}
+    changed = {number: ext for number, ext in own.items()
+               if number not in old or _set_key(ext) != _set_key(before.get(number))}
+    return changed, frozenset(set(old) - set(own))
 
 
 def changed_definitions(
     state: AssemblyState, old_numbers: set[int], new_numbers: set[int], own_types: dict, own_value_types: dict,
     selector_changes: Counter, number_of, assigned: dict[str, int], dropped: list[str], imports: dict,
+    unimported: frozenset[int] = frozenset(),
 ) -> tuple[DeclaredChanges, Dependents] | None:
     """The tables' changes for a stretch that defined `new_numbers` where it defined
     `old_numbers`, with the entries other instructions read that changed; None when a
-    later operand could read them in a way not re-encoded here.
+    later operand could read them in a way not re-encoded here. `imports` and
+    `unimported` are `import_changes`'s.
 
     A number newly defined records its type and value type (it was defined nowhere else:
-    the tables had no entry); a number no longer defined must not have been a type, and
-    a type kept may change what it is (its constants and switches are re-encoded). Value
+    the tables had no entry); a type kept may change what it is, and a type no longer
+    defined (or defined as another instruction) leaves the table (its constants and
+    switches are re-encoded: they then give the whole run's error). Value
     types are read only for OpSwitch selectors: a value type that changes is left as it
     was and marked stale, unless it is a selector's (its switches are re-encoded); a
     stale one becoming a selector takes the whole assembly."""
@@ -126,9 +138,9 @@ def changed_definitions(
     types, value_types = declared.types, declared.value_types
     kept, added, removed = new_numbers & old_numbers, new_numbers - old_numbers, old_numbers - new_numbers
     retyped = {n for n in kept if types.get(n) != own_types.get(n)}
-    if any(n not in own_types for n in retyped):
-        return None
-    if any(n in types for n in added) or any(n in types for n in removed):
+    untyped = frozenset({n for n in retyped if n not in own_types} | {n for n in removed if n in types})
+    retyped -= untyped
+    if any(n in types for n in added):
         return None
     counts = declared.selectors
     if any(number_of(word) in declared.stale for word, change in selector_changes.items()
@@ -151,15 +163,16 @@ def changed_definitions(
     new_value_types.update((n, own_value_types[n]) for n in reselected)
     changes = DeclaredChanges(
         assigned, dropped, new_types, new_value_types, stale,
-        {word: change for word, change in selector_changes.items() if change}, imports,
+        {word: change for word, change in selector_changes.items() if change}, imports, unimported=unimported,
+        untyped=untyped,
     )
-    return changes, Dependents(retyped, reselected, set(imports))
+    return changes, Dependents(retyped | untyped, reselected, set(imports) | unimported)
 
 
 RESIZED_LIMIT = 500
-"""The most dependents outside a region re-encoded one at a time when they may change
-size (each is assembled from its own line); past it, the whole text's assembly is the
-faster way to the same words."""
+"""The most dependents outside a region re-encoded from their lines when they may change
+size (each is assembled from its own line; those re-encoded from their words are not
+counted); past it, the whole text's assembly is the faster way to the same words."""
 
 _DECORATING = {"OpDecorate": 2, "OpMemberDecorate": 3, "OpDecorateString": 2, "OpMemberDecorateString": 3}
 """The instructions whose decoration (at that word) may take a string parameter."""
@@ -332,6 +345,10 @@ def reencode(
     every = text_starts if outer is None else np.concatenate([text_starts, outer])
     hits = _dependents(view, every, state, changes, dependents)
     before, after = stretch
+    if changes.untyped:  # the stretch read a type it no longer declares as the table had it
+        gone = _dependents(view, every, state, changes, Dependents(types=set(changes.untyped)))
+        if ((gone >= before) & (gone < after)).any():
+            return None
     if hits.size and int(hits.min()) < before:
         return None
     hits = hits[hits >= after]
@@ -340,19 +357,31 @@ def reencode(
         return None
     if not plan:
         return Reencoded(words, group_words, words_end, after, after)
-    if outside is not None and outside.resizes and sum(not isinstance(p[2], tuple) for p in plan) > RESIZED_LIMIT:
+    from_words: dict[int, array] = {}
+    unfit = None
+    if outside is not None:
+        from_words, unfit = numbers_from_words(view, plan, _Kinds(state, changes), outside.resizes)
+        if from_words is None:  # one would change size where sizes must stay
+            return None
+        if unfit is not None:  # the whole run's first error is this one's, or an earlier one's
+            del plan[unfit + 1 :]
+    if outside is not None and outside.resizes and sum(
+            not isinstance(p[2], tuple) and k not in from_words and k != unfit
+            for k, p in enumerate(plan)) > RESIZED_LIMIT:
         return None
     tables = _Tables(state, changes)
     pieces: list[tuple[int, int, array]] = []
     delta = text_delta = 0
     group_shift: list[tuple[int, int]] = []
-    for start, stop, source in plan:
-        if isinstance(source, tuple):
+    for k, (start, stop, source) in enumerate(plan):
+        if k in from_words:
+            first_line, text = None, None
+        elif isinstance(source, tuple):
             first_line, end_line = source
             text = "\n".join(lines[first_line:end_line])
         else:
             first_line, text = None, outside.line(source)
-        encoded = tables.encode(text)
+        encoded = from_words[k] if text is None else tables.encode(text)
         if isinstance(encoded, Diagnostic):
             if first_line is None:  # at its line of the whole text (0-based)
                 return encoded, outside.whole_line(source, len(lines)), True
@@ -377,6 +406,25 @@ def reencode(
     # The text's own growth (a dependent outside a region's text is after it).
     new_words_end = None if words_end is None else words_end + text_delta
     return Reencoded(new_words, shifted, new_words_end, last_stop, last_stop + delta)
+
+
+class _Kinds:
+    """The number types before and after an edit (`_Tables`' lookups, without encoding)."""
+
+    def __init__(self, state: AssemblyState, changes: DeclaredChanges) -> None:
+        declared = state.declared
+        self.old_types, self.old_value_types = declared.types, declared.value_types
+        self.types = _Through(changes.types, Masked(declared.types, changes.untyped)
+                              if changes.untyped else declared.types)
+        self.value_types = _Through(changes.value_types, declared.value_types)
+
+    def numbers(self, old_type, new_type) -> tuple[tuple, tuple] | None:
+        """The number types (`declarations.NumberType`) a literal had and has, or None
+        when either is not a number type of at most 64 bits."""
+        old, new = self.old_types.get(old_type), self.types.get(new_type)
+        if old is None or new is None or old[0] not in (INT, FLOAT) or new[0] not in (INT, FLOAT):
+            return None
+        return (old, new) if 0 < old[1] <= 64 and 0 < new[1] <= 64 else None
 
 
 def instruction_starts(view: np.ndarray, group_words: array, end: int) -> np.ndarray | None:
@@ -468,6 +516,8 @@ class _Tables:
         self.types = dict(changes.types)
         self.value_types = dict(changes.value_types)
         self.imports = dict(changes.imports)
+        self.unimported = changes.unimported
+        self.untyped = changes.untyped
         self.numbers = changes.numbers
         self.plans = load_plans()
 
@@ -486,9 +536,11 @@ class _Tables:
         ids = StretchIds(declared.numbers, frozenset())
         ids.update(self.numbers)
         encoder.ids.numbers = ids
-        encoder.declared.types = _Through(self.types, declared.types)
+        encoder.declared.types = _Through(self.types, Masked(declared.types, self.untyped)
+                                          if self.untyped else declared.types)
         encoder.declared.value_types = _Through(dict(self.value_types), declared.value_types)
-        encoder.declared.imports = _Through(self.imports, declared.imports)
+        imports = Masked(declared.imports, self.unimported) if self.unimported else declared.imports
+        encoder.declared.imports = _Through(self.imports, imports)
         known = len(ids)
         try:
             encoder.run()

@@ -16,11 +16,12 @@ then the caller assembles the whole text. It is sure when the edit
   the whole run would without changing the numbers of names outside it
   (`new_names`: the disassembler's names and numeric ids are pinned; a name the user
   typed is numbered on first sight),
-- defines what it defined before, or defines new numbers and drops definitions that
-  later operands cannot have read, and imports the ids it imported before; a type, a
-  switch selector's value type or an import that it changes is read by instructions
-  outside the stretch, which are re-encoded from their own lines (`dependents`: those
-  after the stretch; outside a region's text, only when their size stays),
+- defines what it defined before, or defines new numbers and drops definitions, and
+  imports no id the rest of the text imports; a type, a switch selector's value type
+  or an import that it changes, adds or drops is read by instructions outside the
+  stretch, which are re-encoded (`dependents`: those after the stretch, from their own
+  lines or, outside a region's text, from their words; there, when their size changes,
+  only in a re-assembly of the whole region, `region_whole`),
 - and the stretch assembles. When it does not, its first error is returned
   (`StretchError`); the session shows it at once on a huge text and otherwise assembles
   the whole text for the whole run's own diagnostic.
@@ -178,9 +179,10 @@ def splice(
     except AssemblyError as error:
         return _stretch_error(error, encoder, new_text, line0)
     declared = encoder.declared
-    imports = dependents.import_changes(state.declared.imports, old_imports, declared.imports.maps[0])
-    if imports is None:
+    imported = dependents.import_changes(state.declared.imports, old_imports, declared.imports.maps[0])
+    if imported is None:
         return None
+    imports, unimported = imported
     del new_toks[encoder.n :]
     if numeric is not None:  # not names the stretch numbered
         for word in numeric.added:
@@ -197,6 +199,8 @@ def splice(
             return None
         dict.update(encoder.ids.numbers, numeric.added)
         bound = max(named_top + 1, numeric_ids.top_after(state.declared, numeric) + 1)
+        if bound > numeric_ids.MAX_NUMBER + 1:  # 2^32 wraps in the header's word (`region_whole`)
+            return None
     number = encoder.ids.numbers.get
     old_number = state.declared.numbers.get
     selectors = switch_selectors(new_toks)
@@ -204,6 +208,7 @@ def splice(
     found = dependents.changed_definitions(
         state, {old_number(name) for name in _defined(old_toks)}, {number(name) for name in _defined(new_toks)},
         dict(declared.types), dict(declared.value_types), selectors, number, assigned, dropped, imports,
+        unimported,
     )
     if found is None:
         return None

@@ -9,8 +9,8 @@ with the bytes the whole text's assembly would give (an edit of a type, a select
 type or an import re-encodes the module's instructions that read it: `dependents`). An
 edit the splice cannot be sure of (a numeric id with a name the user typed, a size
 change outside the region) re-assembles the whole region over the unedited module's
-tables (`region_whole`), on the job thread; where even that is not sure (an import
-added or dropped, a bound past 32 bits, many dependents after the region changing size),
+tables (`region_whole`), on the job thread; where even that is not sure (many
+dependents after the region changing size that are not integer constants or switches),
 the whole text's assembly: the module's text outside the region, as the
 whole-text editor would hold it, with the region's lines in place, the user told first
 (`RegionJob.tell`). Either way the instructions it changed are found from the words
@@ -174,7 +174,7 @@ class RegionJob:
                 return AssemblyOutcome(self.generation, None, [], skipped=True)
             state, diagnostics = self.source.whole(self.lines, self.tell)
             if state is not None and base is not None:
-                state.word_change = whole_change(base, state.words, self.source.around)
+                state.word_change = whole_change(base, state, self.source.around)
         if state is None:
             return AssemblyOutcome(self.generation, None, diagnostics, seconds=time.perf_counter() - began)
         binary = state.binary

@@ -120,6 +120,10 @@ class SteppedRun(ABC):
         """How the run ended, for `stop_reason` (the format's words: `stopped`, `discarded`)."""
         return "ended"
 
+    def after_move(self) -> None:
+        """Work the next move would otherwise do on its key, done once the screen shows
+        this one (the engine's copies of its state); nothing by default."""
+
     # -- the moves ------------------------------------------------------------------------
 
     @property

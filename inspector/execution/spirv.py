@@ -39,6 +39,10 @@ class SpirvRun(SteppedRun):
         """The block the invocation is in after each step."""
         self._visits: list[int] = []
         """How many blocks `visited` held after each step (back cuts it there)."""
+        self._went_back = False
+        """The last move went back (the next is likely back again)."""
+        self._entries: dict[int, int] = {}
+        """Each block in `visited` → how many times it is there."""
 
     @property
     def current_instruction(self) -> int | None:
@@ -50,10 +54,17 @@ class SpirvRun(SteppedRun):
         return self.debugger.finished
 
     @property
+    def taken_blocks(self):
+        """The blocks in `visited`, each once (as many as the function has, however long
+        the run: a pane compares them at every step)."""
+        return self._entries.keys()
+
+    @property
     def steps(self) -> int:
         return len(self.debugger.history)
 
     def _advance(self) -> StepChange | None:
+        self._went_back = False
         before = self.debugger.current
         record = self.debugger.step()
         if record is None:
@@ -70,18 +81,26 @@ class SpirvRun(SteppedRun):
         block = frames[-1].block if frames else 0
         if block and (not self._entered or self._entered[-1] != block):
             self.visited.append(block)
+            self._entries[block] = self._entries.get(block, 0) + 1
         self._entered.append(block)
         self._visits.append(len(self.visited))
 
     def _retreat(self) -> tuple[bool, StepChange | None]:
         if not self.debugger.history:
             return False, None
+        self._went_back = True
         self.debugger.back()
         # The blocks entered up to the step now last (one entry per step taken).
         taken = len(self.debugger.history)
         del self._entered[taken:]
         del self._visits[taken:]
-        del self.visited[self._visits[-1] if self._visits else 0:]
+        kept = self._visits[-1] if self._visits else 0
+        entries = self._entries
+        for block in self.visited[kept:]:
+            entries[block] -= 1
+            if not entries[block]:
+                del entries[block]
+        del self.visited[kept:]
         history = self.debugger.history
         return True, self._change(history[-1], None) if history else None
 
@@ -101,6 +120,9 @@ class SpirvRun(SteppedRun):
                 return
             if self.current_instruction in self.breakpoints:
                 return
+
+    def after_move(self) -> None:
+        self.debugger.prepare(going_back=self._went_back)
 
     def ended_text(self) -> str:
         inv = self.debugger.invocation

@@ -128,8 +128,11 @@ class InspectorScreen(KeptLines, Screen):
     @on(SelectInstruction)
     def _select_instruction(self, message: SelectInstruction) -> None:
         message.stop()
-        self._select_from(self.view.selection_of_instruction(message.index, message.operand), message.jump,
-                          message.center)
+        self.select_instruction(message.index, message.operand, message.jump, message.center)
+
+    def select_instruction(self, index: int, operand: int | None = None, jump: bool = False, center: bool = False) -> None:
+        """Select instruction `index` now (what `SelectInstruction` asks for)."""
+        self._select_from(self.view.selection_of_instruction(index, operand), jump, center)
 
     @on(SelectWord)
     def _select_word(self, message: SelectWord) -> None:

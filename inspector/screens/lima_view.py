@@ -30,8 +30,10 @@ from spvinspect.widgets.status_line import StatusLine
 from spvinspect.codec.plural import counted
 
 PROGRAM_BINDINGS = [
-    Binding("n", "step(1)", "Next", show=False, id="lima_screen.next", tooltip="Next instruction, from any pane"),
-    Binding("p", "step(-1)", "Previous", show=False, id="lima_screen.previous", tooltip="Previous instruction, from any pane"),
+    # Priority, as the stepping keys (`run_keys`): acted on as the key arrives, not after it
+    # travelled up from the focused pane; no pane binds them, a text field still types them.
+    Binding("n", "step(1)", "Next", show=False, priority=True, id="lima_screen.next", tooltip="Next instruction, from any pane"),
+    Binding("p", "step(-1)", "Previous", show=False, priority=True, id="lima_screen.previous", tooltip="Previous instruction, from any pane"),
     Binding("backspace,ctrl+o,alt+left", "back", "Back", id="lima_screen.back", tooltip="Back to where the last jump left"),
     Binding("m", "toggle_style", "Mesa/seed", id="lima_screen.toggle_style", tooltip="Switch between the seed-004 syntax and Mesa's, from any pane"),
     Binding("colon", "goto", "Go to", id="lima_screen.goto", tooltip="Go to an instruction index, from any pane"),
@@ -142,13 +144,15 @@ class LimaView(FormatView):
 
     def _prepare_next_to(self, index: int) -> None:
         """Once the selection is drawn: the breakdowns of the instructions before and after
-        it, so that the next step or move shows them without working them out."""
+        it, and the list's rows around it highlighted, so that the next step or move shows
+        them without working them out."""
         if self.selected != index:
             return
         breakdown = self.query_one(LimaBreakdown)
         for near in (index + 1, index - 1):
             if 0 <= near < len(self.document.instructions):
                 breakdown.prepare(self.document.breakdown(near))
+        self.query_one(LimaInstructionList).prepare_rows_near(index)
 
     def _chosen_masks(self, entry: Entry | None) -> dict[int, int]:
         if not self._picking or entry is None:

@@ -2,12 +2,17 @@
 `RunController` and forwards the keys' actions to it; its format's document offers
 `open_execution()` (a `spvinspect.execution.Execution`).
 
-The keys work from any pane (screen bindings; a pane's own bindings of the same key would
-win, so these use function keys and punctuation no pane binds). The first stepping key
-starts a run with the current settings. After every move the screen selects the current
-instruction (`SelectInstruction`, so the list, hex and detail panes follow), every widget
-with `show_run_marks(marks)` gets the gutter marks (breakpoints, the current instruction)
-and every widget with `run_changed(execution)` (a `RunFollower`) is told.
+The keys work from any pane: screen bindings with priority, acted on as the key arrives
+rather than once it has travelled from the focused pane up to the app (a step is one
+message, not one per widget on the way). So they are keys no pane binds (function keys and
+punctuation: a pane's own binding of the same key, remapped, would lose to them), and a
+focused text field (the inputs pane's, the editor) still types them: Textual leaves a key
+a text field consumes to the field. The first stepping key starts a run with the current
+settings. After every move every widget with `show_run_marks(marks)` gets the gutter
+marks (breakpoints, the current instruction), every widget with `run_changed(execution)`
+(a `RunFollower`) is told, and the screen selects the current instruction
+(`select_instruction`, what `SelectInstruction` asks for, so the list, hex and detail panes
+follow).
 """
 
 from __future__ import annotations
@@ -15,23 +20,29 @@ from __future__ import annotations
 from typing import Any
 
 from textual.binding import Binding
+from textual.timer import Timer
 
 from spvinspect.execution import Execution
 from spvinspect.execution.run import instruction_named
 from spvinspect.messages import SelectInstruction
 
 RUN_BINDINGS = [
-    Binding("f11,full_stop", "run_step", "Step", show=False, id="run.step", tooltip="Execute one instruction (starts a run)"),
-    Binding("shift+f11,comma", "run_back", "Step back", show=False, id="run.back", tooltip="Undo the last step: the state before it comes back"),
-    Binding("f10,greater_than_sign", "run_over", "Step over", show=False, id="run.over", tooltip="Step, a call running to its return (a plain step without calls)"),
-    Binding("shift+f10,less_than_sign", "run_out", "Step out", show=False, id="run.out", tooltip="Run until the current function returns (the end without calls)"),
-    Binding("f5", "run_continue", "Run", show=False, id="run.continue", tooltip="Run to the end or the next breakpoint"),
-    Binding("f4", "run_to_cursor", "Run to cursor", show=False, id="run.to_cursor", tooltip="Run until the selected instruction is next"),
-    Binding("f6", "run_to_branch", "Run to branch", show=False, id="run.to_branch", tooltip="Run until a branch is taken"),
-    Binding("f9,asterisk", "run_breakpoint", "Breakpoint", show=False, id="run.breakpoint", tooltip="Set or clear a breakpoint on the selected instruction"),
-    Binding("shift+f5", "run_restart", "Restart", show=False, id="run.restart", tooltip="Start the run again from the first instruction"),
+    Binding("f11,full_stop", "run_step", "Step", show=False, priority=True, id="run.step", tooltip="Execute one instruction (starts a run)"),
+    Binding("shift+f11,comma", "run_back", "Step back", show=False, priority=True, id="run.back", tooltip="Undo the last step: the state before it comes back"),
+    Binding("f10,greater_than_sign", "run_over", "Step over", show=False, priority=True, id="run.over", tooltip="Step, a call running to its return (a plain step without calls)"),
+    Binding("shift+f10,less_than_sign", "run_out", "Step out", show=False, priority=True, id="run.out", tooltip="Run until the current function returns (the end without calls)"),
+    Binding("f5", "run_continue", "Run", show=False, priority=True, id="run.continue", tooltip="Run to the end or the next breakpoint"),
+    Binding("f4", "run_to_cursor", "Run to cursor", show=False, priority=True, id="run.to_cursor", tooltip="Run until the selected instruction is next"),
+    Binding("f6", "run_to_branch", "Run to branch", show=False, priority=True, id="run.to_branch", tooltip="Run until a branch is taken"),
+    Binding("f9,asterisk", "run_breakpoint", "Breakpoint", show=False, priority=True, id="run.breakpoint", tooltip="Set or clear a breakpoint on the selected instruction"),
+    Binding("shift+f5", "run_restart", "Restart", show=False, priority=True, id="run.restart", tooltip="Start the run again from the first instruction"),
 ]
 """The stepping keys, with ids for the keymap (`run.step`…)."""
+
+AFTER_MOVE = 0.05
+"""Seconds after a move that the run does the work its next move would otherwise do on
+the key (the engine's copies of its state): past the move's frame, and keys pressed in
+quick succession wait for none of it."""
 
 
 def _carried(old: Any, new: Any) -> Any:
@@ -60,6 +71,7 @@ class RunController:
         """The document `_execution` runs (an edit's new document gets a new one)."""
         self._told_error: str | None = None
         """The stop reason last told as an error notice (each is told once)."""
+        self._after_move: Timer | None = None
 
     @property
     def execution(self) -> Execution | None:
@@ -138,6 +150,20 @@ class RunController:
             execution.restart()
             self.updated()
 
+    def _after_move_soon(self) -> None:
+        """Have the run do what its next move would otherwise do on its key, `AFTER_MOVE`
+        seconds after the last move (once this one is on screen)."""
+        if self._after_move is None:
+            self._after_move = self._screen.set_timer(AFTER_MOVE, self._after_move_now)
+        else:
+            self._after_move.reset()
+
+    def _after_move_now(self) -> None:
+        self._after_move = None
+        run = self._execution.run if self._execution is not None else None
+        if run is not None:
+            run.after_move()
+
     def updated(self, select: bool = True) -> None:
         """Select the current instruction and tell the panes (after every move)."""
         execution = self.execution
@@ -145,14 +171,22 @@ class RunController:
             return
         screen = self._screen
         run = execution.run
-        if select and run is not None and (index := run.current_instruction) is not None:
-            screen.post_message(SelectInstruction(index, center=True))
         marks = execution.marks()
         for widget in screen.walk_children():
             if hasattr(widget, "show_run_marks"):
                 widget.show_run_marks(marks)
             if isinstance(widget, RunFollower):
                 widget.run_changed(execution)
+        if select and run is not None and (index := run.current_instruction) is not None:
+            # At once, as the screen would on the message (which would wait its turn in
+            # the screen's queue, after the key's own handling).
+            selected = getattr(screen, "select_instruction", None)
+            if selected is not None:
+                selected(index, center=True)
+            else:
+                screen.post_message(SelectInstruction(index, center=True))
+        if run is not None:
+            self._after_move_soon()
         if run is not None and run.error is not None and run.stop_reason != self._told_error:
             self._told_error = run.stop_reason
             screen.notify(run.stop_reason, severity="error", timeout=6)

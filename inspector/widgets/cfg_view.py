@@ -24,6 +24,7 @@ from textual.message import Message
 from textual.reactive import var
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
+from textual.timer import Timer
 from textual.worker import get_current_worker
 from textual.content import Content
 
@@ -33,6 +34,7 @@ from spvinspect.cfgview.model import CfgDrawing
 from spvinspect.cfgview.navigation import continue_of, merge_of, predecessors
 from spvinspect.responsive import last_input
 from spvinspect.responsive.pacing import Pace
+from spvinspect.screens.cfg_follow import CFG_FOLLOWS_AFTER
 from spvinspect.screens.run_keys import RunFollower
 from spvinspect.widgets.kept_lines import KeptLines
 from spvinspect.widgets.scrollbars import KeptScrollbars
@@ -140,19 +142,37 @@ class CfgView(RunFollower, KeptScrollbars, KeptLines, StyleMemo, ScrollView, can
         step that scrolls the pane, or goes round a loop, draws lines it drew before."""
         self.visited: frozenset[int] = frozenset()
         """Blocks (label ids) the stepped invocation has entered, marked while a run is open."""
+        self._taken_changed: set[int] = set()
+        """Blocks whose taken mark changed and is still to be repainted (`_show_taken`)."""
+        self._taken_timer: Timer | None = None
 
     def run_changed(self, execution) -> None:
         """Mark the blocks the open run has entered (its `visited` label ids, if it keeps them)."""
         run = execution.run
-        visited = frozenset(getattr(run, "visited", ()) if run is not None else ())
-        if visited != self.visited:
-            # Only the boxes taken or given back change: their rows alone are drawn again.
-            changed = visited ^ self.visited
+        taken = getattr(run, "taken_blocks", None) if run is not None else None
+        if taken is None:
+            taken = frozenset(getattr(run, "visited", ()) if run is not None else ())
+        if taken != self.visited:  # a set of the blocks, compared as a set
+            visited = frozenset(taken)
+            # Only the boxes taken or given back change: their rows alone are drawn again,
+            # a moment later with the CFG's follow (not in the frame that answers the key).
+            self._taken_changed |= visited ^ self.visited
             self.visited = visited
-            drawing = self.drawing
-            if drawing is not None:
-                self._refresh_drawing_rows(row for block in changed if (box := drawing.boxes.get(block)) is not None
-                                           for row in range(box.y, box.bottom + 1))
+            if self._taken_timer is None:
+                self._taken_timer = self.set_timer(CFG_FOLLOWS_AFTER, self._show_taken)
+            else:
+                self._taken_timer.reset()
+
+    def _show_taken(self) -> None:
+        """Repaint the boxes whose taken mark changed since they were drawn."""
+        if self._taken_timer is not None:
+            self._taken_timer.stop()
+            self._taken_timer = None
+        changed, self._taken_changed = self._taken_changed, set()
+        drawing = self.drawing
+        if changed and drawing is not None:
+            self._refresh_drawing_rows(row for block in changed if (box := drawing.boxes.get(block)) is not None
+                                       for row in range(box.y, box.bottom + 1))
 
     # -- what is shown -------------------------------------------------------------
 
@@ -184,6 +204,7 @@ class CfgView(RunFollower, KeptScrollbars, KeptLines, StyleMemo, ScrollView, can
         instruction outside every function: nothing). Cheap when the function is shown
         already or small; else its graph is built in a worker and the block selected
         once known."""
+        self._show_taken()
         graphs = self.graphs
         span = None if graphs is None or instruction is None else graphs.span_at(instruction)
         if graphs is None or span is None:

@@ -23,6 +23,8 @@ _FRAME_MARK = -1
 empties whenever what the pane's frame depends on changes."""
 _FEW_OTHER_ROWS = 2
 """Changed rows outside the content (border titles) drawn one by one; more: all anew."""
+_KEPT_FRAMED = 1024
+"""Content lines framed before that a pane keeps (with their filtered versions)."""
 
 
 class FramedLines:
@@ -33,6 +35,11 @@ class FramedLines:
     _framed_for: tuple = ()
     _frame_kept: tuple | None = None
     """The plain frame last worked out, and the line cache and size it was worked out for."""
+    _framed_rows: dict | None = None
+    """id of a content line drawn before -> (that line, it framed), for `_framed_rows_for`
+    (the frame): a line drawn again (a row the pane keeps) is framed, and filtered (Textual
+    keeps a strip's filtered versions on it), once."""
+    _framed_rows_for: tuple | None = None
 
     def render_lines(self, crop: Region) -> list[Strip]:
         cache = self._styles_cache
@@ -75,9 +82,16 @@ class FramedLines:
         right = ([make_blank(padding.right, inner)] if padding.right else []) + ([right] if right else [])
         lines = cache._cache
         drawn = {}
+        framed_rows = self._framed_rows
+        if framed_rows is None or self._framed_rows_for is not frame or len(framed_rows) >= _KEPT_FRAMED:
+            framed_rows = self._framed_rows = {}
+            self._framed_rows_for = frame
         for y in rows:
             line = self.render_line(y - top).adjust_cell_length(content_width, inner)
-            lines[y] = drawn[y] = Strip([*left, *line, *right], width)
+            kept = framed_rows.get(id(line))
+            if kept is None or kept[0] is not line:
+                kept = framed_rows[id(line)] = (line, Strip([*left, *line, *right], width))
+            lines[y] = drawn[y] = kept[1]
         dirty.difference_update(rows)
         if hasattr(self, "_kept_lines"):
             self._kept_lines = None

@@ -37,6 +37,8 @@ ID_ROLES = frozenset({Role.RESULT_ID, Role.ID, Role.TYPE_ID})
 """Roles of segments that name an id."""
 PARTIAL_COMPONENTS = tuple(f"instruction-list--{name}" for name in ("gutter", "mark", "run-mark", "operand", "same-id", "tail"))
 """Components a row takes its own styles from (laid over the roles' colours)."""
+NO_STYLE = Style()
+"""A role without a colour of its own (one object, not one made per segment)."""
 ROWS_KEPT = 512
 """Rows drawn kept by everything that decides how they look: a step that scrolls the list
 a row, or the cursor going round a loop, draws rows it drew a moment ago."""
@@ -276,7 +278,7 @@ class InstructionList(RowList):
         operand_style = component("instruction-list--operand")
         parts = []
         for text, role, operand in self._row_segments(row):
-            style = component("instruction-list--tail") if role is None else styles.get(role, Style())
+            style = component("instruction-list--tail") if role is None else styles.get(role, NO_STYLE)
             if same_id is not None and text == same_id and role in ID_ROLES:
                 style = style + same_id_style
             if operand_cursor is not None and operand == operand_cursor:

@@ -132,8 +132,11 @@ class LimaBreakdown(FramedLines, QuietScrollbars, StyleMemo, ScrollView, can_foc
         self._drawn: dict = {}
         self._strips: dict[tuple, Strip] = {}
         """Rows drawn before: (row, the entry under the cursor if in the row, width) -> strip."""
-        self._layouts: dict[tuple[int, int], tuple[Breakdown, list[Row], list[int]]] = {}
-        """Rows of instructions shown before: (id of the breakdown, width) -> its rows."""
+        self._layouts: dict[tuple[int, int], tuple[Breakdown, list[Row], list[int], int]] = {}
+        """Rows of instructions shown before: (id of the breakdown, width) -> its rows, the
+        row of each entry and the widest row's length."""
+        self._entries_of: dict[int, tuple[Breakdown, tuple[Entry, ...]]] = {}
+        """The entries of breakdowns shown before, by the breakdown's id."""
         self.border_title = "Breakdown"
 
     # -- what is shown -----------------------------------------------------------------
@@ -142,11 +145,7 @@ class LimaBreakdown(FramedLines, QuietScrollbars, StyleMemo, ScrollView, can_foc
         """Draw `breakdown`; the cursor stays on the same strip and range name if it can."""
         previous = self.selected
         self.breakdown = breakdown
-        entries: list[Entry] = []
-        for strip in breakdown.strips if breakdown is not None else ():
-            entries.append(Entry(strip, None))
-            entries += [Entry(strip, label) for label in strip.labels]
-        self.entries = tuple(entries)
+        self.entries = self._entries(breakdown)
         set_border_title_alone(self, "Breakdown" if breakdown is None else f"Breakdown · instruction {breakdown.index}")
         self._built_width = -1
         keep = 0
@@ -252,9 +251,7 @@ class LimaBreakdown(FramedLines, QuietScrollbars, StyleMemo, ScrollView, can_foc
         width = max(20, self.scrollable_content_region.width or 80)
         self._built_width = width
         old_lines = self._lines
-        laid_out = self._layout(width)
-        self._lines, self._entry_rows = laid_out[1], laid_out[2]
-        widest = max((sum(len(text) for text, _, _ in line) for line in self._lines), default=0)
+        _, self._lines, self._entry_rows, widest = self._layout(width)
         scrolled = self.scroll_offset
         set_virtual_size(self, Size(max(widest, width), len(self._lines)), repaint=False)
         if old_cursor is None or self.scroll_offset != scrolled or not self.is_mounted:
@@ -273,11 +270,29 @@ class LimaBreakdown(FramedLines, QuietScrollbars, StyleMemo, ScrollView, can_foc
     def prepare(self, breakdown: Breakdown) -> None:
         """Lay out `breakdown` (another instruction's) now, so that showing it later is
         quick (the view prepares the instructions next to the selected one)."""
+        self._entries(breakdown)
         if self._built_width > 0:
             self._layout(self._built_width, breakdown)
 
-    def _layout(self, width: int, breakdown: Breakdown | None = None) -> tuple[Breakdown, list[Row], list[int]]:
-        """The rows of `breakdown` (the shown one) at `width` and the row of each entry (kept)."""
+    def _entries(self, breakdown: Breakdown | None) -> tuple[Entry, ...]:
+        """Every strip and range of `breakdown` in drawing order (kept)."""
+        if breakdown is None:
+            return ()
+        kept = self._entries_of.get(id(breakdown))
+        if kept is not None and kept[0] is breakdown:
+            return kept[1]
+        entries: list[Entry] = []
+        for strip in breakdown.strips:
+            entries.append(Entry(strip, None))
+            entries += [Entry(strip, label) for label in strip.labels]
+        if len(self._entries_of) >= _KEPT_LAYOUTS:
+            self._entries_of.clear()
+        self._entries_of[id(breakdown)] = (breakdown, tuple(entries))
+        return tuple(entries)
+
+    def _layout(self, width: int, breakdown: Breakdown | None = None) -> tuple[Breakdown, list[Row], list[int], int]:
+        """The rows of `breakdown` (the shown one) at `width`, the row of each entry and the
+        widest row's length (kept)."""
         breakdown = self.breakdown if breakdown is None else breakdown
         key = (id(breakdown), width)
         kept = self._layouts.get(key)
@@ -298,7 +313,8 @@ class LimaBreakdown(FramedLines, QuietScrollbars, StyleMemo, ScrollView, can_foc
             lines.append(())
         if len(self._layouts) >= _KEPT_LAYOUTS:
             self._layouts.clear()
-        laid_out = self._layouts[key] = (breakdown, lines, entry_rows)
+        widest = max((sum(len(text) for text, _, _ in line) for line in lines), default=0)
+        laid_out = self._layouts[key] = (breakdown, lines, entry_rows, widest)
         return laid_out
 
     def _bit_rows(self, strip: BitStrip, first_entry: int, width: int) -> list[Row]:

@@ -84,6 +84,8 @@ class LimaInstructionList(RowList):
         super().__init__(id=id, classes=classes)
         self.document = document
         self._strips: LRUCache[tuple[int, str], Strip] = LRUCache(1024)
+        self._prepared: dict[tuple[int, str], Strip] = {}
+        """Rows' text highlighted ahead of being drawn (`prepare_rows_near`), by (row, style)."""
         self._drawn_rows: dict[tuple, Strip] = {}
         """Rows drawn with their gutter and cursor, by what they are drawn from (`render_row`)."""
         self._center_next = False
@@ -97,6 +99,7 @@ class LimaInstructionList(RowList):
         """Show another program's rows (an edit's)."""
         self.document = document
         self._strips.clear()
+        self._prepared.clear()
         self._drawn_rows.clear()
         self.virtual_size = Size(self.virtual_size.width, document.row_count)
         self.refresh()
@@ -127,6 +130,7 @@ class LimaInstructionList(RowList):
 
     def watch_style(self) -> None:
         self._strips.clear()
+        self._prepared.clear()
         self._drawn_rows.clear()
         self._update_title()
         self.refresh()
@@ -137,6 +141,7 @@ class LimaInstructionList(RowList):
     def notify_style_update(self) -> None:
         super().notify_style_update()
         self._strips.clear()
+        self._prepared.clear()
         self._drawn_rows.clear()
         self.refresh()
 
@@ -176,13 +181,24 @@ class LimaInstructionList(RowList):
         return line
 
     def _draw_row(self, row: int, scroll_x: int, width: int, base: Style) -> Strip:
-        line = fit_row(self._row_strip(row), scroll_x, width - GUTTER_WIDTH)
+        """The gutter and the row's text fitted to `width`, padded, under the cursor's style
+        (on its row) and the list's: one strip made (joining, padding and styling strips
+        would make one each)."""
+        text = fit_row(self._row_strip(row), scroll_x, width - GUTTER_WIDTH)
         shown = self.document.rows[row]
         gutter = self._gutter(shown)
-        line = Strip.join([gutter, line]).extend_cell_length(width)
+        parts = [part for part in (gutter, text) if part.cell_count]
+        segments = [segment for part in parts for segment in part._segments]
+        length = sum(part.cell_length for part in parts)
+        if length < width:
+            segments.append(Segment(" " * (width - length)))
+            length = width
         if shown.kind is RowKind.INSTRUCTION and shown.instruction == self.selected:
-            line = line.apply_style(self.memo_style("lima-list--cursor"))
-        return line.apply_style(base)
+            cursor = self.memo_style("lima-list--cursor")
+            segments = [Segment(t, base + (cursor + s if s else cursor), c) for t, s, c in segments]
+        else:
+            segments = [Segment(t, base + s if s else base, c) for t, s, c in segments]
+        return Strip(segments, length)
 
     def show_run_marks(self, marks: dict[int, str]) -> None:
         """Mark instructions in the gutter (`spvinspect.execution.gutter_marks`)."""
@@ -212,20 +228,38 @@ class LimaInstructionList(RowList):
         key = (row, self.style)
         cached = self._strips.get(key)
         if cached is None:
-            text = self.document.row_text(row, self.style)
-            if self.document.rows[row].kind is RowKind.UNDECODED:
-                segments = [Segment(text, self.get_component_rich_style("lima-list--undecoded"))]
-            else:
-                theme, dark = self.app.theme, self.app.current_theme.dark
-                segments = [
-                    Segment(value, token_style(theme, dark, token))
-                    for token, value in _LEXER.get_tokens(text)
-                    if value != "\n"
-                ]
-            cached = Strip(segments)
+            cached = self._prepared.pop(key, None) or self._highlighted(row)
             self._strips[key] = cached
             self.note_width(cached.cell_length)
         return cached
+
+    def _highlighted(self, row: int) -> Strip:
+        """Row `row`'s text coloured by the lexer (or as undecoded words)."""
+        text = self.document.row_text(row, self.style)
+        if self.document.rows[row].kind is RowKind.UNDECODED:
+            return Strip([Segment(text, self.get_component_rich_style("lima-list--undecoded"))])
+        theme, dark = self.app.theme, self.app.current_theme.dark
+        return Strip([
+            Segment(value, token_style(theme, dark, token))
+            for token, value in _LEXER.get_tokens(text)
+            if value != "\n"
+        ])
+
+    def prepare_rows_near(self, index: int) -> None:
+        """Highlight now the rows a page either side of instruction `index`'s page that were
+        never drawn, so that the steps and moves after it (a run re-centres the list) draw
+        them without lexing them; they count towards the list's width once drawn."""
+        row, height = self._row_of(index), max(1, self.scrollable_content_region.height)
+        if row is None:
+            return
+        top = round(self.scroll_offset.y)
+        if len(self._prepared) > _KEPT_ROWS:
+            self._prepared.clear()
+        style = self.style
+        for near in range(max(0, min(top, row) - height), min(self.row_count, max(top, row) + 2 * height)):
+            key = (near, style)
+            if key not in self._prepared and self._strips.get(key) is None:
+                self._prepared[key] = self._highlighted(near)
 
     def shown_text(self, row: int) -> str:
         """A row's text as drawn, without the gutter."""

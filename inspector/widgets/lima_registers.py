@@ -5,7 +5,9 @@ every fp16 value's bits instead of its number.
 
 Drawn line by line: each line of the text is drawn once (as Textual draws a widget's
 text, wrapped to the pane's width) and kept, so a step draws only the lines it changed
-and repaints only the screen lines whose drawing differs."""
+and repaints only the screen lines whose drawing differs. A line that fits the width is
+made from its pieces directly (each piece's style as Textual draws it, marked with its
+offset for selecting text with the mouse); one that wraps is Textual's."""
 
 from __future__ import annotations
 
@@ -13,6 +15,7 @@ import re
 from functools import lru_cache
 
 import numpy as np
+from rich.cells import cell_len
 from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
@@ -127,6 +130,9 @@ class LimaRegisters(FramedLines, BuiltPane, RunFollower, Widget):
         """What `_screen_lines` were drawn for: the content size and style."""
         self._kept: dict[tuple, list[Strip]] = {}
         """A line of text drawn before -> its screen lines (more than one when it wraps)."""
+        self._piece_styles: dict = {}
+        """A piece's style (None, a style name, a rich `Style`) -> the style Textual draws it
+        in, for the drawing `_kept` is for."""
 
     def update(self, lines: list[tuple]) -> None:
         """Show `lines` (`text_lines`; a repaint, never a new layout: the pane's size does not
@@ -171,10 +177,9 @@ class LimaRegisters(FramedLines, BuiltPane, RunFollower, Widget):
         if self._screen_lines is not None and self._drawn_for == key:
             return self._screen_lines
         if self._drawn_for != key:
-            self._kept = {}
+            self._kept, self._piece_styles = {}, {}
         self._drawn_for = key
         width, height = self.content_region.size
-        style = self.visual_style
         # What `Visual.to_strips` does for a widget's text, without its per-call work that
         # has no effect here (no text selected, no links, the text at the top left).
         options = RenderOptions(self._get_style, self.styles, None, None)
@@ -187,11 +192,51 @@ class LimaRegisters(FramedLines, BuiltPane, RunFollower, Widget):
             if drawn is None:
                 if len(self._kept) >= _KEPT_LINES:
                     self._kept = {}
-                drawn = Content.from_rich_text(_line_text(line)).render_strips(width, None, style, options)
-                drawn = self._kept[line_key] = _as_line(drawn, index)
+                drawn = self._drawn_line(line, index, width, options)
+                if drawn is None:
+                    drawn = _as_line(self._textual_line(line, width, options), index)
+                self._kept[line_key] = drawn
             screen.extend(drawn)
         self._screen_lines = screen[:height]
         return self._screen_lines
+
+    def _textual_line(self, line: tuple, width: int, options: RenderOptions) -> list[Strip]:
+        """Line `line` of the text drawn alone as Textual draws a widget's text (wrapped)."""
+        return Content.from_rich_text(_line_text(line)).render_strips(width, None, self.visual_style, options)
+
+    def _drawn_line(self, line: tuple, index: int, width: int, options: RenderOptions) -> list[Strip] | None:
+        """Line `index` of the text as `_textual_line` draws it (moved to its place), made
+        from its pieces: a run of unstyled pieces is one segment, a styled piece its own;
+        None when it does not fit the width (Textual wraps it) or is not plain text."""
+        if not line or cell_len(text := "".join(piece for piece, _ in line)) > width or not text.isprintable():
+            return None
+        segments: list[Segment] = []
+        plain: list[str] = []
+        offset = start = 0
+        for piece, piece_style in line:
+            if piece_style is None:
+                if not plain:
+                    start = offset
+                plain.append(piece)
+            else:
+                if plain:
+                    segments.append(Segment("".join(plain), self._placed(None, start, index, options)))
+                    plain = []
+                segments.append(Segment(piece, self._placed(piece_style, offset, index, options)))
+            offset += len(piece)
+        if plain:
+            segments.append(Segment("".join(plain), self._placed(None, start, index, options)))
+        return [Strip(segments, cell_len(text))]
+
+    def _placed(self, piece_style, offset: int, index: int, options: RenderOptions) -> Style:
+        """The style Textual draws a piece in (styled `piece_style`, at `offset` of line
+        `index`): its drawing of a lone character in that style, marked with the place."""
+        styles = self._piece_styles
+        drawn = styles.get(piece_style)
+        if drawn is None:
+            alone = self._textual_line((("x", piece_style),), 1, options)
+            drawn = styles[piece_style] = alone[0]._segments[0].style
+        return _at(drawn, offset, index)
 
     def on_mount(self) -> None:
         screen = self.screen
@@ -292,6 +337,12 @@ class LimaRegisters(FramedLines, BuiltPane, RunFollower, Widget):
         out.add("      ", _swatch(*rgb))
         if run.finished:
             out.add("  stopped", "bold")
+
+
+@lru_cache(maxsize=4096)
+def _at(style: Style, offset: int, index: int) -> Style:
+    """`style` marked with a piece's place in the text (column `offset` of line `index`)."""
+    return style + Style.from_meta({"offset": (offset, index)})
 
 
 @lru_cache(maxsize=256)

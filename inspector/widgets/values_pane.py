@@ -103,7 +103,7 @@ class ValuesPane(BuiltPane, RunFollower, RowCursorKeys, RowList):
         highlighted, labels `label_width` wide, the cursor on `cursor`): a step changes a
         few values, not the whole pane."""
         if not rows or not self.rows or label_width != self._label_width or message != self.message:
-            self.refresh()
+            self._repaint_rows()
             return
         new, new_changed = self.rows, self.changed
         top = round(self.scroll_offset.y)
@@ -129,12 +129,17 @@ class ValuesPane(BuiltPane, RunFollower, RowCursorKeys, RowList):
         widest = max((len(self._plain(row)) for row in self.rows), default=len(self.message))
         size = Size(-(-widest // ROWS_GRAIN) * ROWS_GRAIN, self.row_count)
         if size != self.virtual_size:
-            set_virtual_size(self, size)  # lays the screen out only when a scrollbar comes or goes
-            self.refresh()
+            set_virtual_size(self, size, repaint=False)  # lays the screen out only when a scrollbar comes or goes
+            self._repaint_rows()
             return True
         if repaint:
-            self.refresh()
+            self._repaint_rows()
         return False
+
+    def _repaint_rows(self) -> None:
+        """Repaint every row on screen, not the border around them (a plain `refresh`
+        has Textual draw the whole pane anew, frame and titles included)."""
+        self.refresh(Region(0, 0, max(self.virtual_size.width, self.size.width), self.size.height))
 
     def document_changed(self, document) -> None:
         self._document = document

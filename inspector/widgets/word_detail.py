@@ -20,6 +20,7 @@ from textual.widget import Widget
 
 from spvinspect.codec.text.word_detail import WordDetail
 from spvinspect.widgets.framed_lines import FramedLines
+from spvinspect.widgets.text_wrap import wrapped
 
 ROWS_KEPT = 256
 """Facts laid out kept (a loop's words, a few dozen facts each)."""
@@ -156,7 +157,7 @@ class WordDetailPanel(FramedLines, Widget):
 def _wrapped(console, value: str, width: int) -> tuple[str, ...]:
     """`value` wrapped word by word within `width` cells (a word too long cut with an
     ellipsis): the same words come back as the cursor goes round a loop."""
-    return tuple(line.plain for line in Text(value).wrap(console, width, justify="left", overflow="ellipsis"))
+    return wrapped(console, value, width)
 
 
 def _fitted(console, text: str, width: int) -> str:

@@ -24,7 +24,7 @@ def opened(data: bytes) -> LazyModule:
 
 def naming_edits(module: LazyModule, rng: random.Random) -> list[tuple[list[int], WordChange]]:
     """Edits of single instructions before the functions that rename ids: each as the
-    edited words and the change."""
+    edited words and the change (told with the instructions around it, kept)."""
     words = list(module.words)
     end = module.first_function or module.instruction_count
     by_name = module.grammar.by_name
@@ -52,8 +52,10 @@ def naming_edits(module: LazyModule, rng: random.Random) -> list[tuple[list[int]
         elif instruction.opcode == by_name["OpTypeArray"].opcode and constants:
             edited = list(words)
             edited[at + 3] = rng.choice(constants).result_id
-        if edited is not None:
-            edits.append((edited, WordChange(at, at + count, at + count)))
+        if edited is not None:  # the change told wider than the instruction (its neighbours kept)
+            first = module.offset(max(index - 1, 0))
+            last = module.offset(index + 2) if index + 2 < end else at + count
+            edits.append((edited, WordChange(first, last, last)))
     rng.shuffle(edits)
     return edits[:4]
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from spvinspect.codec.asm.assembler import assemble
 from spvinspect.codec.binary.decoder import decode
 from spvinspect.commands.open import EXAMPLE_MODULE
-from spvinspect.codec.source_map import SourceLocation, source_map
+from spvinspect.codec.source_map import SourceFile, SourceLocation, source_map
 
 DEBUG_INFO = """
 OpCapability Shader
@@ -87,3 +87,12 @@ def test_a_module_without_debug_information_has_no_sources() -> None:
     module = decode(assemble(text).words.tobytes())
     sources = source_map(module.instructions)
     assert not sources and sources.location(2) is None
+
+
+def test_a_files_lines_are_split_once_for_each_text():
+    """The source pane asks for the lines with every row it draws: a long file is not
+    split again each time, and a text made longer (a continued source) is."""
+    file = SourceFile(1, "a.frag", text="void main() {\n}")
+    assert file.lines is file.lines and file.lines == ["void main() {", "}"]
+    file.text += "\n// more"
+    assert file.lines == ["void main() {", "}", "// more"]

@@ -162,3 +162,28 @@ def test_decoded_chunks_carried_over_decode_as_a_fresh_module(monkeypatch):
         assert_same_module(spliced, open_module(data))
         module = spliced
     assert carried > 40
+
+
+def test_wide_edits_keeping_every_place_splice_to_the_fresh_module():
+    """Many instructions of one run changed in place (literals and result ids flipped,
+    instructions of a size swapped), as an edit re-encoding instructions all along gives."""
+    module = indexed(EXAMPLE_MODULE.read_bytes())
+    rng = random.Random(23)
+    for step in range(40):
+        words = words_of(module)
+        offsets = list(module.index.offsets)
+        ends = offsets[1:] + [module.tail_offset]
+        k0 = rng.randrange(len(offsets))
+        k1 = min(len(offsets) - 1, k0 + rng.randrange(2, 40))
+        for k in range(k0, k1 + 1):
+            start, end = offsets[k], ends[k]
+            if end - start > 1 and rng.random() < 0.3:
+                words[end - 1] ^= 1 << rng.randrange(3)
+            j = rng.randrange(k0, k1 + 1)
+            if rng.random() < 0.2 and ends[j] - offsets[j] == end - start:
+                words[start:end], words[offsets[j] : ends[j]] = words[offsets[j] : ends[j]], words[start:end]
+        data = pack(words)
+        spliced = splice_module(module, data, WordChange(offsets[k0], ends[k1], ends[k1]))
+        assert spliced is not None, step
+        assert_same_module(spliced, open_module(data))
+        module = spliced

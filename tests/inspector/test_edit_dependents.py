@@ -179,3 +179,153 @@ def test_a_region_type_whose_dependents_outside_grow_is_assembled_without_the_wh
         made.clear()
         assert not diagnostics and outcome.binary == state.binary, replacement
     assert session.binary == data
+
+
+def _lines_replaced(session, after: str, old: int, new: list[str]):
+    """Lines [row, row + old) after the first line holding `after` (row 0 when empty) become `new`."""
+    row = next(k for k, line in enumerate(session.lines) if after in line) + 1 if after else 0
+    session.replace_lines(row, row + old, new)
+    return _run(session)
+
+
+def test_an_import_added_or_dropped_in_a_region_is_spliced(monkeypatch):
+    """An OpExtInstImport added, dropped while the function outside the region still
+    reads it (its error at its line of the whole text), and brought back: spliced, with
+    the whole text's bytes and first error; the whole text is never made."""
+    data, module, session = _region_of_source()
+    source = session.assembler.source
+    made = _outside_texts_made(monkeypatch)
+    for after, old, new in [("OpExtInstImport", 0, ['%more = OpExtInstImport "OpenCL.std"']),
+                            ("OpExtInstImport", 1, []),
+                            ("OpCapability Int64", 1, []),  # %1 no longer an import: the OpExtInst outside fails
+                            ("OpCapability Int64", 0, ['%1 = OpExtInstImport "GLSL.std.450"'])]:
+        outcome = _lines_replaced(session, after, old, new)
+        assert not made, new
+        state, diagnostics = source.text_assembly(session.lines)
+        made.clear()
+        assert outcome.binary == (state.binary if state is not None else None), new
+        assert _placed(outcome.diagnostics) == _placed(diagnostics), new
+    assert session.binary == data
+
+
+NUMBERS = """\
+OpCapability Shader
+OpCapability Int64
+OpCapability Int16
+OpMemoryModel Logical GLSL450
+OpEntryPoint Fragment %main "main"
+OpExecutionMode %main OriginUpperLeft
+%void = OpTypeVoid
+%fn = OpTypeFunction %void
+%int = OpTypeInt 32 1
+%uint = OpTypeInt 32 0
+%long = OpTypeInt 64 1
+%float = OpTypeFloat 32
+%sel = OpConstant %int 5
+%x = OpConstant %float 0.1
+%y = OpConstant %float -1e+30
+%z = OpConstant %float 0x1p-149
+%a = OpConstant %int 7
+%b = OpConstant %int -1000
+%c = OpConstant %int 2147483647
+%d = OpConstant %int -2147483648
+%e = OpSpecConstant %uint 4294967295
+%f = OpConstant %uint 0
+%g = OpConstant %long -5
+%h = OpConstant %long 1099511627776
+%i = OpConstant %long -9223372036854775808
+%main = OpFunction %void None %fn
+%entry = OpLabel
+OpSelectionMerge %merge None
+OpSwitch %sel %merge 1 %one -3 %merge 2147483647 %one
+%one = OpLabel
+OpSwitch %h %merge 1099511627776 %merge -5 %one
+%merge = OpLabel
+OpReturn
+OpFunctionEnd
+"""
+
+
+def test_many_number_constants_after_a_region_are_re_encoded_from_their_words(monkeypatch):
+    """A type whose constants and switches after the region change width, sign or kind
+    (integers and floats), and a selector whose type changes: more of them than are re-encoded from their lines
+    (`RESIZED_LIMIT`, none here), so they are re-encoded from their words, with the
+    whole text's bytes and first error (a value that no longer fits); the whole text is
+    never made."""
+    from spvinspect.codec.text.region import Region
+    from spvinspect.editing import dependents, region_assembler
+
+    monkeypatch.setattr(dependents, "RESIZED_LIMIT", 0)
+    monkeypatch.setattr(region_assembler, "region_around", lambda module, at: Region(0, 13))  # types, %sel
+    data = assemble(NUMBERS).binary
+    module = open_module(data)
+    module.ensure_indexed()
+    session = region_session(module, module_names(module), 0, data)
+    _run(session)
+    source = session.assembler.source
+    made = _outside_texts_made(monkeypatch)
+    for pattern, replacement in [
+        (r"%int = OpTypeInt 32 1", "%int = OpTypeInt 64 1"), (r"%int = OpTypeInt 64 1", "%int = OpTypeInt 32 1"),
+        (r"%int = OpTypeInt 32 1", "%int = OpTypeInt 32 0"),  # -1000 unsigned: an error
+        (r"%int = OpTypeInt 32 0", "%int = OpTypeInt 16 1"),  # 2147483647 does not fit
+        (r"%int = OpTypeInt 16 1", "%int = OpTypeInt 32 1"),
+        (r"%uint = OpTypeInt 32 0", "%uint = OpTypeInt 64 1"), (r"%uint = OpTypeInt 64 1", "%uint = OpTypeInt 32 1"),
+        (r"%uint = OpTypeInt 32 1", "%uint = OpTypeInt 64 0"), (r"%uint = OpTypeInt 64 0", "%uint = OpTypeInt 32 0"),
+        (r"%long = OpTypeInt 64 1", "%long = OpTypeInt 32 1"),  # 2^40 does not fit
+        (r"%long = OpTypeInt 32 1", "%long = OpTypeInt 64 0"),  # negatives unsigned
+        (r"%long = OpTypeInt 64 0", "%long = OpTypeInt 64 1"),
+        (r"OpConstant %int 5", "OpConstant %long 5"), (r"OpConstant %long 5", "OpConstant %int 5"),  # its switch
+        (r"OpConstant %int 5", "OpConstant %uint 5"),  # case -3 unsigned
+        (r"OpConstant %uint 5", "OpConstant %int 5"),
+        (r"%float = OpTypeFloat 32", "%float = OpTypeFloat 64"),  # 0.1 as its double
+        (r"%float = OpTypeFloat 64", "%float = OpTypeFloat 16"),  # -1e+30 does not fit
+        (r"%float = OpTypeFloat 16", "%float = OpTypeFloat 32"),
+        (r"%float = OpTypeFloat 32", "%float = OpTypeInt 32 1"),  # 0.100000001 no integer
+        (r"%float = OpTypeInt 32 1", "%float = OpTypeFloat 32"),
+        (r"%int = OpTypeInt 32 1", "%int = OpTypeFloat 64"), (r"%int = OpTypeFloat 64", "%int = OpTypeInt 32 1"),
+    ]:
+        shown = open_module(session.binary)
+        shown.ensure_indexed()
+        outcome = _edit(session, pattern, replacement)
+        assert not made, replacement
+        state, diagnostics = source.text_assembly(session.lines)
+        made.clear()
+        assert outcome.binary == (state.binary if state is not None else None), replacement
+        assert _placed(outcome.diagnostics) == _placed(diagnostics), replacement
+        if outcome.binary is not None:  # the panes' module spliced from the shown one's index (after a resize too)
+            spliced = splice_module(shown, outcome.binary, outcome.state.word_change)
+            fresh = open_module(outcome.binary)
+            fresh.ensure_indexed()
+            assert spliced is not None and list(spliced.index.offsets) == list(fresh.index.offsets), replacement
+    assert session.binary == data
+
+
+def test_a_type_removed_in_a_region_is_spliced(monkeypatch):
+    """A type no longer declared (its line gone, or another instruction in its place):
+    what reads it after the stretch gives the whole run's error (a constant of it, a
+    switch on a value of it), an unread one splices; the whole text is never made."""
+    from spvinspect.codec.text.region import Region
+    from spvinspect.editing import dependents, region_assembler
+
+    monkeypatch.setattr(region_assembler, "region_around", lambda module, at: Region(0, 13))
+    monkeypatch.setattr(dependents, "RESIZED_LIMIT", 0)  # the constants' words tell their error
+    data = assemble(NUMBERS).binary
+    module = open_module(data)
+    module.ensure_indexed()
+    session = region_session(module, module_names(module), 0, data)
+    _run(session)
+    source = session.assembler.source
+    made = _outside_texts_made(monkeypatch)
+    for after, old, new in [("OpTypeFunction", 1, []),  # %int: its constants fail
+                            ("OpTypeFunction", 0, ["%int = OpTypeInt 32 1"]),
+                            ("%int = OpTypeInt", 1, ["%uint = OpTypeVector %int 2"]),
+                            ("%int = OpTypeInt", 1, ["%uint = OpTypeInt 32 0"]),
+                            ("%long = OpTypeInt", 1, ["%long = OpUndef %int"]),  # %h's constant fails
+                            ("%uint = OpTypeInt", 1, ["%long = OpTypeInt 64 1"])]:
+        outcome = _lines_replaced(session, after, old, new)
+        assert not made, new
+        state, diagnostics = source.text_assembly(session.lines)
+        made.clear()
+        assert outcome.binary == (state.binary if state is not None else None), new
+        assert _placed(outcome.diagnostics) == _placed(diagnostics), new
+    assert session.binary == data

@@ -95,18 +95,50 @@ def test_a_numeric_id_at_a_typed_names_number_is_assembled_without_the_whole_tex
 
 
 def test_a_numeric_id_the_region_defines_leaving_it_is_assembled_without_the_whole_text(monkeypatch):
-    """`%15` (defined and used only in the function) removed and brought back: it stays
-    pinned, as in the whole run while no typed name is numbered past it; once one is,
-    the whole text is assembled."""
+    """`%15` (defined and used only in the function) removed and brought back, then
+    removed beside a typed name, which the whole run numbers 15 (no instruction outside
+    the region names it); `%2` (the function's OpFunction, outside the global region)
+    no longer named in the region beside a typed name, which skips it: the whole text never made."""
     data, module, session = _region_of_source(in_function=True)
+    made = _outside_texts_made(monkeypatch)
+    for after, old, new in [("%14 = OpLoad", 1, []),
+                            ("%14 = OpLoad", 0, ["%15 = OpExtInst %float %1 Sin %float_1_5"]),
+                            ("%12 = OpLabel", 0, ["%new = OpUndef %int"]),
+                            ("%14 = OpLoad", 1, []),  # %new is 15
+                            ("%14 = OpLoad", 0, ["%15 = OpExtInst %float %1 Sin %float_1_5"]),  # %new 19
+                            ("%12 = OpLabel", 1, [])]:
+        outcome = _replace(session, after, old, new)
+        assert not made, new
+        state, diagnostics = session.assembler.source.text_assembly(session.lines)
+        made.clear()
+        assert not diagnostics and outcome.binary == state.binary, new
+    assert session.binary == data
+    session = region_session(module, module_names(module), 0, data)
+    _run(session)
+    for after, old, new in [("OpMemoryModel", 2, ["%new = OpUndef %int"]),
+                            ("OpMemoryModel", 1, ['OpEntryPoint Fragment %2 "main"',
+                                                  "OpExecutionMode %2 OriginUpperLeft"])]:
+        outcome = _replace(session, after, old, new)
+        assert not made, new
+        state, diagnostics = session.assembler.source.text_assembly(session.lines)
+        made.clear()
+        assert not diagnostics and outcome.binary == state.binary, new
+    assert session.binary == data
+
+
+def test_a_numeric_id_past_the_bound_word_is_assembled_without_the_whole_text(monkeypatch):
+    """`%4294967295`: its bound (2^32) does not fit the header's word, which then holds
+    the other ids' bound, as spirv-as writes it (spirv-val then says the id is out of
+    bound); a name typed beside it, and each undone: the whole text's bytes, the whole
+    text never made."""
+    data, module, session = _region_of_source()
     source = session.assembler.source
     made = _outside_texts_made(monkeypatch)
-    for after, old, new, whole in [("%14 = OpLoad", 1, [], False),
-                                   ("%14 = OpLoad", 0, ["%15 = OpIAdd %int %14 %int_7"], False),
-                                   ("%12 = OpLabel", 0, ["%new = OpUndef %int"], False),
-                                   ("%14 = OpLoad", 1, [], True)]:  # %new would be 15
-        outcome = _replace(session, after, old, new)
-        assert bool(made) == whole, new
+    for old, new in [(0, ["%4294967295 = OpUndef %int"]), (0, ["%new = OpUndef %4294967295"]),
+                     (1, []), (1, [])]:
+        outcome = _replace(session, "OpTypeFloat", old, new)
+        assert not made, new
         state, diagnostics = source.text_assembly(session.lines)
         made.clear()
         assert not diagnostics and outcome.binary == state.binary, new
+    assert session.binary == data

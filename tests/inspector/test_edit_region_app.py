@@ -77,29 +77,43 @@ async def test_region_edits_splice_as_whole_text_edits(monkeypatch, tmp_path, ex
         await pilot.press("space")
         await settled(pilot)
         assert not session.state.full and session.binary == example_bytes and session.assembles
-        # A new import needs the whole text: assembled on the job thread (the user is told,
-        # the editor's title says so, keys are answered meanwhile), then undone.
-        release = threading.Event()
-        whole = region_assembler.RegionSource.text_assembly
-        monkeypatch.setattr(region_assembler.RegionSource, "text_assembly",
-                            lambda source, lines: release.wait(TIMEOUT) and whole(source, lines))
+        # A new import splices too (an OpExtInst naming it would be re-encoded), then undone.
         added = '         %900 = OpExtInstImport "GLSL.std.450"'
+        expected = whole_text_edit(example_bytes, [imported], [imported, added])
         editor.move_cursor((row + 1, 0))
         editor.insert(added + "\n")
-        deadline = time.monotonic() + TIMEOUT
-        while "assembling the whole module" not in str(editor.border_title) and time.monotonic() < deadline:
-            await pilot.pause(0.02)
-        assert "assembling the whole module" in str(editor.border_title) and session.busy
-        at = editor.cursor_location
-        await pilot.press("down")
-        assert editor.cursor_location == (at[0] + 1, 0) and session.busy
-        release.set()
         await settled(pilot)
-        assert "assembling" not in str(editor.border_title)
-        assert session.state.full and session.binary == whole_text_edit(example_bytes, [imported], [imported, added])
-        assert any("assembling the whole module's text" in str(n.message) for n in app._notifications)
+        assert not session.state.full and session.binary == expected
         await pilot.press("ctrl+z")
         await settled(pilot)
+        assert session.binary == example_bytes
+        # An edit neither the splice nor the region's re-assembly over the module's tables
+        # is sure of (forced here: the same import) takes the whole text: assembled on the
+        # job thread (the user is told, the editor's title says so, keys are answered
+        # meanwhile), then undone.
+        release = threading.Event()
+        whole = region_assembler.RegionSource.text_assembly
+        with monkeypatch.context() as unsure:
+            unsure.setattr(region_assembler.RegionSource, "text_assembly",
+                           lambda source, lines: release.wait(TIMEOUT) and whole(source, lines))
+            unsure.setattr(region_assembler, "splice", lambda *args: None)
+            unsure.setattr(region_assembler, "region_reassembled", lambda source, lines: None)
+            editor.move_cursor((row + 1, 0))
+            editor.insert(added + "\n")
+            deadline = time.monotonic() + TIMEOUT
+            while "assembling the whole module" not in str(editor.border_title) and time.monotonic() < deadline:
+                await pilot.pause(0.02)
+            assert "assembling the whole module" in str(editor.border_title) and session.busy
+            at = editor.cursor_location
+            await pilot.press("down")
+            assert editor.cursor_location == (at[0] + 1, 0) and session.busy
+            release.set()
+            await settled(pilot)
+            assert "assembling" not in str(editor.border_title)
+            assert session.state.full and session.binary == expected
+            assert any("assembling the whole module's text" in str(n.message) for n in app._notifications)
+            await pilot.press("ctrl+z")
+            await settled(pilot)
         assert session.binary == example_bytes
         # A constant edited in the global section: the whole text's bytes, then the region
         # moves to a function and the edit stays (unsaved), as the panes show.

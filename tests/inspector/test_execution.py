@@ -97,3 +97,4 @@ def test_spirv_back_gives_back_the_blocks_the_undone_steps_entered() -> None:
     for steps in range(89, 29, -1):
         assert run.back()
         assert run.steps == steps and run.visited == visited_after[steps - 1], steps
+        assert set(run.taken_blocks) == set(run.visited), steps

@@ -65,12 +65,72 @@ async def _restyled_registers(app: InspectorApp, pilot) -> None:
     await pilot.press("full_stop")
     await pilot.pause()
     assert worked_out == []
-    screen.query_one("#registers").styles.border = ("heavy", "red")
+    registers = screen.query_one("#registers")
+    _registers_lines_drawn_as_textual_draws_them(registers)
+    registers.styles.border = ("heavy", "red")
+    registers.styles.color = "yellow"  # the pieces' styles are worked out again
     for _ in range(2):
         await pilot.press("full_stop")
         await pilot.pause()
     assert "┃" in "".join(segment.text for segment in screen._compositor.render_strips()[25])
     assert _screen(screen) == _drawn_from_scratch(screen)
+    _registers_lines_drawn_as_textual_draws_them(registers)
+    # The focus moves (a pane's border colour changes, its kept rows do not): its rows
+    # drawn again after a step and back are framed anew.
+    for pane in ("5", "2"):
+        await pilot.press(pane, "full_stop", "comma")
+        await pilot.pause()
+        assert _screen(screen) == _drawn_from_scratch(screen)
+    _framed_anew_in_another_frame(screen.query_one("#breakdown"))
+    # The view and its columns draw nothing: the compositor does not ask them, the panes it does.
+    from spvinspect.screens.view import Column, FormatView
+
+    drawn = screen._compositor.visible_widgets
+    assert not [w for w in drawn if isinstance(w, (Column, FormatView))] and registers in drawn
+
+
+def _framed_anew_in_another_frame(pane) -> None:
+    """A content line the pane framed before (kept with its filtered versions) is framed
+    again once its frame changed."""
+    from rich.segment import Segment
+    from textual.geometry import Region
+
+    cache = pane._styles_cache
+    frame = pane._frame(cache)
+    top = frame[3]
+    crop = Region(0, 0, *pane.region.size)
+    cache._dirty_lines.add(top)
+    assert pane._frame_dirty_lines(crop, cache, frame)[top].text.startswith("│")
+    other = (Segment("X", frame[0].style), *frame[1:])
+    cache._dirty_lines.add(top)
+    assert pane._frame_dirty_lines(crop, cache, other)[top].text.startswith("X")
+
+
+def _registers_lines_drawn_as_textual_draws_them(registers) -> None:
+    """Every line of the registers pane's text that it makes from its pieces (each on screen
+    but blank ones and those that wrap) is Textual's drawing of it (styles, offsets
+    for selecting with the mouse)."""
+    from textual.visual import RenderOptions
+
+    from spvinspect.widgets.lima_registers import _as_line
+
+    width = registers.content_region.width
+    options = RenderOptions(registers._get_style, registers.styles, None, None)
+    drawn = registers._lines_on_screen()
+    made = row = 0
+    for index, line in enumerate(registers._lines):
+        if row >= len(drawn):
+            break
+        pieces = registers._drawn_line(line, index, width, options)
+        textual = [list(strip) for strip in _as_line(registers._textual_line(line, width, options), index)]
+        wraps = sum(len(text) for text, _ in line) > width
+        assert (pieces is None) == (not line or wraps), line
+        if pieces is not None:
+            assert [list(strip) for strip in pieces] == textual, line
+            assert list(drawn[row]) == textual[0], line  # what the pane shows
+            made += 1
+        row += len(textual)
+    assert made >= 6
 
 
 async def test_spirv_steps_draw_what_textual_draws() -> None:

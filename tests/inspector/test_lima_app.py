@@ -267,6 +267,26 @@ async def test_mesa_and_seed_syntax_toggle(monkeypatch, tmp_path):
         assert app.screen.query_one("#status").mode == "seed syntax"
 
 
+
+async def test_rows_highlighted_ahead_are_drawn_in_the_theme_shown(monkeypatch, tmp_path):
+    """The list highlights the rows around the selection before they are drawn (a run's
+    next steps draw them at once); a theme chosen in between is the one they show."""
+    words, _ = lima.assemble("\n".join(["load.u 0, mul.s0 ^s0 $2.x ^uniform.y, add.s1 $3.x ^s0 $3.y"] * 40 + ["stop"]))
+    app = launched(monkeypatch, tmp_path, to_bytes(words), "--lima", name="code.bin")
+    async with app.run_test(size=(120, 40)) as pilot:
+        lima_list, _, _ = panes(app)
+        await pilot.press("n")
+        await pilot.pause()
+        ahead = set(lima_list._prepared)
+        assert ahead and all(lima_list._strips.get(key) is None for key in ahead)
+        app.theme = "spvinspect-light"
+        await pilot.press("pagedown", "pagedown")
+        await pilot.pause()
+        drawn = [row for row, _ in ahead if lima_list._strips.get((row, "seed")) is not None]
+        assert drawn
+        for row in drawn:
+            assert list(lima_list._row_strip(row)) == list(lima_list._highlighted(row))
+
 # -- damaged input ----------------------------------------------------------------------------
 
 

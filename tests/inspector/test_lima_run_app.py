@@ -89,7 +89,12 @@ async def test_edit_an_input_and_choose_a_fragment_in_the_image(monkeypatch, tmp
         tint = next(row for row in screen.query(".input-row") if str(row.children[0].render()) == "u_tint")
         field = tint.children[1]
         field.focus()
-        field.value = "1 0.9 0 1"
+        field.value = ""
+        before = registers(app)
+        # Typed: the stepping keys (`.` among them) act before the focused pane, but a
+        # text field still types them.
+        await pilot.press("1", "space", "0", "full_stop", "9", "space", "0", "space", "1")
+        assert field.value == "1 0.9 0 1" and registers(app) == before
         await pilot.press("enter")
         await until(pilot, lambda: "step 0 · next 0" in registers(app), "an edited input restarts the run")
         await pilot.press("f5")

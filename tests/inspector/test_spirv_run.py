@@ -12,6 +12,7 @@ from spvinspect.widgets.status_line import StatusLine
 from spvinspect.widgets.values_pane import ValuesPane
 
 from inspector_apps import make_app
+from waiting import until
 
 
 def _index(opname: str, nth: int = 0) -> int:
@@ -48,6 +49,19 @@ async def test_stepping_back_a_breakpoint_and_running_to_the_cursor() -> None:
         assert "0x3e000000 0x3e000000 0x3f000000 0x3f800000" in values.row_text(texts.index(sample))
         # Back: the sample is undone.
         await pilot.press("comma")
+        await pilot.pause()
+        assert run.steps == 6 and screen.selection.instruction == _index("OpImageSampleImplicitLod")
+        # The saved state the next back restores was copied once this back was on screen:
+        # that back copies nothing on its key, and steps on as before.
+        debugger, inside, copies = run.debugger, [False], []
+        back, copy = debugger.back, debugger._copy
+        debugger.back = lambda: (inside.__setitem__(0, True), back(), inside.__setitem__(0, False))[1]
+        debugger._copy = lambda group: (copies.append(inside[0]), copy(group))[1]
+        await until(pilot, lambda: debugger._spare is not None, "the saved state copied ahead of the next back")
+        await pilot.press("comma")
+        await pilot.pause()
+        assert run.steps == 5 and True not in copies
+        await pilot.press("full_stop")
         await pilot.pause()
         assert run.steps == 6 and screen.selection.instruction == _index("OpImageSampleImplicitLod")
         # A breakpoint on the switch; F5 stops there.

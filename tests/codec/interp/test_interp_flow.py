@@ -130,6 +130,35 @@ def test_back_through_saved_states_matches_stepping_afresh():
     assert _state(d) == states[19]
 
 
+def test_copies_made_ahead_by_prepare_leave_back_and_step_as_they_were():
+    """`prepare` (the app calls it once a move is on screen) makes the saves and the copy
+    the next move would make on its key: those moves then copy nothing, and every state
+    is the one stepping afresh gives."""
+    d = _debugger()
+    d.interval = 8
+    states = [_state(d)]
+    copies = []
+    copy = d._copy
+    d._copy = lambda group: copies.append(group) or copy(group)
+    while not d.finished:
+        d.prepare()
+        made = len(copies)
+        d.step()
+        assert len(copies) == made, "a step copied the state the prepare before it had saved"
+        states.append(_state(d))
+    assert len(d.saved) >= 5
+    d.prepare(going_back=True)
+    for expected in reversed(states[:-1]):
+        made = len(copies)
+        d.back()
+        assert len(copies) == made, "back copied a saved state instead of the one made ahead"
+        assert _state(d) == expected
+        d.prepare(going_back=True)
+    for _ in range(20):
+        d.step()
+    assert _state(d) == states[20]
+
+
 def test_breakpoint_step_over_and_step_out():
     shader = Shader(module(LOOP, DECLS, FUNCTIONS))
     call = next(i for i in shader.instructions if i.opname == "OpFunctionCall")
