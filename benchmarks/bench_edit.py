@@ -63,6 +63,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import tracemalloc
 from collections import Counter
 from pathlib import Path
 
@@ -87,6 +88,8 @@ OPEN_TARGET_S = {"5,000 lines": 0.5, "large module": 1.0}
 SCROLL_TARGET_MS = 50.0
 RSS_TARGET_MB = {"5,000 lines": None, "large module": 500.0}
 EDITS_FOR_RSS = 100
+PEAK_STEP_MB = 10.0
+"""`--rss-stages` says at which edits the peak rose by this much or more."""
 PAGES = 30
 _CONSTANT = re.compile(r"= OpConstant %\w+ \d+$")
 
@@ -382,7 +385,7 @@ async def bench_whole_assembly(pilot, reference: float, count: int = 3, new_id: 
         whole.append(now is not state and now is not None and now.full)
     ms = [s * 1000 for s in screen.editing.edit_latencies[before:]]
     print(verdict_line("a new numeric id (then undone)", max(ms), 250.0, "ms",
-                       f"  {ms[0]:.0f} ms, undone {ms[-1]:.0f} ms; whole assemblies {sum(whole)}/2; {same}"))
+                       f"  {ms[0]:.0f} ms, undone {ms[-1]:.0f} ms; whole assemblies {sum(whole)}/2; {same}{_rss_note()}"))
     if not new_id:
         return
     original = list(screen.editing.edit_session.lines)
@@ -397,7 +400,7 @@ async def bench_whole_assembly(pilot, reference: float, count: int = 3, new_id: 
     ms = [s * 1000 for s in screen.editing.edit_latencies[before:]]
     print(verdict_line("a name, then a numeric id at its number", ms[0], reference * 1000, "ms",
                        f"  then undone {', '.join(f'{m:.0f}' for m in ms[1:])} ms; {_whole_text_made(screen)}; "
-                       f"target: {same}"))
+                       f"target: {same}{_rss_note()}"))
     typed = _signed_int32(screen.document.module)
     if typed is not None:  # its constants after the region grow a word each
         before = len(screen.editing.edit_latencies)
@@ -410,7 +413,7 @@ async def bench_whole_assembly(pilot, reference: float, count: int = 3, new_id: 
         await edited(pilot, lambda: pilot.press("ctrl+z"))
         ms = [s * 1000 for s in screen.editing.edit_latencies[before:]]
         print(verdict_line(f"{line.split()[0]} 32 -> 64 bits (constants after the region)", ms[0], reference * 1000,
-                           "ms", f"  then undone {ms[-1]:.0f} ms; {_whole_text_made(screen)}; target: {same}"))
+                           "ms", f"  then undone {ms[-1]:.0f} ms; {_whole_text_made(screen)}; target: {same}{_rss_note()}"))
     for what, text in [("an import added", '\n%bench_set = OpExtInstImport "GLSL.std.450"'),
                        ("a numeric id at 0xFFFFFFFF (its bound wraps)", f"\n%4294967295 = OpUndef {int_type}")]:
         before = len(screen.editing.edit_latencies)
@@ -419,7 +422,7 @@ async def bench_whole_assembly(pilot, reference: float, count: int = 3, new_id: 
         await edited(pilot, lambda: pilot.press("ctrl+z"))
         ms = [s * 1000 for s in screen.editing.edit_latencies[before:]]
         print(verdict_line(what, ms[0], reference * 1000, "ms",
-                           f"  then undone {ms[-1]:.0f} ms; {_whole_text_made(screen)}; target: {same}"))
+                           f"  then undone {ms[-1]:.0f} ms; {_whole_text_made(screen)}; target: {same}{_rss_note()}"))
     await _freed_numeric_id(pilot, int_type, same, reference)
 
 
@@ -445,7 +448,7 @@ async def _freed_numeric_id(pilot, int_type: str, same: str, reference: float) -
     await edited(pilot, lambda: pilot.press("ctrl+z"))
     ms = [s * 1000 for s in screen.editing.edit_latencies[before:]]
     print(verdict_line("a numeric id freed, a typed name taking it", ms[0], reference * 1000, "ms",
-                       f"  then undone {ms[-1]:.0f} ms; {_whole_text_made(screen)}; target: {same}"))
+                       f"  then undone {ms[-1]:.0f} ms; {_whole_text_made(screen)}; target: {same}{_rss_note()}"))
 
 
 def _signed_int32(module) -> int | None:
@@ -519,13 +522,49 @@ def rss_mb() -> tuple[float, float]:
     return now, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
+class Traced:
+    """With `--trace N`: what Python allocated (tracemalloc, by file:line) that is still
+    held at each stage, the N lines grown most since the stage before."""
+
+    def __init__(self, top: int) -> None:
+        self.top = top
+        self.last: tracemalloc.Snapshot | None = None
+        if top:
+            tracemalloc.start()
+
+    def stage(self) -> None:
+        if not self.top:
+            return
+        snapshot = tracemalloc.take_snapshot().filter_traces([tracemalloc.Filter(False, tracemalloc.__file__)])
+        now, peak = tracemalloc.get_traced_memory()
+        print(f"    traced now {now / 2**20:.1f} MB, peak {peak / 2**20:.1f} MB", flush=True)
+        if self.last is not None:
+            for stat in snapshot.compare_to(self.last, "lineno")[: self.top]:
+                frame = stat.traceback[0]
+                print(f"      {stat.size_diff / 2**20:+8.2f} MB  {stat.count_diff:+8,} blocks  "
+                      f"({stat.size / 2**20:7.2f} MB held)  {frame.filename}:{frame.lineno}")
+        self.last = snapshot
+        tracemalloc.reset_peak()
+
+
+TRACED = Traced(0)
+
+
+def _rss_note() -> str:
+    """The process's RSS now and at its peak, for a row's line."""
+    now, peak = rss_mb()
+    return f"; RSS now {now:.0f} MB, peak {peak:.0f} MB"
+
+
 def print_stage(what: str, collect: bool = False) -> None:
     """One line of `--rss-stages`: RSS now and peak, and the objects the collector tracks;
     with `collect`, a second line after a full collection (frozen objects included) and
-    the C heap trimmed (what was garbage, not live)."""
+    the C heap trimmed (what was garbage, not live); with `--trace`, what grew."""
     now, peak = rss_mb()
     print(f"  {what:<44} RSS now {now:6.0f} MB  peak {peak:6.0f} MB  objects {len(gc.get_objects()):>10,}"
           f"  frozen {gc.get_freeze_count():>10,}", flush=True)
+    if not collect:
+        TRACED.stage()
     if collect:
         collector.collect_all()
         memory.trim()
@@ -566,8 +605,13 @@ async def bench_rss_stages(label: str, path: Path, collect: bool = False) -> Non
         await settle(pilot)
         print_stage("e (the editor open)", collect)
         for done, index in enumerate(constants, 1):
+            _, peak = rss_mb()
             await type_at_instruction(pilot, index, len, ["7"])
             await type_at_instruction(pilot, index, len, ["backspace"])
+            now, risen = rss_mb()
+            if risen - peak >= PEAK_STEP_MB:
+                print(f"    the peak rose {risen - peak:.0f} MB to {risen:.0f} MB at edits {2 * done - 1}-{2 * done} "
+                      f"(the region moved there; now {now:.0f} MB)", flush=True)
             if 2 * done in (10, EDITS_FOR_RSS):
                 print_stage(f"{2 * done} edits", collect)
         for far in constants[len(constants) // 3 :: len(constants) // 3][:2]:
@@ -712,7 +756,12 @@ def main() -> None:
                         help="only the RSS at each stage (open, e, 10 and 100 edits, e elsewhere)")
     parser.add_argument("--collect", action="store_true",
                         help="with --rss-stages: also the RSS after a full collection and trim at each stage")
+    parser.add_argument("--trace", type=int, default=0, metavar="N",
+                        help="with --rss-stages: the N file:lines whose live allocations grew most at each stage "
+                             "(tracemalloc: slow)")
     args = parser.parse_args()
+    global TRACED
+    TRACED = Traced(args.trace if args.rss_stages else 0)
     rng = random.Random(4)
     print("keystroke -> panes painted with the new binary, in the app (headless, 120x40); "
           "shared machine: compare within a run")

@@ -151,7 +151,8 @@ class Document(ModuleIndex):
             return None
         from spvinspect.editing.follow import edited_document
 
-        return edited_document(self, outcome.binary, session.assembler.change_since_shown(state))
+        change = session.assembler.change_since_shown(state)
+        return edited_document(self, outcome.binary, change, (state.words, state.big_endian))
 
     def changed_cells(self, changed):
         """The hex pane's cells of an edit's changed words: the words themselves."""

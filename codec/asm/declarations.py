@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from array import array
 
-from spvinspect.codec.asm.errors import AssemblyError, Where
+from spvinspect.codec.asm.errors import AssemblyError, Where, shown
 from spvinspect.codec.grammar import ExtInstSet
 from spvinspect.codec.program import Program
 
@@ -59,7 +59,7 @@ class Declarations:
         the name's word."""
         ext = self._program.grammar.ext_inst_set(name)
         if ext is None and not name.startswith("NonSemantic."):
-            raise AssemblyError(f"unknown extended instruction set '{name}'", ("start", i))
+            raise AssemblyError(f"unknown extended instruction set '{shown(name)}'", ("start", i))
         if result in self.imports:
             raise AssemblyError(f"id {result} already imports an extended instruction set", ("start", i))
         self.imports[result] = ext
@@ -69,7 +69,7 @@ class Declarations:
         must be an OpExtInstImport result."""
         if len(out) - start == 4 and opcode in self._program.ext_inst_opcodes:
             if out[-1] not in self.imports:
-                raise AssemblyError(f"{tok} is not the result of an OpExtInstImport", ("start", i))
+                raise AssemblyError(f"{shown(tok)} is not the result of an OpExtInstImport", ("start", i))
 
     def constant_type(self, type_id: int) -> NumberType | None:
         """The number type a constant of result type `type_id` takes its literal's

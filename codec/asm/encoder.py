@@ -18,7 +18,7 @@ from array import array
 from spvinspect.codec.asm import raw_instructions
 from spvinspect.codec.asm.declarations import Declarations
 from spvinspect.codec.asm.enums import encode_enum
-from spvinspect.codec.asm.errors import AssemblyError, Where
+from spvinspect.codec.asm.errors import AssemblyError, Where, shown
 from spvinspect.codec.asm.ids import IdTable
 from spvinspect.codec.asm.literal_operands import MAX_WORD_COUNT, LiteralOperands, immediate
 from spvinspect.codec.asm.plans import OpcodePlan, Plans
@@ -122,11 +122,11 @@ class Encoder:
         if plan is None:
             close = difflib.get_close_matches(opname, list(plans), n=1)
             hint = f" — did you mean '{close[0]}'?" if close else ""
-            raise AssemblyError(f"unknown opcode '{opname}'{hint}", ("start", i))
+            raise AssemblyError(f"unknown opcode '{shown(opname)}'{hint}", ("start", i))
         if not plan.program.available(self.version):
             v = plan.program.min_version
             raise AssemblyError(
-                f"'{opname}' needs SPIR-V {v >> 16}.{(v >> 8) & 0xFF} or later (see --target-env)",
+                f"'{shown(opname)}' needs SPIR-V {v >> 16}.{(v >> 8) & 0xFF} or later (see --target-env)",
                 ("start", i),
             )
         return plan
@@ -137,24 +137,24 @@ class Encoder:
         tok = toks[i]
         if tok[:1] != "%":
             raise AssemblyError(
-                f"expected an opcode or '%id =' to start an instruction, found '{tok}'", ("start", i)
+                f"expected an opcode or '%id =' to start an instruction, found '{shown(tok)}'", ("start", i)
             )
         if i + 1 >= self.n:
-            raise AssemblyError(f"expected '=' after {tok}, found the end of the text", ("eof", 0))
+            raise AssemblyError(f"expected '=' after {shown(tok)}, found the end of the text", ("eof", 0))
         if toks[i + 1] != "=":
-            raise AssemblyError(f"expected '=' after {tok}, found '{toks[i + 1]}'", ("start", i + 1))
+            raise AssemblyError(f"expected '=' after {shown(tok)}, found '{shown(toks[i + 1])}'", ("start", i + 1))
         if i + 2 >= self.n:
             raise AssemblyError("expected an opcode after '=', found the end of the text", ("eof", 0))
         opname = toks[i + 2]
         if not starts_op(opname):
-            raise AssemblyError(f"expected an opcode after '=', found '{opname}'", ("start", i + 2))
+            raise AssemblyError(f"expected an opcode after '=', found '{shown(opname)}'", ("start", i + 2))
         if opname == "OpUnknown":
             raise AssemblyError(
                 "OpUnknown cannot be assigned: give the result id as an operand", ("start", i + 2)
             )
         plan = self.lookup(opname, i + 2)
         if not plan.has_result:
-            raise AssemblyError(f"{opname} does not produce a result id, so {tok} cannot be set", ("start", i + 2))
+            raise AssemblyError(f"{shown(opname)} does not produce a result id, so {shown(tok)} cannot be set", ("start", i + 2))
         return self.instruction(i + 3, tok, i + 2, plan)
 
     # ------------------------------------------------------ one instruction
@@ -259,7 +259,7 @@ class Encoder:
                 stop = ("eof", 0) if i >= n else ("start", i)
                 if optional:
                     break
-                found = "the end of the text" if i >= n else f"the next instruction '{toks[i]}'"
+                found = "the end of the text" if i >= n else f"the next instruction '{shown(toks[i])}'"
                 raise AssemblyError(f"expected {self.describe(code)} for {plan.opname}, found {found}", stop)
             tok = toks[i]
             if tok[:1] == "!":

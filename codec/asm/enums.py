@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import difflib
 
-from spvinspect.codec.asm.errors import AssemblyError
+from spvinspect.codec.asm.errors import AssemblyError, shown
 from spvinspect.codec.program import EnumKind
 
 
@@ -57,4 +57,4 @@ def not_enumerant(name: str, enum: EnumKind) -> str:
     """'Foo' is not a Decoration — did you mean …?"""
     close = difflib.get_close_matches(name, list(enum.kind.by_name), n=1)
     hint = f" — did you mean '{close[0]}'?" if close else ""
-    return f"'{name}' is not a {enum.kind.kind}{hint}"
+    return f"'{shown(name)}' is not a {enum.kind.kind}{hint}"

@@ -7,6 +7,20 @@ Where = tuple[str, int]
 ('char', offset) by character offset, or ('eof', 0)."""
 
 
+SHOWN_CHARACTERS = 60
+"""The most of a word a message quotes."""
+
+
+def shown(word: str) -> str:
+    """A word as a message quotes it: its first line, at most `SHOWN_CHARACTERS`
+    characters, `…` where it goes on (a quoted string left open runs to the end of the
+    text, which may be megabytes)."""
+    line = word.split("\n", 1)[0]
+    if len(line) > SHOWN_CHARACTERS:
+        line = line[: SHOWN_CHARACTERS - 1]
+    return line if line == word else line + "…"
+
+
 class AssemblyError(Exception):
     """The first error in the text; stops assembly, as in spirv-as."""
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 
 from spvinspect.codec.asm import literals as lit
-from spvinspect.codec.asm.errors import AssemblyError
+from spvinspect.codec.asm.errors import AssemblyError, shown
 
 ID_NAME = re.compile(r"%[A-Za-z0-9_]+\Z")
 """A valid id word."""
@@ -62,10 +62,10 @@ class IdTable:
         if number is not None:
             return number
         if tok[:1] != "%":
-            raise AssemblyError(f"expected an id (like %name), found '{tok}'", ("start", i))
+            raise AssemblyError(f"expected an id (like %name), found '{shown(tok)}'", ("start", i))
         if not ID_NAME.match(tok):
             raise AssemblyError(
-                f"'{tok}' is not a valid id: use letters, digits and '_' after '%'", ("start", i)
+                f"'{shown(tok)}' is not a valid id: use letters, digits and '_' after '%'", ("start", i)
             )
         return self.assign(tok)
 

@@ -14,7 +14,7 @@ from array import array
 
 from spvinspect.codec.asm import literals as lit
 from spvinspect.codec.asm.declarations import FLOAT, Declarations, NumberType
-from spvinspect.codec.asm.errors import AssemblyError
+from spvinspect.codec.asm.errors import AssemblyError, shown
 from spvinspect.codec.asm.ids import IdTable
 from spvinspect.codec.asm.plans import Plans
 from spvinspect.codec.program import (
@@ -57,7 +57,7 @@ def immediate(tok: str, i: int) -> int:
     """The value of a `!<integer>` word (word `i`)."""
     value = lit.parse_u32(tok[1:])
     if value is None:
-        raise AssemblyError(f"expected a 32-bit unsigned integer after '!', found '{tok[1:]}'", ("start", i))
+        raise AssemblyError(f"expected a 32-bit unsigned integer after '!', found '{shown(tok[1:])}'", ("start", i))
     return value
 
 
@@ -136,7 +136,7 @@ class LiteralOperands:
         if value is None or number_like(tok):
             if optional and not number_like(tok):
                 return False
-            raise AssemblyError(f"expected a quoted string, found '{tok}'", ("start", i))
+            raise AssemblyError(f"expected a quoted string, found '{shown(tok)}'", ("start", i))
         data, error = lit.string_bytes(value)
         if data is None:
             raise AssemblyError(error, ("start", i))
@@ -173,14 +173,14 @@ class LiteralOperands:
                 stack.extend(reversed(UNKNOWN_SET_OPERANDS))
                 return
         set_name = ext.import_name if ext is not None else "the imported set"
-        raise AssemblyError(f"'{tok}' is not an instruction of {set_name}", ("start", i))
+        raise AssemblyError(f"'{shown(tok)}' is not an instruction of {set_name}", ("start", i))
 
     def spec_constant_opcode(self, tok: str, i: int, stack: list[int]) -> None:
         """OpSpecConstantOp's operation, named without 'Op'."""
         plan = self.plans.by_name.get("Op" + tok)
         if plan is None or not plan.has_type or not plan.program.available(self.version):
             raise AssemblyError(
-                f"'{tok}' is not an operation OpSpecConstantOp can compute (name it without 'Op')",
+                f"'{shown(tok)}' is not an operation OpSpecConstantOp can compute (name it without 'Op')",
                 ("start", i),
             )
         self.out.append(plan.opcode)
@@ -201,7 +201,7 @@ class LiteralOperands:
             return
         if number_like(tok) or tok[:1] != "%":
             raise AssemblyError(
-                f"after !<integer>, expected a number, a quoted string or an id, found '{tok}'",
+                f"after !<integer>, expected a number, a quoted string or an id, found '{shown(tok)}'",
                 ("start", i),
             )
         self.out.append(self.ids.id_of(tok, i))

@@ -9,6 +9,8 @@ decimal 16-bit floats round to 32 bits first and then toward zero, as SPIRV-Tool
 
 from __future__ import annotations
 
+from spvinspect.codec.asm.errors import shown
+
 import math
 import re
 import struct
@@ -82,10 +84,10 @@ def encode_integer(text: str, width: int, signed: bool) -> tuple[list[int] | Non
         return None, f"{width}-bit integer literals are not supported"
     negative = text.startswith("-")
     if negative and not signed:
-        return None, f"expected an unsigned integer, found negative '{text}'"
+        return None, f"expected an unsigned integer, found negative '{shown(text)}'"
     value = parse_c_integer(text)
     if value is None or (negative and value < INT64_MIN) or value > UINT64_MAX:
-        return None, f"expected an integer, found '{text}'"
+        return None, f"expected an integer, found '{shown(text)}'"
     is_hex = text[:2] in ("0x", "0X")
     magnitude = (1 << width) - 1
     overflow = UINT64_MAX & ~magnitude
@@ -106,7 +108,7 @@ def encode_integer(text: str, width: int, signed: bool) -> tuple[list[int] | Non
         fits = (bits & magnitude) == bits
     if not fits:
         kind = "signed" if signed else "unsigned"
-        return None, f"integer {text} does not fit in a {width}-bit {kind} integer"
+        return None, f"integer {shown(text)} does not fit in a {width}-bit {kind} integer"
     return _split64(bits, width), None
 
 
@@ -315,12 +317,12 @@ def encode_float(
     if encoding == BFLOAT16 and width == 16:
         bits = float_bits(text, 32)
         if bits is None:
-            return None, f"expected a bfloat16, found '{text}'"
+            return None, f"expected a bfloat16, found '{shown(text)}'"
         return [bits >> 16], None  # spirv-as truncates the 32-bit float
     if encoding in FLOAT8_LARGEST and width == 8:
         bits = _float8_bits(text, encoding)
         if bits is None:
-            return None, f"expected an 8-bit float (or one too large for the format), found '{text}'"
+            return None, f"expected an 8-bit float (or one too large for the format), found '{shown(text)}'"
         return [bits], None
     # Other encodings (and widths) read as the disassembler prints them: the IEEE float
     # of that width; for a width with no IEEE layout, the double that two words hold or
@@ -331,15 +333,15 @@ def encode_float(
         if width > 32:
             words, error = encode_float(text, 64)
             if words is not None and words[1] >> (width - 32):
-                return None, f"the bits of '{text}' do not fit in a {width}-bit float"
+                return None, f"the bits of '{shown(text)}' do not fit in a {width}-bit float"
             return words, error
         words, _ = encode_integer(text, width, False)
         if words is None:
-            return None, f"expected the bits of a {width}-bit float as an integer, found '{text}'"
+            return None, f"expected the bits of a {width}-bit float as an integer, found '{shown(text)}'"
         return words, None
     bits = float_bits(text, width)
     if bits is None:
-        return None, f"expected a {width}-bit float, found '{text}'"
+        return None, f"expected a {width}-bit float, found '{shown(text)}'"
     return _split64(bits, width), None
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from spvinspect.codec.asm import literals as lit
-from spvinspect.codec.asm.errors import AssemblyError
+from spvinspect.codec.asm.errors import AssemblyError, shown
 from spvinspect.codec.asm.literal_operands import immediate
 
 if TYPE_CHECKING:
@@ -43,14 +43,14 @@ def unknown_instruction(encoder: Encoder, i: int) -> int:
             raise AssemblyError(f"expected '{ch}' {what}, found the end of the text", ("eof", 0))
         if toks[j] != "" or char(j) != ch:
             found = toks[j] or char(j)
-            raise AssemblyError(f"expected '{ch}' {what}, found '{found}'", ("start", j))
+            raise AssemblyError(f"expected '{ch}' {what}, found '{shown(found)}'", ("start", j))
 
     def number(j: int, what: str) -> int:
         if j >= n:
             raise AssemblyError(f"expected {what}, found the end of the text", ("eof", 0))
         value = lit.parse_u16(toks[j])
         if value is None:
-            raise AssemblyError(f"expected {what} (0 to 65535), found '{toks[j]}'", ("start", j))
+            raise AssemblyError(f"expected {what} (0 to 65535), found '{shown(toks[j])}'", ("start", j))
         return value
 
     expect(i + 1, "(", "after OpUnknown")
@@ -69,7 +69,7 @@ def unknown_instruction(encoder: Encoder, i: int) -> int:
             raise AssemblyError(f"expected {remaining} more operands, found the end of the text", ("eof", 0))
         if encoder.new_instruction(i):
             raise AssemblyError(
-                f"expected {remaining} more operands, found the next instruction '{toks[i]}'", ("start", i)
+                f"expected {remaining} more operands, found the next instruction '{shown(toks[i])}'", ("start", i)
             )
         if toks[i] == "=":
             raise AssemblyError("'=' cannot follow OpUnknown", ("start", i))

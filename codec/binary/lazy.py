@@ -70,18 +70,19 @@ class FunctionSpan(NamedTuple):
     """The id OpFunction's words define (0 when the instruction is too short to say)."""
 
 
-def open_module(data: bytes, grammar: Grammar | None = None) -> LazyModule:
-    """Open a SPIR-V binary: the header now, instructions as they are asked for."""
-    return LazyModule(data, grammar)
+def open_module(data: bytes, grammar: Grammar | None = None, read: tuple[array, bool] | None = None) -> LazyModule:
+    """Open a SPIR-V binary: the header now, instructions as they are asked for (`read`:
+    its words already read, see `words_from_bytes`)."""
+    return LazyModule(data, grammar, read)
 
 
 class LazyModule:
     """A SPIR-V module decoded on demand. Never raises on bad input; thread-safe."""
 
-    def __init__(self, data: bytes, grammar: Grammar | None = None) -> None:
+    def __init__(self, data: bytes, grammar: Grammar | None = None, read: tuple[array, bool] | None = None) -> None:
         self.grammar = grammar or load_grammar()
         self._tables = tables = decoder_tables(self.grammar)
-        words, trailing, big_endian, problems = words_from_bytes(data)
+        words, trailing, big_endian, problems = words_from_bytes(data, read)
         self.words: array = words
         self.trailing_bytes: bytes = trailing
         self.big_endian: bool = big_endian

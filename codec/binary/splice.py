@@ -15,6 +15,7 @@ old one decoded that decode alike, so the panes do not decode them again after e
 
 from __future__ import annotations
 
+from array import array
 from bisect import bisect_left, bisect_right
 from typing import NamedTuple
 
@@ -33,9 +34,11 @@ class WordChange(NamedTuple):
     new_end: int
 
 
-def splice_module(old: LazyModule, data: bytes, change: tuple[int, int, int]) -> LazyModule | None:
+def splice_module(old: LazyModule, data: bytes, change: tuple[int, int, int],
+                  read: tuple[array, bool] | None = None) -> LazyModule | None:
     """`data` (the binary `old` becomes with `change`) opened with `old`'s index spliced,
-    or None when the splice cannot be sure to equal a fresh open."""
+    or None when the splice cannot be sure to equal a fresh open (`read`: `data`'s words
+    already read, see `words_from_bytes`)."""
     start, old_end, new_end = change
     if old.header is None or not old.indexed or old.index.stop is not None or old.trailing_bytes:
         return None
@@ -47,7 +50,7 @@ def splice_module(old: LazyModule, data: bytes, change: tuple[int, int, int]) ->
         return None
     if i1 == count and old_end != old.tail_offset:
         return None
-    module = open_module(data, old.grammar)
+    module = open_module(data, old.grammar, read)
     if module.header is None or module.header.magic != old.header.magic or module.trailing_bytes:
         return None
     index = InstructionIndex.spliced(old.index, module.words, i0, i1, start, new_end)

@@ -11,13 +11,18 @@ MAGIC = 0x07230203
 SWAPPED_MAGIC = 0x03022307
 
 
-def words_from_bytes(data: bytes) -> tuple[array, bytes, bool, list[Diagnostic]]:
+def words_from_bytes(data: bytes, read: tuple[array, bool] | None = None) -> tuple[array, bytes, bool, list[Diagnostic]]:
     """The module's words in host order, the bytes past the last whole word, whether the
     module is big-endian, and diagnostics about the length.
 
     The byte order is taken from the magic number; when the magic matches neither order
     the words are read little-endian, as the specification's physical layout suggests.
+    `read`: `data`'s whole words already read (host order) with their byte order, as
+    `file_bytes` wrote them (an edit's assembly): shared, not read again (8 MB on the
+    large module, on every keystroke); never changed by anyone after.
     """
+    if read is not None and len(read[0]) * 4 == len(data) and read[0][:1] == array("I", [MAGIC]):
+        return read[0], b"", read[1], []
     problems: list[Diagnostic] = []
     whole = len(data) - len(data) % 4
     trailing = bytes(data[whole:])

@@ -81,6 +81,8 @@ class DeclaredChanges:
     """Result ids an edit no longer imports."""
     untyped: frozenset[int] = frozenset()
     """Type ids an edit no longer declares as types."""
+    unvalued: frozenset[int] = frozenset()
+    """Switch selectors an edit no longer defines (their switches' cases have no type now)."""
     numeric: object | None = None
     """The numeric ids a region's edit brought in or dropped (`numeric_ids.NumericChange`)."""
 
@@ -139,6 +141,8 @@ class AssemblyState:
         for number in changes.untyped:
             declared.types.pop(number, None)
         declared.value_types.update(changes.value_types)
+        for number in changes.unvalued:
+            declared.value_types.pop(number, None)
         declared.stale |= changes.stale
         declared.selectors.update(changes.selectors)
         declared.imports.update(changes.imports)
@@ -206,7 +210,7 @@ def assemble_full(lines: list[str], hints: dict[str, int]) -> FullAssembly:
     words += encoder.out
     n = encoder.n
     del toks[n:]  # the two empty words the encoder added
-    groups = instruction_groups(lines, toks, encoder.inst_first, encoder.inst_words, 5)
+    groups = instruction_groups(lines, toks, encoder.inst_first, encoder.inst_words, 5, text=text)
     declared = Declared(
         encoder.ids.numbers, frozenset(numbered) | frozenset(pins),
         encoder.declared.types, encoder.declared.value_types, encoder.declared.imports, version,
@@ -215,7 +219,7 @@ def assemble_full(lines: list[str], hints: dict[str, int]) -> FullAssembly:
         switch_selectors(toks),
     )
     counts = Counter(tok for tok in toks if tok[:1] == "%")
-    unpinned = _first_lines(lines, toks, list(islice(encoder.ids.numbers, pinned_count, None)))
+    unpinned = _first_lines(lines, toks, list(islice(encoder.ids.numbers, pinned_count, None)), text)
     return FullAssembly(
         AssemblyState(
             list(lines), words,
@@ -249,13 +253,14 @@ def _plain(text: str, hints: dict[str, int]) -> FullAssembly:
 
 
 def instruction_groups(
-    lines: list[str], toks: list[str], inst_first, inst_words, first_word: int, first_line: int = 0
+    lines: list[str], toks: list[str], inst_first, inst_words, first_word: int, first_line: int = 0,
+    text: str | None = None,
 ) -> tuple[array, array]:
     """First line and first word of each instruction group of `lines`, whose words are
     `toks` and whose instructions start at words `inst_first` of the text and at
     `inst_words` of the output (plus `first_word`); lines are numbered from
-    `first_line`."""
-    starts = _line_start_words(lines, len(toks))
+    `first_line`. `text`: the lines joined, when the caller has it (not joined again)."""
+    starts = _line_start_words(lines, len(toks), text)
     group_lines, group_words = array("I"), array("I")
     if starts is not None:
         rows = map(bisect_right, repeat(starts), inst_first)
@@ -264,7 +269,8 @@ def instruction_groups(
                 group_lines.append(row - 1 + first_line)
                 group_words.append(word + first_word)
         return group_lines, group_words
-    text = "\n".join(lines)
+    if text is None:
+        text = "\n".join(lines)
     offsets = word_offsets(text)
     line_starts = [0] + [m.end() for m in re.finditer("\n", text)]
     previous_end = -1
@@ -292,12 +298,12 @@ def switch_selectors(toks: list[str]) -> Counter:
         return found
 
 
-def _first_lines(lines: list[str], toks: list[str], names: list[str]) -> dict[str, int] | None:
+def _first_lines(lines: list[str], toks: list[str], names: list[str], text: str | None = None) -> dict[str, int] | None:
     """`names` (in order) with the line of each one's first word; None when the words
-    cannot be placed on lines (a quoted string over several)."""
+    cannot be placed on lines (a quoted string over several). `text`: the lines joined."""
     if not names:
         return {}
-    starts = _line_start_words(lines, len(toks))
+    starts = _line_start_words(lines, len(toks), text)
     if starts is None:
         return None
     wanted = set(names)
@@ -310,12 +316,14 @@ def _first_lines(lines: list[str], toks: list[str], names: list[str]) -> dict[st
     return {name: first[name] for name in names}
 
 
-def _line_start_words(lines: list[str], total: int) -> list[int] | None:
+def _line_start_words(lines: list[str], total: int, text: str | None = None) -> list[int] | None:
     """The index of the first word of each line, when every word lies within one line
     (None when a quoted string runs over several). Lines are split by `str.split`, and
-    those holding a character it may split differently at by the assembler's rules."""
+    those holding a character it may split differently at by the assembler's rules.
+    `text`: the lines joined, when the caller has it (a huge text is not joined twice)."""
     counts = list(map(len, map(str.split, lines)))
-    text = "\n".join(lines)
+    if text is None:
+        text = "\n".join(lines)
     line_ends = None
     done = -1
     for match in _EXACT_LINE.finditer(text):

@@ -35,6 +35,7 @@ from spvinspect.codec.asm.plans import load_plans
 from spvinspect.codec.asm.quick import QuickEncoder
 from spvinspect.codec.binary.lazy import LazyModule
 from spvinspect.codec.diagnostics import Diagnostic
+from spvinspect.codec.text.line_breaks import line_breaks
 from spvinspect.codec.text.listing import DisassemblyOptions, Listing
 from spvinspect.codec.text.names import NameMap
 from spvinspect.codec.text.region import Region, region_words
@@ -133,7 +134,9 @@ def changed_definitions(
     switches are re-encoded: they then give the whole run's error). Value
     types are read only for OpSwitch selectors: a value type that changes is left as it
     was and marked stale, unless it is a selector's (its switches are re-encoded); a
-    stale one becoming a selector takes the whole assembly."""
+    selector no longer defined leaves the table (its switches are re-encoded: those with
+    cases give the whole run's error); a stale one becoming a selector takes the whole
+    assembly."""
     declared = state.declared
     types, value_types = declared.types, declared.value_types
     kept, added, removed = new_numbers & old_numbers, new_numbers - old_numbers, old_numbers - new_numbers
@@ -149,14 +152,16 @@ def changed_definitions(
     stale = {n for n in kept if value_types.get(n) != own_value_types.get(n)} | (removed & value_types.keys())
     stale |= {n for n in added if n in value_types}
     reselected: set[int] = set()
+    unvalued: frozenset[int] = frozenset()
     if stale:
         selectors = counts.copy()
         selectors.update(selector_changes)
         watched = {number_of(word) for word, count in selectors.items() if count > 0} & stale
         reselected = {n for n in watched & kept if own_value_types.get(n) is not None}
-        if watched - reselected:
+        unvalued = frozenset((watched - reselected) & removed)
+        if watched - reselected - unvalued:
             return None
-        stale -= reselected
+        stale -= reselected | unvalued
     new_types = {n: own_types[n] for n in added if n in own_types}
     new_types.update((n, own_types[n]) for n in retyped)
     new_value_types = {n: own_value_types[n] for n in added if n in own_value_types and n not in value_types}
@@ -164,23 +169,15 @@ def changed_definitions(
     changes = DeclaredChanges(
         assigned, dropped, new_types, new_value_types, stale,
         {word: change for word, change in selector_changes.items() if change}, imports, unimported=unimported,
-        untyped=untyped,
+        untyped=untyped, unvalued=unvalued,
     )
-    return changes, Dependents(retyped | untyped, reselected, set(imports) | unimported)
+    return changes, Dependents(retyped | untyped, reselected | unvalued, set(imports) | unimported)
 
 
 RESIZED_LIMIT = 500
 """The most dependents outside a region re-encoded from their lines when they may change
 size (each is assembled from its own line; those re-encoded from their words are not
 counted); past it, the whole text's assembly is the faster way to the same words."""
-
-_DECORATING = {"OpDecorate": 2, "OpMemberDecorate": 3, "OpDecorateString": 2, "OpMemberDecorateString": 3}
-"""The instructions whose decoration (at that word) may take a string parameter."""
-
-
-def _parameter_kinds(enumerant) -> list[str]:
-    return [getattr(parameter, "kind", parameter) for parameter in enumerant.parameters]
-
 
 def _between(at: np.ndarray, cumulated: np.ndarray, first: int, end: int) -> int:
     """The line breaks of the instructions [first, end) (`at`, `cumulated`: see
@@ -241,6 +238,15 @@ class ModuleOutside:
         inst = self.module.instruction(index)
         return "".join(s.text for s in self.listing.instruction_segments(inst))
 
+    def region_line(self) -> int:
+        """The line (0-based) the region starts at in the whole text: the header comments,
+        then a line per instruction before it and one more per line break in a string."""
+        if self._breaks is None:
+            self._breaks = self._line_breaks()
+        at, extra = self._breaks
+        first = self.region.first
+        return len(self.listing.header_lines()) + first + _between(at, extra, 0, first)
+
     def whole_line(self, index: int, region_lines: int) -> int:
         """The line (0-based) instruction `index`, outside the region, starts at in the
         whole text whose region holds `region_lines` lines: the header comments, then
@@ -258,33 +264,9 @@ class ModuleOutside:
 
     def _line_breaks(self) -> tuple[np.ndarray, np.ndarray]:
         """The instructions whose text breaks lines (a string holding a line feed), in
-        order, with how many times each does (cumulated)."""
-        module = self.module
-        grammar = module.grammar
-        stringy = [op.opcode for op in grammar.by_name.values()
-                   if any(operand.kind == "LiteralString" for operand in op.operands)]
-        with_strings = [e.value for e in grammar.operand_kinds["Decoration"].enumerants
-                        if any(kind == "LiteralString" for kind in _parameter_kinds(e))]
-        decorations = {grammar.by_name[name].opcode: at for name, at in _DECORATING.items() if name in grammar.by_name}
-        data = np.frombuffer(module.words, dtype=np.uint8)
-        words = np.frombuffer(module.words, dtype=np.uint32)
-        feeds = np.unique(np.flatnonzero(data == 0x0A) // 4)
-        offsets = np.frombuffer(module.index.offsets, dtype=np.uint32).astype(np.int64)
-        holders = np.unique(np.searchsorted(offsets, feeds, side="right") - 1)
-        holders = holders[holders >= 0]
-        heads = words[offsets[holders]]
-        opcodes = heads & 0xFFFF
-        keep = np.isin(opcodes, stringy)
-        for opcode, at in decorations.items():
-            decorating = (opcodes == opcode) & ((heads >> 16) > at)
-            keep[decorating] = np.isin(words[offsets[holders[decorating]] + at], with_strings)
-        found, counts = [], []
-        for index in holders[keep].tolist():
-            breaks = self.line(index).count("\n")
-            if breaks:
-                found.append(index)
-                counts.append(breaks)
-        return np.array(found, dtype=np.int64), np.cumsum(np.array([0] + counts, dtype=np.int64))
+        order, with how many times each does (cumulated): `codec.text.line_breaks`."""
+        found = line_breaks(self.module)
+        return found.at, found.cumulated
 
 
 @dataclass(slots=True)
@@ -416,7 +398,8 @@ class _Kinds:
         self.old_types, self.old_value_types = declared.types, declared.value_types
         self.types = _Through(changes.types, Masked(declared.types, changes.untyped)
                               if changes.untyped else declared.types)
-        self.value_types = _Through(changes.value_types, declared.value_types)
+        self.value_types = _Through(changes.value_types, Masked(declared.value_types, changes.unvalued)
+                                    if changes.unvalued else declared.value_types)
 
     def numbers(self, old_type, new_type) -> tuple[tuple, tuple] | None:
         """The number types (`declarations.NumberType`) a literal had and has, or None
@@ -518,6 +501,7 @@ class _Tables:
         self.imports = dict(changes.imports)
         self.unimported = changes.unimported
         self.untyped = changes.untyped
+        self.unvalued = changes.unvalued
         self.numbers = changes.numbers
         self.plans = load_plans()
 
@@ -538,7 +522,8 @@ class _Tables:
         encoder.ids.numbers = ids
         encoder.declared.types = _Through(self.types, Masked(declared.types, self.untyped)
                                           if self.untyped else declared.types)
-        encoder.declared.value_types = _Through(dict(self.value_types), declared.value_types)
+        encoder.declared.value_types = _Through(dict(self.value_types), Masked(declared.value_types, self.unvalued)
+                                                if self.unvalued else declared.value_types)
         imports = Masked(declared.imports, self.unimported) if self.unimported else declared.imports
         encoder.declared.imports = _Through(self.imports, imports)
         known = len(ids)

@@ -14,6 +14,8 @@ module does not index the whole module again; otherwise the new module is indexe
 
 from __future__ import annotations
 
+from array import array
+
 from spvinspect.codec.binary.splice import WordChange, splice_module
 from spvinspect.codec.binary.lazy import LazyModule
 from spvinspect.codec.text.names import NameMap, words_name_ids
@@ -21,10 +23,12 @@ from spvinspect.codec.text.names_update import names_after_edit
 from spvinspect.document import Document
 
 
-def edited_document(previous: Document, binary: bytes, change: WordChange | tuple[()] | None) -> Document:
+def edited_document(previous: Document, binary: bytes, change: WordChange | tuple[()] | None,
+                    read: tuple[array, bool] | None = None) -> Document:
     """A document over `binary`, an edit of `previous`'s module that keeps its ids;
-    `change` says which words changed (see `SpirvAssembler.change_since_shown`)."""
-    module = splice_module(previous.module, binary, change) if change else None
+    `change` says which words changed (see `SpirvAssembler.change_since_shown`); `read`:
+    the binary's words as the assembly made them, and their byte order (not read again)."""
+    module = splice_module(previous.module, binary, change, read) if change else None
     document = Document(binary, previous.path, previous.grammar, module=module)
     if names_kept(previous, document, change):
         document.share_names(previous)

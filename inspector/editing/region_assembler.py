@@ -66,6 +66,9 @@ class RegionSource:
         """The text around the region, once made (two strings: compact, and split at will)."""
         self.around = ModuleOutside(module, names, region)
         """The module's instructions around the region (those an edit re-encodes)."""
+        self.lines_before = self.around.region_line()
+        """The module's whole text's lines before the region's (header comments and line
+        breaks in strings included): the editor numbers the region's lines after them."""
 
     def state(self) -> AssemblyState | None:
         """The region's assembly state read off the module (the job thread: the whole
@@ -76,11 +79,7 @@ class RegionSource:
         """The module's text before the region (header comments included) and after it:
         made once (the module does not change), kept as text."""
         if self._outside is None:
-            module = self.module
-            every = Disassembler(module, DisassemblyOptions(), names=self.names).lines()
-            head = len(every) - module.instruction_count
-            region = self.region
-            self._outside = "\n".join(every[: head + region.first]), "\n".join(every[head + region.end :])
+            self._outside = _text_around(self.module, self.names, self.region)
         before, after = self._outside
         return (before.split("\n") if before else []), (after.split("\n") if after else [])
 
@@ -112,6 +111,29 @@ class RegionSource:
         if full.state is None:
             return None, [_placed(d, top, len(lines)) for d in full.diagnostics]
         return cut(full.state, top, top + len(lines), lines), []
+
+
+def _text_around(module: LazyModule, names: NameMap, region: Region) -> tuple[str, str]:
+    """The module's text before the region (header comments included) and after it,
+    made a run of instructions at a time: never a list of every line (on a large module
+    that list weighs several times the text)."""
+    disassembler = Disassembler(module, DisassemblyOptions(), names=names)
+    listing = disassembler.listing
+    before: list[str] = ["\n".join(listing.header_lines())] if listing.header_lines() else []
+    after: list[str] = []
+    first, end = region
+    index = 0
+    for run in disassembler.line_runs():
+        stop = index + len(run)
+        if index < first:
+            before.append("\n".join(run[: first - index]))
+        if stop > end:
+            after.append("\n".join(run[max(end - index, 0) :]))
+        index = stop
+    tail = listing.tail_lines()
+    if tail:
+        after.append("\n".join(tail))
+    return "\n".join(before), "\n".join(after)
 
 
 def cut(full: AssemblyState, start: int, end: int, lines: list[str]) -> AssemblyState:
@@ -205,6 +227,11 @@ class RegionAssembler(SpirvAssembler):
         job.tell = None
         outcome = job.run()
         return outcome.binary, outcome.diagnostics
+
+    @property
+    def lines_before(self) -> int:
+        """The whole text's lines before the region's (`EditSession.lines_before`)."""
+        return self.source.lines_before
 
     @property
     def region(self) -> Region:

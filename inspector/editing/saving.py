@@ -37,7 +37,7 @@ def binary_to_save(session: EditSession) -> bytes:
     Assembles here when the newest text has not been assembled yet."""
     binary, diagnostics = session.assemble_now()
     if binary is None:
-        raise NotAssembled(diagnostics)
+        raise NotAssembled([session.numbered(d) for d in diagnostics])
     return binary
 
 

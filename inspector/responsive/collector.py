@@ -36,6 +36,9 @@ _deferred = False
 """True while an app's idle collections run: `keep_out` then leaves the freeze to them."""
 _freeze_due = False
 """A freeze asked for that waits for an idle moment."""
+_frozen = False
+"""True when this module has frozen objects since it last unfroze them (`gc.get_freeze_count`
+would tell, but it counts them one by one: milliseconds per million)."""
 
 NEVER = 1 << 30
 """A third threshold no count reaches: no full collection but `collect_if_idle`'s."""
@@ -57,19 +60,20 @@ def keep_out(holder: Hashable) -> None:
 
 
 def _freeze() -> None:
-    global _freeze_due
+    global _freeze_due, _frozen
     _freeze_due = False
-    if gc.get_freeze_count():
+    if _frozen:
         gc.collect()
     gc.freeze()
+    _frozen = True
 
 
 def let_in(holder: Hashable) -> None:
     """`holder` no longer needs it; once no holder does, unfreeze."""
-    global _freeze_due
+    global _freeze_due, _frozen
     _holders.discard(holder)
     if not _holders:
-        _freeze_due = False
+        _freeze_due = _frozen = False
         gc.unfreeze()
 
 
@@ -124,12 +128,14 @@ def collect_all() -> None:
     here, not kept until the editor closes. Cheap enough for an idle moment: the codec
     keeps a module in arrays, not objects (a full collection over the large module and its
     index walks some 50,000)."""
-    global _freeze_due
+    global _freeze_due, _frozen
     gc.unfreeze()
+    _frozen = False
     gc.collect()
     if _holders:
         _freeze_due = False
         gc.freeze()
+        _frozen = True
 
 
 def _middle_collections() -> int:

@@ -45,5 +45,8 @@ class JobThread:
                 job()
             except Exception as error:  # noqa: BLE001 - reported, and the next job still runs
                 self._failed(error)
+            # Let go of the job done before waiting for the next: it holds what it was
+            # given (an edit's states and module, tens of MB on a large module).
+            job = None
             if self._queue.empty():
                 memory.trim()

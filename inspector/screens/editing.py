@@ -37,6 +37,7 @@ from spvinspect.responsive import last_input
 from spvinspect.responsive.collector import keep_out, let_in
 from spvinspect.responsive.jobs import JobThread
 from spvinspect.screens.edit_dialogs import Question, SaveAs, SaveChoice
+from spvinspect.widgets.border_text import set_border_title_alone
 from spvinspect.widgets.hex_view import HexView
 
 if TYPE_CHECKING:
@@ -236,7 +237,10 @@ class EditingController:
             self.drop_edit_session()
         self.edit_session = session
         app = self._screen.app
-        session.tell_long_steps(lambda text: self._on_ui(self._long_step, session, text))
+        # Weakly: the assembler holds what it calls, and a session in a cycle with it
+        # outlived the region left (its module and states) until an idle collection.
+        told = weakref.ref(session)
+        session.tell_long_steps(lambda text: self._on_ui(self._long_step, told(), text))
         self._shown_text = ShownText.for_lines(session.lines)
         self._freeze()
         self._show_editor()
@@ -254,7 +258,7 @@ class EditingController:
     def _long_step(self, session: EditSession, text: str) -> None:
         """A job began a long step (a whole assembly): the user is told, and the editor's
         title says so until the outcome is shown."""
-        if session is not self.edit_session:
+        if session is None or session is not self.edit_session:
             return
         self._screen.notify(text, timeout=8)
         editor = self.editor
@@ -276,14 +280,16 @@ class EditingController:
             from spvinspect.widgets.asm_editor import AsmEditor, EditorMessages
 
             language = self._screen.document.editor_language()
-            editor = self._editor = AsmEditor(text, syntax=language, first_line=start, id="editor")
+            editor = self._editor = AsmEditor(text, syntax=language, first_line=start,
+                                              lines_before=session.lines_before, id="editor")
             editor.border_title = Content(f"Editing · {getattr(self._screen.document, 'name', '')}")
             messages = self._editor_messages = EditorMessages(id="edit-messages")
             messages.display = False
             listing.parent.mount(editor, messages, after=listing)
             self._screen.call_after_refresh(self._place_cursor, line)
         elif self._editor_outdated or not editor.first_line <= line < editor.first_line + editor.document.line_count:
-            editor.load_window(text, start, line)  # a new session's text, or a huge module's window moved
+            # A new session's text, or a huge module's window moved.
+            editor.load_window(text, start, line, session.lines_before)
         else:
             self._place_cursor(line)
         self._editor_outdated = False
@@ -460,12 +466,12 @@ class EditingController:
         messages = session.messages()
         editor.show_messages(messages)
         listed = self._editor_messages
-        listed.show_messages(messages)
+        listed.show_messages(messages, session.lines_before)
         shown = editor.display and bool(messages)
         if listed.display != shown:
             listed.display = shown
         state = "" if session.assembles else " · does not assemble: the last good binary is shown"
-        editor.border_title = Content(self._title(session) + state)
+        set_border_title_alone(editor, self._title(session) + state)
 
     def _validate(self) -> None:
         """spirv-val on the binary on screen, one run at a time."""

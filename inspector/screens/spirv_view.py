@@ -289,9 +289,7 @@ class SpirvView(FormatView):
         listing = self.query_one(InstructionList)
         listing.document = document
         listing.rows_changed()
-        header = self.query_one(HeaderPane)
-        header.document = document
-        header.refresh()
+        self.query_one(HeaderPane).show_document(document)
         module = document.module
         self.query_one(HexView).load(module.words, trailing_bytes=module.trailing_bytes, tail_offset=module.tail_offset)
         self._cfg_follow.new_module()

@@ -25,7 +25,6 @@ from rich.segment import Segment
 from textual import on
 from textual.binding import Binding
 from textual.message import Message
-from textual.content import Content
 from textual.document._document import Document
 from textual.document._document_navigator import DocumentNavigator
 from textual.document._wrapped_document import WrappedDocument
@@ -38,6 +37,7 @@ from spvinspect.editing.incremental import changed_lines
 from spvinspect.editing.language import EditorLanguage
 from spvinspect.editing.session import LineMessage
 from spvinspect.themes import token_style
+from spvinspect.widgets.border_text import set_border_subtitle_alone
 from spvinspect.widgets.scrollbars import QuietScrollbars
 
 LEX_CACHE_LINES = 50_000
@@ -165,6 +165,8 @@ class AsmEditor(QuietScrollbars, TextArea):
                 tooltip="Lima: put the line's ops in control-word order and destinations first"),
     ]
 
+    _editing: tuple[int, int, int] | None = None
+    """While `edit` runs: its first and last row, and the line count before it."""
     _colour_theme: tuple[str, bool] | None = None
     """The app theme's name and darkness whose Pygments colours highlight, once mounted."""
 
@@ -189,6 +191,7 @@ class AsmEditor(QuietScrollbars, TextArea):
         *,
         syntax: EditorLanguage,
         first_line: int = 0,
+        lines_before: int = 0,
         name: str | None = None,
         id: str | None = None,
         classes: str | None = None,
@@ -198,6 +201,9 @@ class AsmEditor(QuietScrollbars, TextArea):
         """The format's lexer and line fix (`Format.editor_language`)."""
         self.first_line = first_line
         """The whole text's line shown as this editor's first (a huge module's window)."""
+        self.lines_before = lines_before
+        """The module's text's lines before the whole text's first (a region's): the
+        gutter and the messages number lines from there, as spirv-dis's text does."""
         self._lexer: Lexer = syntax.lexer
         self._lexed: dict[str, list[Highlight]] = {}
         self._messages: dict[int, list[LineMessage]] = {}
@@ -211,7 +217,7 @@ class AsmEditor(QuietScrollbars, TextArea):
             name=name, id=id, classes=classes,
         )
         self._set_document(text, None)  # once: TextArea's __init__ wraps its text more often
-        self.line_number_start = first_line + 1
+        self.line_number_start = lines_before + first_line + 1
 
     # ------------------------------------------------------------ content
 
@@ -248,10 +254,12 @@ class AsmEditor(QuietScrollbars, TextArea):
                 self.call_after_refresh(callback)
         return strips
 
-    def load_window(self, text: str, first_line: int, cursor_line: int | None = None) -> None:
-        """Show `text` as the whole text's lines from `first_line` (clears undo)."""
+    def load_window(self, text: str, first_line: int, cursor_line: int | None = None, lines_before: int = 0) -> None:
+        """Show `text` as the whole text's lines from `first_line`, numbered after
+        `lines_before` lines (clears undo)."""
         self.first_line = first_line
-        self.line_number_start = first_line + 1
+        self.lines_before = lines_before
+        self.line_number_start = lines_before + first_line + 1
         self.load_text(text)
         if cursor_line is not None:
             self.move_cursor((max(0, cursor_line - first_line), 0), center=True)
@@ -259,7 +267,11 @@ class AsmEditor(QuietScrollbars, TextArea):
     def edit(self, edit: Edit) -> EditResult:
         """Apply an edit and post the lines it changed."""
         top, bottom = edit.top, edit.bottom
-        result = super().edit(edit)
+        self._editing = (top[0], bottom[0], self.document.line_count)
+        try:
+            result = super().edit(edit)
+        finally:
+            self._editing = None
         lines = [self.document.get_line(row) for row in range(top[0], result.end_location[0] + 1)]
         # To the screen at once (the screen acts on it): bubbling up through the containers
         # would wait for a repaint of the editor at each step, on every keystroke.
@@ -288,8 +300,17 @@ class AsmEditor(QuietScrollbars, TextArea):
 
     def _build_highlight_map(self) -> None:
         """Highlights from Pygments tokens, made when a line is first drawn (`LineHighlights`):
-        loading or editing a long text lexes only the lines on screen."""
-        self._line_cache.clear()
+        loading or editing a long text lexes only the lines on screen. An edit within lines
+        (as many lines after as before) redraws those lines only: the rest of the rows, drawn
+        from the same text, are kept (a keystroke redraws one row, not the whole editor)."""
+        editing = self._editing
+        if editing is not None and editing[2] == self.document.line_count:
+            first, last, _ = editing
+            cache = self._line_cache
+            for key in [key for key in cache.keys() if first <= key[2] <= last]:
+                cache.discard(key)
+        else:
+            self._line_cache.clear()
         if self._colour_theme is None:  # not mounted yet: on_mount highlights
             self._highlights = {}
             return
@@ -373,13 +394,13 @@ class AsmEditor(QuietScrollbars, TextArea):
     def _show_cursor_message(self) -> None:
         messages = self._messages.get(self.cursor_location[0])
         if not messages:
-            self.border_subtitle = ""
+            set_border_subtitle_alone(self, "")
             return
         first = messages[0]
         more = f" (+{len(messages) - 1})" if len(messages) > 1 else ""
-        where = f"{first.line + 1}:{first.column + 1}"
-        # Plain text, not markup: a message quotes the user's text (`found '[/b'`).
-        self.border_subtitle = Content(f"{where} {first.diagnostic.severity.value}: {first.diagnostic.message}{more}")
+        where = f"{self.lines_before + first.line + 1}:{first.column + 1}"
+        # Plain text, not markup (`set_border_subtitle_alone`): a message quotes the user's text (`found '[/b'`).
+        set_border_subtitle_alone(self, f"{where} {first.diagnostic.severity.value}: {first.diagnostic.message}{more}")
 
     def _watch_selection(self, previous_selection, selection) -> None:
         super()._watch_selection(previous_selection, selection)
@@ -455,17 +476,21 @@ class EditorMessages(OptionList):
         super().__init__(id=id, markup=False)  # messages quote the user's text as written
         self._places: list[tuple[int, int]] = []
         self._shown: list[LineMessage] = []
+        self._lines_before = 0
         self.border_title = "Problems"
 
-    def show_messages(self, messages: list[LineMessage]) -> None:
-        """List `messages` (whole-text lines), one a line: `line:col severity: message`."""
-        if messages == self._shown:
+    def show_messages(self, messages: list[LineMessage], lines_before: int = 0) -> None:
+        """List `messages` (whole-text lines), one a line: `line:col severity: message`,
+        the lines numbered after `lines_before` (a region's, see `AsmEditor.lines_before`)."""
+        if messages == self._shown and lines_before == self._lines_before:
             return
         self._shown = list(messages)
+        self._lines_before = lines_before
         self._places = [(m.line, m.column) for m in messages]
         self.clear_options()
         self.add_options(
-            f"{m.line + 1}:{m.column + 1} {m.diagnostic.severity.value}: {m.diagnostic.message}" for m in messages
+            f"{lines_before + m.line + 1}:{m.column + 1} {m.diagnostic.severity.value}: {m.diagnostic.message}"
+            for m in messages
         )
 
     @on(OptionList.OptionSelected)

@@ -40,6 +40,14 @@ class HeaderPane(KeptLines, Widget, can_focus=True):
         self.document = document
         self.border_title = "Header"
 
+    def show_document(self, document: Document) -> None:
+        """Show `document` (an edit's): repainted only when what the pane shows of it
+        differs (a keystroke that keeps the header and the counts repaints nothing here)."""
+        shown = _shown_facts(self.document)
+        self.document = document
+        if _shown_facts(document) != shown:
+            self.refresh()
+
     def action_move(self, step: int) -> None:
         """Move the cursor between header fields."""
         fields = len(self.document.header_fields())
@@ -162,3 +170,10 @@ class HeaderPane(KeptLines, Widget, can_focus=True):
 
     def on_blur(self) -> None:
         self.refresh()
+
+
+def _shown_facts(document: Document) -> tuple:
+    """What the pane shows of a document: its header words and its counts."""
+    module = document.module
+    return (tuple(module.words[:5]), document.instruction_count, len(module.functions()), document.ids_defined,
+            len(document.diagnostics), document.checked, len(document.data))

@@ -233,6 +233,20 @@ def test_diagnostic_message_says_what_was_expected() -> None:
     assert assemble("OpDecorate %x Foo").diagnostics[0].message.startswith("'Foo' is not a Decoration")
 
 
+def test_a_quoted_string_left_open_is_named_by_its_first_characters() -> None:
+    # The open string runs to the end of the text: a message quoting all of it would
+    # carry the rest of a big module into the diagnostics.
+    rest = "\n".join(f"%v{k} = OpLoad %int %p" for k in range(2000))
+    cases = [
+        ('OpEntryPoint GLCompute "main\n' + rest, "expected an id (like %name), found '\"main…'", 24),
+        ('%1 = OpTypeVoid\n"' + "x" * 100 + rest,
+         "expected an opcode or '%id =' to start an instruction, found '\"" + "x" * 58 + "…'", 1),
+    ]
+    for text, message, column in cases:
+        diagnostic = assemble(text).diagnostics[0]
+        assert (diagnostic.message, diagnostic.column) == (message, column)
+
+
 def test_spans_cover_each_instruction() -> None:
     result = assemble('OpCapability Shader\n%1 = OpTypeVoid OpName %1\n"x"\n')
     assert [(s.word_offset, s.first_line, s.last_line) for s in result.spans] == [

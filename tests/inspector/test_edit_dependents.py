@@ -181,6 +181,28 @@ def test_a_region_type_whose_dependents_outside_grow_is_assembled_without_the_wh
     assert session.binary == data
 
 
+def test_a_switch_selectors_name_edited_in_a_region_gives_the_whole_texts_error_at_once(monkeypatch):
+    """A letter typed into the name of the value a switch selects on: that value is no
+    longer defined, so the switch's case literals have no type (the whole run's error,
+    at the switch); the region's switches are re-encoded, the whole text never made.
+    Then the name back: the bytes as opened."""
+    data, module, session = _region_of_source(in_function=True)
+    source = session.assembler.source
+    made = _outside_texts_made(monkeypatch)
+    row = next(k for k, line in enumerate(session.lines) if "OpLoad" in line)
+    named = session.lines[row]
+    session.replace_lines(row, row + 1, [named.replace("%14 =", "%14x =")])
+    outcome = _run(session)
+    assert not made
+    expected = source.text_assembly(session.lines)[1]
+    assert _placed(outcome.diagnostics) == _placed(expected) and expected
+    assert "OpSwitch selector" in expected[0].message
+    made.clear()
+    session.replace_lines(row, row + 1, [named])
+    outcome = _run(session)
+    assert not made and session.binary == data
+
+
 def _lines_replaced(session, after: str, old: int, new: list[str]):
     """Lines [row, row + old) after the first line holding `after` (row 0 when empty) become `new`."""
     row = next(k for k, line in enumerate(session.lines) if after in line) + 1 if after else 0

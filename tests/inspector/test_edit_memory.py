@@ -17,6 +17,7 @@ from spvinspect import app as app_module
 from spvinspect.responsive import collector
 from spvinspect.screens import module_indexing
 from edit_pilot import open_editor, opened_from, settled
+from waiting import until
 
 
 class IndexWaitingForAPause:
@@ -114,3 +115,97 @@ async def test_a_paste_is_the_user_at_the_keys(monkeypatch, tmp_path, example_by
         finally:
             gc.callbacks.remove(note_full)
         assert not full, "a full collection ran right after the paste"
+
+
+def reachable(root, kind: type) -> list:
+    """The objects of `kind` reachable from `root` by references (modules, classes and
+    functions not followed: what an object holds, not what its code can reach)."""
+    import types
+
+    seen, stack, found = {id(root)}, [root], []
+    while stack:
+        thing = stack.pop()
+        if isinstance(thing, kind):
+            found.append(thing)
+        for referent in gc.get_referents(thing):
+            if id(referent) in seen or isinstance(referent, (type, types.ModuleType, types.FunctionType)):
+                continue
+            seen.add(id(referent))
+            stack.append(referent)
+    return found
+
+
+def test_validator_messages_keep_no_opened_module(monkeypatch, example_bytes):
+    """Placing spirv-val's messages at their lines opens the binary once per verdict and
+    keeps no module of it (a whole module and its index: 20 MB on a large one)."""
+    from spvinspect.codec.binary.lazy import LazyModule
+    from spvinspect.editing import spirv_assembler
+    from spvinspect.editing.spirv_assembler import open_spirv_session
+    from spvinspect.editing.validation import Validation, ValidatorMessage
+    from spvinspect.codec.diagnostics import Severity
+
+    session = open_spirv_session(example_bytes)
+    job = session.request()
+    session.accept(job.run())
+    opened = []
+    real_open = spirv_assembler.open_module
+    monkeypatch.setattr(spirv_assembler, "open_module", lambda data: opened.append(1) or real_open(data))
+    verdict = session.validation_job()
+    assert session.accept_validation(verdict, Validation([ValidatorMessage(Severity.ERROR, "bad", 3)]))
+    placed = [m for m in session.messages() if m.diagnostic.message == "spirv-val: bad"]
+    assert placed and session.lines[placed[0].line].strip() and session.messages() == session.messages()
+    assert len(opened) == 1, f"the binary was opened {len(opened)} times for one verdict"
+    assert not reachable(session, LazyModule), "the session keeps an opened module"
+
+
+async def test_a_moved_region_frees_the_session_it_leaves_at_once(monkeypatch, tmp_path, example_bytes):
+    """`e` elsewhere on a big module replaces the region's session: the one left (its
+    module, texts and assembly states: tens of MB on a large module) is freed then, by
+    reference counting, not kept in a cycle until the collection of an idle moment
+    (which never comes while the user types: RSS grew a region move after another)."""
+    from spvinspect.editing import region_assembler
+
+    monkeypatch.setattr(region_assembler, "REGION_FROM_BYTES", 0)
+    monkeypatch.setattr(app_module, "IDLE_AFTER", 1e9)
+    app = opened_from(tmp_path / "module.spv", example_bytes)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = app.screen
+        await open_editor(pilot, r"= OpConstant %float \d")  # the global section's region
+        left = weakref.ref(screen.editing.edit_session)
+        left_module = weakref.ref(left().assembler.source.module)
+        await pilot.press("5")
+        await settled(pilot)
+        assert screen.document.module is not left_module() and screen.editing.unsaved
+        cfg = screen.query_one("#cfg")
+        await until(pilot, lambda: cfg.graphs.module is screen.document.module, "the CFG pane took the edit")
+        gc.disable()
+        try:
+            await pilot.press("escape", "]", "]", "e")
+            await settled(pilot)
+            assert screen.editing.edit_session is not left()
+            assert left() is None, "the session left is kept until a collection"
+            assert left_module() is None, "the module the region left was opened on is kept"
+        finally:
+            gc.enable()
+
+
+def test_the_job_thread_lets_go_of_a_job_once_done():
+    """The job thread, waiting for the next job, holds nothing of the last one (an edit's
+    job holds its base state and module: tens of MB on a large module)."""
+    from spvinspect.responsive.jobs import JobThread
+
+    class Held:
+        pass
+
+    held = Held()
+    freed = threading.Event()
+    ran = threading.Event()
+    weakref.finalize(held, freed.set)
+    jobs = JobThread("test-jobs", lambda error: None)
+    jobs.submit(lambda held=held: ran.set())
+    del held
+    try:
+        assert ran.wait(10)
+        assert freed.wait(10), "the job thread keeps the last job while it waits"
+    finally:
+        jobs.stop()

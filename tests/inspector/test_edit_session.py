@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 from spvinspect.codec.asm.assembler import assemble
 from spvinspect.codec.binary.decoder import decode
+from spvinspect.codec.binary.lazy import open_module
 from spvinspect.commands.open import EXAMPLE_MODULE
 from spvinspect.editing.assembly_state import assemble_full
 from spvinspect.editing.session import EditSession
@@ -198,7 +199,7 @@ def test_incremental_reassembly_equals_whole_on_the_example(edits):
 
 
 def test_lines_and_words_map_both_ways(session):
-    module = session.assembler.module(session.binary)
+    module = open_module(session.binary)
     module.ensure_indexed()
     for index in (0, module.instruction_count // 2, module.instruction_count - 1):
         word = module.offset(index)
@@ -212,7 +213,7 @@ def module_line(session: EditSession, index: int) -> str:
     from spvinspect.codec.text.listing import Listing
     from spvinspect.codec.text.names import module_names
 
-    module = session.assembler.module(session.binary)
+    module = open_module(session.binary)
     return Listing(module, module_names(module)).line(index).strip()
 
 

@@ -8,6 +8,7 @@ import stat
 
 import pytest
 
+from spvinspect.codec.binary.lazy import open_module
 from spvinspect.commands.open import EXAMPLE_MODULE
 from spvinspect.editing.session import EditSession
 from spvinspect.editing.spirv_assembler import open_spirv_session
@@ -40,7 +41,8 @@ def test_an_edit_that_breaks_the_module_is_reported_on_its_line():
     (message,) = [m for m in session.messages() if m.diagnostic.message.startswith("spirv-val")]
     assert message.line == at
     assert "Result Type" in message.diagnostic.message
-    module = session.assembler.module(session.binary)
+    module = open_module(session.binary)
+    module.ensure_indexed()
     assert message.diagnostic.word_offset == module.offset(
         next(i for i in range(module.instruction_count) if module.instruction(i).opname == "OpFMul")
     )
@@ -78,6 +80,29 @@ def test_a_validator_that_crashes_turns_validation_off(tmp_path):
     crashing.chmod(crashing.stat().st_mode | stat.S_IXUSR)
     verdict = validate(EXAMPLE_MODULE.read_bytes(), tool=os.fspath(crashing))
     assert verdict.unavailable is not None and "signal" in verdict.unavailable
+
+
+def test_a_validator_still_running_when_the_app_quits_is_stopped(tmp_path):
+    """spirv-val takes seconds on a huge module; quitting must not leave it running on
+    (it outlived the app by 20 s and more, on a core the user's next run needs)."""
+    import threading
+    import time
+
+    from spvinspect.editing import validation
+
+    slow = tmp_path / "spirv-val"
+    slow.write_text("#!/bin/sh\nexec sleep 60\n")
+    slow.chmod(slow.stat().st_mode | stat.S_IXUSR)
+    verdicts = []
+    thread = threading.Thread(target=lambda: verdicts.append(validate(b"", tool=os.fspath(slow))))
+    thread.start()
+    while not validation.RUNNING and thread.is_alive():  # a condition, not a pause
+        time.sleep(0.01)
+    (process,) = list(validation.RUNNING)
+    validation.stop_validators()
+    thread.join()
+    assert process.poll() is not None and not validation.RUNNING
+    assert verdicts[0].unavailable == "validation is off: spirv-val was stopped (the app is closing)"
 
 
 def test_messages_are_read_with_their_instruction():
