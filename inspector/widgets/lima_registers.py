@@ -334,7 +334,8 @@ class LimaRegisters(FramedLines, BuiltPane, RunFollower, Widget):
         out.add(f"{state} (${register}): ")
         out.extend(self._vector(result.color))
         rgb = [0 if np.isnan(c) else int(round(min(max(c, 0.0), 1.0) * 255)) for c in result.color[:3]]
-        out.add("      ", _swatch(*rgb))
+        out.add(" ")
+        out.add(SWATCH, _swatch(*rgb))  # blocks, not spaces on a background: kept where a line's end is trimmed
         if run.finished:
             out.add("  stopped", "bold")
 
@@ -345,9 +346,13 @@ def _at(style: Style, offset: int, index: int) -> Style:
     return style + Style.from_meta({"offset": (offset, index)})
 
 
+SWATCH = "██"
+"""The output colour's swatch, drawn in that colour."""
+
+
 @lru_cache(maxsize=256)
 def _swatch(red: int, green: int, blue: int) -> Style:
-    return Style(bgcolor=f"rgb({red},{green},{blue})")
+    return Style(color=f"rgb({red},{green},{blue})")
 
 
 class _Lines:

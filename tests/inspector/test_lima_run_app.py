@@ -84,6 +84,12 @@ async def test_edit_an_input_and_choose_a_fragment_in_the_image(monkeypatch, tmp
         await until(pilot, lambda: "fragment 16,16 of 32×32 · step 0" in registers(app), "the chosen fragment is stepped")
         await pilot.press("f5")
         await until(pilot, lambda: "output ($0):  0.1997  0.4045   0.719     1.0" in registers(app), "its colour")
+        await pilot.press("6")
+        await pilot.pause()
+        # On screen, its swatch beside the numbers (it wrapped out of the pane's view).
+        row = next(strip for strip in screen._compositor.render_strips() if "output ($0)" in strip.text)
+        colours = {(style.color, style.bgcolor) for _, style, _ in row if style is not None}
+        assert any(c is not None and c.triplet == (51, 103, 183) for pair in colours for c in pair)
         # u_tint's blue to 0: the run starts again and the image is drawn again.
         await pilot.press("7")
         tint = next(row for row in screen.query(".input-row") if str(row.children[0].render()) == "u_tint")
