@@ -85,6 +85,17 @@ def _placed(diagnostics):
     return [(d.message, d.line, d.column) for d in diagnostics[:1]]
 
 
+def _as_the_whole_text(session, made: list, outcome, label, clean: bool = False) -> None:
+    """An edit that made no outside text (`made`, from `_outside_texts_made`) gave what
+    the whole text's assembly gives: its bytes and first error (none when `clean`)."""
+    assert not made, label
+    state, diagnostics = session.assembler.source.text_assembly(session.lines)
+    made.clear()
+    assert not (clean and diagnostics), label
+    assert outcome.binary == (state.binary if state is not None else None), label
+    assert _placed(outcome.diagnostics) == _placed(diagnostics), label
+
+
 def test_dependent_edits_splice_as_the_whole_text_assembles(monkeypatch):
     monkeypatch.setattr(editing_session, "HUGE_LINES", 0)  # the spliced stretch's error is shown
     data = assemble(SOURCE).binary
@@ -169,15 +180,11 @@ def test_a_region_type_whose_dependents_outside_grow_is_assembled_without_the_wh
     module's words (`region_whole`); the whole text is never made; then back, and an
     edit after each."""
     data, module, session = _region_of_source()
-    source = session.assembler.source
     made = _outside_texts_made(monkeypatch)
     for pattern, replacement in [(r"%int = OpTypeInt 32 1", "%int = OpTypeInt 64 1"), (r"%int 7$", "%int 8"),
                                  (r"%int = OpTypeInt 64 1", "%int = OpTypeInt 32 1"), (r"%int 8$", "%int 7")]:
         outcome = _edit(session, pattern, replacement)
-        assert not made, replacement
-        state, diagnostics = source.text_assembly(session.lines)
-        made.clear()
-        assert not diagnostics and outcome.binary == state.binary, replacement
+        _as_the_whole_text(session, made, outcome, replacement, clean=True)
     assert session.binary == data
 
 
@@ -215,18 +222,13 @@ def test_an_import_added_or_dropped_in_a_region_is_spliced(monkeypatch):
     reads it (its error at its line of the whole text), and brought back: spliced, with
     the whole text's bytes and first error; the whole text is never made."""
     data, module, session = _region_of_source()
-    source = session.assembler.source
     made = _outside_texts_made(monkeypatch)
     for after, old, new in [("OpExtInstImport", 0, ['%more = OpExtInstImport "OpenCL.std"']),
                             ("OpExtInstImport", 1, []),
                             ("OpCapability Int64", 1, []),  # %1 no longer an import: the OpExtInst outside fails
                             ("OpCapability Int64", 0, ['%1 = OpExtInstImport "GLSL.std.450"'])]:
         outcome = _lines_replaced(session, after, old, new)
-        assert not made, new
-        state, diagnostics = source.text_assembly(session.lines)
-        made.clear()
-        assert outcome.binary == (state.binary if state is not None else None), new
-        assert _placed(outcome.diagnostics) == _placed(diagnostics), new
+        _as_the_whole_text(session, made, outcome, new)
     assert session.binary == data
 
 
@@ -284,7 +286,6 @@ def test_many_number_constants_after_a_region_are_re_encoded_from_their_words(mo
     module.ensure_indexed()
     session = region_session(module, module_names(module), 0, data)
     _run(session)
-    source = session.assembler.source
     made = _outside_texts_made(monkeypatch)
     for pattern, replacement in [
         (r"%int = OpTypeInt 32 1", "%int = OpTypeInt 64 1"), (r"%int = OpTypeInt 64 1", "%int = OpTypeInt 32 1"),
@@ -309,11 +310,7 @@ def test_many_number_constants_after_a_region_are_re_encoded_from_their_words(mo
         shown = open_module(session.binary)
         shown.ensure_indexed()
         outcome = _edit(session, pattern, replacement)
-        assert not made, replacement
-        state, diagnostics = source.text_assembly(session.lines)
-        made.clear()
-        assert outcome.binary == (state.binary if state is not None else None), replacement
-        assert _placed(outcome.diagnostics) == _placed(diagnostics), replacement
+        _as_the_whole_text(session, made, outcome, replacement)
         if outcome.binary is not None:  # the panes' module spliced from the shown one's index (after a resize too)
             spliced = splice_module(shown, outcome.binary, outcome.state.word_change)
             fresh = open_module(outcome.binary)
@@ -336,7 +333,6 @@ def test_a_type_removed_in_a_region_is_spliced(monkeypatch):
     module.ensure_indexed()
     session = region_session(module, module_names(module), 0, data)
     _run(session)
-    source = session.assembler.source
     made = _outside_texts_made(monkeypatch)
     for after, old, new in [("OpTypeFunction", 1, []),  # %int: its constants fail
                             ("OpTypeFunction", 0, ["%int = OpTypeInt 32 1"]),
@@ -345,9 +341,5 @@ def test_a_type_removed_in_a_region_is_spliced(monkeypatch):
                             ("%long = OpTypeInt", 1, ["%long = OpUndef %int"]),  # %h's constant fails
                             ("%uint = OpTypeInt", 1, ["%long = OpTypeInt 64 1"])]:
         outcome = _lines_replaced(session, after, old, new)
-        assert not made, new
-        state, diagnostics = source.text_assembly(session.lines)
-        made.clear()
-        assert outcome.binary == (state.binary if state is not None else None), new
-        assert _placed(outcome.diagnostics) == _placed(diagnostics), new
+        _as_the_whole_text(session, made, outcome, new)
     assert session.binary == data

@@ -11,7 +11,7 @@ from spvinspect.editing.assembly_state import assemble_full
 from spvinspect.editing.region_assembler import region_session
 from spvinspect.editing.spirv_assembler import open_spirv_session
 
-from tests.inspector.test_edit_dependents import SOURCE, _outside_texts_made, _region_of_source, _run
+from tests.inspector.test_edit_dependents import SOURCE, _as_the_whole_text, _outside_texts_made, _region_of_source, _run
 
 
 def _replace(session, after: str, old: int, new: list[str]):
@@ -108,10 +108,7 @@ def test_a_numeric_id_the_region_defines_leaving_it_is_assembled_without_the_who
                             ("%14 = OpLoad", 0, ["%15 = OpExtInst %float %1 Sin %float_1_5"]),  # %new 19
                             ("%12 = OpLabel", 1, [])]:
         outcome = _replace(session, after, old, new)
-        assert not made, new
-        state, diagnostics = session.assembler.source.text_assembly(session.lines)
-        made.clear()
-        assert not diagnostics and outcome.binary == state.binary, new
+        _as_the_whole_text(session, made, outcome, new, clean=True)
     assert session.binary == data
     session = region_session(module, module_names(module), 0, data)
     _run(session)
@@ -119,10 +116,7 @@ def test_a_numeric_id_the_region_defines_leaving_it_is_assembled_without_the_who
                             ("OpMemoryModel", 1, ['OpEntryPoint Fragment %2 "main"',
                                                   "OpExecutionMode %2 OriginUpperLeft"])]:
         outcome = _replace(session, after, old, new)
-        assert not made, new
-        state, diagnostics = session.assembler.source.text_assembly(session.lines)
-        made.clear()
-        assert not diagnostics and outcome.binary == state.binary, new
+        _as_the_whole_text(session, made, outcome, new, clean=True)
     assert session.binary == data
 
 
@@ -132,13 +126,9 @@ def test_a_numeric_id_past_the_bound_word_is_assembled_without_the_whole_text(mo
     bound); a name typed beside it, and each undone: the whole text's bytes, the whole
     text never made."""
     data, module, session = _region_of_source()
-    source = session.assembler.source
     made = _outside_texts_made(monkeypatch)
     for old, new in [(0, ["%4294967295 = OpUndef %int"]), (0, ["%new = OpUndef %4294967295"]),
                      (1, []), (1, [])]:
         outcome = _replace(session, "OpTypeFloat", old, new)
-        assert not made, new
-        state, diagnostics = source.text_assembly(session.lines)
-        made.clear()
-        assert not diagnostics and outcome.binary == state.binary, new
+        _as_the_whole_text(session, made, outcome, new, clean=True)
     assert session.binary == data
