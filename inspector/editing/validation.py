@@ -88,7 +88,7 @@ def validate(binary: bytes, target_env: str | None = None, tool: str | None = No
     except OSError as error:
         return Validation(unavailable=f"validation is off: spirv-val cannot run: {error.strerror or error}")
     if done is None:
-        return Validation(unavailable="validation is off: spirv-val was stopped (the app is closing)")
+        return Validation(unavailable="validation is off: spirv-val was stopped (its verdict no longer wanted)")
     if done.returncode < 0:
         return Validation(unavailable=f"validation is off: spirv-val was stopped by signal {-done.returncode}")
     messages = parse_messages(done.stdout.decode("utf-8", "replace") + done.stderr.decode("utf-8", "replace"))
@@ -122,8 +122,8 @@ def _run(command: list[str], binary: bytes) -> subprocess.CompletedProcess | Non
 
 
 def stop_validators(closing: bool = False) -> None:
-    """End every validator still running (the app is closing: a run on a huge module
-    would otherwise go on for seconds after it); when `closing`, later runs too."""
+    """End every validator still running (its session dropped, or the app closing: a run
+    on a huge module would otherwise go on for seconds); when `closing`, later runs too."""
     with _RUNNING_LOCK:
         if closing:
             _CLOSING.set()

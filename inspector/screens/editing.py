@@ -221,10 +221,15 @@ class EditingController:
         self._editor_outdated = True
 
     def _stop_jobs(self) -> None:
-        """Stop the assembly and validation threads; the next job starts new ones."""
+        """Stop the assembly and validation threads, and a spirv-val still running (seconds
+        of a core on a huge module, beside the next session's); the next job starts new ones."""
+        from spvinspect.editing.validation import stop_validators
+
         for thread in (self._jobs, self._validator):
             if thread is not None:
                 thread.stop()
+        if self._validating:
+            stop_validators()
         self._jobs = self._validator = None
         self._validating = False
 

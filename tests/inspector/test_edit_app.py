@@ -24,7 +24,7 @@ from edit_pilot import (
     mbs_of, open_editor, opened_from, raw_stream, save_as, settled,
 )
 from inspector_apps import make_app
-from waiting import until
+from waiting import PATIENCE, until
 
 
 def row_of_line(screen, line: int) -> int:
@@ -175,6 +175,38 @@ async def test_the_validator_speaks_on_a_module_an_edit_made_invalid(example_byt
         assert validation is not None and validation.unavailable is None and not validation.valid
         found = [m for m in screen.editing.edit_session.messages() if m.diagnostic.message.startswith("spirv-val:")]
         assert found and screen.query_one(EditorMessages).option_count >= len(found)
+
+
+async def test_closing_the_editors_screen_stops_the_validator_it_started(example_bytes, tmp_path, monkeypatch):
+    """spirv-val takes seconds of a core on a huge module: the editing jobs stopped (the
+    screen closing, a region's session dropped when it moves) end its run, which would
+    otherwise go on beside the next session's."""
+    import os
+    import stat
+    import subprocess
+
+    from spvinspect.editing import validation
+
+    monkeypatch.setattr(validation, "TIMEOUT_SECONDS", 600.0)  # not ended by its time limit
+    slow = tmp_path / "spirv-val"
+    slow.write_text("#!/bin/sh\nexec sleep 600\n")
+    slow.chmod(slow.stat().st_mode | stat.S_IXUSR)
+    app = make_app(example_bytes, "example.spv")
+    async with app.run_test(size=(120, 40)) as pilot:
+        editor = await open_editor(pilot, r"^\s*OpReturn$")
+        screen = app.screen
+        screen.editing.edit_session.assembler.validator = os.fspath(slow)
+        lines = screen.editing.edit_session.lines
+        row = editor.cursor_location[0]
+        editor.replace("OpNop", (row, len(lines[editor.first_line + row]) - len("OpReturn")),
+                       (row, len(lines[editor.first_line + row])))
+        await until(pilot, lambda: validation.RUNNING, "spirv-val runs on the edit")
+        (process,) = list(validation.RUNNING)
+    try:
+        process.wait(timeout=PATIENCE)  # a condition: it ends at once once killed
+    except subprocess.TimeoutExpired:
+        process.kill()
+        raise AssertionError("the closed screen's spirv-val still runs") from None
 
 
 async def test_ctrl_s_saves_keeping_the_original_as_bak(tmp_path, example_bytes):

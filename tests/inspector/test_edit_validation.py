@@ -102,7 +102,7 @@ def test_a_validator_still_running_when_the_app_quits_is_stopped(tmp_path):
     validation.stop_validators()
     thread.join()
     assert process.poll() is not None and not validation.RUNNING
-    assert verdicts[0].unavailable == "validation is off: spirv-val was stopped (the app is closing)"
+    assert verdicts[0].unavailable == "validation is off: spirv-val was stopped (its verdict no longer wanted)"
 
 
 def test_messages_are_read_with_their_instruction():
