@@ -59,9 +59,15 @@ class Dependents:
         return bool(self.types or self.selectors or self.imports)
 
 
+def masked(base: Mapping, hidden) -> Mapping:
+    """`base` without the keys in `hidden` (`base` itself when there are none)."""
+    return Masked(base, hidden) if hidden else base
+
+
 class Masked(Mapping):
     """A table without some keys: the whole run's imports less the ones an edited
-    stretch imported before (the stretch imports them again)."""
+    stretch imported before (the stretch imports them again), the types and selectors'
+    value types an edit no longer declares."""
 
     __slots__ = ("base", "hidden")
 
@@ -396,10 +402,8 @@ class _Kinds:
     def __init__(self, state: AssemblyState, changes: DeclaredChanges) -> None:
         declared = state.declared
         self.old_types, self.old_value_types = declared.types, declared.value_types
-        self.types = _Through(changes.types, Masked(declared.types, changes.untyped)
-                              if changes.untyped else declared.types)
-        self.value_types = _Through(changes.value_types, Masked(declared.value_types, changes.unvalued)
-                                    if changes.unvalued else declared.value_types)
+        self.types = _Through(changes.types, masked(declared.types, changes.untyped))
+        self.value_types = _Through(changes.value_types, masked(declared.value_types, changes.unvalued))
 
     def numbers(self, old_type, new_type) -> tuple[tuple, tuple] | None:
         """The number types (`declarations.NumberType`) a literal had and has, or None
@@ -520,12 +524,9 @@ class _Tables:
         ids = StretchIds(declared.numbers, frozenset())
         ids.update(self.numbers)
         encoder.ids.numbers = ids
-        encoder.declared.types = _Through(self.types, Masked(declared.types, self.untyped)
-                                          if self.untyped else declared.types)
-        encoder.declared.value_types = _Through(dict(self.value_types), Masked(declared.value_types, self.unvalued)
-                                                if self.unvalued else declared.value_types)
-        imports = Masked(declared.imports, self.unimported) if self.unimported else declared.imports
-        encoder.declared.imports = _Through(self.imports, imports)
+        encoder.declared.types = _Through(self.types, masked(declared.types, self.untyped))
+        encoder.declared.value_types = _Through(dict(self.value_types), masked(declared.value_types, self.unvalued))
+        encoder.declared.imports = _Through(self.imports, masked(declared.imports, self.unimported))
         known = len(ids)
         try:
             encoder.run()

@@ -311,7 +311,6 @@ def _stretch_encoder(
     encoder.ids.numbers = new_names.StretchIds(declared.numbers, names.masked)
     encoder.ids.next_id = names.next_id
     encoder.declared.types = _Overlay(declared.types)
-    encoder.declared.imports = ChainMap({}, dependents.Masked(declared.imports, imported) if imported
-                                        else declared.imports)
+    encoder.declared.imports = ChainMap({}, dependents.masked(declared.imports, imported))
     encoder.declared.value_types = _Overlay(declared.value_types)
     return encoder
