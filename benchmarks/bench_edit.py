@@ -2,7 +2,7 @@
 468,000-instruction large module, next to spirv-as assembling the same text.
 
 Run: python benchmarks/bench_edit.py [--keys N] [--no-large | --only-large] [--open-only | --whole-only | --keys-only]
-       [--no-new-id] [--rss-stages [--collect]]
+       [--no-new-id] [--rss-stages [--collect] [--never-idle] [--trace N]]
 
 The app runs headless (Textual's Pilot, 120x40) over the module, and the editor is
 opened (`e`) at places spread through the module; at each, keys are pressed as a user
@@ -33,8 +33,10 @@ the process's RSS (now and peak) after 100 edits (500 MB peak on the large modul
 number, a type growing its constants, an import added: the RSS peak);
 `--rss-stages` instead prints the RSS (now and peak) and the collector's object count at
 each stage: the app open and indexed, `e`, 10 and 100 edits, and escape + `e` elsewhere
-(with `--collect`, each also after a full collection and the C heap trimmed: live versus
-garbage not collected yet).
+(with `--collect`, each also after a full collection, its CPU time, and the C heap
+trimmed: live versus garbage not collected yet); `--never-idle` has the app never see
+the user pause (a fast typist, or a machine quick enough that no edit leaves a second
+between keys): no freeze and no full collection of the app's own.
 
 A module of 1 MiB or more is edited a region at a time (`editing.region_assembler`): `e`
 shows the function around the selection (or a window), and typing at a place outside it
@@ -566,9 +568,11 @@ def print_stage(what: str, collect: bool = False) -> None:
     if not collect:
         TRACED.stage()
     if collect:
+        began = time.process_time()
         collector.collect_all()
+        spent = time.process_time() - began
         memory.trim()
-        print_stage("  then collected (all) and trimmed")
+        print_stage(f"  then collected (all: {spent * 1000:.0f} ms CPU), trimmed")
         frozen = gc.get_freeze_count()
         gc.unfreeze()
         documents = sum(isinstance(thing, Document) for thing in gc.get_objects())
@@ -756,12 +760,18 @@ def main() -> None:
                         help="only the RSS at each stage (open, e, 10 and 100 edits, e elsewhere)")
     parser.add_argument("--collect", action="store_true",
                         help="with --rss-stages: also the RSS after a full collection and trim at each stage")
+    parser.add_argument("--never-idle", action="store_true",
+                        help="with --rss-stages: the app never sees the user pause (no idle collection nor freeze)")
     parser.add_argument("--trace", type=int, default=0, metavar="N",
                         help="with --rss-stages: the N file:lines whose live allocations grew most at each stage "
                              "(tracemalloc: slow)")
     args = parser.parse_args()
     global TRACED
     TRACED = Traced(args.trace if args.rss_stages else 0)
+    if args.rss_stages and args.never_idle:
+        import spvinspect.app
+
+        spvinspect.app.IDLE_AFTER = 1e9
     rng = random.Random(4)
     print("keystroke -> panes painted with the new binary, in the app (headless, 120x40); "
           "shared machine: compare within a run")
