@@ -33,6 +33,7 @@ from spvinspect.codec.binary.fast_forms import FastForms
 from spvinspect.codec.binary.instruction_decoder import InstructionDecoder, number_type_of
 from spvinspect.codec.binary.model import HEADER_WORDS, MAGIC, Header, Instruction, Module, NumberType
 from spvinspect.codec.binary.tables import DecoderTables, decoder_tables
+from spvinspect.codec.binary.untracked import untrack
 from spvinspect.codec.binary.words import words_from_bytes
 from spvinspect.codec.diagnostics import Diagnostic
 from spvinspect.codec.grammar import Grammar, load_grammar
@@ -466,6 +467,7 @@ class LazyModule:
                 break
         decoder = InstructionDecoder(tables, self._bound, value_types, number_types, ext_imports)
         instructions = decoder.run(words, offsets[start:stop])
+        untrack(instructions)  # cached long: out of the cyclic collector's walks
         if chunk not in self._chunk_diagnostics:
             self._chunk_diagnostics[chunk] = decoder.diagnostics
             self._learn(start, instructions, decoder.general)

@@ -24,25 +24,12 @@ collector's own full collections over it paused whatever key came next. While
 the app runs they are left to `collect_if_idle`, which its timer calls: young
 generations are still collected as usual, and a full collection runs once the user has
 paused and enough has piled up. That one takes in the frozen objects too (`collect_all`).
-
-Most of what a full collection walks over an open large module was the decoded
-instructions and operands the codec caches (over 60% of the objects frozen once the
-editor is open): immutable records of numbers and strings, which can never be part of a
-cycle. Before each freeze and full collection, those not seen yet are taken out of the
-collector's sight altogether (`_leave_records_out`, what CPython does by itself for a
-plain tuple of such values); reference counting frees them as before. The frozen
-objects that do become garbage are Textual's drawn strips (each keeps itself in its own
-caches), the virtual nodes of its component styles and the like: a few thousand
-objects an edit, freed by the idle moment's full collection.
 """
 
 from __future__ import annotations
 
-import ctypes
 import gc
 from collections.abc import Hashable
-
-from spvinspect.codec.binary.model import Instruction, NumberType, Operand
 
 _holders: set[Hashable] = set()
 _deferred = False
@@ -55,13 +42,6 @@ would tell, but it counts them one by one: milliseconds per million)."""
 
 NEVER = 1 << 30
 """A third threshold no count reaches: no full collection but `collect_if_idle`'s."""
-RECORDS = (Instruction, Operand, NumberType)
-"""The decoded records left out of the collector's sight (exact types: named tuples whose
-fields are numbers, strings, None or, for an instruction, a plain tuple of operands)."""
-_untrack = ctypes.pythonapi.PyObject_GC_UnTrack
-_untrack.argtypes = [ctypes.py_object]
-_untrack.restype = None
-
 FULL_AFTER = 10
 """Middle-generation collections since the last full one that make a full one due (the
 collector's own default rule, without its timing)."""
@@ -82,7 +62,6 @@ def keep_out(holder: Hashable) -> None:
 def _freeze() -> None:
     global _freeze_due, _frozen
     _freeze_due = False
-    _leave_records_out()
     if _frozen:
         gc.collect()
     gc.freeze()
@@ -152,24 +131,11 @@ def collect_all() -> None:
     global _freeze_due, _frozen
     gc.unfreeze()
     _frozen = False
-    _leave_records_out()
     gc.collect()
     if _holders:
         _freeze_due = False
         gc.freeze()
         _frozen = True
-
-
-def _leave_records_out() -> None:
-    """Take the decoded records the collector tracks (not frozen) out of its sight, an
-    instruction's tuple of operands with it: none of them can hold a cycle, and each
-    one tracked is a step of every collection that reaches it."""
-    records = frozenset(RECORDS)
-    for thing in gc.get_objects():
-        if type(thing) in records:
-            _untrack(thing)
-            if type(thing) is Instruction:
-                _untrack(thing.operands)
 
 
 def _middle_collections() -> int:

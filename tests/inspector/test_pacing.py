@@ -86,34 +86,6 @@ def test_a_freeze_asked_for_while_the_app_runs_waits_for_the_idle_call(monkeypat
     assert gc.get_freeze_count() == 0
 
 
-def test_decoded_instructions_are_left_out_of_every_collection(monkeypatch, example_bytes):
-    """The records the codec decodes (instructions, their operands: most of what is frozen
-    once the editor is open on a large module) are out of the collector's sight after a
-    freeze and after a full collection, so neither walks them; freed as before."""
-    import weakref
-
-    from spvinspect.codec.binary.lazy import open_module
-
-    monkeypatch.setattr(collector, "_holders", set())  # no other test's
-    module = open_module(example_bytes)
-    module.ensure_indexed()
-    before = [module.instruction(k) for k in range(module.instruction_count)]
-    assert before and all(gc.is_tracked(i) for i in before), "decoded as tracked records"
-    holder = object()
-    try:
-        collector.keep_out(holder)  # no app: at once
-        copy = open_module(bytes(example_bytes))
-        copy.ensure_indexed()
-        later = [copy.instruction(k) for k in range(copy.instruction_count)]
-        collector.collect_all()
-    finally:
-        collector.let_in(holder)
-    for instructions in (before, later):
-        tracked = [i for i in instructions if gc.is_tracked(i) or gc.is_tracked(i.operands)]
-        tracked += [o for i in instructions for o in i.operands if gc.is_tracked(o)]
-        assert not tracked, f"{len(tracked)} decoded records are still walked by the collector"
-
-
 def test_the_job_thread_gives_memory_back_once_its_jobs_are_done(monkeypatch):
     trims = []
     monkeypatch.setattr(memory, "trim", lambda: trims.append(len(ran)))
