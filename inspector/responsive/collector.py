@@ -126,8 +126,11 @@ def collect_all() -> None:
     for whoever still holds it (a freeze that was due included): what was frozen alive and
     has become garbage since (a replaced document, strips evicted from a cache) is freed
     here, not kept until the editor closes. Cheap enough for an idle moment: the codec
-    keeps a module in arrays, not objects (a full collection over the large module and its
-    index walks some 50,000)."""
+    keeps a module in arrays, not objects, and the instructions it caches decoded are out
+    of the collector's sight (`codec.binary.untracked`); what it walks is mostly Textual's
+    (widgets, their styles, drawn strips) and the editor's tables. What it finds frozen and
+    dead is Textual's too: strips that keep themselves in their own caches, the virtual
+    nodes of component styles, replaced footer keys."""
     global _freeze_due, _frozen
     gc.unfreeze()
     _frozen = False
