@@ -10,6 +10,8 @@ are found from the edit outwards (the changed instructions, the types and consta
 spell a renamed id's name into their own, and the ids whose name shares a renamed one's
 base) and named again in order, each against the names given before it. The result is the
 names a fresh pass gives (tests/codec/test_names_update.py compares them on the corpus).
+An edit may reach into the functions (a type's width changed re-encodes the switches on
+its values): the pass does not read the bodies, so there only the opcodes must stay.
 """
 
 from __future__ import annotations
