@@ -427,11 +427,16 @@ async def bench_type_width(pilot, same: str, reference: float) -> None:
         row, at = editor.cursor_location
         line = editor.document.get_line(row)
         editor.selection = Selection((row, at), (row, at + 2))
-        await edited(pilot, lambda: paste(pilot, "64"))
-        await edited(pilot, lambda: pilot.press("ctrl+z"))
+        cpu = []
+        for edit in (lambda: paste(pilot, "64"), lambda: pilot.press("ctrl+z")):
+            used = time.process_time()
+            await edited(pilot, edit)
+            cpu.append((time.process_time() - used) * 1000)
         ms = [s * 1000 for s in screen.editing.edit_latencies[before:]]
         print(verdict_line(f"{line.split()[0]} 32 -> 64 bits (constants after the region)", ms[0], reference * 1000,
-                           "ms", f"  then undone {ms[-1]:.0f} ms; {_whole_text_made(screen)}; target: {same}{_rss_note()}"))
+                           "ms", f"  then undone {ms[-1]:.0f} ms; the process's CPU (all threads, key to settled) "
+                           f"{cpu[0]:.0f} ms, undone {cpu[1]:.0f} ms; {_whole_text_made(screen)}; "
+                           f"target: {same}{_rss_note()}"))
 
 
 async def _freed_numeric_id(pilot, int_type: str, same: str, reference: float) -> None:
