@@ -177,7 +177,7 @@ class RunController:
                 widget.show_run_marks(marks)
             if isinstance(widget, RunFollower):
                 widget.run_changed(execution)
-        if select and run is not None and (index := run.current_instruction) is not None:
+        if select and run is not None and (index := _shown_instruction(run)) is not None:
             # At once, as the screen would on the message (which would wait its turn in
             # the screen's queue, after the key's own handling).
             selected = getattr(screen, "select_instruction", None)
@@ -190,3 +190,12 @@ class RunController:
         if run is not None and run.error is not None and run.stop_reason != self._told_error:
             self._told_error = run.stop_reason
             screen.notify(run.stop_reason, severity="error", timeout=6)
+
+
+def _shown_instruction(run: Any) -> int | None:
+    """The instruction the list shows for a run: the next to execute, or, once the run has
+    ended, the one it ended on (the discard, the return)."""
+    index = run.current_instruction
+    if index is None and run.finished and run.last is not None:
+        return run.last.instruction
+    return index

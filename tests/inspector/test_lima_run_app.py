@@ -63,6 +63,7 @@ async def test_step_back_breakpoint_and_run_to_cursor(monkeypatch, tmp_path) -> 
         assert "branch: $4.x = 0.469238 > ^const0.x = 0.25 is true: taken to word 40 — taken" in registers(app)
         await pilot.press("f5")
         await until(pilot, lambda: "output: discarded" in registers(app), "the fragment is discarded")
+        assert screen.selection.instruction == 8  # where the run ended: the discard
         await pilot.press("6", "b")  # the registers pane's bits
         await until(pilot, lambda: "$3   0x3266  0x367b  0x39c2  0x3c00" in registers(app), "fp16 bits one key away")
 
@@ -84,6 +85,8 @@ async def test_edit_an_input_and_choose_a_fragment_in_the_image(monkeypatch, tmp
         await until(pilot, lambda: "fragment 16,16 of 32×32 · step 0" in registers(app), "the chosen fragment is stepped")
         await pilot.press("f5")
         await until(pilot, lambda: "output ($0):  0.1997  0.4045   0.719     1.0" in registers(app), "its colour")
+        ended = screen.execution.run.last.instruction
+        assert ended > 0 and screen.selection.instruction == ended  # where the run ended
         await pilot.press("6")
         await pilot.pause()
         # On screen, its swatch beside the numbers (it wrapped out of the pane's view).

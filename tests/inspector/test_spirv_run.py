@@ -90,3 +90,4 @@ async def test_stepping_back_a_breakpoint_and_running_to_the_cursor() -> None:
         await pilot.pause()
         assert run.finished and values.border_subtitle.endswith(f"returned after {run.steps} steps")
         assert values.row_text(0) == "Ended: done"
+        assert screen.selection.instruction == run.last.instruction  # where the run ended
