@@ -98,11 +98,24 @@ class RunController:
         if execution is None:
             self._screen.notify("This format cannot be executed", severity="warning", timeout=3)
             return None
+        started = execution.run is None
         run = execution.open()
         if run is None:
             self._screen.notify(f"Cannot run: {execution.error}", severity="error", timeout=6)
             self.updated(select=False)
+        elif started:
+            self._show_run_panes()
         return run
+
+    def _show_run_panes(self) -> None:
+        """A run started from a stepping key: its panes shown, or, where they cannot be
+        (hidden by the user, a narrow screen), their keys named."""
+        layout = getattr(self._screen, "pane_layout", None)
+        untold = layout.show_run_panes() if layout is not None else []
+        if untold:
+            keys = ", ".join(f"{spec.key} the {spec.title.lower()}" for spec in untold if spec.key)
+            if keys:
+                self._screen.notify(f"Run started: {keys}", timeout=4)
 
     def _move(self, name: str, *args: Any) -> None:
         run = self._open_run()

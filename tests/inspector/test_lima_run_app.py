@@ -37,9 +37,11 @@ async def test_step_back_breakpoint_and_run_to_cursor(monkeypatch, tmp_path) -> 
     app = example_app(monkeypatch, tmp_path)
     async with app.run_test(size=(120, 40)) as pilot:
         screen = app.screen
-        await pilot.press("6")
-        await until(pilot, lambda: "step 0 · next 0" in registers(app), "the registers pane opens the run")
-        await pilot.press("full_stop", "full_stop")
+        # A step starts the run and shows the registers pane; the list keeps the focus.
+        await pilot.press("full_stop")
+        await until(pilot, lambda: "step 1 · next 1" in registers(app), "the first step's registers")
+        assert screen.pane_layout.shown("registers") and isinstance(screen.focused, LimaInstructionList)
+        await pilot.press("full_stop")
         await until(pilot, lambda: screen.selection.instruction == 2, "the list follows the current instruction")
         shown = registers(app)
         assert "fragment 0,0 of 32×32 · step 2 · next 2" in shown
