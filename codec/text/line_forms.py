@@ -22,7 +22,6 @@ one when each line is wanted on its own.
 from __future__ import annotations
 
 from collections.abc import Callable
-from itertools import repeat
 
 from spvinspect.codec.binary.decode_plans import CASE, ENUM, EXT_NUMBER, LITERAL, MASK, STRING, WordPlan
 from spvinspect.codec.binary.fast_forms import Form
@@ -33,9 +32,6 @@ from spvinspect.codec.text.number_format import format_number
 
 SKIP = "%.0s"
 """The field of a word a piece does not show."""
-ID_TABLE_LIMIT = 1 << 21
-"""The text of every id is kept in a table when the bound is at most this; beyond it,
-ids are spelled as they come."""
 
 
 class LineForms:
@@ -52,17 +48,17 @@ class LineForms:
         no lookup of every word); only a right-aligned result id is spelled by its form."""
         if self.numbers:
             self._lookup: Callable[[list[int]], list] = lambda words: words
-        elif bound <= ID_TABLE_LIMIT:
-            ids = range(1, bound)
-            table = dict(zip(ids, map("%%%d".__mod__, ids)))
-            table.update((id_, "%" + name) for id_, name in names.items() if 0 < id_ < bound)
-            self._lookup = lambda words: list(map(table.get, words, repeat("")))
         else:
-            self._lookup = lambda words: ["%" + (names.get(w) or str(w)) for w in words]
+            # The named ids' texts in a table; any other word spelled as a number, run by
+            # run (a table of every id's text weighs tens of MB on a large module, made
+            # again for each whole pass).
+            named = {id_: "%" + name for id_, name in names.items() if 0 < id_ < bound}
+            self._lookup = lambda words: list(map(named.get, words, map("%%%d".__mod__, words)))
         self.texts: list = []
         """What the pieces of the current run read for each of its words: the id text
-        ('' for words no id can be) or, with `numbers`, the word; the text of an
-        operand that is no id, or a whole line, where a form or `place` put it."""
+        (for a word no id can be, its number's: no piece reads it) or, with `numbers`,
+        the word; the text of an operand that is no id, or a whole line, where a form or
+        `place` put it."""
         self.first = 0
         """The word offset of the current run's first word."""
         self._whole: dict[int, str] = {}

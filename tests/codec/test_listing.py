@@ -157,3 +157,26 @@ def test_a_long_undecodable_tail_is_written_a_run_of_lines_at_a_time():
     assert [line for run in runs for line in run] == listing.tail_lines()
     assert listing.tail_lines()[0].strip() == "!0x00000000"
     assert listing.tail_lines()[-1] == "; Trailing bytes: 01"
+
+
+def test_a_pass_with_names_keeps_no_text_of_every_id():
+    """The line forms of a pass with friendly names hold the named ids' texts, not a
+    table of every id's: on the large module (a bound of 650,000) that table weighed
+    tens of MB, made again for every whole pass (each index build after an edit)."""
+    import tracemalloc
+
+    from spvinspect.codec.text.line_forms import LineForms
+
+    module = open_module(EXAMPLE_MODULE.read_bytes())
+    module.ensure_indexed()
+    listing = Listing(module, module_names(module), DisassemblyOptions())
+    assert listing.names.table()
+    tracemalloc.start()
+    try:
+        forms = LineForms(listing, 1 << 20)
+        held, _ = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert held < 1 << 20, f"{held / 2**20:.0f} MB of id texts for {len(listing.names.table())} names"
+    forms.prepare([1, 2, 3], 0)
+    assert forms.texts == ["%" + listing.names.table().get(k, str(k)) for k in (1, 2, 3)]
