@@ -256,6 +256,12 @@ LINE_CHARACTERS = 6
 """The fewest characters an instruction's line takes in the text (`OpNop`, a line break)."""
 
 
+def open_at_end(text: str) -> bool:
+    """True when `text` ends inside a quoted string (left open: it swallows what follows)."""
+    toks = tokenize(text + OPEN_TAIL)
+    return bool(toks) and toks[-1].endswith(OPEN_TAIL)
+
+
 def _open_string_error(state: AssemblyState, lines: list[str], line0: int,
                        outside: dependents.ModuleOutside | None) -> StretchError | None:
     """The whole text's first error when a region's text from line `line0` on ends in a
@@ -269,19 +275,15 @@ def _open_string_error(state: AssemblyState, lines: list[str], line0: int,
     if outside is None or state.words_end is None:
         return None
     text = "\n".join(lines[line0:])
-    if "\0" in text:
-        return None
-    toks = tokenize(text + OPEN_TAIL)
-    if not toks or not toks[-1].endswith(OPEN_TAIL) or open_string.outside_quote(outside):
+    if "\0" in text or not open_at_end(text) or open_string.outside_quote(outside):
         return None
     module, region = outside.module, outside.region
     after = module.instruction_count - region.end
-    if not after and not module.trailing_bytes:  # the region ends the text
-        toks = tokenize(text)
-    elif after * LINE_CHARACTERS >= len(OPEN_TAIL):
+    if after or module.trailing_bytes:  # else the region ends the text
+        if after * LINE_CHARACTERS < len(OPEN_TAIL):  # only the short text after it tells a name suggested
+            return None
         text += OPEN_TAIL
-    else:  # a short text after the region: only it tells whether a name is suggested
-        return None
+    toks = tokenize(text)
     old_toks = tokenize("\n".join(state.lines[line0:]))
     added = {word: number for word, number in numeric_ids.numeric_ids(
         [tok for tok in toks if tok[:1] == "%"]).items() if word not in state.declared.numbers}

@@ -4,6 +4,10 @@ by the whole path otherwise."""
 
 from __future__ import annotations
 
+import threading
+
+import pytest
+
 from spvinspect.codec.asm.assembler import assemble
 from spvinspect.codec.asm.plans import load_plans
 from spvinspect.codec.binary.lazy import open_module
@@ -90,3 +94,35 @@ def test_an_open_string_that_a_string_after_the_region_closes_takes_the_whole_te
     made.clear()
     _as_the_whole_text(session, made, outcome, "closes after")
     _put_back(session, row, line, ' "ab')
+
+
+def test_a_whole_assembly_that_a_newer_edit_made_stale_is_stopped():
+    session = _session(FUNCTIONS + 'OpModuleProcessed "after"\n')
+    row = next(k for k, line in enumerate(session.lines) if "OpIAdd" in line)
+    session.replace_lines(row, row + 1, [session.lines[row] + ' "ab'])
+    job = session.request()
+    asked = []
+
+    def stale() -> bool:  # a newer edit comes once the whole path has begun
+        asked.append(True)
+        return len(asked) > 1
+
+    outcome = job.run(stale)
+    assert outcome.skipped and outcome.binary is None and not outcome.diagnostics
+
+
+def test_a_step_made_stale_while_it_runs_is_stopped_where_it_is():
+    from spvinspect.editing.stoppable import Stopped, stoppable
+
+    started = threading.Event()
+    steps = []
+
+    def step():
+        started.set()
+        while True:
+            steps.append(1)
+
+    with pytest.raises(Stopped):
+        stoppable(step, started.is_set)
+    count = len(steps)
+    assert count and stoppable(lambda: "done", lambda: False) == "done" and len(steps) == count
