@@ -2,7 +2,7 @@
 468,000-instruction large module, next to spirv-as assembling the same text.
 
 Run: python benchmarks/bench_edit.py [--keys N] [--no-large | --only-large] [--open-only | --whole-only | --keys-only]
-       [--no-new-id] [--rss-stages [--collect]]
+       [--no-new-id | --id-only] [--rss-stages [--collect]]
 
 The app runs headless (Textual's Pilot, 120x40) over the module, and the editor is
 opened (`e`) at places spread through the module; at each, keys are pressed as a user
@@ -27,8 +27,10 @@ panes), edits that took the whole text's assembly and now re-assemble the region
 the module's tables on a worker (a numeric id at the number a name the user typed took;
 a type whose constants and switches outside the region grow, re-encoded from their
 words; an import added; a numeric id at 0xFFFFFFFF; a numeric id the region no longer
-holds taken by a name the user typed), each beside spirv-as, and
-the process's RSS (now and peak) after 100 edits (500 MB peak on the large module).
+holds taken by a name the user typed), each beside spirv-as, a string left open typed
+in a function (` "ab`, then deleted, each key pressed without waiting for the panes;
+beside spirv-as), and the process's RSS (now and peak) after 100 edits (500 MB peak on the large module).
+`--id-only` (with `--whole-only`) runs only the new numeric id and the open string rows;
 `--no-new-id` leaves out the edits past the new numeric id (a name then a numeric id at its
 number, a type growing its constants, an import added: the RSS peak);
 `--rss-stages` instead prints the RSS (now and peak) and the collector's object count at

@@ -9,7 +9,9 @@ then the caller assembles the whole text. It is sure when the edit
 
 - lies after the text before the first instruction (an edit there, the header
   comments, rewrites the header words only: `header_comments`), and leaves no string
-  open at the stretch's end,
+  open at the stretch's end (in a region's text, a string left open that nothing after
+  the region can close gives the whole run's first error from the region alone:
+  `open_string`, `_open_string_error`),
 - brings in a numeric id or drops the last use of one only while the text holds no
   name the user typed (`numeric_ids`: the bound word follows), and numbers the names
   it brings in, renames or drops as

@@ -13,7 +13,8 @@ tables (`region_whole`), on the job thread; where even that is not sure (many
 dependents after the region changing size that are not integer constants or switches),
 the whole text's assembly: the module's text outside the region, as the
 whole-text editor would hold it, with the region's lines in place, the user told first
-(`RegionJob.tell`). Either way the instructions it changed are found from the words
+(`RegionJob.tell`), and stopped as soon as a newer edit comes (`stoppable`: the next
+keystroke never waits behind it). Either way the instructions it changed are found from the words
 (`whole_change`, so the panes' module keeps its index), and the region then continues
 from that assembly's tables.
 """
