@@ -93,6 +93,8 @@ class RegionSource:
         (`region_whole`) where that is sure, else `text_assembly`'s (`tell` is called
         first, with what to tell the user); or the diagnostics (placed in the region's
         lines). `Stopped` once `stale()` says a newer text has come."""
+        if stale():
+            raise Stopped
         if not open_at_end("\n".join(lines)):  # else the region's re-assembly is left open too
             found = region_reassembled(self, lines)
             if isinstance(found, StretchError):
