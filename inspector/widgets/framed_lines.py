@@ -6,8 +6,10 @@ border, padding, hatch, tint, opacity and outline again for every line. A pane w
 plain frame (side borders or none, no hatch, tint, outline or transparency) draws a
 content line as its text fitted between its padding and side borders;
 `FramedLines` draws the changed content lines that way into the same cache, and leaves
-everything else (the top and bottom borders with their titles, padding rows, line filters,
-cropping) to Textual, so the screen is the same either way.
+everything else (padding rows, line filters, cropping) to Textual, so the screen is the
+same either way. A changed top or bottom border row (a title or subtitle that follows the
+selection) is drawn by Textual's own line function, with the colours worked out once for
+the frame rather than again for every row.
 """
 
 from __future__ import annotations
@@ -40,6 +42,8 @@ class FramedLines:
     (the frame): a line drawn again (a row the pane keeps) is framed, and filtered (Textual
     keeps a strip's filtered versions on it), once."""
     _framed_rows_for: tuple | None = None
+    _border_colours: tuple | None = None
+    """(frame, the backgrounds and the title's and subtitle's colours) for `_border_row`."""
 
     def render_lines(self, crop: Region) -> list[Strip]:
         cache = self._styles_cache
@@ -64,8 +68,47 @@ class FramedLines:
             kept[y - crop.y] = strip.crop(crop.x, crop.right) if crop.x or crop.right != self.region.width else strip
         for y in others:
             # A border or padding row (a title changed): Textual draws that row alone.
-            kept[y - crop.y] = super().render_lines(Region(crop.x, y, crop.width, 1))[0]
+            strip = self._border_row(y, cache, frame)
+            if strip is None:
+                kept[y - crop.y] = super().render_lines(Region(crop.x, y, crop.width, 1))[0]
+                continue
+            for line_filter in filters:
+                strip = strip.apply_filter(line_filter, background)
+            kept[y - crop.y] = strip.crop(crop.x, crop.right) if crop.x or crop.right != self.region.width else strip
         return kept
+
+    def _border_row(self, y: int, cache, frame: tuple) -> Strip | None:
+        """The top or bottom border row `y` (with its title or subtitle) drawn into
+        Textual's line cache by Textual's own line function, unfiltered; None for another
+        row (padding)."""
+        styles = self.styles
+        size = self.region.size
+        (top, _), _, (bottom, _), _ = styles.border
+        if not ((top and y == 0) or (bottom and y == size.height - 1)):
+            return None
+        colours = self._border_colours
+        if colours is None or colours[0] is not frame:
+            base_background, background = self.background_colors
+            colours = self._border_colours = (
+                frame,
+                base_background,
+                background,
+                self._get_title_style_information(base_background),
+                self._get_subtitle_style_information(base_background),
+            )
+        _, base_background, background, title_style, subtitle_style = colours
+        title, subtitle = self._border_title, self._border_subtitle
+        app = self.app
+        strip = cache.render_line(
+            styles, y, size, self.content_region.size, styles.padding, base_background, background,
+            self.render_line,
+            None if title is None else (title, *title_style),
+            None if subtitle is None else (subtitle, *subtitle_style),
+            1.0, app.ansi_theme, app.native_ansi_color,
+        )
+        cache._cache[y] = strip
+        cache._dirty_lines.discard(y)
+        return strip
 
     def _frame_dirty_lines(self, crop: Region, cache, frame: tuple) -> dict[int, Strip]:
         """Draw the changed content lines inside `crop` into Textual's line cache; the
