@@ -10,7 +10,7 @@ from collections.abc import Iterable
 from rich.segment import Segment
 from rich.style import Style
 from textual.binding import Binding
-from textual.geometry import Size
+from textual.geometry import Region, Size
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
@@ -97,11 +97,27 @@ class RowList(FramedLines, QuietScrollbars, StyleMemo, ScrollView, can_focus=Tru
         self.virtual_size = Size(self.GUTTER_WIDTH + self.START_WIDTH, self.row_count)
         self.refresh()
 
+    _pass_view: tuple | None = None
+    """While the compositor asks for lines: () until the first row is drawn, then the
+    scroll offset, the text's width and base style every row of that pass is drawn with
+    (worked out once, not for every row); None outside a pass."""
+
+    def render_lines(self, crop: Region) -> list[Strip]:
+        self._pass_view = ()
+        try:
+            return super().render_lines(crop)
+        finally:
+            self._pass_view = None
+
     def render_line(self, y: int) -> Strip:
-        scroll_x, scroll_y = self.scroll_offset
+        view = self._pass_view
+        if not view:
+            scroll_x, scroll_y = self.scroll_offset
+            view = (scroll_x, scroll_y, self.scrollable_content_region.width, self.memo_style(""))
+            if self._pass_view == ():
+                self._pass_view = view
+        scroll_x, scroll_y, width, base = view
         row = scroll_y + y
-        width = self.scrollable_content_region.width
-        base = self.memo_style("")
         if row >= self.row_count:
             return Strip.blank(width, base)
         return self.render_row(row, scroll_x, width, base)
