@@ -14,6 +14,9 @@ the frame rather than again for every row.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from textual._border import get_box
 from textual._segment_tools import make_blank
 from textual.geometry import Region
@@ -45,7 +48,30 @@ class FramedLines:
     _border_colours: tuple | None = None
     """(frame, the backgrounds and the title's and subtitle's colours) for `_border_row`."""
 
+    _pass_memo: tuple | None = None
+    """While the compositor asks for lines: () until `once_a_pass` works its value out,
+    then (that value,); None outside a pass."""
+
+    def once_a_pass(self, work: Callable[[], Any]) -> Any:
+        """`work()` worked out once for every line drawn in one pass of the compositor (what
+        every line of the pass shares: the scroll offset, the text's width); outside a
+        pass, at every call."""
+        memo = self._pass_memo
+        if memo:
+            return memo[0]
+        value = work()
+        if memo == ():
+            self._pass_memo = (value,)
+        return value
+
     def render_lines(self, crop: Region) -> list[Strip]:
+        self._pass_memo = ()
+        try:
+            return self._framed_render_lines(crop)
+        finally:
+            self._pass_memo = None
+
+    def _framed_render_lines(self, crop: Region) -> list[Strip]:
         cache = self._styles_cache
         frame = self._frame(cache) if cache._cache and self.region.width == cache._width else None
         if frame is None:

@@ -10,7 +10,7 @@ from collections.abc import Iterable
 from rich.segment import Segment
 from rich.style import Style
 from textual.binding import Binding
-from textual.geometry import Region, Size
+from textual.geometry import Size
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
@@ -97,30 +97,17 @@ class RowList(FramedLines, QuietScrollbars, StyleMemo, ScrollView, can_focus=Tru
         self.virtual_size = Size(self.GUTTER_WIDTH + self.START_WIDTH, self.row_count)
         self.refresh()
 
-    _pass_view: tuple | None = None
-    """While the compositor asks for lines: () until the first row is drawn, then the
-    scroll offset, the text's width and base style every row of that pass is drawn with
-    (worked out once, not for every row); None outside a pass."""
-
-    def render_lines(self, crop: Region) -> list[Strip]:
-        self._pass_view = ()
-        try:
-            return super().render_lines(crop)
-        finally:
-            self._pass_view = None
-
     def render_line(self, y: int) -> Strip:
-        view = self._pass_view
-        if not view:
-            scroll_x, scroll_y = self.scroll_offset
-            view = (scroll_x, scroll_y, self.scrollable_content_region.width, self.memo_style(""))
-            if self._pass_view == ():
-                self._pass_view = view
-        scroll_x, scroll_y, width, base = view
+        scroll_x, scroll_y, width, base = self.once_a_pass(self._line_view)
         row = scroll_y + y
         if row >= self.row_count:
             return Strip.blank(width, base)
         return self.render_row(row, scroll_x, width, base)
+
+    def _line_view(self) -> tuple[int, int, int, Style]:
+        """The scroll offset, the text's width and the base style the rows are drawn with."""
+        scroll_x, scroll_y = self.scroll_offset
+        return scroll_x, scroll_y, self.scrollable_content_region.width, self.memo_style("")
 
     def refresh_rows(self, rows: Iterable[int | None]) -> None:
         """Repaint these rows where they are on screen, not the whole list (a cursor

@@ -16,10 +16,8 @@ from spvinspect.app import InspectorApp
 from spvinspect.commands.open import EXAMPLE_MODULE
 from spvinspect.document import Document
 from spvinspect.lima_document import LimaDocument
-from spvinspect.widgets.instruction_list import InstructionList
+from spvinspect.widgets.hex_view import HexView
 from spvinspect.widgets.row_list import RowList
-from spvinspect.widgets.source_pane import SourcePane
-from spvinspect.widgets.values_pane import ValuesPane
 
 
 UNCHANGED_BY_A_STEP = {"InspectorScreen", "LimaView", "SpirvView", "Column", "LimaHeader", "KeyFooter", "KeptCorner", "KeptScrollBar"}
@@ -114,13 +112,13 @@ async def test_spirv_steps_repaint_without_a_layout(monkeypatch) -> None:
         steps.append((len(drawn), screen.query_one("#values").virtual_size))
         return screen.query_one("#status").place
 
-    # The lists (instructions, values, source) work out their view (scroll offset, text
-    # width, base style) once for all the rows they draw in a frame, not for every row.
+    # The lists (instructions, values, source) and the hex pane work out their view
+    # (scroll offset, text width, base style) once for all the rows they draw in a frame,
+    # not for every row.
     passes, views, rows = [0], [0], [0]
-    render_lines, render_row = RowList.render_lines, RowList.render_row
     region = Widget.scrollable_content_region.fget
 
-    def counted_lines(pane, crop):
+    def counted_lines(pane, crop, render_lines):
         passes[0] += 1
         pane._counting = True
         try:
@@ -132,10 +130,10 @@ async def test_spirv_steps_repaint_without_a_layout(monkeypatch) -> None:
         views[0] += getattr(pane, "_counting", False)
         return region(pane)
 
-    for cls in (InstructionList, ValuesPane, SourcePane):
-        monkeypatch.setattr(cls, "render_row", lambda pane, *args, f=cls.render_row: rows.__setitem__(0, rows[0] + 1) or f(pane, *args))
-    monkeypatch.setattr(RowList, "render_lines", counted_lines)
-    monkeypatch.setattr(RowList, "scrollable_content_region", property(counted_view))
+    for cls in (RowList, HexView):
+        monkeypatch.setattr(cls, "render_lines", lambda pane, crop, f=cls.render_lines: counted_lines(pane, crop, f))
+        monkeypatch.setattr(cls, "render_line", lambda pane, y, f=cls.render_line: rows.__setitem__(0, rows[0] + 1) or f(pane, y))
+        monkeypatch.setattr(cls, "scrollable_content_region", property(counted_view))
     seen = await _step_and_count_layouts(app, ("7", "8"), 5, shown, monkeypatch, drawn)
     assert rows[0] > 2 * passes[0] and views[0] <= passes[0], (rows, passes, views)
     # The list, and the status line with it, followed each step to another instruction.
