@@ -48,24 +48,24 @@ class FramedLines:
     _border_colours: tuple | None = None
     """(frame, the backgrounds and the title's and subtitle's colours) for `_border_row`."""
 
-    _pass_memo: tuple | None = None
-    """While the compositor asks for lines: () until `once_a_pass` works its value out,
-    then (that value,); None outside a pass."""
+    _pass_memo: dict | None = None
+    """While the compositor asks for lines: what `once_a_pass` worked out, by the method
+    that worked it out; None outside a pass."""
 
     def once_a_pass(self, work: Callable[[], Any]) -> Any:
-        """`work()` worked out once for every line drawn in one pass of the compositor (what
-        every line of the pass shares: the scroll offset, the text's width); outside a
-        pass, at every call."""
+        """`work()` (a method of the pane) worked out once for every line drawn in one pass
+        of the compositor (what every line of the pass shares: the scroll offset, the
+        text's width, the styles); outside a pass, at every call."""
         memo = self._pass_memo
-        if memo:
-            return memo[0]
-        value = work()
-        if memo == ():
-            self._pass_memo = (value,)
+        if memo is None:
+            return work()
+        value = memo.get(work, memo)
+        if value is memo:
+            value = memo[work] = work()
         return value
 
     def render_lines(self, crop: Region) -> list[Strip]:
-        self._pass_memo = ()
+        self._pass_memo = {}
         try:
             return self._framed_render_lines(crop)
         finally:

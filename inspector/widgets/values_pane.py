@@ -213,13 +213,18 @@ class ValuesPane(BuiltPane, RunFollower, RowCursorKeys, RowList):
         """What row `row` looks like drawn: its value (or the message), whether it changed
         and has the cursor, how values and labels are shown, the view and the styles."""
         component = self.memo_style
-        styles = (base, component("values-pane--heading"), component("values-pane--type"),
-                  component("values-pane--changed"), component("values-pane--muted"))
+        styles = (base, *self.once_a_pass(self._row_styles))
         if not self.rows:
             return (None, self.message, scroll_x, width, styles)
         value = self.rows[row]
         cursor = component("values-pane--cursor") if row == self._cursor else None
         return (value, value.key in self.changed, cursor, self.bits, self._label_width, scroll_x, width, styles)
+
+    def _row_styles(self) -> tuple[Style, ...]:
+        """The headings', types', changed values' and messages' styles."""
+        component = self.memo_style
+        return (component("values-pane--heading"), component("values-pane--type"),
+                component("values-pane--changed"), component("values-pane--muted"))
 
     def notify_style_update(self) -> None:
         self._strips.clear()
