@@ -71,15 +71,20 @@ class FramedLines:
         finally:
             self._pass_memo = None
 
+    def _pass_region(self) -> Region:
+        """The pane's region on screen (a walk up to the screen to find)."""
+        return self.region
+
     def _framed_render_lines(self, crop: Region) -> list[Strip]:
         cache = self._styles_cache
-        frame = self._frame(cache) if cache._cache and self.region.width == cache._width else None
+        region = self.once_a_pass(self._pass_region)
+        frame = self._frame(cache) if cache._cache and region.width == cache._width else None
         if frame is None:
             self._framed_lines = None
             return super().render_lines(crop)
         drawn = self._frame_dirty_lines(crop, cache, frame)
         filters, background = tuple(self.get_line_filters()), frame[-1]
-        key = (crop, self.region.size, filters, background)
+        key = (crop, region.size, filters, background)
         kept = self._framed_lines
         others = [y for y in cache._dirty_lines if crop.y <= y < crop.bottom] if cache._dirty_lines else ()
         if kept is None or self._framed_for != key or len(others) > _FEW_OTHER_ROWS:
@@ -91,7 +96,7 @@ class FramedLines:
         for y, strip in drawn.items():
             for line_filter in filters:
                 strip = strip.apply_filter(line_filter, background)
-            kept[y - crop.y] = strip.crop(crop.x, crop.right) if crop.x or crop.right != self.region.width else strip
+            kept[y - crop.y] = strip.crop(crop.x, crop.right) if crop.x or crop.right != region.width else strip
         for y in others:
             # A border or padding row (a title changed): Textual draws that row alone.
             strip = self._border_row(y, cache, frame)
@@ -100,7 +105,7 @@ class FramedLines:
                 continue
             for line_filter in filters:
                 strip = strip.apply_filter(line_filter, background)
-            kept[y - crop.y] = strip.crop(crop.x, crop.right) if crop.x or crop.right != self.region.width else strip
+            kept[y - crop.y] = strip.crop(crop.x, crop.right) if crop.x or crop.right != region.width else strip
         return kept
 
     def _border_row(self, y: int, cache, frame: tuple) -> Strip | None:
@@ -108,7 +113,7 @@ class FramedLines:
         Textual's line cache by Textual's own line function, unfiltered; None for another
         row (padding)."""
         styles = self.styles
-        size = self.region.size
+        size = self.once_a_pass(self._pass_region).size
         (top, _), _, (bottom, _), _ = styles.border
         if not ((top and y == 0) or (bottom and y == size.height - 1)):
             return None
@@ -126,7 +131,7 @@ class FramedLines:
         title, subtitle = self._border_title, self._border_subtitle
         app = self.app
         strip = cache.render_line(
-            styles, y, size, self.content_region.size, styles.padding, base_background, background,
+            styles, y, size, size - styles.gutter.totals, styles.padding, base_background, background,
             self.render_line,
             None if title is None else (title, *title_style),
             None if subtitle is None else (subtitle, *subtitle_style),
@@ -145,7 +150,7 @@ class FramedLines:
         rows = [y for y in dirty if start <= y < end]
         if not rows:
             return {}
-        width = self.region.width
+        width = self.once_a_pass(self._pass_region).width
         padding = self.styles.padding
         left = ([left] if left else []) + ([make_blank(padding.left, inner)] if padding.left else [])
         right = ([make_blank(padding.right, inner)] if padding.right else []) + ([right] if right else [])
@@ -170,7 +175,7 @@ class FramedLines:
         """`_plain_frame`, worked out again only when Textual forgot the pane's drawn lines
         (a change of style, theme or size clears its line cache) or its size changed."""
         kept = self._frame_kept
-        size = self.region.size
+        size = self.once_a_pass(self._pass_region).size
         if kept is not None and cache._cache.get(_FRAME_MARK) is kept and kept[1] == size:
             return kept[0]
         frame = self._plain_frame(cache)

@@ -132,10 +132,18 @@ async def test_spirv_steps_repaint_without_a_layout(monkeypatch) -> None:
         views[0] += getattr(pane, "_counting", False)
         return region(pane)
 
+    # The pane's region on screen (a walk up to the screen): a few times a frame, not a row.
+    regions, screen_region = [0], Widget.region.fget
+
+    def counted_region(pane):
+        regions[0] += getattr(pane, "_counting", False)
+        return screen_region(pane)
+
     for cls in (RowList, HexView):
         monkeypatch.setattr(cls, "render_lines", lambda pane, crop, f=cls.render_lines: counted_lines(pane, crop, f))
         monkeypatch.setattr(cls, "render_line", lambda pane, y, f=cls.render_line: rows.__setitem__(0, rows[0] + 1) or f(pane, y))
         monkeypatch.setattr(cls, "scrollable_content_region", property(counted_view))
+        monkeypatch.setattr(cls, "region", property(counted_region))
     # So do the list's looks (role styles, the selected id) and the values' row styles.
     looks, values_rows, values_styles = [0], [0], [0]
     looks_of, render_value, memo_style = InstructionList._looks, ValuesPane.render_row, ValuesPane.memo_style
@@ -143,7 +151,7 @@ async def test_spirv_steps_repaint_without_a_layout(monkeypatch) -> None:
     monkeypatch.setattr(ValuesPane, "render_row", lambda pane, *args: values_rows.__setitem__(0, values_rows[0] + 1) or render_value(pane, *args))
     monkeypatch.setattr(ValuesPane, "memo_style", lambda pane, name: values_styles.__setitem__(0, values_styles[0] + getattr(pane, "_counting", False)) or memo_style(pane, name))
     seen = await _step_and_count_layouts(app, ("7", "8"), 5, shown, monkeypatch, drawn)
-    assert rows[0] > 2 * passes[0] and views[0] <= passes[0], (rows, passes, views)
+    assert rows[0] > 2 * passes[0] and views[0] <= passes[0] and regions[0] <= 3 * passes[0], (rows, passes, views, regions)
     assert looks[0] <= passes[0] and values_rows[0] > 10 and values_styles[0] < 2 * values_rows[0], (looks, passes, values_rows, values_styles)
     # The list, and the status line with it, followed each step to another instruction.
     assert len(set(seen)) == 5 and all("instruction" in place for place in seen)
