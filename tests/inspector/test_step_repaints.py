@@ -20,6 +20,7 @@ from spvinspect.widgets.hex_view import HexView
 from spvinspect.widgets.instruction_list import InstructionList
 from spvinspect.widgets.row_list import RowList
 from spvinspect.widgets.values_pane import ValuesPane
+from spvinspect.widgets.word_detail import WordDetailPanel
 
 
 UNCHANGED_BY_A_STEP = {"InspectorScreen", "LimaView", "SpirvView", "Column", "LimaHeader", "KeyFooter", "KeptCorner", "KeptScrollBar"}
@@ -114,14 +115,17 @@ async def test_spirv_steps_repaint_without_a_layout(monkeypatch) -> None:
         steps.append((len(drawn), screen.query_one("#values").virtual_size))
         return screen.query_one("#status").place
 
-    # The lists (instructions, values, source) and the hex pane work out their view
+    # The lists (instructions, values, source), the hex pane and the word detail work out their view
     # (scroll offset, text width, base style) once for all the rows they draw in a frame,
     # not for every row.
     passes, views, rows = [0], [0], [0]
     region = Widget.scrollable_content_region.fget
 
+    word_passes, layout_keys, layout_key = [0], [0], WordDetailPanel._layout_key
+
     def counted_lines(pane, crop, render_lines):
         passes[0] += 1
+        word_passes[0] += isinstance(pane, WordDetailPanel)
         pane._counting = True
         try:
             return render_lines(pane, crop)
@@ -139,7 +143,7 @@ async def test_spirv_steps_repaint_without_a_layout(monkeypatch) -> None:
         regions[0] += getattr(pane, "_counting", False)
         return screen_region(pane)
 
-    for cls in (RowList, HexView):
+    for cls in (RowList, HexView, WordDetailPanel):
         monkeypatch.setattr(cls, "render_lines", lambda pane, crop, f=cls.render_lines: counted_lines(pane, crop, f))
         monkeypatch.setattr(cls, "render_line", lambda pane, y, f=cls.render_line: rows.__setitem__(0, rows[0] + 1) or f(pane, y))
         monkeypatch.setattr(cls, "scrollable_content_region", property(counted_view))
@@ -150,7 +154,9 @@ async def test_spirv_steps_repaint_without_a_layout(monkeypatch) -> None:
     monkeypatch.setattr(InstructionList, "_looks", lambda pane, base: looks.__setitem__(0, looks[0] + 1) or looks_of(pane, base))
     monkeypatch.setattr(ValuesPane, "render_row", lambda pane, *args: values_rows.__setitem__(0, values_rows[0] + 1) or render_value(pane, *args))
     monkeypatch.setattr(ValuesPane, "memo_style", lambda pane, name: values_styles.__setitem__(0, values_styles[0] + getattr(pane, "_counting", False)) or memo_style(pane, name))
+    monkeypatch.setattr(WordDetailPanel, "_layout_key", lambda pane: layout_keys.__setitem__(0, layout_keys[0] + getattr(pane, "_counting", False)) or layout_key(pane))
     seen = await _step_and_count_layouts(app, ("7", "8"), 5, shown, monkeypatch, drawn)
+    assert layout_keys[0] <= word_passes[0], (layout_keys, word_passes)
     assert rows[0] > 2 * passes[0] and views[0] <= passes[0] and regions[0] <= 3 * passes[0], (rows, passes, views, regions)
     assert looks[0] <= passes[0] and values_rows[0] > 10 and values_styles[0] < 2 * values_rows[0], (looks, passes, values_rows, values_styles)
     # The list, and the status line with it, followed each step to another instruction.
