@@ -2,7 +2,7 @@
 468,000-instruction large module, next to spirv-as assembling the same text.
 
 Run: python benchmarks/bench_edit.py [--keys N] [--no-large | --only-large] [--open-only | --whole-only | --keys-only]
-       [--no-new-id] [--rss-stages [--collect]]
+       [--no-new-id | --width-only] [--rss-stages [--collect]]
 
 The app runs headless (Textual's Pilot, 120x40) over the module, and the editor is
 opened (`e`) at places spread through the module; at each, keys are pressed as a user
@@ -401,19 +401,7 @@ async def bench_whole_assembly(pilot, reference: float, count: int = 3, new_id: 
     print(verdict_line("a name, then a numeric id at its number", ms[0], reference * 1000, "ms",
                        f"  then undone {', '.join(f'{m:.0f}' for m in ms[1:])} ms; {_whole_text_made(screen)}; "
                        f"target: {same}{_rss_note()}"))
-    typed = _signed_int32(screen.document.module)
-    if typed is not None:  # its constants after the region grow a word each
-        before = len(screen.editing.edit_latencies)
-        await type_at_instruction(pilot, typed, lambda text: len(text) - len("32 1"), [])
-        editor = screen.editing.editor
-        row, at = editor.cursor_location
-        line = editor.document.get_line(row)
-        editor.selection = Selection((row, at), (row, at + 2))
-        await edited(pilot, lambda: paste(pilot, "64"))
-        await edited(pilot, lambda: pilot.press("ctrl+z"))
-        ms = [s * 1000 for s in screen.editing.edit_latencies[before:]]
-        print(verdict_line(f"{line.split()[0]} 32 -> 64 bits (constants after the region)", ms[0], reference * 1000,
-                           "ms", f"  then undone {ms[-1]:.0f} ms; {_whole_text_made(screen)}; target: {same}{_rss_note()}"))
+    await bench_type_width(pilot, same, reference)
     for what, text in [("an import added", '\n%bench_set = OpExtInstImport "GLSL.std.450"'),
                        ("a numeric id at 0xFFFFFFFF (its bound wraps)", f"\n%4294967295 = OpUndef {int_type}")]:
         before = len(screen.editing.edit_latencies)
@@ -424,6 +412,31 @@ async def bench_whole_assembly(pilot, reference: float, count: int = 3, new_id: 
         print(verdict_line(what, ms[0], reference * 1000, "ms",
                            f"  then undone {ms[-1]:.0f} ms; {_whole_text_made(screen)}; target: {same}{_rss_note()}"))
     await _freed_numeric_id(pilot, int_type, same, reference)
+
+
+async def bench_type_width(pilot, same: str, reference: float) -> None:
+    """The module's first 32-bit signed integer type made 64 bits wide, then undone: its
+    constants and switches after the region grow a word each (re-encoded from their
+    words), and the type and its constants are renamed (`%int` -> `%long`)."""
+    screen = pilot.app.screen
+    typed = _signed_int32(screen.document.module)
+    if typed is not None:  # its constants after the region grow a word each
+        before = len(screen.editing.edit_latencies)
+        await type_at_instruction(pilot, typed, lambda text: len(text) - len("32 1"), [])
+        editor = screen.editing.editor
+        row, at = editor.cursor_location
+        line = editor.document.get_line(row)
+        editor.selection = Selection((row, at), (row, at + 2))
+        cpu = []
+        for edit in (lambda: paste(pilot, "64"), lambda: pilot.press("ctrl+z")):
+            used = time.process_time()
+            await edited(pilot, edit)
+            cpu.append((time.process_time() - used) * 1000)
+        ms = [s * 1000 for s in screen.editing.edit_latencies[before:]]
+        print(verdict_line(f"{line.split()[0]} 32 -> 64 bits (constants after the region)", ms[0], reference * 1000,
+                           "ms", f"  then undone {ms[-1]:.0f} ms; the process's CPU (all threads, key to settled) "
+                           f"{cpu[0]:.0f} ms, undone {cpu[1]:.0f} ms; {_whole_text_made(screen)}; "
+                           f"target: {same}{_rss_note()}"))
 
 
 async def _freed_numeric_id(pilot, int_type: str, same: str, reference: float) -> None:
@@ -666,7 +679,8 @@ def row(label: str, ms: list[float], target: float | None, reference: float, sho
 
 
 async def bench(label: str, path: Path, keys: int, tmp: Path, rng: random.Random, open_only: bool = False,
-                whole_only: bool = False, keys_only: bool = False, new_id: bool = True) -> None:
+                whole_only: bool = False, keys_only: bool = False, new_id: bool = True, width_only: bool = False
+                ) -> None:
     app = InspectorApp(Document(path.read_bytes(), path))  # the app's alone, as the launcher's (freed once replaced)
     async with app.run_test(size=(120, 40)) as pilot:
         screen = app.screen
@@ -686,6 +700,9 @@ async def bench(label: str, path: Path, keys: int, tmp: Path, rng: random.Random
         dis = spirv_dis_seconds(path, tmp)
         reference = spirv_as_seconds(tmp / "bench-dis.spvasm", tmp)
         print(f"  spirv-dis {dis:.2f} s, spirv-as on its text {reference:.2f} s (same run)")
+        if width_only:
+            await bench_type_width(pilot, f"spirv-as whole text {reference * 1000:.0f} ms", reference)
+            return
         if not whole_only and not keys_only:
             await bench_scrolling(pilot)
         if open_only:
@@ -752,6 +769,8 @@ def main() -> None:
                         help="only opening the editor and scrolling it (not the edits, RSS and the e elsewhere)")
     parser.add_argument("--no-new-id", action="store_true",
                         help="leave out the edits past the new numeric id (the region re-assembled, the whole text: the RSS peak)")
+    parser.add_argument("--width-only", action="store_true",
+                        help="only `e` and the `32 -> 64` row (a type's width changed, then undone)")
     parser.add_argument("--rss-stages", action="store_true",
                         help="only the RSS at each stage (open, e, 10 and 100 edits, e elsewhere)")
     parser.add_argument("--collect", action="store_true",
@@ -775,10 +794,10 @@ def main() -> None:
             return
         if not args.only_large:
             asyncio.run(bench("5,000 lines", editor_module(tmp), args.keys, tmp, rng, args.open_only, args.whole_only,
-                              args.keys_only, not args.no_new_id))
+                              args.keys_only, not args.no_new_id, args.width_only))
         if not args.no_large:
             asyncio.run(bench("large module", build_large_module(), args.keys, tmp, rng, args.open_only,
-                              args.whole_only, args.keys_only, not args.no_new_id))
+                              args.whole_only, args.keys_only, not args.no_new_id, args.width_only))
 
 
 if __name__ == "__main__":
