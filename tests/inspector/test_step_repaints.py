@@ -46,6 +46,13 @@ async def _step_and_count_layouts(app: InspectorApp, panes: tuple[str, ...], ste
         await pilot.press(*panes, "full_stop")
         await pilot.pause()
         screen = app.screen
+        fold = getattr(screen.view, "_fold_cfg", None)
+        while fold is not None and fold._waiting:
+            # The SPIR-V CFG pane unfolds for the run's function once the keys pause (a
+            # layout, once): before the steps counted, however long a loaded machine
+            # takes between them.
+            await pilot.pause(0.05)
+        await pilot.pause()
         screen.screen_layout_refresh_signal.subscribe(screen, layouts.append, immediate=True)
         monkeypatch.setattr(StylesCache, "render_widget", spied)
         for _ in range(steps):
