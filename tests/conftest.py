@@ -33,7 +33,7 @@ settings.load_profile("spvinspect")
 
 LONG_FIRST = ("tests/packaging/", "tests/test_fuzz_slice.py", "tests/inspector/test_broken_modules.py",
               "tests/inspector/test_edit_session.py", "tests/codec/test_assembler_quick_paths.py",
-              "tests/codec/test_assembler_corpus.py")
+              "tests/codec/test_assembler_corpus.py", "tests/inspector/test_theme_contrast.py")
 """Files whose tests take longest (pip builds, the fuzz campaign, long walks): run first, so
 that the parallel workers do not end waiting on one of them."""
 
