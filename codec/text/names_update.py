@@ -10,6 +10,8 @@ are found from the edit outwards (the changed instructions, the types and consta
 spell a renamed id's name into their own, and the ids whose name shares a renamed one's
 base) and named again in order, each against the names given before it. The result is the
 names a fresh pass gives (tests/codec/test_names_update.py compares them on the corpus).
+An edit may reach into the functions (a type's width changed re-encodes the switches on
+its values): the pass does not read the bodies, so there only the opcodes must stay.
 """
 
 from __future__ import annotations
@@ -51,38 +53,62 @@ def names_after_edit(
 
 
 def _changed_results(old: LazyModule, new: LazyModule, change: tuple[int, int, int]) -> list[int] | None:
-    """The result ids of the edited instructions, when the edit keeps every instruction's
-    opcode and result id and lies before the functions; else None."""
+    """The result ids of the edited instructions before the functions, when the edit
+    keeps every instruction's opcode, and the result id of each one it changes there;
+    else None. Instructions in the functions (a switch whose case literals were
+    re-encoded) name nothing, and keep their names whatever their words, when their
+    opcodes stay (the naming pass reads only the part before the functions, given bodies
+    that name nothing)."""
     start, old_end, new_end = change
-    if old.instruction_count != new.instruction_count or old.first_function != new.first_function:
+    count = old.instruction_count
+    if count != new.instruction_count or old.first_function != new.first_function:
         return None
     first = old.index_at(start)
     if first is None or old.offset(first) != start:
         return None
-    limit = old.first_function if old.first_function is not None else old.instruction_count
+    old_at = np.frombuffer(old.index.offsets, dtype=np.uint32)
+    new_at = np.frombuffer(new.index.offsets, dtype=np.uint32)
+    last = int(np.searchsorted(old_at, old_end))
+    if (old.offset(last) if last < count else old.tail_offset) != old_end:
+        return None
+    if (new.offset(last) if last < count else new.tail_offset) != new_end:
+        return None
+    old_words = np.frombuffer(old.words, dtype=np.uint32)
+    new_words = np.frombuffer(new.words, dtype=np.uint32)
+    old_heads, new_heads = old_words[old_at[first:last]], new_words[new_at[first:last]]
+    if not np.array_equal(old_heads & 0xFFFF, new_heads & 0xFFFF):
+        return None
+    limit = min(last, old.first_function if old.first_function is not None else count)
+    if limit <= first:
+        return []
+    kept = _same_words(old_words, new_words, old_at[first:limit], new_at[first:limit],
+                       (old_heads[: limit - first] >> 16).astype(np.int64),
+                       (new_heads[: limit - first] >> 16).astype(np.int64))
     results = []
-    index = first
-    old_words, new_words = old.words, new.words
-    while index < limit and (at := old.offset(index)) < old_end:
-        size = old_words[at] >> 16
-        moved = new.offset(index)
-        if size and old_words[at : at + size] == new_words[moved : moved + size]:
-            index += 1  # words kept (an edit re-encoding instructions further on): nothing to name again
-            continue
+    for index in (np.flatnonzero(~kept) + first).tolist():
         before, after = old.instruction(index), new.instruction(index)
-        if not (before.valid and after.valid) or before.opcode != after.opcode:
+        if not (before.valid and after.valid):
             return None
         if before.result_id != after.result_id or before.opname in _UNCHANGED_BY_TARGET:
             return None
         if before.result_id:
             results.append(before.result_id)
-        index += 1
-    count = old.instruction_count
-    if (old.offset(index) if index < count else old.tail_offset) != old_end:
-        return None
-    if (new.offset(index) if index < count else new.tail_offset) != new_end:
-        return None
     return results
+
+
+def _same_words(old_words: np.ndarray, new_words: np.ndarray, old_at: np.ndarray, new_at: np.ndarray,
+                old_sizes: np.ndarray, new_sizes: np.ndarray) -> np.ndarray:
+    """For each instruction (at `old_at` in the old words, `new_at` in the new), whether
+    its words are the same in both."""
+    same = old_sizes == new_sizes
+    sizes = np.where(same, old_sizes, 0)
+    if not sizes.sum():
+        return same
+    owner = np.repeat(np.arange(len(sizes)), sizes)
+    within = np.arange(len(owner)) - np.repeat(np.cumsum(sizes) - sizes, sizes)
+    differs = old_words[old_at.astype(np.int64)[owner] + within] != new_words[new_at.astype(np.int64)[owner] + within]
+    same[np.unique(owner[differs])] = False
+    return same
 
 
 class _Renaming:

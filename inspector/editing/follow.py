@@ -4,7 +4,10 @@ Textual-free, called on the editor's job thread. Ids stay put across an edit (th
 keeps the original's names and the assembler pins them). Friendly names, though, are
 derived from what the module says (a constant's value, a type's shape, an OpName), so
 an edit of such an instruction renames ids as spirv-dis would name the edited module:
-the new document is named afresh (its naming section read here, not on the UI thread).
+the new names are derived from the shown ones (`codec.text.names_update`: a constant's
+value, a type's width, even when the edit re-encodes the switches on its values in the
+functions), or else the new document is named afresh (its naming section read here, not
+on the UI thread).
 An edit that touches no naming instruction keeps every name, and the new document shares
 the shown one's, so the panes never wait for a naming pass over a huge module. When the
 job knows which words changed since the binary on screen, the new module's index is the

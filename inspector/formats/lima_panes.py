@@ -109,6 +109,7 @@ LIMA_PANES: tuple[PaneSpec, ...] = (
         tooltip="Show and focus the registers of the stepped fragment",
         factory=widget_factory("spvinspect.widgets.lima_registers", "LimaRegisters"),
         column="side",
+        shows_run=True,
     ),
     PaneSpec(
         "inputs",

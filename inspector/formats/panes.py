@@ -38,6 +38,9 @@ class PaneSpec:
     starts_hidden: bool = True
     """The pane is built and laid out only once something shows it or asks for it (its
     key, `--pane`, the palette, the help); else it is composed with the screen."""
+    shows_run: bool = False
+    """The pane a run is read in: shown, the focus left where it is, when a stepping key
+    starts a run (unless the user hid it, or the screen is too narrow: then named)."""
 
     @property
     def query(self) -> str:

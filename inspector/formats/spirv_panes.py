@@ -181,6 +181,7 @@ SPIRV_PANES: tuple[PaneSpec, ...] = (
         tooltip="Show and focus the values of the stepped invocation",
         factory=widget_factory("spvinspect.widgets.values_pane", "ValuesPane", of_document=True),
         column="side",
+        shows_run=True,
     ),
     PaneSpec(
         "image",

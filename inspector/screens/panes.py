@@ -74,6 +74,8 @@ class PaneLayout:
         """The built panes that hear of selections and edits."""
         self._composed_told = False
         """Whether the composed panes are among `_listeners` yet (done at the first change)."""
+        self._hidden_by_user: set[str] = set()
+        """The panes the user hid (x), which nothing but the user shows again."""
 
     def pane(self, name: str) -> Widget:
         """The widget of pane `name`, built (and mounted, hidden) if it was not yet."""
@@ -185,13 +187,15 @@ class PaneLayout:
         for widget in self._told():
             widget.document_changed(document)
 
-    def show(self, name: str) -> AwaitMount | None:
-        """Show and focus a pane; on a narrow screen it fills the screen. A pane built just
-        now is still mounting: awaiting what this returns waits for it."""
+    def show(self, name: str, focus: bool = True) -> AwaitMount | None:
+        """Show and focus a pane (`focus` False: only show it); on a narrow screen a focused
+        pane fills the screen. A pane built just now is still mounting: awaiting what this
+        returns waits for it."""
         if not self._can_show(name):
             return None
         screen = self._screen
         spec = self._spec(name)
+        self._hidden_by_user.discard(name)
         mounting = self._build_later(spec, shown=True) if self._unbuilt(spec) else None
         widget = self.pane(name)
         widget.display = True
@@ -200,12 +204,37 @@ class PaneLayout:
                 column.display = True
             if isinstance(column, Widget):
                 column.set_class(False, "-emptied")
+        if not focus:
+            return mounting
         widget.focus()
         if screen.has_class("-narrow") and not self._spec(name).stays_narrow:
             screen.maximize(widget)
         elif screen.maximized is not None and widget not in (screen.maximized, *screen.maximized.walk_children()):
             screen.minimize()
         return mounting
+
+    def shown(self, name: str) -> bool:
+        """Whether pane `name` is on screen (built, displayed, not behind a zoomed pane)."""
+        widget = self.built(name)
+        if widget is None or not widget.display:
+            return False
+        if any(isinstance(column, Widget) and not column.display for column in widget.ancestors):
+            return False
+        zoomed = self._screen.maximized
+        return zoomed is None or widget is zoomed or zoomed in widget.ancestors or widget in zoomed.walk_children()
+
+    def show_run_panes(self) -> list[PaneSpec]:
+        """Show the panes a run is read in (`PaneSpec.shows_run`), the focus left where it
+        is; the ones left hidden (the user hid them, the screen is narrow), for naming."""
+        untold = []
+        for spec in self.specs:
+            if not spec.shows_run or spec.factory is None or self.shown(spec.name):
+                continue
+            if spec.name in self._hidden_by_user or self._screen.has_class("-narrow") or self._screen.maximized is not None:
+                untold.append(spec)
+            else:
+                self.show(spec.name, focus=False)
+        return untold
 
     def zoom(self, name: str) -> None:
         """Focus pane `name` and zoom it to the whole screen (`--pane`)."""
@@ -235,6 +264,7 @@ class PaneLayout:
             screen.minimize()
         hidden = focused.parent if isinstance(focused.parent, PaneGroup) else focused
         hidden.display = False
+        self._hidden_by_user.add(names[focused.id])
         for column in hidden.ancestors:
             if isinstance(column, Widget) and column is not screen and column.id != "panes":
                 # An empty column would keep its width.

@@ -98,11 +98,24 @@ class RunController:
         if execution is None:
             self._screen.notify("This format cannot be executed", severity="warning", timeout=3)
             return None
+        started = execution.run is None
         run = execution.open()
         if run is None:
             self._screen.notify(f"Cannot run: {execution.error}", severity="error", timeout=6)
             self.updated(select=False)
+        elif started:
+            self._show_run_panes()
         return run
+
+    def _show_run_panes(self) -> None:
+        """A run started from a stepping key: its panes shown, or, where they cannot be
+        (hidden by the user, a narrow screen), their keys named."""
+        layout = getattr(self._screen, "pane_layout", None)
+        untold = layout.show_run_panes() if layout is not None else []
+        if untold:
+            keys = ", ".join(f"{spec.key} the {spec.title.lower()}" for spec in untold if spec.key)
+            if keys:
+                self._screen.notify(f"Run started: {keys}", timeout=4)
 
     def _move(self, name: str, *args: Any) -> None:
         run = self._open_run()
@@ -177,7 +190,7 @@ class RunController:
                 widget.show_run_marks(marks)
             if isinstance(widget, RunFollower):
                 widget.run_changed(execution)
-        if select and run is not None and (index := run.current_instruction) is not None:
+        if select and run is not None and (index := _shown_instruction(run)) is not None:
             # At once, as the screen would on the message (which would wait its turn in
             # the screen's queue, after the key's own handling).
             selected = getattr(screen, "select_instruction", None)
@@ -190,3 +203,12 @@ class RunController:
         if run is not None and run.error is not None and run.stop_reason != self._told_error:
             self._told_error = run.stop_reason
             screen.notify(run.stop_reason, severity="error", timeout=6)
+
+
+def _shown_instruction(run: Any) -> int | None:
+    """The instruction the list shows for a run: the next to execute, or, once the run has
+    ended, the one it ended on (the discard, the return)."""
+    index = run.current_instruction
+    if index is None and run.finished and run.last is not None:
+        return run.last.instruction
+    return index

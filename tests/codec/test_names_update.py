@@ -1,7 +1,8 @@
 """An edited module's friendly names derived from the unedited module's
 (`codec.text.names_update`) are the names a fresh naming pass gives the edited module:
 constants retyped to another constant's value (so names collide and suffixes move), vector
-sizes and integer signedness changed, array lengths pointed at other constants."""
+sizes and integer signedness changed, array lengths pointed at other constants; some with
+instructions in the functions changed too (the edit reaching there)."""
 
 from __future__ import annotations
 
@@ -55,9 +56,22 @@ def naming_edits(module: LazyModule, rng: random.Random) -> list[tuple[list[int]
         if edited is not None:  # the change told wider than the instruction (its neighbours kept)
             first = module.offset(max(index - 1, 0))
             last = module.offset(index + 2) if index + 2 < end else at + count
+            if module.first_function is not None and rng.random() < 0.5:
+                last = _bodies_edited(module, edited, rng)
             edits.append((edited, WordChange(first, last, last)))
     rng.shuffle(edits)
     return edits[:4]
+
+
+def _bodies_edited(module: LazyModule, words: list[int], rng: random.Random) -> int:
+    """A few instructions in the functions changed in `words` (their last word flipped,
+    as re-encoded switch literals change, their opcodes kept); the end of the change:
+    the module's."""
+    for index in rng.sample(range(module.first_function, module.instruction_count), min(3, module.instruction_count - module.first_function)):
+        at = module.offset(index)
+        if words[at] >> 16 >= 2:
+            words[at + (words[at] >> 16) - 1] ^= 1 << rng.randrange(4)
+    return module.tail_offset
 
 
 def test_an_edits_names_are_a_fresh_passs_names(corpus):

@@ -187,3 +187,23 @@ def test_wide_edits_keeping_every_place_splice_to_the_fresh_module():
         assert spliced is not None, step
         assert_same_module(spliced, open_module(data))
         module = spliced
+
+
+def test_an_edit_across_functions_keeping_their_bounds_keeps_the_function_spans():
+    """Instructions changed in place all through the functions (a type's switches
+    re-encoded), their OpFunction and OpFunctionEnd kept: the spans are carried over."""
+    module = indexed(EXAMPLE_MODULE.read_bytes())
+    words = words_of(module)
+    opcodes = module.tables.opcodes
+    bounds = {opcodes.OpFunction, opcodes.OpFunctionEnd}
+    offsets = list(module.index.offsets)
+    ends = offsets[1:] + [module.tail_offset]
+    flipped = 0
+    for k in range(module.first_function, len(offsets)):
+        if words[offsets[k]] & 0xFFFF not in bounds and ends[k] - offsets[k] > 1:
+            words[ends[k] - 1] ^= 1
+            flipped += 1
+    data = pack(words)
+    spliced = splice_module(module, data, WordChange(offsets[1], module.tail_offset, module.tail_offset))
+    assert flipped > 10 and spliced is not None and spliced.known_functions == module.functions()
+    assert_same_module(spliced, open_module(data))

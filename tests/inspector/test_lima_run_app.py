@@ -37,9 +37,11 @@ async def test_step_back_breakpoint_and_run_to_cursor(monkeypatch, tmp_path) -> 
     app = example_app(monkeypatch, tmp_path)
     async with app.run_test(size=(120, 40)) as pilot:
         screen = app.screen
-        await pilot.press("6")
-        await until(pilot, lambda: "step 0 · next 0" in registers(app), "the registers pane opens the run")
-        await pilot.press("full_stop", "full_stop")
+        # A step starts the run and shows the registers pane; the list keeps the focus.
+        await pilot.press("full_stop")
+        await until(pilot, lambda: "step 1 · next 1" in registers(app), "the first step's registers")
+        assert screen.pane_layout.shown("registers") and isinstance(screen.focused, LimaInstructionList)
+        await pilot.press("full_stop")
         await until(pilot, lambda: screen.selection.instruction == 2, "the list follows the current instruction")
         shown = registers(app)
         assert "fragment 0,0 of 32×32 · step 2 · next 2" in shown
@@ -63,6 +65,7 @@ async def test_step_back_breakpoint_and_run_to_cursor(monkeypatch, tmp_path) -> 
         assert "branch: $4.x = 0.469238 > ^const0.x = 0.25 is true: taken to word 40 — taken" in registers(app)
         await pilot.press("f5")
         await until(pilot, lambda: "output: discarded" in registers(app), "the fragment is discarded")
+        assert screen.selection.instruction == 8  # where the run ended: the discard
         await pilot.press("6", "b")  # the registers pane's bits
         await until(pilot, lambda: "$3   0x3266  0x367b  0x39c2  0x3c00" in registers(app), "fp16 bits one key away")
 
@@ -84,6 +87,8 @@ async def test_edit_an_input_and_choose_a_fragment_in_the_image(monkeypatch, tmp
         await until(pilot, lambda: "fragment 16,16 of 32×32 · step 0" in registers(app), "the chosen fragment is stepped")
         await pilot.press("f5")
         await until(pilot, lambda: "output ($0):  0.1997  0.4045   0.719     1.0" in registers(app), "its colour")
+        ended = screen.execution.run.last.instruction
+        assert ended > 0 and screen.selection.instruction == ended  # where the run ended
         await pilot.press("6")
         await pilot.pause()
         # On screen, its swatch beside the numbers (it wrapped out of the pane's view).

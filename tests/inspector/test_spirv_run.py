@@ -28,6 +28,12 @@ async def test_stepping_back_a_breakpoint_and_running_to_the_cursor() -> None:
         values = screen.query_one(ValuesPane)
         await pilot.pause()
         assert values.row_text(0).startswith("No run yet")
+        # Hidden by the user (x), the pane stays hidden when a step starts the run: its key is named.
+        await pilot.press("x", "full_stop")
+        await pilot.pause()
+        assert not screen.pane_layout.shown("values")
+        assert "Run started: 8 the values" in [str(n.message) for n in app._notifications]
+        await pilot.press("comma", "8")
         # Four steps: OpLabel, two OpVariables, OpLine; the selection follows the next one.
         # Instructions are numbered from 1 everywhere, as the status line counts them.
         await pilot.press("full_stop")
@@ -90,3 +96,4 @@ async def test_stepping_back_a_breakpoint_and_running_to_the_cursor() -> None:
         await pilot.pause()
         assert run.finished and values.border_subtitle.endswith(f"returned after {run.steps} steps")
         assert values.row_text(0) == "Ended: done"
+        assert screen.selection.instruction == run.last.instruction  # where the run ended
