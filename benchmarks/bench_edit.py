@@ -2,7 +2,7 @@
 468,000-instruction large module, next to spirv-as assembling the same text.
 
 Run: python benchmarks/bench_edit.py [--keys N] [--no-large | --only-large] [--open-only | --whole-only | --keys-only]
-       [--no-new-id | --width-only] [--rss-stages [--collect] [--never-idle] [--trace N]]
+       [--no-new-id | --id-only | --width-only] [--rss-stages [--collect] [--never-idle] [--trace N]]
 
 The app runs headless (Textual's Pilot, 120x40) over the module, and the editor is
 opened (`e`) at places spread through the module; at each, keys are pressed as a user
@@ -27,8 +27,10 @@ panes), edits that took the whole text's assembly and now re-assemble the region
 the module's tables on a worker (a numeric id at the number a name the user typed took;
 a type whose constants and switches outside the region grow, re-encoded from their
 words; an import added; a numeric id at 0xFFFFFFFF; a numeric id the region no longer
-holds taken by a name the user typed), each beside spirv-as, and
-the process's RSS (now and peak) after 100 edits (500 MB peak on the large module).
+holds taken by a name the user typed), each beside spirv-as, a string left open typed
+in a function (` "ab`, then deleted, each key pressed without waiting for the panes;
+beside spirv-as), and the process's RSS (now and peak) after 100 edits (500 MB peak on the large module).
+`--id-only` (with `--whole-only`) runs only the new numeric id and the open string rows;
 `--no-new-id` leaves out the edits past the new numeric id (a name then a numeric id at its
 number, a type growing its constants, an import added: the RSS peak);
 `--rss-stages` instead prints the RSS (now and peak) and the collector's object count at
@@ -330,7 +332,8 @@ async def _typed_back_and_forth(pilot, at, keys: list[str], undo: list[str], cou
     return [s * 1000 for s in screen.editing.edit_latencies[before:]], f"whole assemblies {whole}/{2 * count} edits"
 
 
-async def bench_whole_assembly(pilot, reference: float, count: int = 3, new_id: bool = True) -> None:
+async def bench_whole_assembly(pilot, reference: float, count: int = 3, new_id: bool = True,
+                               id_only: bool = False) -> None:
     """Edits that needed the whole text's assembly before they were spliced (`editing.
     dependents`, `editing.header_comments`): a character typed into the header comments
     (a whole text) or after the extended-set import (a region), and a switch selector's
@@ -357,6 +360,10 @@ async def bench_whole_assembly(pilot, reference: float, count: int = 3, new_id: 
     grammar = module.grammar
     importing = grammar.by_name["OpExtInstImport"].opcode
     index = next(k for k, opcode in enumerate(module.opcodes()) if opcode == importing)
+    if id_only:
+        await _new_numeric_id(pilot, index, same)
+        await _unclosed_quote(pilot, reference)
+        return
     ms, whole = await _typed_back_and_forth(
         pilot, lambda keys: type_at_instruction(pilot, index, len, keys), ["x"], ["backspace"], count)
     print(_p95_line("import-line edits", ms, f"{whole}; {same}"))
@@ -375,21 +382,11 @@ async def bench_whole_assembly(pilot, reference: float, count: int = 3, new_id: 
             pilot, lambda keys: type_at_instruction(pilot, load, column, keys), list(prefix),
             ["backspace"] * len(prefix), count)
         print(_p95_line(f"switch selector's type {old_type} -> {new_type}", ms, f"{whole}; {same}"))
-    await type_at_instruction(pilot, index, len, [])
-    editor = screen.editing.editor
-    before = len(screen.editing.edit_latencies)
-    whole = []
-    for edit in (lambda: paste(pilot, f"\n%4000000000 = OpUndef {_int_types(screen.document)[0]}"),
-                 lambda: pilot.press("ctrl+z")):
-        state = screen.editing.edit_session.state
-        await edited(pilot, edit)
-        now = screen.editing.edit_session.state
-        whole.append(now is not state and now is not None and now.full)
-    ms = [s * 1000 for s in screen.editing.edit_latencies[before:]]
-    print(verdict_line("a new numeric id (then undone)", max(ms), 250.0, "ms",
-                       f"  {ms[0]:.0f} ms, undone {ms[-1]:.0f} ms; whole assemblies {sum(whole)}/2; {same}{_rss_note()}"))
+    await _new_numeric_id(pilot, index, same)
+    await _unclosed_quote(pilot, reference)
     if not new_id:
         return
+    editor = screen.editing.editor
     original = list(screen.editing.edit_session.lines)
     int_type = _int_types(screen.document)[0]
     await edited(pilot, lambda: paste(pilot, f"\n%bench_new = OpUndef {int_type}"))
@@ -414,6 +411,45 @@ async def bench_whole_assembly(pilot, reference: float, count: int = 3, new_id: 
         print(verdict_line(what, ms[0], reference * 1000, "ms",
                            f"  then undone {ms[-1]:.0f} ms; {_whole_text_made(screen)}; target: {same}{_rss_note()}"))
     await _freed_numeric_id(pilot, int_type, same, reference)
+
+
+async def _new_numeric_id(pilot, index: int, same: str) -> None:
+    """A numeric id past the bound pasted after the import (instruction `index`), then
+    undone: key to panes of each."""
+    screen = pilot.app.screen
+    await type_at_instruction(pilot, index, len, [])
+    before = len(screen.editing.edit_latencies)
+    whole = []
+    for edit in (lambda: paste(pilot, f"\n%4000000000 = OpUndef {_int_types(screen.document)[0]}"),
+                 lambda: pilot.press("ctrl+z")):
+        state = screen.editing.edit_session.state
+        await edited(pilot, edit)
+        now = screen.editing.edit_session.state
+        whole.append(now is not state and now is not None and now.full)
+    ms = [s * 1000 for s in screen.editing.edit_latencies[before:]]
+    print(verdict_line("a new numeric id (then undone)", max(ms), 250.0, "ms",
+                       f"  {ms[0]:.0f} ms, undone {ms[-1]:.0f} ms; whole assemblies {sum(whole)}/2; {same}{_rss_note()}"))
+
+
+async def _unclosed_quote(pilot, reference: float) -> None:
+    """` "ab` typed at the end of a function's instruction line (a string left open: it
+    runs on into the text after the region), then deleted, each key pressed as the one
+    before reaches the editor (typing on, not waiting for the panes): key to panes (or
+    to the error shown) of each, beside spirv-as on the whole text."""
+    screen = pilot.app.screen
+    module = screen.document.module
+    await type_at_instruction(pilot, module.first_function + 3, len, [])
+    before = len(screen.editing.edit_latencies)
+    used = time.process_time()
+    for key in [" ", "quotation_mark", "a", "b", "backspace", "backspace", "backspace", "backspace"]:
+        await pilot.press(key)
+    await settle(pilot, OPEN_SECONDS)
+    cpu = time.process_time() - used
+    ms = [s * 1000 for s in screen.editing.edit_latencies[before:]]
+    print(verdict_line("an unclosed quote typed in a function", max(ms), reference * 1000, "ms",
+                       f"  {len(ms)} shown of 8 keys: {', '.join(f'{m:.0f}' for m in ms)} ms; the process's CPU "
+                       f"{cpu:.2f} s; {_whole_text_made(screen)}; target: spirv-as whole text "
+                       f"{reference * 1000:.0f} ms{_rss_note()}"))
 
 
 async def bench_type_width(pilot, same: str, reference: float) -> None:
@@ -683,8 +719,8 @@ def row(label: str, ms: list[float], target: float | None, reference: float, sho
 
 
 async def bench(label: str, path: Path, keys: int, tmp: Path, rng: random.Random, open_only: bool = False,
-                whole_only: bool = False, keys_only: bool = False, new_id: bool = True, width_only: bool = False
-                ) -> None:
+                whole_only: bool = False, keys_only: bool = False, new_id: bool = True, width_only: bool = False,
+                id_only: bool = False) -> None:
     app = InspectorApp(Document(path.read_bytes(), path))  # the app's alone, as the launcher's (freed once replaced)
     async with app.run_test(size=(120, 40)) as pilot:
         screen = app.screen
@@ -722,7 +758,7 @@ async def bench(label: str, path: Path, keys: int, tmp: Path, rng: random.Random
                                f"  (the UI thread's CPU {moved_cpu:.2f} s)"))
             await settle(pilot)
         if not keys_only:
-            await bench_whole_assembly(pilot, reference, new_id=new_id)
+            await bench_whole_assembly(pilot, reference, new_id=new_id, id_only=id_only)
         if whole_only:
             return
         if not keys_only:
@@ -773,6 +809,8 @@ def main() -> None:
                         help="only opening the editor and scrolling it (not the edits, RSS and the e elsewhere)")
     parser.add_argument("--no-new-id", action="store_true",
                         help="leave out the edits past the new numeric id (the region re-assembled, the whole text: the RSS peak)")
+    parser.add_argument("--id-only", action="store_true",
+                        help="with --whole-only: only the new numeric id and the unclosed quote rows")
     parser.add_argument("--width-only", action="store_true",
                         help="only `e` and the `32 -> 64` row (a type's width changed, then undone)")
     parser.add_argument("--rss-stages", action="store_true",
@@ -804,10 +842,10 @@ def main() -> None:
             return
         if not args.only_large:
             asyncio.run(bench("5,000 lines", editor_module(tmp), args.keys, tmp, rng, args.open_only, args.whole_only,
-                              args.keys_only, not args.no_new_id, args.width_only))
+                              args.keys_only, not args.no_new_id, args.width_only, args.id_only))
         if not args.no_large:
             asyncio.run(bench("large module", build_large_module(), args.keys, tmp, rng, args.open_only,
-                              args.whole_only, args.keys_only, not args.no_new_id, args.width_only))
+                              args.whole_only, args.keys_only, not args.no_new_id, args.width_only, args.id_only))
 
 
 if __name__ == "__main__":

@@ -33,7 +33,7 @@ settings.load_profile("spvinspect")
 
 LONG_FIRST = ("tests/packaging/", "tests/test_fuzz_slice.py", "tests/inspector/test_broken_modules.py",
               "tests/inspector/test_edit_session.py", "tests/codec/test_assembler_quick_paths.py",
-              "tests/codec/test_assembler_corpus.py")
+              "tests/codec/test_assembler_corpus.py", "tests/inspector/test_theme_contrast.py")
 """Files whose tests take longest (pip builds, the fuzz campaign, long walks): run first, so
 that the parallel workers do not end waiting on one of them."""
 
@@ -56,6 +56,7 @@ def pytest_configure(config) -> None:
     `spvinspect` the tests start would compile the whole package again (and every worker
     the test helpers, and rewrite every test module's asserts)."""
     gc.set_threshold(YOUNG_THRESHOLD, *gc.get_threshold()[1:])
+    os.fsync = fsync_checked_only
     if hasattr(config, "workerinput"):
         return
     import compileall
@@ -65,6 +66,15 @@ def pytest_configure(config) -> None:
         compileall.compile_dir(root / folder, quiet=1)
     compileall.compile_dir(root / "tests", quiet=1, rx=REWRITTEN)
     _rewrite_tests_once(config, root / "tests")
+
+
+def fsync_checked_only(fd: int) -> None:
+    """`os.fsync` in a process running tests: the descriptor is checked (a closed or bad
+    one raises as fsync would) but nothing waits for the disk. A sync only matters after
+    a power cut, which no test makes; each one waited milliseconds to tens of them on a
+    busy disk, and saving the corpus round trips synced thousands of files. A test that
+    makes fsync fail still patches it over this."""
+    os.fstat(fd)
 
 
 REWRITTEN = re.compile(r"(^|[/\\])(test_[^/\\]*|conftest)\.py$")
@@ -141,15 +151,29 @@ def spv_modules(corpus) -> list[Path]:
 
 
 if os.environ.get("SPVINSPECT_CPU_LOG"):
+    _started: list[bool] = []
+
     @pytest.hookimpl(wrapper=True)
     def pytest_runtest_protocol(item, nextitem):
         """With SPVINSPECT_CPU_LOG=FILE, append each test's CPU seconds (its process and
-        the children it waited for) to FILE: where the suite's time goes."""
+        the children it waited for) to FILE: where the suite's time goes. Further columns:
+        the children's share, the worker, and the wall clock at its end (the workers'
+        balance); a process's first line is its CPU before its first test (`<start>`:
+        imports, collection)."""
         before = os.times()
+        worker = os.environ.get("PYTEST_XDIST_WORKER", "main")
+        if not _started:
+            _started.append(True)
+            _cpu_log(sum(before[:4]), "<start>", before[2] + before[3], worker)
         try:
             return (yield)
         finally:
             after = os.times()
-            cpu = sum(after[:4]) - sum(before[:4])
-            with open(os.environ["SPVINSPECT_CPU_LOG"], "a", encoding="utf-8") as log:
-                log.write(f"{cpu:.2f}\t{item.nodeid}\n")
+            children = after[2] + after[3] - before[2] - before[3]
+            _cpu_log(sum(after[:4]) - sum(before[:4]), item.nodeid, children, worker)
+
+    def _cpu_log(cpu: float, what: str, children: float, worker: str) -> None:
+        import time
+
+        with open(os.environ["SPVINSPECT_CPU_LOG"], "a", encoding="utf-8") as log:
+            log.write(f"{cpu:.2f}\t{what}\t{children:.2f}\t{worker}\t{time.time():.2f}\n")

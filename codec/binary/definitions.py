@@ -22,13 +22,13 @@ class Definitions:
 
     __slots__ = ("tables", "words", "scanned", "_first", "_dense", "_sparse", "repeated")
 
-    def __init__(self, tables: DecoderTables, words: array, bound: int) -> None:
+    def __init__(self, tables: DecoderTables, words: array, bound: int, dense_limit: int = _DENSE_LIMIT) -> None:
         self.tables = tables
         self.words = words
         self.scanned = 0
         """Number of instructions scanned."""
         # First candidate of each id, as instruction index + 1 (0: none yet).
-        self._dense = min(bound, _DENSE_LIMIT, len(words))
+        self._dense = min(bound, dense_limit, len(words))
         self._first = array("i", bytes(4 * self._dense))
         self._sparse: dict[int, int] = {}
         self.repeated: dict[int, list[int]] = {}
@@ -82,7 +82,11 @@ class Definitions:
         the `added` ones from i0 on. None when `old` has not scanned every instruction."""
         if old.scanned != len(old_offsets):
             return None
-        after = cls(old.tables, words, bound)
+        # The dense table follows the bound as edits raise it a few ids at a time, but keeps
+        # its size when an edit makes it leap (a numeric id near 2^32 would size it by the
+        # module's words): the ids above it are then few, and sparse.
+        leap = bound > 2 * old._dense
+        after = cls(old.tables, words, bound, dense_limit=old._dense if leap else _DENSE_LIMIT)
         delta = added - (i1 - i0)
         dense = after._dense
         import numpy as np  # here: opening a module never loads numpy

@@ -9,7 +9,9 @@ then the caller assembles the whole text. It is sure when the edit
 
 - lies after the text before the first instruction (an edit there, the header
   comments, rewrites the header words only: `header_comments`), and leaves no string
-  open at the stretch's end,
+  open at the stretch's end (in a region's text, a string left open that nothing after
+  the region can close gives the whole run's first error from the region alone:
+  `open_string`, `_open_string_error`),
 - brings in a numeric id or drops the last use of one only while the text holds no
   name the user typed (`numeric_ids`: the bound word follows), and numbers the names
   it brings in, renames or drops as
@@ -43,7 +45,7 @@ from spvinspect.codec.asm.lexer import SourceMap, tokenize
 from spvinspect.codec.asm.plans import load_plans
 from spvinspect.codec.asm.quick import QuickEncoder
 from spvinspect.codec.diagnostics import Diagnostic
-from spvinspect.editing import dependents, header_comments, new_names, numeric_ids
+from spvinspect.editing import dependents, header_comments, new_names, numeric_ids, open_string
 from spvinspect.editing.assembly_state import (
     AssemblyState, error_diagnostic, instruction_groups, switch_selectors,
 )
@@ -159,7 +161,7 @@ def splice(
     new_text = "\n".join(new_stretch)
     new_toks = tokenize(new_text)
     if not _closed(new_text, new_toks):
-        return None
+        return _open_string_error(state, lines, line0, outside)
     changes = _count_changes(state, old_toks, new_toks, any_numeric=True)
     numeric = numeric_ids.numeric_change(state, changes)  # a numeric id coming in or going
     if numeric is None:
@@ -245,6 +247,59 @@ def splice(
         unpinned=unpinned, count_changes=changes, declared_changes=tables, full=False,
         word_change=word_change, words_end=new_words_end,
     )
+
+
+OPEN_TAIL = "\n" + " ".join("x" * 200)
+"""The text after a region as a string left open in it swallows it: blanks in it (no
+other word takes them in), and long, as the module's text after the region is (a
+message suggests a close name for a word only when it is short: difflib's ratio of a
+word over 400 characters to a name of 71, the grammar's longest, stays under 0.6)."""
+LINE_CHARACTERS = 6
+"""The fewest characters an instruction's line takes in the text (`OpNop`, a line break)."""
+
+
+def open_at_end(text: str) -> bool:
+    """True when `text` ends inside a quoted string (left open: it swallows what follows)."""
+    toks = tokenize(text + OPEN_TAIL)
+    return bool(toks) and toks[-1].endswith(OPEN_TAIL)
+
+
+def _open_string_error(state: AssemblyState, lines: list[str], line0: int,
+                       outside: dependents.ModuleOutside | None) -> StretchError | None:
+    """The whole text's first error when a region's text from line `line0` on ends in a
+    string left open that nothing after the region can close (`open_string`): that
+    string then runs to the end of the whole text, and the run stops at it or before
+    it (spirv-as: where a string operand goes, an invalid literal string; elsewhere,
+    what it expected there). The region's text from `line0` is assembled against the
+    run's tables, the open string its last word (its text after the region stood in
+    for: a message quotes a word's first line only). None when the stretch is not
+    such a string, or its run does not stop (then the whole text tells)."""
+    if outside is None or state.words_end is None:
+        return None
+    text = "\n".join(lines[line0:])
+    if "\0" in text or not open_at_end(text) or open_string.outside_quote(outside):
+        return None
+    module, region = outside.module, outside.region
+    after = module.instruction_count - region.end
+    if after or module.trailing_bytes:  # else the region ends the text
+        if after * LINE_CHARACTERS < len(OPEN_TAIL):  # only the short text after it tells a name suggested
+            return None
+        text += OPEN_TAIL
+    toks = tokenize(text)
+    old_toks = tokenize("\n".join(state.lines[line0:]))
+    added = {word: number for word, number in numeric_ids.numeric_ids(
+        [tok for tok in toks if tok[:1] == "%"]).items() if word not in state.declared.numbers}
+    names = new_names.plan(state, old_toks, toks, line0, added)
+    old_imports = dependents.imported(old_toks, state.declared.numbers)
+    if names is None or old_imports is None:
+        return None
+    encoder = _stretch_encoder(state, toks, text, names, set(old_imports))
+    dict.update(encoder.ids.numbers, added)
+    try:
+        encoder.run()
+    except AssemblyError as error:
+        return _stretch_error(error, encoder, text, line0)
+    return None
 
 
 def _region_top(state: AssemblyState, g0: int, word0: int) -> bool:

@@ -27,12 +27,14 @@ class NumberedInUse:
     """The pinned numbers (a region's ids in use, `module_tables.IdsInUse`, or a whole
     run's set) with the numeric ids the edits brought in: the numbers a new name skips."""
 
-    __slots__ = ("ids", "base_top", "words", "numbers")
+    __slots__ = ("ids", "base_top", "words", "numbers", "_ids_top")
 
     def __init__(self, ids, base_top: int | None = None) -> None:
         self.ids = ids
         self.base_top = base_top
         """The largest pinned number without the edits' (None: the ids' own `top`)."""
+        self._ids_top: tuple[object, int] | None = None
+        """(the ids, their `top`) once asked: a pass over a big module's ids, which do not change."""
         self.words: dict[str, int] = {}
         """Each numeric id word the edits brought in, with its number."""
         self.numbers: Counter[int] = Counter()
@@ -60,7 +62,12 @@ class NumberedInUse:
         return max(self._base_top(), max(self.numbers, default=0))
 
     def _base_top(self) -> int:
-        return self.ids.top if self.base_top is None else self.base_top
+        if self.base_top is not None:
+            return self.base_top
+        ids, known = self.ids, self._ids_top
+        if known is None or known[0] is not ids:
+            known = self._ids_top = (ids, ids.top)
+        return known[1]
 
     def top_after(self, change: NumericChange) -> int:
         """The largest id in use once `change` is applied."""

@@ -13,7 +13,8 @@ tables (`region_whole`), on the job thread; where even that is not sure (many
 dependents after the region changing size that are not integer constants or switches),
 the whole text's assembly: the module's text outside the region, as the
 whole-text editor would hold it, with the region's lines in place, the user told first
-(`RegionJob.tell`). Either way the instructions it changed are found from the words
+(`RegionJob.tell`), and stopped as soon as a newer edit comes (`stoppable`: the next
+keystroke never waits behind it). Either way the instructions it changed are found from the words
 (`whole_change`, so the panes' module keeps its index), and the region then continues
 from that assembly's tables.
 """
@@ -38,11 +39,12 @@ from spvinspect.editing.assembly_state import AssemblyState, assemble_full
 from spvinspect.editing.changes import changed_words
 from spvinspect.editing.dependents import ModuleOutside
 from spvinspect.editing.whole_change import whole_change
-from spvinspect.editing.incremental import StretchError, splice
+from spvinspect.editing.incremental import StretchError, open_at_end, splice
 from spvinspect.editing.region_state import region_state
 from spvinspect.editing.region_whole import region_reassembled
 from spvinspect.editing.session import AssemblyOutcome, Change, EditSession, LineMessage
 from spvinspect.editing.spirv_assembler import SpirvAssembler
+from spvinspect.editing.stoppable import Stopped, stoppable
 
 WHOLE_ASSEMBLY = ("This edit changes what the rest of the module depends on (a numeric id beside a name you typed, "
                   "a size outside the region): assembling the whole module's text in the background; "
@@ -75,48 +77,58 @@ class RegionSource:
         module's index and names); None when the module's tables cannot describe it."""
         return region_state(self.module, self.region, self.texts, self.names.table(), ModuleTables(self.module))
 
-    def outside(self) -> tuple[list[str], list[str]]:
+    def outside(self, stale: Callable[[], bool] = lambda: False) -> tuple[list[str], list[str]]:
         """The module's text before the region (header comments included) and after it:
-        made once (the module does not change), kept as text."""
+        made once (the module does not change), kept as text. `Stopped` once `stale()`
+        (asked between runs of instructions) while it is made."""
         if self._outside is None:
-            self._outside = _text_around(self.module, self.names, self.region)
+            self._outside = _text_around(self.module, self.names, self.region, stale)
         before, after = self._outside
         return (before.split("\n") if before else []), (after.split("\n") if after else [])
 
-    def whole(self, lines: list[str], tell: Callable[[str], None] | None = None
-              ) -> tuple[AssemblyState | None, list[Diagnostic]]:
+    def whole(self, lines: list[str], tell: Callable[[str], None] | None = None,
+              stale: Callable[[], bool] = lambda: False) -> tuple[AssemblyState | None, list[Diagnostic]]:
         """The whole text's assembly with this region's lines in it, as the region's
         state: from the module's words and the region re-assembled over its tables
         (`region_whole`) where that is sure, else `text_assembly`'s (`tell` is called
         first, with what to tell the user); or the diagnostics (placed in the region's
-        lines)."""
-        found = region_reassembled(self, lines)
-        if isinstance(found, StretchError):
-            return None, [_placed(found.diagnostic, 0, 0) if found.outside else found.diagnostic]
-        if found is not None:
-            return found, []
+        lines). `Stopped` once `stale()` says a newer text has come."""
+        if stale():
+            raise Stopped
+        if not open_at_end("\n".join(lines)):  # else the region's re-assembly is left open too
+            found = region_reassembled(self, lines)
+            if isinstance(found, StretchError):
+                return None, [_placed(found.diagnostic, 0, 0) if found.outside else found.diagnostic]
+            if found is not None:
+                return found, []
+        if stale():
+            raise Stopped
         if tell is not None:
             tell(WHOLE_ASSEMBLY)
-        return self.text_assembly(lines)
+        return self.text_assembly(lines, stale)
 
-    def text_assembly(self, lines: list[str]) -> tuple[AssemblyState | None, list[Diagnostic]]:
+    def text_assembly(self, lines: list[str], stale: Callable[[], bool] = lambda: False
+                      ) -> tuple[AssemblyState | None, list[Diagnostic]]:
         """The whole text assembled, this region's lines in it (the friendly names
         pinned, as the whole-text editor pins them; the region's new names numbered as
         its run numbers them): the region's state cut from the whole assembly, or the
-        diagnostics (placed in the region's lines)."""
-        before, after = self.outside()
+        diagnostics (placed in the region's lines). `Stopped` once `stale()`, the
+        assembly stopped where it is (`stoppable`)."""
+        before, after = self.outside(stale)
         text = before + lines + after
-        full = assemble_full(text, {name: id_ for id_, name in self.names.table().items()})
+        hints = {name: id_ for id_, name in self.names.table().items()}
+        full = stoppable(lambda: assemble_full(text, hints), stale)
         top = len(before)
         if full.state is None:
             return None, [_placed(d, top, len(lines)) for d in full.diagnostics]
         return cut(full.state, top, top + len(lines), lines), []
 
 
-def _text_around(module: LazyModule, names: NameMap, region: Region) -> tuple[str, str]:
+def _text_around(module: LazyModule, names: NameMap, region: Region,
+                 stale: Callable[[], bool] = lambda: False) -> tuple[str, str]:
     """The module's text before the region (header comments included) and after it,
     made a run of instructions at a time: never a list of every line (on a large module
-    that list weighs several times the text)."""
+    that list weighs several times the text). `Stopped` once `stale()`, asked between runs."""
     disassembler = Disassembler(module, DisassemblyOptions(), names=names)
     listing = disassembler.listing
     before: list[str] = ["\n".join(listing.header_lines())] if listing.header_lines() else []
@@ -124,6 +136,8 @@ def _text_around(module: LazyModule, names: NameMap, region: Region) -> tuple[st
     first, end = region
     index = 0
     for run in disassembler.line_runs():
+        if stale():
+            raise Stopped
         stop = index + len(run)
         if index < first:
             before.append("\n".join(run[: first - index]))
@@ -192,9 +206,10 @@ class RegionJob:
         incremental = state is not None
         diagnostics: list[Diagnostic] = []
         if state is None:
-            if stale():
+            try:
+                state, diagnostics = self.source.whole(self.lines, self.tell, stale)
+            except Stopped:
                 return AssemblyOutcome(self.generation, None, [], skipped=True)
-            state, diagnostics = self.source.whole(self.lines, self.tell)
             if state is not None and base is not None:
                 state.word_change = whole_change(base, state, self.source.around)
         if state is None:

@@ -442,21 +442,25 @@ class HexView(FramedLines, QuietScrollbars, ScrollView, can_focus=True):
 
     def render_line(self, y: int) -> Strip:
         """Row `y` of the view: the cached row strip, cropped to the visible columns."""
-        if self.size.width and words_for_width(self._width(), self.bytes_mode) != self.words_per_row:
-            # Resized without a Resize event (Textual sends none when a zoom ends).
-            self._layout_rows()
-            self.call_after_refresh(self.scroll_to_cursor)
-        scroll_x, scroll_y = self.scroll_offset
+        scroll_x, scroll_y, width, rows, base = self.once_a_pass(self._line_view)
         row = scroll_y + y
-        width = self.scrollable_content_region.width
-        base = self._style("")
-        if row >= self.virtual_size.height:
+        if row >= rows:
             return Strip.blank(width, base)
         strip = self._rows.get(row)
         if strip is None:
             strip = self._render_row(row, base)
             self._rows[row] = strip
         return strip.crop_extend(scroll_x, scroll_x + width, base)
+
+    def _line_view(self) -> tuple[int, int, int, int, Style]:
+        """The scroll offset, the width, the rows and the base style the rows on screen
+        are drawn with (the rows laid out again first if the width changed)."""
+        if self.size.width and words_for_width(self._width(), self.bytes_mode) != self.words_per_row:
+            # Resized without a Resize event (Textual sends none when a zoom ends).
+            self._layout_rows()
+            self.call_after_refresh(self.scroll_to_cursor)
+        scroll_x, scroll_y = self.scroll_offset
+        return scroll_x, scroll_y, self.scrollable_content_region.width, self.virtual_size.height, self._style("")
 
     def _word_style(self, offset: int, cursor: bool = True) -> Style:
         """Static kind (trailing, the format's, tail), then the selection's kinds, the marks

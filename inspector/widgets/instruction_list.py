@@ -240,7 +240,9 @@ class InstructionList(RowList):
         return None
 
     def render_row(self, row: int, scroll_x: int, width: int, base: Style) -> Strip:
-        styles, same_id, looks = self._looks(base)
+        styles, same_id, looks = self.once_a_pass(self._looks_of_view)
+        if looks[1] != base:  # drawn under another style than the list's own
+            styles, same_id, looks = self._looks(base)
         selection = self.selection
         on_cursor = selection is not None and selection.row == row
         operand_cursor = selection.operand if on_cursor and selection is not None else None
@@ -267,6 +269,10 @@ class InstructionList(RowList):
             looks = (id(styles), base, *(component(name) for name in PARTIAL_COMPONENTS))
             kept = self._looks_kept = (key, sources, (styles, self._selected_id_text(), looks))
         return kept[2]
+
+    def _looks_of_view(self) -> tuple[dict, str | None, tuple]:
+        """`_looks` under the base style the rows are drawn with."""
+        return self._looks(self.once_a_pass(self._line_view)[3])
 
     def _draw_row(self, row: int, scroll_x: int, width: int, base: Style, styles: dict, on_cursor: bool,
                   operand_cursor: int | None, same_id: str | None, run_mark: str | None) -> Strip:

@@ -24,7 +24,7 @@ class KeptLines:
 
     def render_lines(self, crop: Region) -> list[Strip]:
         cache = self._styles_cache
-        key = (crop, self.size, tuple(self.app._filters))
+        key = (crop, self.outer_size, tuple(self.app._filters))  # its size, without a walk to the screen
         if self._kept_lines is not None and self._kept_for == key and not cache._dirty_lines and cache._cache:
             return self._kept_lines
         lines = super().render_lines(crop)

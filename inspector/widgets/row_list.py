@@ -98,13 +98,16 @@ class RowList(FramedLines, QuietScrollbars, StyleMemo, ScrollView, can_focus=Tru
         self.refresh()
 
     def render_line(self, y: int) -> Strip:
-        scroll_x, scroll_y = self.scroll_offset
+        scroll_x, scroll_y, width, base = self.once_a_pass(self._line_view)
         row = scroll_y + y
-        width = self.scrollable_content_region.width
-        base = self.memo_style("")
         if row >= self.row_count:
             return Strip.blank(width, base)
         return self.render_row(row, scroll_x, width, base)
+
+    def _line_view(self) -> tuple[int, int, int, Style]:
+        """The scroll offset, the text's width and the base style the rows are drawn with."""
+        scroll_x, scroll_y = self.scroll_offset
+        return scroll_x, scroll_y, self.scrollable_content_region.width, self.memo_style("")
 
     def refresh_rows(self, rows: Iterable[int | None]) -> None:
         """Repaint these rows where they are on screen, not the whole list (a cursor

@@ -85,7 +85,7 @@ class QuietScrollBar(ScrollBar):
         # Asked again while nothing of it was repainted (a frame that repaints other
         # panes): the lines handed over last time, without working the colours out.
         app, parent = self.app, self.parent
-        again = (crop, self.size, self.mouse_over, self.grabbed, parent.styles._cache_key, parent.has_focus,
+        again = (crop, self.outer_size, self.mouse_over, self.grabbed, parent.styles._cache_key, parent.has_focus,
                  tuple(app._filters), app.ansi_theme)
         handed = self._handed
         if handed is not None and handed[0] == again:

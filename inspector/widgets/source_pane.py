@@ -79,14 +79,19 @@ class SourcePane(BuiltPane, RowCursorKeys, RowList):
         """The source map and file the virtual size was set for."""
         self._strips: LRUCache[tuple, Strip] = LRUCache(256)
         """Lines drawn, by everything that decides how they look (`render_row`)."""
+        self._behind = False
+        """The selection moved while the pane was hidden: it has not followed."""
 
     # -- what the screen tells ---------------------------------------------------------
 
     def follow_selection(self, selection: Selection) -> None:
         self._instruction = selection.instruction
+        if not self.display:
+            # Hidden (x): it follows when it is shown again (`on_show`).
+            self._behind = True
+            return
         if self._map is None:
-            if self.display:
-                self._read()
+            self._read()
             return
         self._follow()
 
@@ -97,8 +102,11 @@ class SourcePane(BuiltPane, RowCursorKeys, RowList):
             self._read()
 
     def on_show(self) -> None:
+        behind, self._behind = self._behind, False
         if self._map is None:
             self._read()
+        elif behind:
+            self._follow()
 
     def on_resize(self) -> None:
         # Zoomed back, or the screen resized: the highlighted line stays in view.

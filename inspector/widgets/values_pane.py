@@ -72,10 +72,17 @@ class ValuesPane(BuiltPane, RunFollower, RowCursorKeys, RowList):
         """The rows of the values the last step showed (`invocation_rows`)."""
         self._strips: LRUCache[tuple, Strip] = LRUCache(STRIPS_KEPT)
         """Rows drawn, by everything that decides how they look (`_strip_key`)."""
+        self._behind = False
+        """The run moved while the pane was hidden: its rows are not the run's."""
 
     # -- what the screen tells -------------------------------------------------------------
 
     def run_changed(self, execution) -> None:
+        if not self.display:
+            # Hidden (x): its rows are worked out when it is shown again (`on_show`).
+            self._behind = True
+            return
+        self._behind = False
         before = (self.rows, self.changed, self._label_width, self.message, self._cursor)
         run = execution.run
         if run is None:
@@ -146,7 +153,7 @@ class ValuesPane(BuiltPane, RunFollower, RowCursorKeys, RowList):
 
     def on_show(self) -> None:
         execution = getattr(self.screen, "execution", None)
-        if execution is not None and execution.run is not None:
+        if execution is not None and (execution.run is not None or self._behind):
             self.run_changed(execution)
 
     # -- drawing ----------------------------------------------------------------------------
@@ -206,13 +213,18 @@ class ValuesPane(BuiltPane, RunFollower, RowCursorKeys, RowList):
         """What row `row` looks like drawn: its value (or the message), whether it changed
         and has the cursor, how values and labels are shown, the view and the styles."""
         component = self.memo_style
-        styles = (base, component("values-pane--heading"), component("values-pane--type"),
-                  component("values-pane--changed"), component("values-pane--muted"))
+        styles = (base, *self.once_a_pass(self._row_styles))
         if not self.rows:
             return (None, self.message, scroll_x, width, styles)
         value = self.rows[row]
         cursor = component("values-pane--cursor") if row == self._cursor else None
         return (value, value.key in self.changed, cursor, self.bits, self._label_width, scroll_x, width, styles)
+
+    def _row_styles(self) -> tuple[Style, ...]:
+        """The headings', types', changed values' and messages' styles."""
+        component = self.memo_style
+        return (component("values-pane--heading"), component("values-pane--type"),
+                component("values-pane--changed"), component("values-pane--muted"))
 
     def notify_style_update(self) -> None:
         self._strips.clear()

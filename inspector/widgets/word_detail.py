@@ -82,11 +82,10 @@ class WordDetailPanel(FramedLines, Widget):
         super().notify_style_update()
 
     def render_line(self, y: int) -> Strip:
-        lines = self._laid_out()
-        base = self.visual_style.rich_style
+        lines = self.once_a_pass(self._laid_out)
         if y < len(lines):
             return lines[y]
-        return Strip.blank(self.size.width, base)
+        return Strip.blank(self.size.width, self.visual_style.rich_style)
 
     # -- laying out -------------------------------------------------------------------
 

@@ -207,3 +207,21 @@ def test_an_edit_across_functions_keeping_their_bounds_keeps_the_function_spans(
     spliced = splice_module(module, data, WordChange(offsets[1], module.tail_offset, module.tail_offset))
     assert flipped > 10 and spliced is not None and spliced.known_functions == module.functions()
     assert_same_module(spliced, open_module(data))
+
+
+def test_a_numeric_id_near_the_top_of_the_range_keeps_the_id_table_its_size():
+    """A new id at 4000000000 raises the bound past every word of the module: the spliced
+    definers keep the ids' dense table at its size (the new id goes to the sparse part)
+    rather than one entry for each of the module's words."""
+    module = indexed(EXAMPLE_MODULE.read_bytes())
+    words = words_of(module)
+    void = next(i for i in module.instructions() if i.opname == "OpTypeVoid").result_id
+    at = module.offset(module.first_function)
+    undef = [(3 << 16) | 1, void, 4_000_000_000]  # %4000000000 = OpUndef %void
+    new = words[:at] + undef + words[at:]
+    new[3] = 4_000_000_001
+    data = pack(new)
+    spliced = splice_module(module, data, WordChange(at, at, at + 3))
+    assert spliced is not None
+    assert_same_module(spliced, open_module(data))
+    assert spliced._definitions._dense == module._definitions._dense

@@ -69,10 +69,15 @@ async def test_at_selects_the_instruction_holding_the_word(example_bytes):
         assert top <= 100 < top + instruction_list.size.height
 
 
-async def test_go_to_definition_and_back(example_bytes):
+async def test_definition_gd_and_the_uses_dialog_jump_and_other_panes_select(example_bytes):
+    """Four ways the selection moves, as steps of one session (each selects where it starts)."""
+    from spvinspect.messages import SelectInstruction, SelectWord
+
+    module = decode(example_bytes)
     app = make_app(example_bytes)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
+        # Step 1: enter on an operand goes to its definition; ctrl+o back, ctrl+n forward again.
         store = row_of(app, "OpStore %base %73")
         app.screen.select(app.screen.document.select_row(store))
         await pilot.press("l")  # the operand cursor onto %base
@@ -87,21 +92,13 @@ async def test_go_to_definition_and_back(example_bytes):
         await pilot.pause()
         assert app.screen.selection.row == row_of(app, "%base = OpVariable")
 
-
-async def test_gd_goes_to_the_definition_of_the_first_id_read(example_bytes):
-    app = make_app(example_bytes)
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
+        # Step 2: `gd` goes to the definition of the first id the instruction reads.
         app.screen.select(app.screen.document.select_row(row_of(app, "= OpLoad %v2float %uv")))
         await pilot.press("g", "d")
         await pilot.pause()
         assert app.screen.selection.row == row_of(app, "%uv = OpVariable")
 
-
-async def test_uses_dialog_lists_uses_and_jumps_to_the_pick(example_bytes):
-    app = make_app(example_bytes)
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
+        # Step 3: `u` lists the uses of the id under the cursor and jumps to the one picked.
         app.screen.select(app.screen.document.select_row(row_of(app, "%sum = OpVariable"), 1))
         await pilot.press("u")
         await pilot.pause()
@@ -116,6 +113,19 @@ async def test_uses_dialog_lists_uses_and_jumps_to_the_pick(example_bytes):
         await pilot.pause()
         assert app.screen.selection.row == row_of(app, "%53 = OpLoad %v4float %sum")
         assert app.screen.selection.operand == 2
+
+        # Step 4: the other panes select by word and by instruction; a jump is undone by ctrl+o.
+        target = module.instructions[120]
+        app.screen.post_message(SelectWord(target.offset + 1))
+        await pilot.pause()
+        assert (app.screen.selection.instruction, app.screen.selection.word) == (120, target.offset + 1)
+        app.screen.post_message(SelectInstruction(130, 0, jump=True))
+        await pilot.pause()
+        selection = app.screen.selection
+        assert (selection.instruction, selection.operand, selection.word) == (130, 0, module.instructions[130].operands[0].offset)
+        await pilot.press("ctrl+o")
+        await pilot.pause()
+        assert app.screen.selection.instruction == 120
 
 
 async def test_search_moves_through_matches(example_bytes):
@@ -296,23 +306,3 @@ async def test_command_palette_goes_to_a_function(example_bytes):
         await pilot.press("ctrl+o")
         await pilot.pause()
         assert app.screen.selection.row == 0
-
-
-async def test_other_panes_select_by_word_and_by_instruction(example_bytes):
-    from spvinspect.messages import SelectInstruction, SelectWord
-
-    module = decode(example_bytes)
-    app = make_app(example_bytes)
-    async with app.run_test(size=SIZE) as pilot:
-        await pilot.pause()
-        target = module.instructions[120]
-        app.screen.post_message(SelectWord(target.offset + 1))
-        await pilot.pause()
-        assert (app.screen.selection.instruction, app.screen.selection.word) == (120, target.offset + 1)
-        app.screen.post_message(SelectInstruction(130, 0, jump=True))
-        await pilot.pause()
-        selection = app.screen.selection
-        assert (selection.instruction, selection.operand, selection.word) == (130, 0, module.instructions[130].operands[0].offset)
-        await pilot.press("ctrl+o")
-        await pilot.pause()
-        assert app.screen.selection.instruction == 120

@@ -6,8 +6,7 @@ replaces one."""
 
 from __future__ import annotations
 
-import subprocess
-
+from oracle import run_tool
 from textual.widgets import Input
 
 from spvinspect import lima
@@ -51,8 +50,9 @@ def function_text(dis: str, name: str) -> str:
 
 
 async def test_ctrl_c_copies_the_instruction_function_words_or_offset_and_x_exports_the_function(tmp_path, example_bytes):
-    dis = subprocess.run(["spirv-dis", "--no-header", "--no-color", "-"], input=example_bytes,
-                         capture_output=True, check=True).stdout.decode()
+    run = run_tool("spirv-dis", "--no-header", "--no-color", "-", input=example_bytes)
+    assert run.returncode == 0, run.stderr.decode()
+    dis = run.stdout.decode()
     path = tmp_path / "example.spv"
     path.write_bytes(example_bytes)
     app = InspectorApp(Document(example_bytes, path))

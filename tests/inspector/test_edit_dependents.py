@@ -77,7 +77,7 @@ def _outside_texts_made(monkeypatch) -> list:
     """The region sources whose whole outside text gets made from now on."""
     made = []
     text_of = RegionSource.outside
-    monkeypatch.setattr(RegionSource, "outside", lambda self: made.append(self) or text_of(self))
+    monkeypatch.setattr(RegionSource, "outside", lambda self, *args: made.append(self) or text_of(self, *args))
     return made
 
 

@@ -5,7 +5,7 @@ shows (item 15)."""
 
 from __future__ import annotations
 
-import subprocess
+from oracle import run_tool
 
 from spvinspect.app import InspectorApp
 from spvinspect.document import Document
@@ -18,7 +18,8 @@ from test_edit_app import open_editor, settled
 
 def spirv_dis(data: bytes) -> str:
     """spirv-dis's text of a binary (friendly names, no header)."""
-    run = subprocess.run(["spirv-dis", "--no-header", "--no-color", "-"], input=data, capture_output=True, check=True)
+    run = run_tool("spirv-dis", "--no-header", "--no-color", "-", input=data)
+    assert run.returncode == 0, run.stderr.decode()
     return run.stdout.decode()
 
 

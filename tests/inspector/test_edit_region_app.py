@@ -95,7 +95,7 @@ async def test_region_edits_splice_as_whole_text_edits(monkeypatch, tmp_path, ex
         whole = region_assembler.RegionSource.text_assembly
         with monkeypatch.context() as unsure:
             unsure.setattr(region_assembler.RegionSource, "text_assembly",
-                           lambda source, lines: release.wait(TIMEOUT) and whole(source, lines))
+                           lambda source, lines, *stale: release.wait(TIMEOUT) and whole(source, lines, *stale))
             unsure.setattr(region_assembler, "splice", lambda *args: None)
             unsure.setattr(region_assembler, "region_reassembled", lambda source, lines: None)
             editor.move_cursor((row + 1, 0))

@@ -135,8 +135,24 @@ def _registers_lines_drawn_as_textual_draws_them(registers) -> None:
 
 async def test_spirv_steps_draw_what_textual_draws() -> None:
     app = InspectorApp(Document(EXAMPLE_MODULE.read_bytes(), "example.spv"), theme="spvinspect-dark")
-    framed = await _steps_drawn_as_from_scratch(app, ("7", "8"), 4)
+    framed = await _steps_drawn_as_from_scratch(app, ("7", "8"), 4, _containers_not_asked)
     assert {"InstructionList", "ValuesPane", "HexView", "WordDetailPanel", "StatusLine"} <= framed
+
+
+async def _containers_not_asked(app: InspectorApp, pilot) -> None:
+    """The view, its columns, the hex pane's group and the CFG pane's box draw nothing: the
+    compositor asks the panes in them, not them; zoomed, the hex group shows its panes."""
+    from spvinspect.screens.panes import PaneGroup
+    from spvinspect.screens.view import Column, FormatView
+
+    screen = app.screen
+    drawn = screen._compositor.visible_widgets
+    assert not [w for w in drawn if isinstance(w, (Column, FormatView, PaneGroup))]
+    assert {"list", "cfg", "hex", "word", "values", "source"} <= {w.id for w in drawn}
+    await pilot.press("4", "z")
+    await pilot.pause()
+    assert {"hex", "word"} <= {w.id for w in screen._compositor.visible_widgets}
+    assert _screen(screen) == _drawn_from_scratch(screen)
 
 
 async def test_status_line_drawn_from_its_parts_as_textual_draws_its_text() -> None:

@@ -98,3 +98,35 @@ async def test_a_spirv_step_repaints_only_the_changed_rows_and_shows_what_a_full
             pane.notify_style_update()  # forgets every row and style kept
             pane.refresh()
         assert shown == _cells(compositor.render_strips())
+
+
+async def test_hidden_values_and_source_panes_catch_up_when_shown_not_at_every_step(monkeypatch) -> None:
+    from spvinspect.codec.interp import values_view
+    from spvinspect.widgets import values_pane
+
+    worked_out = []
+    rows_of = values_pane.invocation_rows
+    monkeypatch.setattr(values_pane, "invocation_rows", lambda *args: worked_out.append("values") or rows_of(*args))
+    follow = SourcePane._follow
+    monkeypatch.setattr(SourcePane, "_follow", lambda pane: worked_out.append("source") or follow(pane))
+    app = InspectorApp(Document(EXAMPLE_MODULE.read_bytes(), "example.spv"), theme="spvinspect-dark")
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = app.screen
+        await pilot.press("7", "8", "full_stop", "x", "7", "x")  # shown, a step, then both hidden
+        await pilot.pause()
+        values, source = screen.query_one(ValuesPane), screen.query_one(SourcePane)
+        assert not values.display and not source.display and worked_out
+        worked_out.clear()
+        for _ in range(3):
+            await pilot.press("full_stop")
+        await pilot.pause()
+        assert worked_out == []  # hidden: neither follows the steps
+        run = screen.execution.run
+        await pilot.press("8", "7")
+        await pilot.pause()
+        # Shown again: each shows the run as it is now.
+        assert values.border_subtitle.startswith(f"{run.steps} steps")
+        fresh = values_view.invocation_rows(run.debugger, screen.document.names(False).name, values_view.KeptRows())
+        assert [row.value for row in values.rows] == [row.value for row in fresh]
+        location = source.sources.location(run.current_instruction)
+        assert location is not None and source.current_line == location.line
