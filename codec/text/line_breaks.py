@@ -33,10 +33,10 @@ class LineBreaks:
 
 
 _STRINGY: dict[int, tuple] = {}
-"""id(grammar) -> (the grammar, kept alive so the id stays its, and `_stringy`'s tables)."""
+"""id(grammar) -> (the grammar, kept alive so the id stays its, and `string_operands`'s tables)."""
 
 
-def _stringy(grammar: Grammar) -> tuple[np.ndarray, np.ndarray, dict[int, int]]:
+def string_operands(grammar: Grammar) -> tuple[np.ndarray, np.ndarray, dict[int, int]]:
     """The opcodes with a string operand, the decorations with a string parameter, and
     the decorating opcodes with the word of their decoration (made once a grammar)."""
     entry = _STRINGY.get(id(grammar))
@@ -56,7 +56,7 @@ def _stringy_tables(grammar: Grammar) -> tuple[np.ndarray, np.ndarray, dict[int,
 
 def line_breaks(module: LazyModule) -> LineBreaks:
     """The line breaks in the strings of the (indexed) module's instructions."""
-    stringy, with_strings, decorating = _stringy(module.grammar)
+    stringy, with_strings, decorating = string_operands(module.grammar)
     data = np.frombuffer(module.words, dtype=np.uint8)
     words = np.frombuffer(module.words, dtype=np.uint32)
     offsets = np.frombuffer(module.index.offsets, dtype=np.uint32)[: module.instruction_count].astype(np.int64)

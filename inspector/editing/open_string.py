@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from spvinspect.codec.text.line_breaks import _stringy
+from spvinspect.codec.text.line_breaks import string_operands
 from spvinspect.codec.text.region import Region
 
 
@@ -33,7 +33,7 @@ def quote_after(module, region: Region) -> bool:
     if region.end >= count:
         return False
     grammar = module.grammar
-    stringy, with_strings, decorating = _stringy(grammar)
+    stringy, with_strings, decorating = string_operands(grammar)
     words = np.frombuffer(module.words, dtype=np.uint32)
     offsets = np.frombuffer(module.index.offsets, dtype=np.uint32)[region.end : count].astype(np.int64)
     heads = words[offsets]
