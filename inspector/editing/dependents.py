@@ -40,6 +40,7 @@ from spvinspect.codec.text.listing import DisassemblyOptions, Listing
 from spvinspect.codec.text.names import NameMap
 from spvinspect.codec.text.region import Region, region_words
 from spvinspect.editing.assembly_state import AssemblyState, DeclaredChanges, error_diagnostic
+from spvinspect.editing import open_string
 from spvinspect.editing.dependent_words import numbers_from_words
 from spvinspect.editing.new_names import StretchIds
 
@@ -204,6 +205,14 @@ class ModuleOutside:
         self.region = region
         self._listing: Listing | None = None
         self._breaks: tuple[np.ndarray, np.ndarray] | None = None
+        self._quote_after: bool | None = None
+
+    def quote_after(self) -> bool:
+        """Whether the module's text after the region may hold a `"`
+        (`open_string.quote_after`), found once."""
+        if self._quote_after is None:
+            self._quote_after = open_string.quote_after(self.module, self.region)
+        return self._quote_after
 
     def resizing(self) -> ModuleOutside:
         """The same instructions, for a re-assembly of the whole region from the module's
@@ -211,7 +220,7 @@ class ModuleOutside:
         as in the whole text's assembly (the words after it move; the region's do not)."""
         found = ModuleOutside.__new__(ModuleOutside)
         found.module, found.names, found.region = self.module, self.names, self.region
-        found._listing, found._breaks = self._listing, self._breaks
+        found._listing, found._breaks, found._quote_after = self._listing, self._breaks, self._quote_after
         found.resizes = True
         return found
 

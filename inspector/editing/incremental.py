@@ -45,7 +45,7 @@ from spvinspect.codec.asm.lexer import SourceMap, tokenize
 from spvinspect.codec.asm.plans import load_plans
 from spvinspect.codec.asm.quick import QuickEncoder
 from spvinspect.codec.diagnostics import Diagnostic
-from spvinspect.editing import dependents, header_comments, new_names, numeric_ids, open_string
+from spvinspect.editing import dependents, header_comments, new_names, numeric_ids
 from spvinspect.editing.assembly_state import (
     AssemblyState, error_diagnostic, instruction_groups, switch_selectors,
 )
@@ -267,7 +267,7 @@ def open_at_end(text: str) -> bool:
 def _open_string_error(state: AssemblyState, lines: list[str], line0: int,
                        outside: dependents.ModuleOutside | None) -> StretchError | None:
     """The whole text's first error when a region's text from line `line0` on ends in a
-    string left open that nothing after the region can close (`open_string`): that
+    string left open that nothing after the region can close (`open_string`, `ModuleOutside.quote_after`): that
     string then runs to the end of the whole text, and the run stops at it or before
     it (spirv-as: where a string operand goes, an invalid literal string; elsewhere,
     what it expected there). The region's text from `line0` is assembled against the
@@ -277,7 +277,7 @@ def _open_string_error(state: AssemblyState, lines: list[str], line0: int,
     if outside is None or state.words_end is None:
         return None
     text = "\n".join(lines[line0:])
-    if "\0" in text or not open_at_end(text) or open_string.outside_quote(outside):
+    if "\0" in text or not open_at_end(text) or outside.quote_after():
         return None
     module, region = outside.module, outside.region
     after = module.instruction_count - region.end

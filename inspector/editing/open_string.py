@@ -18,14 +18,6 @@ from spvinspect.codec.text.line_breaks import string_operands
 from spvinspect.codec.text.region import Region
 
 
-def outside_quote(outside) -> bool:
-    """`quote_after` of a region's `dependents.ModuleOutside`, found once."""
-    found = getattr(outside, "_quote_after", None)
-    if found is None:
-        found = outside._quote_after = quote_after(outside.module, outside.region)
-    return found
-
-
 def quote_after(module, region: Region) -> bool:
     """True when the text of the (indexed) `module` after `region`'s instructions may
     hold a `"` (then a string left open in the region may close there)."""
