@@ -218,10 +218,10 @@ class PaneLayout:
         widget = self.built(name)
         if widget is None or not widget.display:
             return False
-        if any(isinstance(column, Widget) and not column.display for column in widget.ancestors):
-            return False
         zoomed = self._screen.maximized
-        return zoomed is None or widget is zoomed or zoomed in widget.ancestors or widget in zoomed.walk_children()
+        if zoomed is not None:  # only the zoomed pane and what it holds are on screen
+            return widget is zoomed or zoomed in widget.ancestors or widget in zoomed.ancestors
+        return all(column.display for column in widget.ancestors if isinstance(column, Widget))
 
     def show_run_panes(self) -> list[PaneSpec]:
         """Show the panes a run is read in (`PaneSpec.shows_run`), the focus left where it

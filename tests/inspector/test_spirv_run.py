@@ -97,3 +97,17 @@ async def test_stepping_back_a_breakpoint_and_running_to_the_cursor() -> None:
         assert run.finished and values.border_subtitle.endswith(f"returned after {run.steps} steps")
         assert values.row_text(0) == "Ended: done"
         assert screen.selection.instruction == run.last.instruction  # where the run ended
+
+
+async def test_a_step_at_80x24_with_the_values_pane_on_screen_names_no_key() -> None:
+    """Narrow, `8` zooms the values pane to the screen: the step that starts the run shows
+    it there, with no notice naming its key."""
+    app = make_app(EXAMPLE_MODULE.read_bytes(), "example.spv")
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = app.screen
+        await pilot.press("8")
+        await pilot.pause()
+        await pilot.press("full_stop")
+        await pilot.pause()
+        assert screen.maximized is screen.query_one(ValuesPane) and screen.pane_layout.shown("values")
+        assert not [n for n in app._notifications if "Run started" in str(n.message)]
