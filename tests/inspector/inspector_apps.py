@@ -11,8 +11,7 @@ from spvinspect.codec.grammar import load_grammar
 from spvinspect.app import InspectorApp
 from spvinspect.commands.open import EXAMPLE_MODULE
 from spvinspect.document import Document
-from spvinspect.responsive.pacing import QUIET_AFTER_INPUT
-from waiting import until
+from waiting import until, until_quiet
 
 
 def broken_module_bytes() -> bytes:
@@ -97,25 +96,18 @@ def _groups(keys) -> list[list[str]]:
 def after_keys(*keys, one_by_one: bool = False):
     """A snapshot's `run_before`: let the index finish, press `keys`, then wait until
     every pane has followed (the CFG pane follows a moment after the last key, may
-    build its graph in a worker, and folds or unfolds once the keys pause).
+    build its graph in a worker, and folds or unfolds once the keys pause): until the
+    app has done all it put off (`until_quiet`).
     `one_by_one` waits so after every key, as a slow typist would: where what a key does
     depends on whether the panes followed the key before it, the shot does not depend
     on how fast the machine is. A tuple among `keys` is pressed as a group of its own,
     waited for before and after (a key that moves to another function, which folds or
     unfolds the CFG pane once the keys pause)."""
 
-    async def settle(pilot) -> None:
-        for _ in range(2):
-            await pilot.pause(0.15)
-            await pilot.app.workers.wait_for_complete()
-        await pilot.pause(QUIET_AFTER_INPUT)  # the CFG pane folds once the keys pause
-        await pilot.pause()
-
     async def run(pilot) -> None:
-        await pilot.pause()
-        await pilot.app.workers.wait_for_complete()
+        await until_quiet(pilot)
         for group in ([[key] for key in keys] if one_by_one else _groups(keys)):
             await pilot.press(*group)
-            await settle(pilot)
+            await until_quiet(pilot)
 
     return run
