@@ -11,6 +11,7 @@ from spvinspect.codec.grammar import load_grammar
 from spvinspect.app import InspectorApp
 from spvinspect.commands.open import EXAMPLE_MODULE
 from spvinspect.document import Document
+from spvinspect.responsive import pacing
 from waiting import until, until_quiet
 
 
@@ -93,6 +94,12 @@ def _groups(keys) -> list[list[str]]:
     return groups
 
 
+KEYS_PAUSE = 0.02
+"""Seconds after a key that a snapshot's keys count as paused (`pacing.QUIET_AFTER_INPUT`,
+0.3 s in the app): the shot is taken once every pane has followed, which the app does
+alike however soon the keys count as paused; only the wait before it is shorter."""
+
+
 def after_keys(*keys, one_by_one: bool = False):
     """A snapshot's `run_before`: let the index finish, press `keys`, then wait until
     every pane has followed (the CFG pane follows a moment after the last key, may
@@ -105,9 +112,13 @@ def after_keys(*keys, one_by_one: bool = False):
     unfolds the CFG pane once the keys pause)."""
 
     async def run(pilot) -> None:
-        await until_quiet(pilot)
-        for group in ([[key] for key in keys] if one_by_one else _groups(keys)):
-            await pilot.press(*group)
+        quiet_after_input, pacing.QUIET_AFTER_INPUT = pacing.QUIET_AFTER_INPUT, KEYS_PAUSE
+        try:
             await until_quiet(pilot)
+            for group in ([[key] for key in keys] if one_by_one else _groups(keys)):
+                await pilot.press(*group)
+                await until_quiet(pilot)
+        finally:
+            pacing.QUIET_AFTER_INPUT = quiet_after_input
 
     return run
