@@ -103,6 +103,10 @@ async def test_region_edits_splice_as_whole_text_edits(monkeypatch, tmp_path, ex
             await until(pilot, lambda: "assembling the whole module" in str(editor.border_title),
                         "the editor saying it assembles the whole module", TIMEOUT)
             assert "assembling the whole module" in str(editor.border_title) and session.busy
+            # The messages shown again meanwhile (as spirv-val's verdict on the binary shown,
+            # landing now, shows them): the title still says what is going on.
+            screen.editing._show_messages()
+            assert "assembling the whole module" in str(editor.border_title)
             at = editor.cursor_location
             await pilot.press("down")
             assert editor.cursor_location == (at[0] + 1, 0) and session.busy
