@@ -95,9 +95,10 @@ def _groups(keys) -> list[list[str]]:
 
 
 KEYS_PAUSE = 0.02
-"""Seconds after a key that a snapshot's keys count as paused (`pacing.QUIET_AFTER_INPUT`,
-0.3 s in the app): the shot is taken once every pane has followed, which the app does
-alike however soon the keys count as paused; only the wait before it is shorter."""
+"""Seconds after a key pressed alone that a snapshot counts the keys as paused
+(`pacing.QUIET_AFTER_INPUT`, 0.3 s in the app): the panes end as after a real pause,
+reached sooner. Keys pressed together keep the app's pause: what the panes do once the
+keys pause (a fold, a wider list) must not come between them however slow the machine."""
 
 
 def after_keys(*keys, one_by_one: bool = False):
@@ -112,10 +113,11 @@ def after_keys(*keys, one_by_one: bool = False):
     unfolds the CFG pane once the keys pause)."""
 
     async def run(pilot) -> None:
-        quiet_after_input, pacing.QUIET_AFTER_INPUT = pacing.QUIET_AFTER_INPUT, KEYS_PAUSE
+        quiet_after_input = pacing.QUIET_AFTER_INPUT
         try:
             await until_quiet(pilot)
             for group in ([[key] for key in keys] if one_by_one else _groups(keys)):
+                pacing.QUIET_AFTER_INPUT = KEYS_PAUSE if len(group) == 1 else quiet_after_input
                 await pilot.press(*group)
                 await until_quiet(pilot)
         finally:
