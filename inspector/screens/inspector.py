@@ -20,7 +20,7 @@ from textual.screen import Screen
 
 from spvinspect.messages import SelectInstruction, SelectRow, SelectWord
 from spvinspect.screens.editing import EditingController
-from spvinspect.screens.panes import HORIZONTAL_BREAKPOINTS, PaneLayout
+from spvinspect.screens.panes import HORIZONTAL_BREAKPOINTS, PaneLayout, width_class
 from spvinspect.screens.run_keys import RUN_BINDINGS, RunController
 from spvinspect.selection import JumpHistory, Selection
 from spvinspect.widgets.kept_lines import KeptLines
@@ -46,6 +46,10 @@ class InspectorScreen(KeptLines, Screen):
         module, _, name = document.VIEW.partition(":")  # imported only now: one format's code loads
         view_class = getattr(import_module(module), name)
         super().__init__()
+        # The width class of the terminal's size now, not at the first resize: styled and
+        # laid out once for the screen's width (the class came after the first layout,
+        # which then styled every node again and, below 100 columns, laid out other panes).
+        self.add_class(width_class(self.app.size.width), update=False)
         self.document = document
         self.history: JumpHistory[Selection] = JumpHistory()
         self.pane_layout = PaneLayout(self, document.PANES, self._can_show)
