@@ -97,6 +97,13 @@ class InspectorApp(App[None]):
         self._refresh_truecolor_filter(self.ansi_theme)
         self.stylesheet.set_variables(self.get_css_variables())
 
+    def on_resize(self, event: events.Resize) -> None:
+        """A resize to the size the app has (the terminal's first size, which its driver
+        sends once running) is dropped: Textual would send it on to the screen when idle,
+        and the screen would lay everything out again."""
+        if self.is_mounted and event.size == self.size:
+            event.prevent_default()
+
     async def on_event(self, event: events.Event) -> None:
         if isinstance(event, (events.Key, events.Paste, events.MouseDown, events.MouseScrollDown, events.MouseScrollUp)):
             self.last_input = time.monotonic()
