@@ -12,7 +12,7 @@ from __future__ import annotations
 from importlib import import_module
 from typing import Any
 
-from textual import on
+from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import BindingsMap
 from textual.reactive import var
@@ -59,6 +59,8 @@ class InspectorScreen(KeptLines, Screen):
         self.view = view_class(document, at=at, raw=raw)
         """The format's side of the screen: its panes and how a selection shows in them."""
         self._pane = pane
+        self._resumed = False
+        """Whether the screen has been resumed (shown) before."""
         self._center = False
         """Centre the list on the next selection (a jump)."""
         self._bindings = _merged(self._bindings, view_class.SCREEN_BINDINGS)
@@ -68,6 +70,13 @@ class InspectorScreen(KeptLines, Screen):
         yield from self.view.overlays()
         yield StatusLine(id="status")
         yield KeyFooter()
+
+    def on_screen_resume(self, event: events.ScreenResume) -> None:
+        # The first time, every node was styled as it mounted, in the theme and width
+        # class the screen starts in: Textual would style them all again.
+        if not self._resumed:
+            self._resumed = True
+            event.refresh_styles = False
 
     def on_mount(self) -> None:
         first = self.view.first_selection()
