@@ -103,6 +103,7 @@ def pooled(runs: list[dict]) -> dict[str, list[float]]:
 
 
 def median_ms(launches: list[float]) -> str:
+    """The median of launches' CPU milliseconds, as the table shows it."""
     return f"{statistics.median(launches):.0f}ms"
 
 
