@@ -310,6 +310,11 @@ class HexView(FramedLines, QuietScrollbars, ScrollView, can_focus=True):
         x = (0 if column == 0 else start) if start < left else end - width + 1 if end >= left + width else left
         if (x, y) != (left, top):
             self.scroll_to(x=x, y=y, animate=False, immediate=True)
+            if not region.height and self.screen.outer_size and round(self.scroll_offset.y) != y:
+                # Left out of the screen's layout (a narrow screen lays out the list alone),
+                # the pane was never laid out, and Textual scrolls only a pane that was: it
+                # keeps the cursor's row at its top for when it shows, as a hidden pane does.
+                self.scroll_to(y=y, animate=False, immediate=True, force=True)
 
     @property
     def page_rows(self) -> int:
