@@ -9,7 +9,7 @@ first word met, the plan and its form, so the decoder's loop finds both with one
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from itertools import repeat
 from typing import TYPE_CHECKING, NamedTuple
 
@@ -61,15 +61,16 @@ class FastForms:
         self,
         tables: DecoderTables,
         compile: Callable[[WordPlan], Form],
-        prepare: Callable[[list[int], int], None] | None = None,
+        prepare: Callable[[list[int], int, Sequence[int]], None] | None = None,
     ) -> None:
         self.tables = tables
         self.compile = compile
         self.prepare = prepare
-        """Called with the words of each run of instructions (and the offset of the first)
-        before their forms are: forms that read many words can look them up in bulk. The
-        list is theirs to write in from an instruction's first word on once its form is
-        called (the decoder reads no word of an instruction after that)."""
+        """Called with the words of each run of instructions, the offset of the first and
+        the instructions' offsets, before their forms are: forms that read many words can
+        look them up in bulk. The list is theirs to write in from an instruction's first
+        word on once its form is called (the decoder reads no word of an instruction
+        after that)."""
         self.entries: dict[int, FastEntry] = {}
         self._others: dict[int, FastEntry | None] = {}
         self._extended: dict[tuple[int, str, int], FastEntry | None] = {}

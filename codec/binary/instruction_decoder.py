@@ -152,7 +152,7 @@ class InstructionDecoder:
         last = offsets[-1]
         run_words = words[first : last + (words[last] >> 16)].tolist()
         if forms.prepare is not None:
-            forms.prepare(run_words, first)
+            forms.prepare(run_words, first, offsets)
         out: list = []
         append = out.append
         for offset in offsets:
