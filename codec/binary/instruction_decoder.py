@@ -162,26 +162,32 @@ class InstructionDecoder:
             if entry is not None:
                 form, all_ids, start, result_index, type_index, plan = entry
                 operand_words = run_words[k + 1 : k + (head >> 16)]
-                value = number_type = None
                 if all_ids:
                     # Most instructions: every operand word an id, no trailing operand.
-                    fits = 0 not in operand_words and max(operand_words) < bound
-                else:
-                    fits = words_fit(plan, operand_words, bound)
-                    if fits and start >= 0:
+                    if 0 not in operand_words and max(operand_words) < bound:
+                        if result_index < 0:
+                            append(form(operand_words, offset, None, None))
+                            continue
+                        result = operand_words[result_index]
+                        if result not in value_types:
+                            value_types[result] = operand_words[type_index] if type_index >= 0 else 0
+                            append(form(operand_words, offset, None, None))
+                            continue
+                elif words_fit(plan, operand_words, bound):
+                    value = number_type = None
+                    if start >= 0:
                         value = trailing(plan, operand_words, words, offset)
                         if type(value) is tuple:
                             value, number_type = value
-                        fits = value is not None
-                if fits:
-                    if result_index < 0:
-                        append(form(operand_words, offset, value, number_type))
-                        continue
-                    result = operand_words[result_index]
-                    if result not in value_types:
-                        value_types[result] = operand_words[type_index] if type_index >= 0 else 0
-                        append(form(operand_words, offset, value, number_type))
-                        continue
+                    if start < 0 or value is not None:
+                        if result_index < 0:
+                            append(form(operand_words, offset, value, number_type))
+                            continue
+                        result = operand_words[result_index]
+                        if result not in value_types:
+                            value_types[result] = operand_words[type_index] if type_index >= 0 else 0
+                            append(form(operand_words, offset, value, number_type))
+                            continue
             general_indexes.append(len(out))
             append(general(words, offset, head & 0xFFFF, head >> 16))
         return out
