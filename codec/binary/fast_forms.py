@@ -25,10 +25,11 @@ CACHED_FORMS = 1 << 16
 """First words whose plan and form are kept, at most (real modules use a few hundred)."""
 
 
-Form = Callable[[list[int], int, "str | int | None", "NumberType | None"], object]
+Form = Callable[[list[int], int, "str | int | None", "NumberType | None"], object] | str
 """What the fast path makes of one instruction its plan vouches for: called with the
 operand words, the instruction's offset, and the trailing operand's value (a string or a
-number, with the number's type), None when the plan has none."""
+number, with the number's type), None when the plan has none. A str is what it makes of
+every instruction of its plan, taken as it is (no call)."""
 
 
 class FastEntry(NamedTuple):

@@ -166,12 +166,12 @@ class InstructionDecoder:
                     # Most instructions: every operand word an id, no trailing operand.
                     if 0 not in operand_words and max(operand_words) < bound:
                         if result_index < 0:
-                            append(form(operand_words, offset, None, None))
+                            append(form if form.__class__ is str else form(operand_words, offset, None, None))
                             continue
                         result = operand_words[result_index]
                         if result not in value_types:
                             value_types[result] = operand_words[type_index] if type_index >= 0 else 0
-                            append(form(operand_words, offset, None, None))
+                            append(form if form.__class__ is str else form(operand_words, offset, None, None))
                             continue
                 elif words_fit(plan, operand_words, bound):
                     value = number_type = None
@@ -181,12 +181,12 @@ class InstructionDecoder:
                             value, number_type = value
                     if start < 0 or value is not None:
                         if result_index < 0:
-                            append(form(operand_words, offset, value, number_type))
+                            append(form if form.__class__ is str else form(operand_words, offset, value, number_type))
                             continue
                         result = operand_words[result_index]
                         if result not in value_types:
                             value_types[result] = operand_words[type_index] if type_index >= 0 else 0
-                            append(form(operand_words, offset, value, number_type))
+                            append(form if form.__class__ is str else form(operand_words, offset, value, number_type))
                             continue
             general_indexes.append(len(out))
             append(general(words, offset, head & 0xFFFF, head >> 16))

@@ -106,7 +106,7 @@ class LineForms:
     def compile(self, plan: WordPlan) -> Form:
         """The form that makes the piece of an instruction of `plan`: it spells the
         words that are no ids in place (enumerants, literals, the trailing string or
-        number) and returns the plan's piece."""
+        number) and returns the plan's piece; the piece itself when there are none."""
         converters = self._converters(plan)
         trailing = plan.trailing
         result_index = plan.result_index
@@ -127,8 +127,7 @@ class LineForms:
             shown[result_index] = SKIP
             piece = (f"%{indent - 3}s" if indent else "%s") + " = " + opname + "".join(shown)
         if trailing < 0 and not converters:
-            piece += "\n"
-            return lambda words, offset, value, number_type: piece
+            return piece + "\n"
         string = trailing >= 0 and plan.entries[trailing].check == STRING
         endings = EndedPieces(piece)
 
