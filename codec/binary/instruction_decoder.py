@@ -133,8 +133,9 @@ class InstructionDecoder:
 
         An instruction whose fast-path plan vouches for every word (and whose result id
         is new) is made by the plan's form from `forms` (the decoded `Instruction` by
-        default; a line of text for the disassembler) without walking the grammar; the
-        others are decoded by the general path, into `Instruction`s.
+        default; a line of text for the disassembler), or is the form itself when that
+        is a str, without walking the grammar; the others are decoded by the general
+        path, into `Instruction`s.
         """
         self.general = general_indexes = []
         if not len(offsets):
