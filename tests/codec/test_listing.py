@@ -158,6 +158,20 @@ def test_an_instruction_too_short_for_its_result_id_ends_the_module():
         assert lines[-1].strip() == "OpUnknown(19, 1)"
 
 
+def test_an_instruction_too_short_for_its_result_id_leaves_the_next_lines_alone():
+    """OpIAdd of one word (its result id would be word 2) before OpTypeVoid and
+    OpTypeFunction: where its result id would be are their words, which their lines show."""
+    words = [0x07230203, 0x00010500, 0, 10, 0, 0x00020011, 1, 0x00010080, 0x00020013, 4, 0x00030021, 5, 4]
+    data = struct.pack(f"<{len(words)}I", *words)
+    for options in (DisassemblyOptions(), DisassemblyOptions(friendly_names=False)):
+        text = disassemble(open_module(data), options)
+        assert text == disassemble(decode(data), options)
+        assert [line.strip() for line in text.splitlines()[-3:]] == [
+            "OpUnknown(128, 1)", "%void = OpTypeVoid" if options.friendly_names else "%4 = OpTypeVoid",
+            "%5 = OpTypeFunction %void" if options.friendly_names else "%5 = OpTypeFunction %4",
+        ]
+
+
 def test_a_long_undecodable_tail_is_written_a_run_of_lines_at_a_time():
     """A word count of 0 near the start leaves a tail of many raw words: the lossless text
     gives them in runs of lines, the same lines as the whole tail."""
