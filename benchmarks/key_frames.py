@@ -7,7 +7,7 @@ posted to the app; Pilot's press would also post callbacks to every widget while
 works, and be timed with it); once the app has settled (no frame for `SETTLED` seconds),
 the key's times are its first and last frames' stamps less its own (a pane may follow
 later on purpose: the SPIR-V CFG, a moment after the keys pause). The CPU time is this
-process's to the first frame (the app runs on one thread; a worker thread would add to it).
+process's to the first frame and to the last (the app runs on one thread; a worker thread would add to it).
 """
 
 from __future__ import annotations
@@ -33,12 +33,14 @@ BUDGET_MS = 16.0
 
 class KeyTime(NamedTuple):
     """One key: wall and CPU seconds to its first frame, wall seconds to its last (a pane
-    may follow later on purpose, as the SPIR-V CFG does), and how many frames it caused."""
+    may follow later on purpose, as the SPIR-V CFG does), how many frames it caused, and
+    CPU seconds to its last frame (the work that followed later counted in)."""
 
     wall: float
     cpu: float
     last: float
     frames: int
+    cpu_last: float = 0.0
 
 
 class FrameClock:
@@ -91,7 +93,8 @@ class FrameClock:
         if len(self.frames) == before:
             return KeyTime(0.0, 0.0, 0.0, 0)
         first_wall, first_cpu = self.frames[before]
-        return KeyTime(first_wall - wall, first_cpu - cpu, self.frames[-1][0] - wall, len(self.frames) - before)
+        last_wall, last_cpu = self.frames[-1]
+        return KeyTime(first_wall - wall, first_cpu - cpu, last_wall - wall, len(self.frames) - before, last_cpu - cpu)
 
 
 def _character(key: str) -> str | None:
@@ -103,14 +106,16 @@ def _character(key: str) -> str | None:
 
 
 def summary(label: str, times: list[KeyTime]) -> str:
-    """`label  median … p95 … cpu … (budget 16 ms) · last frame … frames …` in
+    """`label  median … p95 … cpu … (budget 16 ms) · last frame … cpu … frames …` in
     milliseconds: to the key's first frame, then to its last one."""
     walls = sorted(t.wall for t in times)
     p95 = walls[min(len(walls) - 1, round(0.95 * (len(walls) - 1)))]
     cpu = statistics.median(t.cpu for t in times)
     frames = statistics.mean(t.frames for t in times)
     last = statistics.median(t.last for t in times)
+    cpu_last = statistics.median(t.cpu_last for t in times)
     return (
         f"  {label:<32} median {statistics.median(walls) * 1e3:6.1f} ms  p95 {p95 * 1e3:6.1f} ms  "
-        f"cpu {cpu * 1e3:5.1f} ms (budget {BUDGET_MS:.0f} ms) · last frame {last * 1e3:6.1f} ms, frames {frames:.1f}"
+        f"cpu {cpu * 1e3:5.1f} ms (budget {BUDGET_MS:.0f} ms) · last frame {last * 1e3:6.1f} ms, cpu {cpu_last * 1e3:5.1f} ms, "
+        f"frames {frames:.1f}"
     )

@@ -79,12 +79,30 @@ class InspectorApp(App[None]):
             unknown = f"theme {theme!r}: no such theme (ctrl+p lists them); using {DEFAULT_THEME}"
             notice = f"{notice}\n{unknown}" if notice else unknown
             theme = None
-        self.theme = theme or DEFAULT_THEME
+        self._start_with_theme(theme or DEFAULT_THEME)
         self._notice = notice
         self.sub_title = document.name
         self._collections = IdleCollections()
         self.worker_failures: list[WorkerFailed] = []
         """Failures of background workers, each told in a notice (the app went on)."""
+
+    def _start_with_theme(self, name: str) -> None:
+        """The theme the app starts in, in place before any CSS is read: what setting `theme`
+        does (its classes, ANSI colours and CSS variables) but the re-parse of every
+        stylesheet its watcher asks for once the app runs, which the CSS read with Textual's
+        default theme needed."""
+        self.set_reactive(App.theme, name)
+        dark = self.current_theme.dark
+        self.update_classes({f"-theme-{name}": True, "-dark-mode": dark, "-light-mode": not dark}, update=False)
+        self._refresh_truecolor_filter(self.ansi_theme)
+        self.stylesheet.set_variables(self.get_css_variables())
+
+    def on_resize(self, event: events.Resize) -> None:
+        """A resize to the size the app has (the terminal's first size, which its driver
+        sends once running) is dropped: Textual would send it on to the screen when idle,
+        and the screen would lay everything out again."""
+        if self.is_mounted and event.size == self.size:
+            event.prevent_default()
 
     async def on_event(self, event: events.Event) -> None:
         if isinstance(event, (events.Key, events.Paste, events.MouseDown, events.MouseScrollDown, events.MouseScrollUp)):

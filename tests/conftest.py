@@ -49,13 +49,21 @@ corpora) and the collector's walks of them cost about a tenth of its CPU. The mi
 old thresholds stay as they are (the app's own collection pacing manages those)."""
 
 
+END_COLLECTIONS = 1
+"""Full garbage collections pytest makes when a process's session ends, so that an object
+whose finalizer raises is reported (its default is 5, for garbage that only the next
+collection frees). Each walks the whole heap, ~0.25 s in a worker that ran its share of
+the suite; what a test left unreported in its own garbage the first one finds."""
+
+
 def pytest_configure(config) -> None:
-    """Collect young garbage less often in a process that runs tests; write the sources'
-    bytecode once, in the process that starts the workers: with
-    PYTHONDONTWRITEBYTECODE set no import writes it, and every worker and every
+    """Collect young garbage less often in a process that runs tests, and all of it once
+    at the end; write the sources' bytecode once, in the process that starts the workers:
+    with PYTHONDONTWRITEBYTECODE set no import writes it, and every worker and every
     `spvinspect` the tests start would compile the whole package again (and every worker
     the test helpers, and rewrite every test module's asserts)."""
     gc.set_threshold(YOUNG_THRESHOLD, *gc.get_threshold()[1:])
+    _collect_once_at_the_end(config)
     os.fsync = fsync_checked_only
     if hasattr(config, "workerinput"):
         return
@@ -66,6 +74,16 @@ def pytest_configure(config) -> None:
         compileall.compile_dir(root / folder, quiet=1)
     compileall.compile_dir(root / "tests", quiet=1, rx=REWRITTEN)
     _rewrite_tests_once(config, root / "tests")
+
+
+def _collect_once_at_the_end(config) -> None:
+    """pytest's end-of-session collections, END_COLLECTIONS of them; a pytest without
+    the setting keeps its own number."""
+    try:
+        from _pytest.unraisableexception import gc_collect_iterations_key
+    except ImportError:
+        return
+    config.stash[gc_collect_iterations_key] = END_COLLECTIONS
 
 
 def fsync_checked_only(fd: int) -> None:

@@ -77,7 +77,7 @@ def test_the_runner_finds_hangs_groups_exceptions_and_shrinks_reproducers(monkey
     kind = Kind("test-bytes", lambda rng, corpus: bytes(rng.randrange(9) for _ in range(rng.randint(2, 6))),
                 _stubborn_check, ("odd length",), ".bin")
     monkeypatch.setitem(KINDS, kind.name, kind)
-    settings = Settings(kinds=(kind.name,), count=40, seed=1, timeout=0.25, out=tmp_path, workers=2,
+    settings = Settings(kinds=(kind.name,), count=40, seed=1, timeout=0.1, out=tmp_path, workers=2,
                         batch=7, minimize_seconds=5)
     report = run_campaign(settings)
     inputs = [make_input(kind, 1, index, None) for index in range(40)]

@@ -22,6 +22,7 @@ from collections import defaultdict
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from itertools import count
+from operator import methodcaller
 
 _WORD = r"""[,()]|(?:[^ \t\r\n;,()"\\]++|\\[\s\S]?|"(?:[^"\\]++|\\[\s\S]?)*+"?)++"""
 """One word. Its repeats are possessive: a word never gives characters back, and
@@ -38,6 +39,9 @@ that either would split at, and no backslash."""
 _PLAIN_RUN = re.compile('(?:[^"\\\\;,()' + _SPLIT_BREAKS + ']++|' + _PLAIN_STRING.pattern + ")*+")
 """Text that `str.split` splits as spirv-as does: no special character but in plain
 quoted strings. Its match ends at the first special character that is not."""
+
+_WORD_START = methodcaller("start", 1)
+"""Where a step's word starts."""
 
 PUNCTUATION = frozenset(",()")
 
@@ -113,17 +117,13 @@ def word_codes(text: str) -> tuple[list[int], list[str]]:
 
 def word_offsets(text: str) -> list[int]:
     """The character offset of each word `tokenize` returns, in the same order."""
-    offsets = []
-    step = _STEP.match
-    pos = 0
-    end = len(text)
-    while True:
-        m = step(text, pos)
-        if m.group(1) is not None:
-            offsets.append(m.start(1))
-        elif m.end() >= end:
-            return offsets
-        pos = m.end()
+    # A step that took a newline or the end has no word: its start is -1.
+    return [start for start in map(_WORD_START, _STEP.finditer(text)) if start >= 0]
+
+
+SCAN_AHEAD = 64
+"""Words a `SourceMap` locates at least per scan (it scans at least as far again as it
+has, so that a whole text costs one pass)."""
 
 
 @dataclass
@@ -131,15 +131,33 @@ class SourceMap:
     """Turns word indexes and character offsets into 1-based lines and columns."""
 
     text: str
-    _offsets: list[int] | None = field(default=None, repr=False)
+    _offsets: list[int] = field(default_factory=list, repr=False)
+    _scanned: int | None = field(default=0, repr=False)
+    """Where the scan for words goes on; None once it has reached the end of the text."""
     _line_starts: list[int] | None = field(default=None, repr=False)
 
     @property
     def offsets(self) -> list[int]:
         """Offsets of every word, computed on first use."""
-        if self._offsets is None:
-            self._offsets = word_offsets(self.text)
+        self._scan(None)
         return self._offsets
+
+    def _scan(self, index: int | None) -> list[int]:
+        """The word offsets known once word `index` (every word, for None) is located or
+        the text ends: a diagnostic near the top of a long text scans only its top."""
+        offsets = self._offsets
+        if self._scanned is None or (index is not None and index < len(offsets)):
+            return offsets
+        want = None if index is None else max(index + 1, 2 * len(offsets), SCAN_AHEAD)
+        for step in _STEP.finditer(self.text, self._scanned):
+            start = step.start(1)
+            if start >= 0:
+                offsets.append(start)
+                if want is not None and len(offsets) >= want:
+                    self._scanned = step.end()
+                    return offsets
+        self._scanned = None
+        return offsets
 
     def _starts(self) -> list[int]:
         if self._line_starts is None:
@@ -154,7 +172,7 @@ class SourceMap:
 
     def word_start(self, index: int) -> int:
         """Offset of word `index`; the end of the text past the last word."""
-        offsets = self.offsets
+        offsets = self._scan(index)
         return offsets[index] if index < len(offsets) else len(self.text)
 
     def word_end(self, index: int) -> int:

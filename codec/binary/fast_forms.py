@@ -9,7 +9,7 @@ first word met, the plan and its form, so the decoder's loop finds both with one
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from itertools import repeat
 from typing import TYPE_CHECKING, NamedTuple
 
@@ -25,10 +25,11 @@ CACHED_FORMS = 1 << 16
 """First words whose plan and form are kept, at most (real modules use a few hundred)."""
 
 
-Form = Callable[[list[int], int, "str | int | None", "NumberType | None"], object]
+Form = Callable[[list[int], int, "str | int | None", "NumberType | None"], object] | str
 """What the fast path makes of one instruction its plan vouches for: called with the
 operand words, the instruction's offset, and the trailing operand's value (a string or a
-number, with the number's type), None when the plan has none."""
+number, with the number's type), None when the plan has none. A str is what it makes of
+every instruction of its plan, taken as it is (no call)."""
 
 
 class FastEntry(NamedTuple):
@@ -61,15 +62,16 @@ class FastForms:
         self,
         tables: DecoderTables,
         compile: Callable[[WordPlan], Form],
-        prepare: Callable[[list[int], int], None] | None = None,
+        prepare: Callable[[list[int], int, Sequence[int]], None] | None = None,
     ) -> None:
         self.tables = tables
         self.compile = compile
         self.prepare = prepare
-        """Called with the words of each run of instructions (and the offset of the first)
-        before their forms are: forms that read many words can look them up in bulk. The
-        list is theirs to write in from an instruction's first word on once its form is
-        called (the decoder reads no word of an instruction after that)."""
+        """Called with the words of each run of instructions, the offset of the first and
+        the instructions' offsets, before their forms are: forms that read many words can
+        look them up in bulk. The list is theirs to write in from an instruction's first
+        word on once its form is called (the decoder reads no word of an instruction
+        after that)."""
         self.entries: dict[int, FastEntry] = {}
         self._others: dict[int, FastEntry | None] = {}
         self._extended: dict[tuple[int, str, int], FastEntry | None] = {}

@@ -9,6 +9,7 @@ there on are the module's undecodable tail. It is built as far as asked
 from __future__ import annotations
 
 from array import array
+from itertools import repeat
 
 from spvinspect.codec.diagnostics import Diagnostic, Severity
 
@@ -42,35 +43,40 @@ class InstructionIndex:
         offsets = self.offsets
         append = offsets.append
         offset = self.next_offset
-        remaining = -1 if upto is None else upto + 1 - len(offsets)
+        before = len(offsets)
+        # How many instructions to index at most (a module has fewer than it has words).
+        wanted = n if upto is None else upto + 1 - before
         if self.first_function is None:
             # Until the first OpFunction is found every opcode is looked at; after it,
             # only word counts.
             op_function = self._op_function
-            while offset < n and remaining:
+            for _ in repeat(None, wanted):
+                if offset >= n:
+                    break
                 first = words[offset]
                 count = first >> 16
-                if not count or offset + count > n:
-                    break
-                if first & 0xFFFF == op_function:
-                    self.first_function = len(offsets)
-                    append(offset)
-                    offset += count
-                    remaining -= 1
+                if not count:
                     break
                 append(offset)
                 offset += count
-                remaining -= 1
-        while offset < n and remaining:
-            first = words[offset]
-            count = first >> 16
-            if not count or offset + count > n:
+                if first & 0xFFFF == op_function:
+                    self.first_function = len(offsets) - 1
+                    break
+        for _ in repeat(None, wanted - (len(offsets) - before)):
+            if offset >= n:
+                break
+            count = words[offset] >> 16
+            if not count:
                 break
             append(offset)
             offset += count
-            remaining -= 1
+        if offset > n:
+            # The last instruction found runs past the end: it is where the tail starts.
+            offset = offsets.pop()
+            if self.first_function == len(offsets):
+                self.first_function = None
         self.next_offset = offset
-        if offset >= n or remaining:
+        if offset >= n or len(offsets) - before < wanted:
             self._finish(offset)
 
     @classmethod

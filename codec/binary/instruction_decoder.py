@@ -133,8 +133,9 @@ class InstructionDecoder:
 
         An instruction whose fast-path plan vouches for every word (and whose result id
         is new) is made by the plan's form from `forms` (the decoded `Instruction` by
-        default; a line of text for the disassembler) without walking the grammar; the
-        others are decoded by the general path, into `Instruction`s.
+        default; a line of text for the disassembler), or is the form itself when that
+        is a str, without walking the grammar; the others are decoded by the general
+        path, into `Instruction`s.
         """
         self.general = general_indexes = []
         if not len(offsets):
@@ -152,7 +153,7 @@ class InstructionDecoder:
         last = offsets[-1]
         run_words = words[first : last + (words[last] >> 16)].tolist()
         if forms.prepare is not None:
-            forms.prepare(run_words, first)
+            forms.prepare(run_words, first, offsets)
         out: list = []
         append = out.append
         for offset in offsets:
@@ -162,26 +163,32 @@ class InstructionDecoder:
             if entry is not None:
                 form, all_ids, start, result_index, type_index, plan = entry
                 operand_words = run_words[k + 1 : k + (head >> 16)]
-                value = number_type = None
                 if all_ids:
                     # Most instructions: every operand word an id, no trailing operand.
-                    fits = 0 not in operand_words and max(operand_words) < bound
-                else:
-                    fits = words_fit(plan, operand_words, bound)
-                    if fits and start >= 0:
+                    if 0 not in operand_words and max(operand_words) < bound:
+                        if result_index < 0:
+                            append(form if form.__class__ is str else form(operand_words, offset, None, None))
+                            continue
+                        result = operand_words[result_index]
+                        if result not in value_types:
+                            value_types[result] = operand_words[type_index] if type_index >= 0 else 0
+                            append(form if form.__class__ is str else form(operand_words, offset, None, None))
+                            continue
+                elif words_fit(plan, operand_words, bound):
+                    value = number_type = None
+                    if start >= 0:
                         value = trailing(plan, operand_words, words, offset)
                         if type(value) is tuple:
                             value, number_type = value
-                        fits = value is not None
-                if fits:
-                    if result_index < 0:
-                        append(form(operand_words, offset, value, number_type))
-                        continue
-                    result = operand_words[result_index]
-                    if result not in value_types:
-                        value_types[result] = operand_words[type_index] if type_index >= 0 else 0
-                        append(form(operand_words, offset, value, number_type))
-                        continue
+                    if start < 0 or value is not None:
+                        if result_index < 0:
+                            append(form if form.__class__ is str else form(operand_words, offset, value, number_type))
+                            continue
+                        result = operand_words[result_index]
+                        if result not in value_types:
+                            value_types[result] = operand_words[type_index] if type_index >= 0 else 0
+                            append(form if form.__class__ is str else form(operand_words, offset, value, number_type))
+                            continue
             general_indexes.append(len(out))
             append(general(words, offset, head & 0xFFFF, head >> 16))
         return out

@@ -95,7 +95,7 @@ class Disassembler:
     def _line_forms(self) -> tuple[LineForms, FastForms]:
         module = self.module
         assert isinstance(module, LazyModule)
-        forms = LineForms(self.listing, module.header.bound if module.header is not None else 0)
+        forms = LineForms(self.listing, module.tables.result_positions)
         return forms, FastForms(module.tables, forms.compile, forms.prepare)
 
     def _pieces(self, forms: LineForms, run: DecodedRun) -> list[str]:

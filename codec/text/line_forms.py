@@ -8,20 +8,21 @@ path vouches for word by word (`codec.binary.decode_plans.WordPlan`), and for th
 
 A form returns a *piece*: a `%`-format template of the instruction's line, newline
 included, with one field for each of the instruction's words, which reads it from
-`LineForms.texts` — the id text of every word of the run, looked up at once when the
-run starts (or, when ids are shown as numbers, the words themselves, spelled by `%d`).
-The first word's field is empty (`%.0s`), or shows the result id when the line shows
-it out of word order (before its type): its form puts the id's text there. Words that
-are no ids (enumerants, literals, a string, a typed number) are spelled by the form in
-their places, following `OperandFormatter`'s rules. A line the fast path did not make
-is made whole and put in the place of the instruction's first word; its piece shows
-just that. The pieces of a run are then formatted together, in one call, or one by
-one when each line is wanted on its own.
+`LineForms.texts`, made when the run starts: each word itself, or a named id's name, so
+that an id field (`%%%s`) spells an unnamed id's number only when a line shows it. A line
+shows its result id first (before its type): the field of the instruction's first word
+shows it, its text put there when the run starts (the grammar says where each opcode's
+result id is), and the id's own field is skipped (`%.0s`). Words that are no ids
+(enumerants, literals, a string, a typed number) are spelled by the form in their
+places, following `OperandFormatter`'s rules. A line the fast path did not make is made
+whole and put in the place of the instruction's first word; its piece shows just that.
+The pieces of a run are then formatted together, in one call, or one by one when each
+line is wanted on its own.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from spvinspect.codec.binary.decode_plans import CASE, ENUM, EXT_NUMBER, LITERAL, MASK, STRING, WordPlan
 from spvinspect.codec.binary.fast_forms import Form
@@ -32,42 +33,53 @@ from spvinspect.codec.text.number_format import format_number
 
 SKIP = "%.0s"
 """The field of a word a piece does not show."""
+ID_FIELD = "%%%s"
+"""The field of an id: its text is the id's name, or the id itself (a number)."""
+_SPELL_ID = ID_FIELD.__mod__
+_PAST_END = ("",) * 4
+"""Put after a run's texts while result ids are looked up, so that an instruction too
+short to hold the result id its opcode has (the general path's) reads no further."""
 
 
 class LineForms:
-    """Compiles the line forms of one listing (its names and layout) and holds the id
-    texts of the run being decoded."""
+    """Compiles the line forms of one listing (its names and layout) and holds the texts
+    of the run being decoded."""
 
-    def __init__(self, listing: Listing, bound: int) -> None:
+    def __init__(self, listing: Listing, result_positions: bytes | bytearray) -> None:
         self.listing = listing
         self.formatter = listing.formatter
-        names = listing.names.table()
-        self.numbers = not names
-        """True when every id is shown as its number: the texts are then the run's words
-        themselves, and the pieces spell ids with `%%%d` (no table of id texts to build,
-        no lookup of every word); only a right-aligned result id is spelled by its form."""
-        if self.numbers:
-            self._lookup: Callable[[list[int]], list] = lambda words: words
-        else:
-            # The named ids' texts in a table; any other word spelled as a number, run by
-            # run (a table of every id's text weighs tens of MB on a large module, made
-            # again for each whole pass).
-            named = {id_: "%" + name for id_, name in names.items() if 0 < id_ < bound}
-            self._lookup = lambda words: list(map(named.get, words, map("%%%d".__mod__, words)))
+        self._names = listing.names.table()
+        """The named ids' names (empty when every id is shown as its number): the table
+        the names are kept in, not a text of every id (which weighs tens of MB on a
+        large module, made again for each whole pass)."""
+        self._result_positions = result_positions
+        """Where each opcode's result id is, in words from its first word (0: none)."""
         self.texts: list = []
-        """What the pieces of the current run read for each of its words: the id text
-        (for a word no id can be, its number's: no piece reads it) or, with `numbers`,
-        the word; the text of an operand that is no id, or a whole line, where a form or
+        """What the pieces of the current run read for each of its words: the word, or
+        the name of a named id; at an instruction's first word, the text of its result
+        id; the text of an operand that is no id, or a whole line, where a form or
         `place` put it."""
         self.first = 0
         """The word offset of the current run's first word."""
         self._whole: dict[int, str] = {}
         self._spellings: dict[tuple[str, str], EnumTexts] = {}
 
-    def prepare(self, run_words: list[int], first: int) -> None:
-        """Look up the id text of every word of a run at once (with `numbers`, the words
-        are their own texts: the list itself is kept)."""
-        self.texts = self._lookup(run_words)
+    def prepare(self, run_words: list[int], first: int, offsets: Sequence[int]) -> None:
+        """Make the texts of a run of words from offset `first`, holding instructions at
+        `offsets`: the words, named ids by their names, and each instruction's result id
+        text in the place of its first word."""
+        names = self._names
+        texts = list(map(names.get, run_words, run_words)) if names else run_words[:]
+        end = len(texts)
+        texts += _PAST_END
+        positions = self._result_positions
+        for offset in offsets:
+            k = offset - first
+            at = positions[run_words[k] & 0xFFFF]
+            if at:
+                texts[k] = _SPELL_ID(texts[k + at])
+        del texts[end:]
+        self.texts = texts
         self.first = first
 
     def place(self, offset: int, word_count: int, line: str) -> str:
@@ -94,61 +106,28 @@ class LineForms:
     def compile(self, plan: WordPlan) -> Form:
         """The form that makes the piece of an instruction of `plan`: it spells the
         words that are no ids in place (enumerants, literals, the trailing string or
-        number), puts the result id's text in the place of the first word when the
-        line shows it out of word order, and returns the plan's piece."""
+        number) and returns the plan's piece; the piece itself when there are none."""
         converters = self._converters(plan)
         trailing = plan.trailing
         result_index = plan.result_index
-        id_field = "%%%d" if self.numbers else "%s"
         indent = INDENT if self.listing.options.indent else 0
-        # With numbers for ids, a right-aligned result id is spelled by the form.
-        spell = bool(self.numbers and indent and result_index >= 0)
-        # The result id is shown first; when it is not the first operand (after its
-        # type) or must be spelled, the first word's field shows it and its own is
-        # skipped (emptied: skipping a number would still spell it).
-        moved = result_index > 0 or spell
         spelled = {k for k, _ in converters} | {trailing}
         # The extended instruction's name is the same for every instruction of the plan:
         # written in the piece, its word skipped.
         ext_opname = _literal(plan.ext_opname)
         shown = [
-            f" {ext_opname}{SKIP}" if e.check == EXT_NUMBER else " %s" if k in spelled else " " + id_field
+            f" {ext_opname}{SKIP}" if e.check == EXT_NUMBER else " %s" if k in spelled else " " + ID_FIELD
             for k, e in enumerate(plan.entries)
         ]
         opname = _literal(plan.opname)
         if result_index < 0:
             piece = SKIP + " " * indent + opname + "".join(shown)
         else:
-            result_field = f"%{indent - 3}s" if indent else id_field
-            if moved:
-                shown[result_index] = SKIP
-                piece = result_field + " = " + opname + "".join(shown)
-            else:
-                del shown[result_index]
-                piece = SKIP + result_field + " = " + opname + "".join(shown)
-        source = result_index + 1
+            # The first word's field shows the result id (right-aligned when indented).
+            shown[result_index] = SKIP
+            piece = (f"%{indent - 3}s" if indent else "%s") + " = " + opname + "".join(shown)
         if trailing < 0 and not converters:
-            piece += "\n"
-            if not moved:
-                return lambda words, offset, value, number_type: piece
-
-            if spell:
-
-                def result_spelled(words: list[int], offset: int, value: object, number_type: object) -> str:
-                    texts = self.texts
-                    at = offset - self.first
-                    texts[at], texts[at + source] = "%" + str(words[result_index]), ""
-                    return piece
-
-                return result_spelled
-
-            def result_first(words: list[int], offset: int, value: object, number_type: object) -> str:
-                texts = self.texts
-                at = offset - self.first
-                texts[at], texts[at + source] = texts[at + source], ""
-                return piece
-
-            return result_first
+            return piece + "\n"
         string = trailing >= 0 and plan.entries[trailing].check == STRING
         endings = EndedPieces(piece)
 
@@ -156,22 +135,17 @@ class LineForms:
             words: list[int], offset: int, value: str | int | None, number_type: NumberType | None
         ) -> str:
             texts = self.texts
-            at = offset - self.first
-            base = at + 1
+            base = offset - self.first + 1
             for k, convert in converters:
                 texts[base + k] = convert(words[k])
-            size = 0
-            if trailing >= 0:
-                size = len(words) - trailing
-                texts[base + trailing] = (
-                    quote_string(value)  # type: ignore[arg-type]
-                    if string
-                    else format_number(value, number_type, size)  # type: ignore[arg-type]
-                )
-            if spell:
-                texts[at], texts[at + source] = "%" + str(words[result_index]), ""
-            elif moved:
-                texts[at], texts[at + source] = texts[at + source], ""
+            if trailing < 0:
+                return endings[0]
+            size = len(words) - trailing
+            texts[base + trailing] = (
+                quote_string(value)  # type: ignore[arg-type]
+                if string
+                else format_number(value, number_type, size)  # type: ignore[arg-type]
+            )
             return endings[size]
 
         return form

@@ -88,6 +88,10 @@ _FLOAT_NAMES = {16: "half", 32: "float", 64: "double"}
 
 def sanitize(name: str) -> str:
     """Replace characters that cannot appear in an id name by '_'; '' becomes '_'."""
+    if name.isascii() and name.isidentifier():
+        # The common case, told at C speed: nothing to replace (an ASCII identifier
+        # holds only letters, digits and '_').
+        return name
     return _INVALID_NAME_CHARS.sub("_", name) if name else "_"
 
 

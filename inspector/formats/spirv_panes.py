@@ -26,11 +26,12 @@ def _hex(screen):
 
 
 def _cfg(screen):
-    """The CFG pane in a box that folds to its one-line message outside every function."""
+    """The CFG pane in a box that folds to its one-line message outside every function
+    (folded until it first follows the selection into one)."""
     from spvinspect.screens.view import Column
     from spvinspect.widgets.cfg_view import CfgView
 
-    return Column(CfgView(screen.view.function_graphs(), id="cfg"), id="cfg-box")
+    return Column(CfgView(screen.view.function_graphs(), id="cfg"), id="cfg-box", classes="-idle")
 
 
 SPIRV_PANES: tuple[PaneSpec, ...] = (

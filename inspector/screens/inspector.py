@@ -12,7 +12,7 @@ from __future__ import annotations
 from importlib import import_module
 from typing import Any
 
-from textual import on
+from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import BindingsMap
 from textual.reactive import var
@@ -20,7 +20,7 @@ from textual.screen import Screen
 
 from spvinspect.messages import SelectInstruction, SelectRow, SelectWord
 from spvinspect.screens.editing import EditingController
-from spvinspect.screens.panes import HORIZONTAL_BREAKPOINTS, PaneLayout
+from spvinspect.screens.panes import HORIZONTAL_BREAKPOINTS, PaneLayout, width_class
 from spvinspect.screens.run_keys import RUN_BINDINGS, RunController
 from spvinspect.selection import JumpHistory, Selection
 from spvinspect.widgets.kept_lines import KeptLines
@@ -46,6 +46,10 @@ class InspectorScreen(KeptLines, Screen):
         module, _, name = document.VIEW.partition(":")  # imported only now: one format's code loads
         view_class = getattr(import_module(module), name)
         super().__init__()
+        # The width class of the terminal's size now, not at the first resize: styled and
+        # laid out once for the screen's width (the class came after the first layout,
+        # which then styled every node again and, below 100 columns, laid out other panes).
+        self.add_class(width_class(self.app.size.width), update=False)
         self.document = document
         self.history: JumpHistory[Selection] = JumpHistory()
         self.pane_layout = PaneLayout(self, document.PANES, self._can_show)
@@ -55,6 +59,8 @@ class InspectorScreen(KeptLines, Screen):
         self.view = view_class(document, at=at, raw=raw)
         """The format's side of the screen: its panes and how a selection shows in them."""
         self._pane = pane
+        self._resumed = False
+        """Whether the screen has been resumed (shown) before."""
         self._center = False
         """Centre the list on the next selection (a jump)."""
         self._bindings = _merged(self._bindings, view_class.SCREEN_BINDINGS)
@@ -64,6 +70,13 @@ class InspectorScreen(KeptLines, Screen):
         yield from self.view.overlays()
         yield StatusLine(id="status")
         yield KeyFooter()
+
+    def on_screen_resume(self, event: events.ScreenResume) -> None:
+        # The first time, every node was styled as it mounted, in the theme and width
+        # class the screen starts in: Textual would style them all again.
+        if not self._resumed:
+            self._resumed = True
+            event.refresh_styles = False
 
     def on_mount(self) -> None:
         first = self.view.first_selection()

@@ -26,6 +26,12 @@ HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (NARROW_BELOW, "-medium"), (160, "-wid
 """The screen's width classes: `-narrow` lays out only the panes that stay narrow."""
 
 
+def width_class(width: int) -> str:
+    """The width class Textual gives a screen `width` columns wide (the widest breakpoint
+    it reaches)."""
+    return max((breakpoint, name) for breakpoint, name in HORIZONTAL_BREAKPOINTS if width >= breakpoint)[1]
+
+
 def pane_bindings(panes: Sequence[PaneSpec], prefix: str) -> list[Binding]:
     """The number key of each pane (`action_pane`), with ids `PREFIX.pane_NAME`."""
     return [

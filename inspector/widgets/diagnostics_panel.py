@@ -35,7 +35,7 @@ class DiagnosticsPanel(OptionList):
             self.word = word
 
     def __init__(self, *, id: str | None = None) -> None:
-        super().__init__(id=id)
+        super().__init__(id=id, classes="-empty")  # until the view shows some
         self.border_title = "Diagnostics"
         self._shown: list[Diagnostic] = []
 

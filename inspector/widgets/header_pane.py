@@ -5,7 +5,8 @@ zoomed, it spreads every field's offset and parts over lines of their own."""
 
 from __future__ import annotations
 
-from rich.console import Group
+from rich.console import Console, ConsoleOptions, Group, RenderResult
+from rich.style import Style
 from rich.table import Table
 from rich.text import Text
 from textual.binding import Binding
@@ -110,10 +111,9 @@ class HeaderPane(KeptLines, Widget, can_focus=True):
             fields.add_row(Text("no header: shorter than one word", style("header-pane--problem")))
         return Group(fields, self._count_line())
 
-    def _count_line(self) -> Text:
+    def _count_line(self) -> CountLine:
         """`199 instructions · 2 functions · 117/126 ids · 0 diagnostics · 4,040 bytes`."""
         document = self.document
-        label = self.get_component_rich_style("header-pane--label")
         header = document.module.header
         ids = document.ids_defined
         ids_text = f"{ids:,}" if ids is not None else "…"
@@ -126,20 +126,7 @@ class HeaderPane(KeptLines, Widget, can_focus=True):
         ]
         if self.progress is not None:
             parts.append((f"{self.progress:.0%}", "indexed"))
-        width = max(self.content_size.width, 20)
-        line = Text()
-        column = 0
-        for number, (value, name) in enumerate(parts):
-            size = len(value) + 1 + len(name)
-            if number:
-                # A count is never split over two lines: the separator breaks instead.
-                breaks = column + 3 + size > width
-                line.append("\n" if breaks else " · ", label)
-                column = 0 if breaks else column + 3
-            line.append(value)
-            line.append(f" {name}", label)
-            column += size
-        return line
+        return CountLine(parts, self.get_component_rich_style("header-pane--label"))
 
     def _counts(self) -> Table:
         document = self.document
@@ -170,6 +157,34 @@ class HeaderPane(KeptLines, Widget, can_focus=True):
 
     def on_blur(self) -> None:
         self.refresh()
+
+
+class CountLine:
+    """Counts as `value name` pairs on one line, broken between two counts (never inside
+    one) at the width they are drawn in: the pane's width is known as it draws, not
+    while it renders (asking for it then lays the whole screen out again)."""
+
+    def __init__(self, parts: list[tuple[str, str]], label: Style) -> None:
+        self.parts = parts
+        self.label = label
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        yield self.text(max(options.max_width, 20))
+
+    def text(self, width: int) -> Text:
+        """The counts broken for `width` columns."""
+        line = Text()
+        column = 0
+        for number, (value, name) in enumerate(self.parts):
+            size = len(value) + 1 + len(name)
+            if number:
+                breaks = column + 3 + size > width
+                line.append("\n" if breaks else " · ", self.label)
+                column = 0 if breaks else column + 3
+            line.append(value)
+            line.append(f" {name}", self.label)
+            column += size
+        return line
 
 
 def _shown_facts(document: Document) -> tuple:

@@ -19,7 +19,7 @@ from textual import events, on
 from textual.binding import Binding
 from textual.cache import LRUCache
 from textual.events import Click
-from textual.geometry import Size
+from textual.geometry import Region, Size
 from textual.message import Message
 from textual.reactive import reactive
 from textual.scroll_view import ScrollView
@@ -192,8 +192,7 @@ class HexView(FramedLines, QuietScrollbars, ScrollView, can_focus=True):
         old = self.highlighted
         self.highlighted = words if words is not None else range(0)
         self.highlight_kinds = tuple(kinds)
-        self._repaint_words(old)
-        self._repaint_words(self.highlighted)
+        self._repaint_words(old, self.highlighted)
 
     def highlight_bits(self, masks: Mapping[int, int]) -> None:
         """Pick out exactly these bits: word offset -> mask of the word's value (bit 0 the
@@ -201,8 +200,7 @@ class HexView(FramedLines, QuietScrollbars, ScrollView, can_focus=True):
         when it holds only some of them; an empty mapping clears the marks."""
         old = self.bit_masks
         self.bit_masks = {word: mask & 0xFFFFFFFF for word, mask in masks.items() if mask & 0xFFFFFFFF}
-        for word in old.keys() | self.bit_masks.keys():
-            self._repaint_words(range(word, word + 1))
+        self._repaint_words(*(range(word, word + 1) for word in old.keys() | self.bit_masks.keys()))
 
     def digit_marks(self, word_offset: int) -> tuple[str | None, ...]:
         """How each hex digit of a word is marked, in the order the pane shows them
@@ -286,8 +284,7 @@ class HexView(FramedLines, QuietScrollbars, ScrollView, can_focus=True):
 
     def watch_cursor(self, old: int, new: int) -> None:
         """Repaint the rows the cursor left and entered."""
-        self._repaint_words(range(old, old + 1))
-        self._repaint_words(range(new, new + 1))
+        self._repaint_words(range(old, old + 1), range(new, new + 1))
 
     def watch_bytes_mode(self) -> None:
         """Rows change shape: lay them out again."""
@@ -313,6 +310,11 @@ class HexView(FramedLines, QuietScrollbars, ScrollView, can_focus=True):
         x = (0 if column == 0 else start) if start < left else end - width + 1 if end >= left + width else left
         if (x, y) != (left, top):
             self.scroll_to(x=x, y=y, animate=False, immediate=True)
+            if not region.height and self.screen.outer_size and round(self.scroll_offset.y) != y:
+                # Left out of the screen's layout (a narrow screen lays out the list alone),
+                # the pane was never laid out, and Textual scrolls only a pane that was: it
+                # keeps the cursor's row at its top for when it shows, as a hidden pane does.
+                self.scroll_to(y=y, animate=False, immediate=True, force=True)
 
     @property
     def page_rows(self) -> int:
@@ -404,19 +406,22 @@ class HexView(FramedLines, QuietScrollbars, ScrollView, can_focus=True):
         self._styles.clear()
         self._rows.clear()
 
-    def _repaint_words(self, words: range) -> None:
-        """Forget the rendered rows holding `words` and repaint them."""
-        if not words:
-            return
+    def _repaint_words(self, *ranges: range) -> None:
+        """Forget the rendered rows holding the words of `ranges` and repaint them, in one
+        refresh (each call clears the widget's caches and prompts its message loop)."""
         per_row = self.words_per_row
-        first, last = words.start // per_row, (words.stop - 1) // per_row
-        if last - first > 512:
+        spans = [(words.start // per_row, (words.stop - 1) // per_row) for words in ranges if words]
+        if not spans:
+            return
+        if any(last - first > 512 for first, last in spans):
             self._rows.clear()
             self.refresh()
             return
-        for row in range(first, last + 1):
-            self._rows.discard(row)
-        self.refresh_lines(first, last - first + 1)
+        for first, last in spans:
+            for row in range(first, last + 1):
+                self._rows.discard(row)
+        top, width = self.scroll_offset.y, max(self.virtual_size.width, self.size.width)
+        self.refresh(*(Region(0, first - top, width, last - first + 1) for first, last in spans))
 
     def cell_style(self, name: str) -> Style:
         """The style of a cell kind (`opcode`, `type-id`, `header`...) under the theme:

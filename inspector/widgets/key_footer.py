@@ -97,17 +97,17 @@ class KeyFooter(KeptLines, Footer):
                 room -= widths[action]
         for action, (binding, enabled, tooltip, _) in keys.items():
             if action in kept:
-                yield FooterKey(
+                yield _compact(FooterKey(
                     binding.key,
                     self.app.get_key_display(binding),
                     binding.description,
                     binding.action,
                     disabled=not enabled,
                     tooltip=tooltip,
-                ).data_bind(compact=Footer.compact)
+                ), self.compact).data_bind(compact=Footer.compact)
         if palette is not None:
             binding = palette.binding
-            yield FooterKey(
+            yield _compact(FooterKey(
                 binding.key,
                 self.app.get_key_display(binding),
                 binding.description,
@@ -115,4 +115,13 @@ class KeyFooter(KeptLines, Footer):
                 classes="-command-palette",
                 disabled=not palette.enabled,
                 tooltip=binding.tooltip or binding.description,
-            )
+            ), True)  # as Textual's footer has it: compact, whatever the footer is
+
+
+def _compact(key: FooterKey, compact: bool) -> FooterKey:
+    """`key` made compact or not before it mounts. Textual's keys become compact as they
+    mount and then take the footer's `compact` (False), each a restyle of the key: two
+    for every key at every rebuild."""
+    key.set_reactive(FooterKey.compact, compact)
+    key.set_class(compact, "-compact", update=False)
+    return key

@@ -10,7 +10,7 @@ from collections.abc import Iterable
 from rich.segment import Segment
 from rich.style import Style
 from textual.binding import Binding
-from textual.geometry import Size
+from textual.geometry import Region, Size
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
@@ -111,11 +111,13 @@ class RowList(FramedLines, QuietScrollbars, StyleMemo, ScrollView, can_focus=Tru
 
     def refresh_rows(self, rows: Iterable[int | None]) -> None:
         """Repaint these rows where they are on screen, not the whole list (a cursor
-        or a gutter mark moved)."""
+        or a gutter mark moved), in one refresh (each call clears the widget's caches
+        and prompts its message loop)."""
         top, height = round(self.scroll_offset.y), self.size.height
-        for row in set(rows):
-            if row is not None and top <= row < top + height:
-                self.refresh_line(row)
+        width = max(self.virtual_size.width, self.size.width)
+        shown = sorted({row for row in rows if row is not None and top <= row < top + height})
+        if shown:
+            self.refresh(*(Region(0, row - self.scroll_offset.y, width, 1) for row in shown))
 
     def scroll_to_row(self, row: int, center: bool = False, first: int | None = None) -> None:
         """Bring `row` (and `first`, a row above it shown with it) into view; `center`

@@ -6,8 +6,10 @@ fraction of a cell that moves no glyph (a cursor step in a 1,000-row list scroll
 by a row, and its thumb by nothing), and draws it anew through Rich every time (the
 breakdown's bar takes a new range with each instruction, from a handful of sizes). A
 `QuietScrollBar` works out the thumb as Textual's `ScrollBarRender` places it, repaints
-when that moved, and keeps the finished lines of the last few bars it drew. A pane takes them by
-mixing in `QuietScrollbars` before its widget class.
+when that moved, and keeps the finished lines of the last few bars it drew; a vertical bar
+with its thumb somewhere new is put together from rows Textual drew before (a row shows the
+track, the thumb or one of its partial glyphs). A pane takes them by mixing in
+`QuietScrollbars` before its widget class.
 """
 
 from __future__ import annotations
@@ -24,6 +26,8 @@ from spvinspect.widgets.kept_lines import KeptLines
 
 _KEPT_BARS = 32
 """Bars drawn before that a scrollbar keeps the lines of (one per range and size)."""
+_KEPT_ROWS = 256
+"""Rows of vertical bars drawn before that a scrollbar keeps (a few per size and colours)."""
 
 
 class QuietScrollBar(ScrollBar):
@@ -37,6 +41,10 @@ class QuietScrollBar(ScrollBar):
         super().__init__(vertical, name, thickness=thickness)
         self._shown_thumb: tuple | None = None
         self._bars: dict[tuple, list[Strip]] = {}
+        self._rows: dict[tuple, Strip] = {}
+        """A vertical bar's lines drawn by Textual, by everything but the thumb and what
+        the row shows of it (`_row_states`): a bar with the thumb somewhere new is put
+        together from rows drawn before."""
 
     def thumb(self) -> tuple:
         """Where the thumb is drawn, in eighths of a cell, as `ScrollBarRender.render_bar`
@@ -113,13 +121,44 @@ class QuietScrollBar(ScrollBar):
         )
         lines = self._bars.get(key)
         if lines is None:
-            lines = super().render_lines(crop)
+            whole = self.vertical and crop == self.size.region and not key[6]
+            states = _row_states(thumb) if whole else None
+            rows = self._rows
+            if states is not None and all((key[1:], state) in rows for state in states):
+                lines = [rows[key[1:], state] for state in states]
+            else:
+                lines = super().render_lines(crop)
+                if states is not None and len(states) == len(lines):
+                    if len(rows) >= _KEPT_ROWS:
+                        rows.clear()
+                    rows.update(((key[1:], state), line) for state, line in zip(states, lines))
             if len(self._bars) >= _KEPT_BARS:
                 self._bars.clear()
             self._bars[key] = lines
         # A bar from memory leaves the styles cache's lines and the content marked dirty:
         # the next bar drawn anew is drawn whole.
         return lines
+
+
+def _row_states(thumb: tuple) -> list:
+    """What each row of a vertical bar with `thumb` (`QuietScrollBar.thumb`) shows, as
+    `ScrollBarRender.render_bar` fills it in: the track above or below the thumb (their
+    clicks scroll up or down), the thumb, or the glyph of its partial first or last row."""
+    size = thumb[0]
+    if len(thumb) == 1:
+        return ["track"] * size
+    bars = len(ScrollBarRender.VERTICAL_BARS)
+    start_index, start_bar = divmod(max(0, thumb[1]), bars)
+    end_index, end_bar = divmod(max(0, thumb[2]), bars)
+    states: list = ["above"] * size
+    states[end_index:] = ["below"] * (size - end_index)
+    states[start_index:end_index] = ["thumb"] * (end_index - start_index)
+    glyphs = ScrollBarRender.VERTICAL_BARS
+    if start_index < size and glyphs[bars - 1 - start_bar] != " ":
+        states[start_index] = ("first", start_bar)
+    if end_index < size and glyphs[bars - 1 - end_bar] != " ":
+        states[end_index] = ("last", end_bar)
+    return states[:size]
 
 
 class KeptCorner(KeptLines, ScrollBarCorner):

@@ -43,3 +43,18 @@ def test_lines_of_instructions_and_strings(parts: list[str], joiner: str) -> Non
 def test_plain_strings_stay_whole() -> None:
     text = 'OpName %main "main"\nOpName %x "a b" ; "c"\nOpString "p\\"q"\n'
     assert tokenize(text) == ["OpName", "%main", '"main"', "OpName", "%x", '"a b"', "OpString", '"p\\"q"']
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(alphabet=ALPHABET, max_size=60), st.integers(1, 12),
+       st.lists(st.integers(0, 800), min_size=1, max_size=6))
+def test_words_located_on_demand_are_the_words_of_the_whole_text(text: str, copies: int, asked: list[int]) -> None:
+    """A source map locates words only as far as it is asked (in steps of `SCAN_AHEAD`
+    and more): any order of questions gives the offsets of the one whole pass."""
+    text = "OpNop a\n" * copies * 5 + text * copies
+    whole = word_offsets(text)
+    source = SourceMap(text)
+    for index in asked:
+        assert source.word_start(index) == (whole[index] if index < len(whole) else len(text))
+    assert source.offsets == whole
+    assert [source.word_start(index) for index in range(len(whole) + 1)] == [*whole, len(text)]

@@ -4,6 +4,7 @@ as the eager decoder decodes them (instructions, diagnostics and their order).""
 from __future__ import annotations
 
 import gc
+from array import array
 import random
 import struct
 import threading
@@ -14,6 +15,7 @@ from corruptions import corruptions
 
 from spvinspect.codec.binary import lazy
 from spvinspect.codec.binary.decoder import decode
+from spvinspect.codec.binary.index import InstructionIndex
 from spvinspect.codec.binary.lazy import FunctionSpan, LazyModule, open_module
 from spvinspect.codec.binary.tables import decoder_tables
 from spvinspect.codec.grammar import load_grammar
@@ -111,6 +113,27 @@ def test_index_is_built_as_far_as_asked():
         assert module.index_at(inst.offset) == index and module.index_at(inst.end - 1) == index
     assert module.index_at(2) is None
     assert module.opcode(0) == eager.instructions[0].opcode
+
+
+def test_index_built_in_steps_of_any_size_is_the_eager_decoders():
+    """Cut anywhere (inside the first function's OpFunction too), the index built a few
+    instructions at a time has the eager decoder's offsets, first function and tail."""
+    data = EXAMPLE_MODULE.read_bytes()
+    words = array("I", data)
+    op_function = decoder_tables(load_grammar()).opcodes.OpFunction
+    first_function_word = next(i.offset for i in decode(data).instructions if i.opcode == op_function)
+    for cut in (6, 40, first_function_word + 3, first_function_word + 6, len(words) - 1, len(words)):
+        eager = decode(words[:cut].tobytes())
+        offsets = [inst.offset for inst in eager.instructions]
+        first_function = next((k for k, o in enumerate(offsets) if words[o] & 0xFFFF == op_function), None)
+        for step in (1, 2, 3, 7, None):
+            index = InstructionIndex(words[:cut], 5, op_function)
+            while not index.done:
+                index.extend(None if step is None else len(index.offsets) + step - 1)
+            assert list(index.offsets) == offsets, (cut, step)
+            assert index.next_offset == eager.tail_offset, (cut, step)
+            assert index.first_function == first_function, (cut, step)
+            assert (index.stop is None) == (eager.tail_offset == cut), (cut, step)
 
 
 def test_index_at_a_word_indexes_up_to_it(small_chunks):

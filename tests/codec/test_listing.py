@@ -145,6 +145,33 @@ def test_unknown_opcode_is_one_raw_segment_per_word():
     assert [(s.text, s.operand) for s in segments if s.role is Role.RAW] == [("!0x00000007", 0), ("!0x00000008", 1)]
 
 
+def test_an_instruction_too_short_for_its_result_id_ends_the_module():
+    """OpTypeVoid of one word, last: its result id would be past the module's words (the
+    line forms look result ids up when a run starts). Its line is the eager decoder's."""
+    words = [0x07230203, 0x00010500, 0, 10, 0, 0x00020011, 1, 0x00010013]
+    data = struct.pack(f"<{len(words)}I", *words)
+    for options in (DisassemblyOptions(), DisassemblyOptions(friendly_names=False, indent=False)):
+        text = disassemble(open_module(data), options)
+        assert text == disassemble(decode(data), options)
+        assert text.splitlines()[-1].strip() == "OpUnknown(19, 1)"
+        lines = [line for run in Disassembler(open_module(data), options).line_runs() for line in run]
+        assert lines[-1].strip() == "OpUnknown(19, 1)"
+
+
+def test_an_instruction_too_short_for_its_result_id_leaves_the_next_lines_alone():
+    """OpIAdd of one word (its result id would be word 2) before OpTypeVoid and
+    OpTypeFunction: where its result id would be are their words, which their lines show."""
+    words = [0x07230203, 0x00010500, 0, 10, 0, 0x00020011, 1, 0x00010080, 0x00020013, 4, 0x00030021, 5, 4]
+    data = struct.pack(f"<{len(words)}I", *words)
+    for options in (DisassemblyOptions(), DisassemblyOptions(friendly_names=False)):
+        text = disassemble(open_module(data), options)
+        assert text == disassemble(decode(data), options)
+        assert [line.strip() for line in text.splitlines()[-3:]] == [
+            "OpUnknown(128, 1)", "%void = OpTypeVoid" if options.friendly_names else "%4 = OpTypeVoid",
+            "%5 = OpTypeFunction %void" if options.friendly_names else "%5 = OpTypeFunction %4",
+        ]
+
+
 def test_a_long_undecodable_tail_is_written_a_run_of_lines_at_a_time():
     """A word count of 0 near the start leaves a tail of many raw words: the lossless text
     gives them in runs of lines, the same lines as the whole tail."""
@@ -165,7 +192,7 @@ def test_a_pass_with_names_keeps_no_text_of_every_id():
     tens of MB, made again for every whole pass (each index build after an edit)."""
     import tracemalloc
 
-    from spvinspect.codec.text.line_forms import LineForms
+    from spvinspect.codec.text.line_forms import ID_FIELD, LineForms
 
     module = open_module(EXAMPLE_MODULE.read_bytes())
     module.ensure_indexed()
@@ -173,10 +200,10 @@ def test_a_pass_with_names_keeps_no_text_of_every_id():
     assert listing.names.table()
     tracemalloc.start()
     try:
-        forms = LineForms(listing, 1 << 20)
+        forms = LineForms(listing, module.tables.result_positions)
         held, _ = tracemalloc.get_traced_memory()
     finally:
         tracemalloc.stop()
     assert held < 1 << 20, f"{held / 2**20:.0f} MB of id texts for {len(listing.names.table())} names"
-    forms.prepare([1, 2, 3], 0)
-    assert forms.texts == ["%" + listing.names.table().get(k, str(k)) for k in (1, 2, 3)]
+    forms.prepare([1, 2, 3], 0, [])
+    assert [ID_FIELD % text for text in forms.texts] == ["%" + listing.names.table().get(k, str(k)) for k in (1, 2, 3)]

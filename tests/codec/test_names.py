@@ -13,7 +13,7 @@ from spvinspect.codec.binary.decoder import decode
 from spvinspect.codec.binary.lazy import open_module
 from spvinspect.codec.cfg.graph import build_cfg
 from spvinspect.codec.text.explain import explain
-from spvinspect.codec.text.names import friendly_names, module_names
+from spvinspect.codec.text.names import friendly_names, module_names, sanitize
 from spvinspect.commands.open import EXAMPLE_MODULE
 
 HEADER = [0x07230203, 0x00010500, 0x00080001, 40, 0]
@@ -172,3 +172,23 @@ def test_every_builtin_name_is_keyed_by_a_grammar_enumerant():
 
     kind = load_grammar().operand_kinds["BuiltIn"]
     assert [key for key in BUILTIN_NAMES if key not in kind.by_name] == []
+
+
+def test_sanitize_keeps_only_ascii_letters_digits_and_underscores():
+    """As spirv-dis: any other character (a non-ASCII letter too, which a Python
+    identifier may hold) becomes '_', and the empty name is '_'."""
+    cases = {
+        "main": "main",
+        "if": "if",
+        "_x_1": "_x_1",
+        "1st": "1st",
+        "42": "42",
+        "": "_",
+        "a.b": "a_b",
+        "ñame": "_ame",
+        "vé̀c": "v__c",
+        "a b-c": "a_b_c",
+        "x\udcff": "x_",
+        "١٢": "__",
+    }
+    assert {name: sanitize(name) for name in cases} == cases

@@ -48,3 +48,26 @@ async def test_the_bar_repaints_when_its_thumb_moves_and_draws_as_textual_does()
         lines = app.console.render_lines(plain._render_bar(bar.bar_style()), options)
         expected = ["".join(s.text for s in line) for line in lines]
         assert drawn == expected and any(text.strip() for text in drawn)
+
+
+async def test_a_bar_with_its_thumb_somewhere_new_is_put_together_from_rows_drawn_before(monkeypatch) -> None:
+    app = RowsApp()
+    async with app.run_test(size=(30, 12)) as pilot:
+        view = app.query_one(Rows)
+        await pilot.pause()
+        bar = view.vertical_scrollbar
+        region = bar.size.region
+        textual_lines = ScrollBar.render_lines
+        drawn_by_textual = []
+        monkeypatch.setattr(ScrollBar, "render_lines", lambda self, crop: drawn_by_textual.append(1) or textual_lines(self, crop))
+        positions = range(0, 1000, 7)
+        for y in positions:
+            view.scroll_to(y=y, animate=False, immediate=True)
+            lines = bar._bar_lines(region)
+            bar._styles_cache.clear()  # Textual's drawing of this bar, not its cached lines
+            expected = textual_lines(bar, region)
+            assert [list(line) for line in lines] == [list(line) for line in expected], f"the bar at {y}"
+        thumbs = {bar.thumb() for y in positions if not view.scroll_to(y=y, animate=False, immediate=True)}
+        assert len(thumbs) > 50
+        # Textual drew the first bars; the rest were put together from their rows.
+        assert len(drawn_by_textual) < 20, f"Textual drew {len(drawn_by_textual)} of {len(thumbs)} bars"

@@ -179,3 +179,52 @@ async def test_spirv_steps_repaint_without_a_layout(monkeypatch) -> None:
     for number, (start, end) in enumerate(zip([0, *(at for at, _ in steps)], (at for at, _ in steps))):
         whole = {name for name, _ in drawn[start:end] if name in framed}
         assert whole == set(), (number, sorted(whole), sizes)
+
+
+async def test_a_moved_cursor_repaints_its_old_and_new_rows_in_one_refresh(monkeypatch) -> None:
+    # Each refresh clears the widget's caches and prompts its message loop: a step (the
+    # cursor's rows, then the run's gutter marks) asked for one per row.
+    app = InspectorApp(Document(EXAMPLE_MODULE.read_bytes(), "example.spv"), theme="spvinspect-dark")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        listing = app.screen.query_one(InstructionList)
+        listing.focus()
+        await pilot.press("j")
+        await pilot.pause()
+        calls: list[tuple] = []
+        refresh = RowList.refresh
+
+        def spied(widget, *regions, **kwargs):
+            if widget is listing:
+                calls.append(regions)
+            return refresh(widget, *regions, **kwargs)
+
+        monkeypatch.setattr(RowList, "refresh", spied, raising=False)
+        await pilot.press("j")
+        await pilot.pause()
+        rows = [regions for regions in calls if regions and all(region.height == 1 for region in regions)]
+        assert len(rows) == 1 and len(rows[0]) == 2, calls
+        assert listing.cursor_row is not None and listing.cursor_row >= 2
+
+
+async def test_the_hex_pane_repaints_the_rows_a_highlight_left_and_reached_in_one_refresh(monkeypatch) -> None:
+    app = InspectorApp(Document(EXAMPLE_MODULE.read_bytes(), "example.spv"), theme="spvinspect-dark")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        hex_view = app.screen.query_one(HexView)
+        per_row = hex_view.words_per_row
+        hex_view.highlight(range(per_row, per_row + 2))
+        await pilot.pause()
+        calls: list[tuple] = []
+        refresh = HexView.refresh
+
+        def spied(widget, *regions, **kwargs):
+            calls.append(regions)
+            return refresh(widget, *regions, **kwargs)
+
+        monkeypatch.setattr(HexView, "refresh", spied, raising=False)
+        hex_view.highlight(range(3 * per_row, 3 * per_row + 1))
+        top = hex_view.scroll_offset.y
+        assert [[(region.y + top, region.height) for region in regions] for regions in calls] == [[(1, 1), (3, 1)]]
+        await pilot.pause()
+        assert hex_view.highlighted == range(3 * per_row, 3 * per_row + 1)
