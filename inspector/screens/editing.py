@@ -65,6 +65,8 @@ EDIT_BINDINGS = [
 ]
 """The editing keys, the same for every format (the screen's; its actions come here)."""
 
+LONG_STEP_TITLE = " · assembling the whole module…"
+"""What the editor's title adds while a job is in a long step."""
 VALIDATE_AFTER = 0.6
 """Seconds without an edit before spirv-val runs on the binary on screen …"""
 VALIDATE_AFTER_HUGE = 2.0
@@ -112,6 +114,10 @@ class EditingController:
         """The editor shows a dropped session's text (`drop_edit_session`)."""
         self._follow_pending: int | None = None
         """The editor's line the panes are to follow once the editor is painted."""
+        self._long_step: weakref.ref[EditSession] | None = None
+        """The session whose job is in a long step (a whole assembly) until its outcome
+        comes, weakly (a session left is freed at once): the editor's title says so
+        whatever else redraws it meanwhile."""
         self._saved_text: str | None = None
         """The text as saved, until the editor's comment refresh after a save reaches the
         session (which then counts as saved)."""
@@ -245,7 +251,7 @@ class EditingController:
         # Weakly: the assembler holds what it calls, and a session in a cycle with it
         # outlived the region left (its module and states) until an idle collection.
         told = weakref.ref(session)
-        session.tell_long_steps(lambda text: self._on_ui(self._long_step, told(), text))
+        session.tell_long_steps(lambda text: self._on_ui(self._long_step_began, told(), text))
         self._shown_text = ShownText.for_lines(session.lines)
         self._freeze()
         self._show_editor()
@@ -260,15 +266,16 @@ class EditingController:
         self._screen.view.pause_background(False)
         self._assemble_next()
 
-    def _long_step(self, session: EditSession, text: str) -> None:
+    def _long_step_began(self, session: EditSession, text: str) -> None:
         """A job began a long step (a whole assembly): the user is told, and the editor's
         title says so until the outcome is shown."""
         if session is None or session is not self.edit_session:
             return
+        self._long_step = weakref.ref(session)
         self._screen.notify(text, timeout=8)
         editor = self.editor
         if editor is not None:
-            editor.border_title = Content(self._title(session) + " · assembling the whole module…")
+            editor.border_title = Content(self._title(session) + LONG_STEP_TITLE)
 
     def _title(self, session: EditSession) -> str:
         return f"Editing · {getattr(self._screen.document, 'name', '')}" + (" ●" if session.modified else "")
@@ -429,6 +436,7 @@ class EditingController:
     def _assembled(self, session, outcome, document) -> None:
         if session is not self.edit_session:
             return
+        self._long_step = None
         if session.accept(outcome):
             if document is not None:
                 self.index_stale = True
@@ -475,7 +483,10 @@ class EditingController:
         shown = editor.display and bool(messages)
         if listed.display != shown:
             listed.display = shown
-        state = "" if session.assembles else " · does not assemble: the last good binary is shown"
+        if self._long_step is not None and self._long_step() is session:
+            state = LONG_STEP_TITLE
+        else:
+            state = "" if session.assembles else " · does not assemble: the last good binary is shown"
         set_border_title_alone(editor, self._title(session) + state)
 
     def _validate(self) -> None:

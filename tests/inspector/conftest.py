@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+import os
+
 import pytest
 
 from spvinspect.commands.open import EXAMPLE_MODULE
 from spvinspect.document import Document
 from inspector_apps import broken_module_bytes
+
+if os.environ.get("SPVINSPECT_SLEEP_LOG"):
+    from sleep_log import pytest_runtest_call  # noqa: F401  (a hook: each test's requested sleeps)
 
 
 @pytest.fixture

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import re
 import struct
-import time
 from pathlib import Path
 
 from textual.widgets import Input
@@ -16,8 +15,9 @@ from spvinspect.app import InspectorApp
 from spvinspect.document import Document
 from spvinspect.lima_document import LimaDocument
 from spvinspect.widgets.asm_editor import AsmEditor
+from waiting import PATIENCE, until
 
-TIMEOUT = 60.0
+TIMEOUT = PATIENCE
 TWO_MOVES = "mov.v0 $0 $1\nstop, mov.v0 $1 $0"
 """A two-instruction Lima program."""
 
@@ -25,15 +25,15 @@ TWO_MOVES = "mov.v0 $0 $1\nstop, mov.v0 $1 $0"
 async def settled(pilot) -> None:
     """Wait until the editor is open and its newest text is assembled and shown."""
     app = pilot.app
-    deadline = time.monotonic() + TIMEOUT
-    while time.monotonic() < deadline:
-        await pilot.pause(0.02)
+
+    def done() -> bool:
         screen = app.screen
         session = getattr(getattr(screen, "editing", None), "edit_session", None)
-        if session is not None and screen.editing.editor is not None and not session.busy:
-            await pilot.pause()
-            return
-    raise AssertionError("the editor did not settle")
+        return session is not None and screen.editing.editor is not None and not session.busy
+
+    await pilot.pause()
+    await until(pilot, done, "the editor open, its newest text assembled")
+    await pilot.pause()
 
 
 async def open_editor(pilot, line_pattern: str | None = None) -> AsmEditor:

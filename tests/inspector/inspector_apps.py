@@ -11,8 +11,8 @@ from spvinspect.codec.grammar import load_grammar
 from spvinspect.app import InspectorApp
 from spvinspect.commands.open import EXAMPLE_MODULE
 from spvinspect.document import Document
-from spvinspect.responsive.pacing import QUIET_AFTER_INPUT
-from waiting import until
+from spvinspect.responsive import pacing
+from waiting import until, until_quiet
 
 
 def broken_module_bytes() -> bytes:
@@ -94,28 +94,33 @@ def _groups(keys) -> list[list[str]]:
     return groups
 
 
+KEYS_PAUSE = 0.02
+"""Seconds after a key pressed alone that a snapshot counts the keys as paused
+(`pacing.QUIET_AFTER_INPUT`, 0.3 s in the app): the panes end as after a real pause,
+reached sooner. Keys pressed together keep the app's pause: what the panes do once the
+keys pause (a fold, a wider list) must not come between them however slow the machine."""
+
+
 def after_keys(*keys, one_by_one: bool = False):
     """A snapshot's `run_before`: let the index finish, press `keys`, then wait until
     every pane has followed (the CFG pane follows a moment after the last key, may
-    build its graph in a worker, and folds or unfolds once the keys pause).
+    build its graph in a worker, and folds or unfolds once the keys pause): until the
+    app has done all it put off (`until_quiet`).
     `one_by_one` waits so after every key, as a slow typist would: where what a key does
     depends on whether the panes followed the key before it, the shot does not depend
     on how fast the machine is. A tuple among `keys` is pressed as a group of its own,
     waited for before and after (a key that moves to another function, which folds or
     unfolds the CFG pane once the keys pause)."""
 
-    async def settle(pilot) -> None:
-        for _ in range(2):
-            await pilot.pause(0.15)
-            await pilot.app.workers.wait_for_complete()
-        await pilot.pause(QUIET_AFTER_INPUT)  # the CFG pane folds once the keys pause
-        await pilot.pause()
-
     async def run(pilot) -> None:
-        await pilot.pause()
-        await pilot.app.workers.wait_for_complete()
-        for group in ([[key] for key in keys] if one_by_one else _groups(keys)):
-            await pilot.press(*group)
-            await settle(pilot)
+        quiet_after_input = pacing.QUIET_AFTER_INPUT
+        try:
+            await until_quiet(pilot)
+            for group in ([[key] for key in keys] if one_by_one else _groups(keys)):
+                pacing.QUIET_AFTER_INPUT = KEYS_PAUSE if len(group) == 1 else quiet_after_input
+                await pilot.press(*group)
+                await until_quiet(pilot)
+        finally:
+            pacing.QUIET_AFTER_INPUT = quiet_after_input
 
     return run

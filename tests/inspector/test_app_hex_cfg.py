@@ -19,25 +19,20 @@ from spvinspect.commands.open import EXAMPLE_MODULE
 from spvinspect.messages import SelectInstruction
 from spvinspect.screens.grammar_card import GrammarCardScreen
 from spvinspect.responsive import pacing
-from spvinspect.screens.cfg_follow import CFG_FOLLOWS_AFTER
 from spvinspect.widgets.cfg_view import CfgView
 from spvinspect.screens.go_to import GoToDialog
 from spvinspect.widgets.hex_view import HexView
 from spvinspect.widgets.instruction_list import InstructionList
 from spvinspect.widgets.word_detail import WordDetailPanel
-from waiting import until as wait_until
+from waiting import until as wait_until, until_quiet
 
 SIZE = (120, 40)
 
 
 async def settle(pilot) -> None:
     """Let the workers (index, CFG layout) finish, the CFG pane follow (a moment after
-    the last key) and every message land."""
-    await pilot.pause()
-    await pilot.app.workers.wait_for_complete()
-    await pilot.pause(CFG_FOLLOWS_AFTER * 2)
-    await pilot.app.workers.wait_for_complete()
-    await pilot.pause()
+    the last key) and every message land: until the app has done all it put off."""
+    await until_quiet(pilot)
 
 
 @asynccontextmanager
@@ -303,7 +298,9 @@ async def test_the_cfg_pane_folds_outside_functions_once_the_keys_pause(monkeypa
         assert box.has_class("-idle"), "at the first instruction, no function: folded"
         at_the_keys = True
         await pilot.press("G")
-        await settle(pilot)
+        # Not `settle`: while the test says the user is at the keys the fold stays put off.
+        await until(pilot, lambda: app.screen.query_one(CfgView).function_id is not None)
+        await pilot.pause()
         assert app.screen.query_one(CfgView).function_id is not None
         assert box.has_class("-idle"), "keys just pressed: still folded"
         at_the_keys = False
@@ -311,7 +308,8 @@ async def test_the_cfg_pane_folds_outside_functions_once_the_keys_pause(monkeypa
         assert not box.has_class("-idle"), "the keys paused: unfolded"
         at_the_keys = True
         await pilot.press("g", "g")
-        await settle(pilot)
+        await until(pilot, lambda: app.screen.query_one(CfgView).function_id is None)
+        await pilot.pause()
         assert not box.has_class("-idle"), "keys just pressed: still unfolded"
         at_the_keys = False
         await until(pilot, lambda: box.has_class("-idle"))

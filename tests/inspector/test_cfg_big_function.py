@@ -14,6 +14,7 @@ from spvinspect.codec.binary.lazy import open_module
 from spvinspect.cfgview import graphs as graphs_module
 from spvinspect.cfgview.graphs import WINDOW_AFTER, WINDOW_TILE, Window
 from spvinspect.widgets.cfg_view import CfgView
+from waiting import until
 
 CONSTRUCTS = 1500
 """About 7.6 instructions a construct: past WINDOW_AFTER."""
@@ -36,24 +37,20 @@ def big_function() -> tuple[bytes, int, int]:
 
 async def shown(pilot, cfg: CfgView, text: str) -> str:
     """Wait until the pane's drawing holds `text`; the drawing's text."""
-    for _ in range(500):
-        drawing = cfg.drawing
-        if drawing is not None and text in drawing.text() and not cfg.laying_out:
-            return drawing.text()
-        await pilot.pause(0.02)
-    raise AssertionError(f"{text!r} never shown; title {cfg.border_title!r}")
+    await until(pilot, lambda: cfg.drawing is not None and text in cfg.drawing.text() and not cfg.laying_out,
+                f"the CFG drawing showing {text!r}")
+    return cfg.drawing.text()
 
 
 async def selected_block(pilot, cfg: CfgView, name: str) -> None:
     """Wait until the pane's selected block is `name` (the drawing can show it before
     the pane follows the last key: the row after the last block is in the same window)."""
-    for _ in range(500):
+    def selected() -> bool:
         function = cfg.function
         block = function.block(cfg.block_id) if function is not None and cfg.block_id is not None else None
-        if block is not None and block.name == name:
-            return
-        await pilot.pause(0.02)
-    raise AssertionError(f"block {name!r} never selected; title {cfg.border_title!r}")
+        return block is not None and block.name == name
+
+    await until(pilot, selected, f"block {name} selected in the CFG pane")
 
 
 def no_whole_graph(cfg: CfgView) -> None:
@@ -106,10 +103,8 @@ async def test_edges_leaving_the_window_end_in_stubs_that_move_it(monkeypatch):
     app = make_app(data, at=module.offset(middle))
     async with app.run_test(size=(120, 40)) as pilot:
         cfg = app.screen.query_one(CfgView)
-        for _ in range(1000):
-            if cfg.drawing is not None and cfg.drawing.kind == "graph" and not cfg.laying_out:
-                break
-            await pilot.pause(0.02)
+        await until(pilot, lambda: cfg.drawing is not None and cfg.drawing.kind == "graph" and not cfg.laying_out,
+                    "the window's graph laid out")
         drawing, window = cfg.drawing, cfg.function_id
         exits = [x for x in cfg.graphs.exits(window) if x.edge.is_branch]  # (merge and continue declarations are not drawn)
         assert exits and set(drawing.exits) == {x.edge.target for x in exits}
@@ -126,12 +121,8 @@ async def test_edges_leaving_the_window_end_in_stubs_that_move_it(monkeypatch):
         await pilot.pause()
         x, y = cfg.scroll_offset
         await pilot.click(CfgView, offset=(stub.x + 2 - x + cfg.gutter.left, stub.y + 1 - y + cfg.gutter.top))
-        for _ in range(500):
-            if cfg.function_id != window and cfg.block_id == target and cfg.drawing is not None and target in cfg.drawing.boxes:
-                break
-            await pilot.pause(0.02)
-        else:
-            raise AssertionError(f"the window did not move to %{target}; title {cfg.border_title!r}")
+        await until(pilot, lambda: cfg.function_id != window and cfg.block_id == target and cfg.drawing is not None
+                    and target in cfg.drawing.boxes, f"the window moved to %{target}")
         selection = app.screen.selection
         assert module.instruction(selection.instruction).result_id == target
         assert isinstance(cfg.function_id, Window) and cfg.function_id.tile > window.tile

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import random
 import sys
-import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "codec"))
@@ -14,6 +13,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "lima"))
 
 from diff_pairs import make_pair  # noqa: E402
 from inspector_apps import make_app  # noqa: E402
+from waiting import until  # noqa: E402
 from lima_words import mbs_file, to_bytes  # noqa: E402
 
 from spvinspect import lima  # noqa: E402
@@ -47,15 +47,15 @@ def diff_app(data_a: bytes, data_b: bytes, names=("a.spv", "b.spv"), lima_mode: 
 
 async def compared(pilot) -> DiffScreen:
     """Wait until the screen on top shows its comparison (laid out, cursor placed)."""
-    deadline = time.monotonic() + TIMEOUT
-    while time.monotonic() < deadline:
-        await pilot.pause(0.02)
+    def shown() -> bool:
         screen = pilot.app.screen
-        if isinstance(screen, DiffScreen) and screen.comparison is not None and screen.query(DiffList):
-            await pilot.pause()
-            await pilot.pause()
-            return screen
-    raise AssertionError("the comparison was not shown")
+        return isinstance(screen, DiffScreen) and screen.comparison is not None and bool(screen.query(DiffList))
+
+    await pilot.pause()
+    await until(pilot, shown, "the comparison shown", TIMEOUT)
+    await pilot.pause()
+    await pilot.pause()
+    return pilot.app.screen
 
 
 def shown_line(widget: DiffList, row: int) -> str:

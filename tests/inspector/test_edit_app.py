@@ -6,7 +6,6 @@ quit questions, and Lima mode's editor saving an MBS."""
 from __future__ import annotations
 
 import struct
-import time
 
 import pytest
 
@@ -168,9 +167,7 @@ async def test_the_validator_speaks_on_a_module_an_edit_made_invalid(example_byt
                        (row, len(lines[editor.first_line + row])))
         await settled(pilot)
         assert screen.editing.edit_session.assembles
-        deadline = time.monotonic() + TIMEOUT
-        while screen.editing.edit_session.validation is None and time.monotonic() < deadline:
-            await pilot.pause(0.05)
+        await until(pilot, lambda: screen.editing.edit_session.validation is not None, "the validator's verdict", TIMEOUT)
         validation = screen.editing.edit_session.validation
         assert validation is not None and validation.unavailable is None and not validation.valid
         found = [m for m in screen.editing.edit_session.messages() if m.diagnostic.message.startswith("spirv-val:")]
@@ -336,9 +333,8 @@ async def test_the_cfg_pane_follows_the_selection_after_an_edit(example_bytes):
         async def followed(where: str) -> None:
             span = screen.view.function_graphs().span_at(screen.selection.instruction)
             wanted = span.result_id if span is not None else None
-            deadline = time.monotonic() + TIMEOUT
-            while (cfg.function_id != wanted or box.has_class("-idle") != (wanted is None)) and time.monotonic() < deadline:
-                await pilot.pause(0.05)
+            await until(pilot, lambda: cfg.function_id == wanted and box.has_class("-idle") == (wanted is None),
+                        f"the CFG pane following {where}", TIMEOUT)
             assert cfg.function_id == wanted, f"the CFG pane stayed on {cfg.function_id} {where}"
             assert box.has_class("-idle") == (wanted is None), f"the CFG pane did not fold or unfold {where}"
 

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import re
 import threading
-import time
 
 from edit_pilot import TIMEOUT, opened_from, settled
+from waiting import until
 
 from spvinspect.editing import region_assembler
 from spvinspect.editing.session import EditSession
@@ -100,10 +100,13 @@ async def test_region_edits_splice_as_whole_text_edits(monkeypatch, tmp_path, ex
             unsure.setattr(region_assembler, "region_reassembled", lambda source, lines: None)
             editor.move_cursor((row + 1, 0))
             editor.insert(added + "\n")
-            deadline = time.monotonic() + TIMEOUT
-            while "assembling the whole module" not in str(editor.border_title) and time.monotonic() < deadline:
-                await pilot.pause(0.02)
+            await until(pilot, lambda: "assembling the whole module" in str(editor.border_title),
+                        "the editor saying it assembles the whole module", TIMEOUT)
             assert "assembling the whole module" in str(editor.border_title) and session.busy
+            # The messages shown again meanwhile (as spirv-val's verdict on the binary shown,
+            # landing now, shows them): the title still says what is going on.
+            screen.editing._show_messages()
+            assert "assembling the whole module" in str(editor.border_title)
             at = editor.cursor_location
             await pilot.press("down")
             assert editor.cursor_location == (at[0] + 1, 0) and session.busy

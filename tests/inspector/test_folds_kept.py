@@ -4,12 +4,11 @@ the module (each fold is kept by the id of the function or block it folds)."""
 
 from __future__ import annotations
 
-import time
-
 from edit_pilot import edit_a_float
 from inspector_apps import make_app
 from spvinspect.commands.open import EXAMPLE_MODULE
 from spvinspect.folding import FOLD_MARK
+from waiting import until as wait_until
 
 
 def summaries(document) -> list[str]:
@@ -19,10 +18,8 @@ def summaries(document) -> list[str]:
 
 
 async def until(pilot, condition, what: str) -> None:
-    deadline = time.monotonic() + 20
-    while not condition():
-        assert time.monotonic() < deadline, f"waited for {what}"
-        await pilot.pause(0.02)
+    """Wait until `condition()` holds, then for every message it was part of to land."""
+    await wait_until(pilot, condition, what)
     await pilot.pause()
 
 

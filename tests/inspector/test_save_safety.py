@@ -7,7 +7,6 @@ messages, and strings that are not UTF-8 go through the editor byte for byte."""
 from __future__ import annotations
 
 import struct
-import time
 from pathlib import Path
 
 import pytest
@@ -23,6 +22,7 @@ from spvinspect.lima_document import LimaDocument
 from spvinspect.screens.edit_dialogs import SaveChoice
 from spvinspect.widgets.header_pane import HeaderPane
 from spvinspect.widgets.instruction_list import InstructionList
+from waiting import until
 from edit_pilot import (
     TIMEOUT, TWO_MOVES, ctrl_s_after_a_change_on_disk, edit_a_float, insert_a_move, lima_opened_from, mbs_of,
     open_editor, opened_from, raw_stream, save_as, settled,
@@ -41,12 +41,8 @@ def notices(app) -> list[str]:
 
 
 async def wait_for(pilot, condition, what: str) -> None:
-    deadline = time.monotonic() + TIMEOUT
-    while time.monotonic() < deadline:
-        await pilot.pause(0.05)
-        if condition():
-            return
-    raise AssertionError(f"timed out waiting for {what}")
+    await until(pilot, condition, what, TIMEOUT)
+    await pilot.pause()
 
 
 async def save_an_edit_onto(pilot, existing: Path, answer: str) -> None:

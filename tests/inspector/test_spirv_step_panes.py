@@ -16,6 +16,7 @@ from spvinspect.widgets.instruction_list import InstructionList
 from spvinspect.widgets.source_pane import SourcePane
 from spvinspect.widgets.values_pane import ValuesPane
 from spvinspect.widgets.word_detail import WordDetailPanel
+from waiting import until
 
 BLUR = {"buffers": {"0.1": {"tint": [1, 1, 1, 1], "mode": 1, "steps": 8, "threshold": 0.0}}, "inputs": {"uv": [0.25, 0.5]}}
 """The example's blur branch: a loop, so the steps go round blocks the CFG marks taken."""
@@ -37,8 +38,8 @@ async def test_a_spirv_step_repaints_only_the_changed_rows_and_shows_what_a_full
         await pilot.press("5", "7", "8", "full_stop")
         await pilot.pause()
         fold = screen.view._fold_cfg
-        while fold._waiting:  # the CFG pane unfolds for the function once the keys pause
-            await pilot.pause(0.05)
+        # The CFG pane unfolds for the function once the keys pause.
+        await until(pilot, lambda: not fold._waiting, "the CFG pane unfolding")
         await pilot.pause()
         fold._callback = lambda: None  # and keeps its height from then on: the list's rows stay
         full: dict[str, int] = {}
@@ -74,8 +75,8 @@ async def test_a_spirv_step_repaints_only_the_changed_rows_and_shows_what_a_full
         for _ in range(40):
             await pilot.press("full_stop")
             await pilot.pause()
-            while screen.view._cfg_follow._timer is not None:  # the CFG follows a moment after the key
-                await pilot.pause(0.05)
+            # The CFG follows a moment after the key.
+            await until(pilot, lambda: screen.view._cfg_follow._timer is None, "the CFG pane following the step")
         run = screen.execution.run
         assert run.steps == 41 and len(run.visited) > 3 and cfg.visited == frozenset(run.visited)
         # Each pane changed with the steps, by rows; the source and word panes were never

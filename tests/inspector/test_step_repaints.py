@@ -7,6 +7,7 @@ leaves as they were are not drawn again."""
 from __future__ import annotations
 
 from lima_apps import program_words, to_bytes
+from waiting import until
 from textual._styles_cache import StylesCache
 from textual.strip import Strip
 from textual.visual import Visual
@@ -47,11 +48,10 @@ async def _step_and_count_layouts(app: InspectorApp, panes: tuple[str, ...], ste
         await pilot.pause()
         screen = app.screen
         fold = getattr(screen.view, "_fold_cfg", None)
-        while fold is not None and fold._waiting:
-            # The SPIR-V CFG pane unfolds for the run's function once the keys pause (a
-            # layout, once): before the steps counted, however long a loaded machine
-            # takes between them.
-            await pilot.pause(0.05)
+        # The SPIR-V CFG pane unfolds for the run's function once the keys pause (a
+        # layout, once): before the steps counted, however long a loaded machine
+        # takes between them.
+        await until(pilot, lambda: fold is None or not fold._waiting, "the CFG pane unfolding")
         await pilot.pause()
         screen.screen_layout_refresh_signal.subscribe(screen, layouts.append, immediate=True)
         monkeypatch.setattr(StylesCache, "render_widget", spied)
