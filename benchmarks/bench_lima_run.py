@@ -151,7 +151,7 @@ async def time_app(keys: int = 50) -> None:
             screen.action_run_step()
             actions.append(time.perf_counter() - start)
             await clock.settle()
-        print("in the app, key to its last frame (1,000-instruction program; registers and image shown)")
+        print("in the app, key to its first frame, then to its last (1,000-instruction program; registers and image shown)")
         print(summary(". (step)", steps))
         print(summary(", (step back)", backs))
         print(summary("n (next instruction, no run)", moves))

@@ -4,10 +4,10 @@ the updated panes), with the values, source and CFG panes shown:
 - the bundled example's blur branch (a loop of 17 texture reads), and a corpus module
   (`--module`, default a fragment shader of ../shared/corpus when it is there);
 - for `.` (step), `,` (back, which restores the saved state copied ahead after the last
-  move and replays the few steps after it) and `j` (a plain move of the list's cursor, no run): the time from the key to the last
-  frame it caused (`key_frames.FrameClock`: the app's display hook, the key sent as the
+  move and replays the few steps after it) and `j` (a plain move of the list's cursor, no run): the time from the key to its first
+  frame and to the last frame it caused (`key_frames.FrameClock`: the app's display hook, the key sent as the
   terminal driver sends it, nothing of Pilot's in between), median and 95th percentile,
-  CPU time and frames per key, beside the budget;
+  CPU time to each and frames per key, beside the budget;
 - the step's own work: the screen's step action (the interpreter's step, the values
   pane's rows, the gutter marks, the CFG's blocks taken) and drawing the values pane's lines.
 
@@ -108,7 +108,7 @@ async def measure(document: Document, steps: int, profiler: cProfile.Profile | N
 
 
 def report(label: str, times: dict[str, list]) -> None:
-    print(f"{label}, key to its last frame (CFG, source and values panes shown)")
+    print(f"{label}, key to its first frame, then to its last (CFG, source and values panes shown)")
     print(summary(". (step)", times["key"]))
     print(summary(", (step back)", times["back"]))
     print(summary("j (list cursor, no run)", times["j"]))

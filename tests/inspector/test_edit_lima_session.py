@@ -8,6 +8,7 @@ from spvinspect import lima
 
 from spvinspect.editing.lima_fix import fixed_line
 from spvinspect.editing.lima_assembler import open_lima_session
+from spvinspect.editing.session import EditSession
 from spvinspect.lima.mbs import parse_mbs
 
 PROGRAM = "stop, mov.v0 $0 $1"

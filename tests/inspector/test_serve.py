@@ -4,7 +4,6 @@ websocket gets the inspector's first screen (the app, not the disassembly a pipe
 from __future__ import annotations
 
 import asyncio
-import os
 import socket
 import subprocess
 import sys
