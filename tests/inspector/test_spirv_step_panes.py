@@ -38,8 +38,14 @@ async def test_a_spirv_step_repaints_only_the_changed_rows_and_shows_what_a_full
         await pilot.press("5", "7", "8", "full_stop")
         await pilot.pause()
         fold = screen.view._fold_cfg
-        # The CFG pane unfolds for the function once the keys pause.
-        await until(pilot, lambda: not fold._waiting, "the CFG pane unfolding")
+        # The CFG pane follows the run a moment after the key, then unfolds for the function
+        # once the keys pause: its box no longer idle (a fold not yet asked for is not waiting).
+        box = screen.query_one("#cfg-box")
+        await until(
+            pilot,
+            lambda: screen.view._cfg_follow._timer is None and not fold._waiting and not box.has_class("-idle"),
+            "the CFG pane following the run and unfolding",
+        )
         await pilot.pause()
         fold._callback = lambda: None  # and keeps its height from then on: the list's rows stay
         full: dict[str, int] = {}

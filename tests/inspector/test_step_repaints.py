@@ -47,11 +47,18 @@ async def _step_and_count_layouts(app: InspectorApp, panes: tuple[str, ...], ste
         await pilot.press(*panes, "full_stop")
         await pilot.pause()
         screen = app.screen
-        fold = getattr(screen.view, "_fold_cfg", None)
-        # The SPIR-V CFG pane unfolds for the run's function once the keys pause (a
-        # layout, once): before the steps counted, however long a loaded machine
-        # takes between them.
-        await until(pilot, lambda: fold is None or not fold._waiting, "the CFG pane unfolding")
+        view = screen.view
+        fold = getattr(view, "_fold_cfg", None)
+        # The SPIR-V CFG pane follows the run a moment after the key, then unfolds for the
+        # run's function once the keys pause (a layout, once): before the steps counted,
+        # however long a loaded machine takes between them. A fold not yet asked for is
+        # not waiting, so the box's class says when it is done.
+        await until(
+            pilot,
+            lambda: fold is None
+            or (view._cfg_follow._timer is None and not fold._waiting and not screen.query_one("#cfg-box").has_class("-idle")),
+            "the CFG pane following the run and unfolding",
+        )
         await pilot.pause()
         screen.screen_layout_refresh_signal.subscribe(screen, layouts.append, immediate=True)
         monkeypatch.setattr(StylesCache, "render_widget", spied)
