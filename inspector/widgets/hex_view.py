@@ -19,7 +19,7 @@ from textual import events, on
 from textual.binding import Binding
 from textual.cache import LRUCache
 from textual.events import Click
-from textual.geometry import Region, Size
+from textual.geometry import Size
 from textual.message import Message
 from textual.reactive import reactive
 from textual.scroll_view import ScrollView
@@ -27,6 +27,7 @@ from textual.strip import Strip
 
 from spvinspect.codec.text.word_detail import WordKind
 from spvinspect.screens.go_to import GoToDialog
+from spvinspect.widgets.row_refresh import refresh_row_spans
 from spvinspect.widgets.scrollbars import QuietScrollbars
 from spvinspect.widgets.framed_lines import FramedLines
 
@@ -420,8 +421,7 @@ class HexView(FramedLines, QuietScrollbars, ScrollView, can_focus=True):
         for first, last in spans:
             for row in range(first, last + 1):
                 self._rows.discard(row)
-        top, width = self.scroll_offset.y, max(self.virtual_size.width, self.size.width)
-        self.refresh(*(Region(0, first - top, width, last - first + 1) for first, last in spans))
+        refresh_row_spans(self, spans)
 
     def cell_style(self, name: str) -> Style:
         """The style of a cell kind (`opcode`, `type-id`, `header`...) under the theme:

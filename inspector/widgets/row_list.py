@@ -10,11 +10,12 @@ from collections.abc import Iterable
 from rich.segment import Segment
 from rich.style import Style
 from textual.binding import Binding
-from textual.geometry import Region, Size
+from textual.geometry import Size
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from spvinspect.responsive.pacing import WhenIdle
+from spvinspect.widgets.row_refresh import refresh_row_spans
 from spvinspect.widgets.scrollbars import QuietScrollbars
 from spvinspect.widgets.style_memo import StyleMemo
 from spvinspect.widgets.framed_lines import FramedLines
@@ -114,10 +115,8 @@ class RowList(FramedLines, QuietScrollbars, StyleMemo, ScrollView, can_focus=Tru
         or a gutter mark moved), in one refresh (each call clears the widget's caches
         and prompts its message loop)."""
         top, height = round(self.scroll_offset.y), self.size.height
-        width = max(self.virtual_size.width, self.size.width)
         shown = sorted({row for row in rows if row is not None and top <= row < top + height})
-        if shown:
-            self.refresh(*(Region(0, row - self.scroll_offset.y, width, 1) for row in shown))
+        refresh_row_spans(self, ((row, row) for row in shown))
 
     def scroll_to_row(self, row: int, center: bool = False, first: int | None = None) -> None:
         """Bring `row` (and `first`, a row above it shown with it) into view; `center`
